@@ -1,0 +1,157 @@
+"""Tree aggregation (binary mechanism), both variants the papers use.
+
+(a) :class:`TreeNoise` -- Zhang, Tran, Cutkosky (NeurIPS 2022), Algorithm 1, function
+    NOISE(t): ``gamma_t = sum_{i in I_t} R_i`` where ``I_t`` holds the non-zero partial
+    sums of the binary expansion of t (``I_7 = {4, 6, 7}``, ``I_8 = {8}``) and ``R_i`` is
+    drawn once, at step i, with that step's own scale ``sigma_i``.
+(b) :class:`TreeBasedAgg` -- Agarwal and Singh (ICML 2017), Algorithm 2 (used by Ene,
+    Nguyen, Vladu too): Jain et al.'s PrivateSum over dyadic nodes, padded so that every
+    released prefix sum, the initial ``L~_0`` included, is the true prefix sum plus
+    exactly ``K = draws_per_release(T)`` i.i.d. draws (Lemma 3.3, "Distribution").
+
+Depth convention (stated once, tested in tests/test_tree.py).  Node ``(j, m)`` is the
+dyadic interval ``[(m-1) 2^j + 1, m 2^j]``; it exists once ``m 2^j <= T``.  The prefix
+``[1, t]`` is the union of the nodes given by the set bits of t, so a release uses
+``popcount(t) <= floor(log2(T+1))`` nodes.  A leaf lies in one node per level, and leaf 1
+lies in ``[1, 2^j]`` for every ``2^j <= T``, each of which is released at ``t = 2^j``:
+the number of released nodes covering a leaf is at most ``nodes_covering_leaf(T) =
+floor(log2 T) + 1``, with equality at leaf 1.  That number -- not ``ceil(log2 T)`` -- is
+the sensitivity multiplier of the node transcript; the two differ when T is a power of
+two (see the errata list in the report).  Padding counts ``K = max(1, ceil(log2 T))``,
+the paper's ``ceil(log T)`` with base 2 (at T = 1 the paper's count is 0 but the single
+release needs one node, hence the ``max``).
+
+Both classes work on state arrays of shape ``(R, d)`` (replicates x dimension) with
+O(d log T) work per step, and keep the noise of the last output inspectable.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from . import _validate as V
+
+# draw(k) -> array (R, k, d) of k i.i.d. noise vectors per replicate
+Draw = Callable[[int], np.ndarray]
+
+
+def draws_per_release(T: int) -> int:
+    """K = max(1, ceil(log2 T)): noise draws in every TreeBasedAgg release."""
+    T = V.integer("T", T, minimum=1)
+    return max(1, (T - 1).bit_length())  # (T-1).bit_length() == ceil(log2 T) for T >= 1
+
+
+def nodes_covering_leaf(T: int) -> int:
+    """floor(log2 T) + 1: the most released dyadic nodes that contain one leaf."""
+    return V.integer("T", T, minimum=1).bit_length()
+
+
+def prefix_nodes(t: int) -> list[tuple[int, int]]:
+    """The dyadic nodes ``(level j, index m)`` whose disjoint union is ``[1, t]``."""
+    t = V.integer("t", t, minimum=1)
+    return [(j, (t >> j)) for j in range(t.bit_length()) if (t >> j) & 1]
+
+
+def binary_prefix_set(t: int) -> list[int]:
+    """ZTC's I_t: non-zero partial sums of the binary expansion of t, ascending."""
+    t = V.integer("t", t, minimum=1)
+    return sorted((t >> j) << j for j in range(t.bit_length()) if (t >> j) & 1)
+
+
+class TreeBasedAgg:
+    """Agarwal--Singh Algorithm 2 (TreeBasedAgg), streaming, vectorised over replicates.
+
+    ``draw(k)`` returns ``(R, k, d)`` i.i.d. noise; each completed node gets one draw, each
+    release ``K - popcount(t)`` fresh padding draws.  After ``step(l_t)``: ``noise`` is
+    ``Z_t = L~_t - sum_{s<=t} l_s`` and ``last_draws`` the number of draws in ``Z_t``.
+    """
+
+    def __init__(self, T: int, d: int, draw: Draw, R: int):
+        self.T = V.integer("T", T, minimum=1)
+        self.d = V.integer("d", d, minimum=1)
+        self.R = V.integer("R", R, minimum=1)
+        self.K = draws_per_release(self.T)
+        self._draw = draw
+        levels = self.T.bit_length()
+        self._alpha = np.zeros((levels, self.R, self.d))  # true partial sums per level
+        self._noisy = np.zeros((levels, self.R, self.d))  # noise on the stored nodes
+        self.t = 0
+        self.true_sum = np.zeros((self.R, self.d))
+        self.noise = self._sum_draws(self.K)  # L~_0 = sum of K draws
+        self.last_draws = self.K
+        self.draw_count = self.K
+
+    def _sum_draws(self, k: int) -> np.ndarray:
+        if k == 0:
+            return np.zeros((self.R, self.d))
+        z = self._draw(k)
+        if z.shape != (self.R, k, self.d):
+            raise ValueError(f"draw({k}) must return shape {(self.R, k, self.d)}, got {z.shape}")
+        return z.sum(axis=1)
+
+    @property
+    def released(self) -> np.ndarray:
+        """L~_t, the latest released prefix sum (L~_0 before the first step)."""
+        return self.true_sum + self.noise
+
+    def step(self, loss: np.ndarray) -> np.ndarray:
+        if self.t >= self.T:
+            raise ValueError(f"TreeBasedAgg was built for T={self.T} steps; step {self.t + 1} is one too many")
+        loss = np.broadcast_to(np.asarray(loss, dtype=float), (self.R, self.d))
+        self.t += 1
+        t = self.t
+        j0 = (t & -t).bit_length() - 1  # level of the node completed at step t
+        self._alpha[j0] = self._alpha[:j0].sum(axis=0) + loss
+        self._alpha[:j0] = 0.0
+        self._noisy[:j0] = 0.0
+        pad = self.K - t.bit_count()
+        z = self._draw(1 + pad)
+        if z.shape != (self.R, 1 + pad, self.d):
+            raise ValueError(f"draw must return shape {(self.R, 1 + pad, self.d)}, got {z.shape}")
+        self._noisy[j0] = z[:, 0]
+        bits = [j for j in range(t.bit_length()) if (t >> j) & 1]
+        self.true_sum = self.true_sum + loss
+        self.noise = self._noisy[bits].sum(axis=0) + z[:, 1:].sum(axis=1)
+        self.last_draws = len(bits) + pad
+        self.draw_count += 1 + pad
+        return self.released
+
+
+class TreeNoise:
+    """Zhang--Tran--Cutkosky NOISE(t), streaming, vectorised over replicates.
+
+    ``step(sigma_t)`` draws ``R_t = sigma_t * draw(1)`` and returns
+    ``gamma_t = sum_{i in I_t} R_i``; ``members`` is ``I_t`` and ``nodes`` the stored
+    ``R_i`` (level -> array), so the noise is inspectable.
+    """
+
+    def __init__(self, T: int, d: int, draw: Draw, R: int):
+        self.T = V.integer("T", T, minimum=1)
+        self.d = V.integer("d", d, minimum=1)
+        self.R = V.integer("R", R, minimum=1)
+        self._draw = draw
+        self._R = np.zeros((self.T.bit_length(), self.R, self.d))
+        self.t = 0
+        self.members: list[int] = []
+        self.draw_count = 0
+
+    def step(self, sigma_t) -> np.ndarray:
+        if self.t >= self.T:
+            raise ValueError(f"TreeNoise was built for T={self.T} steps; step {self.t + 1} is one too many")
+        sigma_t = np.asarray(sigma_t, dtype=float)
+        if np.any(~np.isfinite(sigma_t)) or np.any(sigma_t < 0):
+            raise ValueError(f"sigma_t must be finite and >= 0, got {sigma_t!r}")
+        self.t += 1
+        t = self.t
+        j0 = (t & -t).bit_length() - 1
+        z = self._draw(1)
+        if z.shape != (self.R, 1, self.d):
+            raise ValueError(f"draw must return shape {(self.R, 1, self.d)}, got {z.shape}")
+        sig = sigma_t.reshape(-1, 1) if sigma_t.ndim else sigma_t
+        self._R[j0] = sig * z[:, 0]
+        self._R[:j0] = 0.0
+        self.draw_count += 1
+        self.members = binary_prefix_set(t)
+        return self._R[[j for j in range(t.bit_length()) if (t >> j) & 1]].sum(axis=0)
