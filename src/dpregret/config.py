@@ -1,0 +1,77 @@
+"""Configuration: JSON-schema validation and the effective parameters of a run.
+
+The Snakefile calls Snakemake's ``validate()`` with ``workflow/schemas/config.schema.yaml``
+and then :func:`effective`, which merges the chosen preset with the optional top-level
+overrides, validates the result again, and checks the cross-key rules a schema cannot
+express.  Every failure raises :class:`ConfigError` naming the key and what is allowed,
+before any job runs.
+"""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+SCENARIOS = ("as17_experts",)
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def load_schema(path: Path | str | None = None) -> dict:
+    with open(path or SCHEMA_PATH) as fh:
+        return yaml.safe_load(fh)
+
+
+def _key(path) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(top level)"
+
+
+def validate(cfg: dict, schema: dict) -> None:
+    """Raise ConfigError for the first schema violation, naming the key path."""
+    v = jsonschema.Draft202012Validator(schema)
+    errors = sorted(v.iter_errors(cfg), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        allowed = {k: e.schema[k] for k in ("enum", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "type") if isinstance(e.schema, dict) and k in e.schema}
+        raise ConfigError(f"config key '{_key(e.absolute_path)}': {e.message}" + (f" (allowed: {allowed})" if allowed else ""))
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = copy.deepcopy(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else copy.deepcopy(v)
+    return out
+
+
+def effective(cfg: dict, schema: dict | None = None) -> dict:
+    """The validated parameters of this run: ``{scenario: params, ...}`` plus the globals."""
+    schema = schema or load_schema()
+    validate(cfg, schema)
+    preset = cfg["preset"]
+    if preset not in cfg["presets"]:
+        raise ConfigError(f"config key 'preset': {preset!r} is not defined under 'presets' (defined: {sorted(cfg['presets'])})")
+    out = {k: cfg[k] for k in ("preset", "seed", "ci_level", "bootstrap", "chunk_size", "scenarios", "tolerances")}
+    for sc in cfg["scenarios"]:
+        params = _merge(cfg["presets"][preset][sc], cfg.get(sc, {}))
+        validate({**cfg, "presets": {preset: {**cfg["presets"][preset], sc: params}}}, schema)
+        out[sc] = params
+    p = out.get("as17_experts")
+    if p is not None:
+        if not any(abs(e - p["rate_eps"]) < 1e-12 for e in p["eps"]):
+            raise ConfigError(f"config key 'as17_experts.rate_eps': {p['rate_eps']} must be one of as17_experts.eps {p['eps']}")
+        p["T"] = sorted(p["T"])
+        p["eps"] = sorted(p["eps"])
+    return out
+
+
+def replicate_chunks(replicates: int, chunk_size: int) -> list[range]:
+    """Replicates 0..R-1 split into consecutive chunks (a job each)."""
+    return [range(i, min(i + chunk_size, replicates)) for i in range(0, replicates, chunk_size)]

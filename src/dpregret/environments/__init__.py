@@ -1,0 +1,1 @@
+"""Loss sequences and data streams (oblivious adversaries: fixed before play)."""

@@ -1,0 +1,44 @@
+"""FTRL with the entropic regulariser on the simplex (exponential weights).
+
+Agarwal and Singh (ICML 2017), Algorithm 1 with ``R(x) = sum_i x_i log x_i`` (Corollary
+3.2, item 1): ``x_t = argmin_x eta <x, L~_{t-1}> + R(x) = softmax(-eta L~_{t-1})``, where
+``L~`` is whatever prefix-sum estimate it is given (exact, tree, input-perturbed).
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import softmax
+
+from .. import _validate as V
+
+
+class ExpWeights:
+    """Exponential weights over N experts reading a prefix-sum estimate.
+
+    ``eta`` is a scalar or an array of shape ``(B, 1)`` (one step size per batch row).
+    """
+
+    def __init__(self, eta, prefix_sum):
+        eta_arr = np.asarray(eta, dtype=float)
+        if np.any(~np.isfinite(eta_arr)) or np.any(eta_arr <= 0):
+            raise ValueError(f"eta must be finite and > 0, got {eta!r}")
+        self.eta = eta_arr
+        self.sums = prefix_sum
+
+    def predict(self) -> np.ndarray:
+        return softmax(-self.eta * self.sums.estimate, axis=-1)
+
+    def update(self, loss: np.ndarray) -> None:
+        self.sums.step(loss)
+
+
+def eta_thm34(N: int, T: int, sum_sq_dual: float | None = None) -> float:
+    """The step size minimising Theorem 3.4's FTRL terms ``D_R/eta + eta S``.
+
+    ``eta = sqrt(D_R / S)`` with ``D_R = log N`` (entropic regulariser on the simplex) and
+    ``S = sum_t max_x ||l_t||_{*,x}^2 = sum_t ||l_t||_inf^2 <= T`` for losses in [0, 1]^N.
+    """
+    N = V.integer("N", N, minimum=2)
+    T = V.integer("T", T, minimum=1)
+    S = float(T) if sum_sq_dual is None else V.positive("sum_sq_dual", sum_sq_dual)
+    return float(np.sqrt(np.log(N) / S))

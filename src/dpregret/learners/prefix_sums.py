@@ -1,0 +1,75 @@
+"""Estimates of the cumulative loss ``L_t = sum_{s<=t} l_s`` that an FTRL learner reads.
+
+Agarwal and Singh (ICML 2017), section 3: a private learner may touch the losses only
+through such an estimate.  Each class has ``estimate`` (the current ``L~_t``, shape
+``(B, d)``) and ``step(l_t)``; the noisy ones draw through ``draw(k) -> (B, k, d)``.
+
+- :class:`ExactSum`: no privacy (the non-private baseline).
+- :class:`TreeSum`: Algorithm 2, TreeBasedAgg (``dpregret.tree``).
+- :class:`FreshNoise`: fresh noise on every release, no tree (negative control).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _validate as V
+from ..tree import Draw, TreeBasedAgg
+
+
+class ExactSum:
+    def __init__(self, B: int, d: int):
+        self.estimate = np.zeros((V.integer("B", B), V.integer("d", d)))
+
+    def step(self, loss: np.ndarray) -> None:
+        self.estimate = self.estimate + loss
+
+
+class TreeSum:
+    def __init__(self, T: int, B: int, d: int, draw: Draw):
+        self.tree = TreeBasedAgg(T, d, draw, B)
+
+    @property
+    def estimate(self) -> np.ndarray:
+        return self.tree.released
+
+    def step(self, loss: np.ndarray) -> None:
+        self.tree.step(loss)
+
+
+
+class FreshNoise:
+    """``L~_t = L_t + Z_t`` with fresh ``Z_t`` at every release, no tree.
+
+    Each loss enters all later releases, so privacy needs composition over the T
+    releases; with advanced composition the per-release scale grows like sqrt(T)/eps
+    (:func:`fresh_noise_lambda`): the multiplicative regret of the pre-tree approaches.
+    """
+
+    def __init__(self, B: int, d: int, draw: Draw):
+        self.true = np.zeros((V.integer("B", B), V.integer("d", d)))
+        self._draw = draw
+        self.estimate = self.true + draw(1)[:, 0]
+
+    def step(self, loss: np.ndarray) -> None:
+        self.true = self.true + loss
+        self.estimate = self.true + self._draw(1)[:, 0]
+
+
+def fresh_noise_lambda(sensitivity: float, T: int, eps: float, delta: float) -> float:
+    """Laplace scale per release so that T releases are (eps, delta)-DP by advanced composition.
+
+    Dwork, Rothblum, Vadhan: T-fold composition of eps0-DP is (eps0 sqrt(2 T ln(1/delta))
+    + T eps0 (e^eps0 - 1), delta)-DP; we solve that for eps0 and return sensitivity/eps0.
+    """
+    from scipy.optimize import brentq
+
+    sensitivity = V.positive("sensitivity", sensitivity)
+    T = V.integer("T", T)
+    eps = V.positive("eps", eps)
+    delta = V.probability("delta", delta)
+
+    def total(e0):
+        return e0 * np.sqrt(2 * T * np.log(1 / delta)) + T * e0 * np.expm1(e0) - eps
+
+    e0 = brentq(total, 1e-300, eps, xtol=1e-300, rtol=1e-14)
+    return sensitivity / e0

@@ -1,0 +1,1 @@
+"""Figures, the claims table and the self-contained HTML report."""

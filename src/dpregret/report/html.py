@@ -1,0 +1,108 @@
+"""The self-contained HTML report: summary of every claim, a section per paper, errata.
+
+One file, figures embedded as base64 PNG, no external assets: it opens offline.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from ..errata import ERRATA
+from .tables import load_claims
+
+PAPERS = {
+    "000_7eed9852d6745801.txt": "Van der Hoeven: user-specified local DP in unconstrained adaptive online learning",
+    "002_ea604baa8d00e606.txt": "Zhang, Tran, Cutkosky: DP online-to-batch for smooth losses",
+    "003_a21566fafc49b886.txt": "Agarwal and Singh: the price of differential privacy for online learning",
+    "004_99eed4067d44be32.txt": "Ene, Nguyen, Vladu: projection-free private bandit optimisation",
+}
+FIGURES_BY_SCENARIO = {"as17_experts": "experts_"}
+CSS = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:.3em .5em;text-align:left;vertical-align:top}
+th{background:#f3f3f3}.PASS{background:#d9f2d9}.FAIL{background:#f8d0d0}.INCONCLUSIVE{background:#fbeec2}
+img{max-width:100%;border:1px solid #eee}code{background:#f5f5f5;padding:0 .2em}.claim{margin:1.5em 0;padding:.5em 1em;border-left:4px solid #ccc}"""
+
+
+def _e(x) -> str:
+    return html.escape(str(x))
+
+
+def _num(x) -> str:
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return _e(x)
+    return "n/a" if x != x else f"{x:.4g}"
+
+
+def _verdict(v: str) -> str:
+    return f'<td class="{_e(v)}">{_e(v)}</td>'
+
+
+def _control_caught(claim_verdict: str, control_verdict: str) -> str:
+    return "caught" if control_verdict == "FAIL" else "NOT caught"
+
+
+def _img(path: str) -> str:
+    data = base64.b64encode(Path(path).read_bytes()).decode()
+    return f'<figure><img alt="{_e(Path(path).name)}" src="data:image/png;base64,{data}"><figcaption>{_e(Path(path).name)}</figcaption></figure>'
+
+
+def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], meta: dict) -> str:
+    table = pd.read_csv(claims_csv)
+    details = {c["claim_id"]: c for c in load_claims(detail_paths)}
+    counts = table.verdict.value_counts().to_dict()
+    caught = int((table.control_verdict == "FAIL").sum())
+    out = [f"<!doctype html><html><head><meta charset='utf-8'><title>dpregret report</title><style>{CSS}</style></head><body>",
+           "<h1>dpregret: empirical checks of DP online learning theorems</h1>",
+           f"<p>Preset <code>{_e(meta.get('preset'))}</code>, root seed <code>{_e(meta.get('seed'))}</code>, "
+           f"confidence level {_e(meta.get('ci_level'))}. {len(table)} claims: "
+           + ", ".join(f"{v} {_e(k)}" for k, v in sorted(counts.items()))
+           + f"; negative controls caught: {caught} of {len(table)}.</p>",
+           "<p>Verdicts: <b>bound</b> claims test the mean of (metric - bound) per grid point (one-sided t interval, "
+           "Bonferroni over points); <b>rate</b> claims fit a log-log slope with a bootstrap interval and compare it with "
+           "the claimed exponent plus a tolerance declared in the config. <i>measured</i> is the worst ratio "
+           "mean/bound for bound claims and the fitted exponent for rate claims. Each claim's negative control goes "
+           "through the same check and must FAIL.</p>",
+           "<h2>Summary</h2><table><tr><th>claim</th><th>paper, theorem</th><th>kind</th><th>verdict</th><th>measured</th>"
+           "<th>bound / exponent</th><th>CI</th><th>tol</th><th>control verdict</th></tr>"]
+    for _, r in table.iterrows():
+        out.append(f"<tr><td><a href='#{_e(r.claim_id)}'>{_e(r.claim_id)}</a></td><td>{_e(r.paper)}<br>{_e(r.theorem)}</td>"
+                   f"<td>{_e(r.kind)}</td>{_verdict(r.verdict)}<td>{_num(r.measured)}</td><td>{_num(r.bound)}</td>"
+                   f"<td>[{_num(r.ci_low)}, {_num(r.ci_high)}]</td><td>{_num(r.tolerance)}</td>"
+                   f"{_verdict(r.control_verdict)}</tr>")
+    out.append("</table>")
+    for paper, title in PAPERS.items():
+        rows = table[table.paper == paper]
+        out.append(f"<h2>{_e(title)}</h2><p>Source: <code>{_e(paper)}</code>.</p>")
+        if rows.empty:
+            out.append("<p>No claims of this paper are in this run yet.</p>")
+            continue
+        for sc in rows.scenario.unique():
+            prefix = FIGURES_BY_SCENARIO.get(sc, sc)
+            out += [_img(f) for f in figure_paths if Path(f).name.startswith(prefix)]
+        for _, r in rows.iterrows():
+            d = details[r.claim_id]
+            res, ctl = d["result"], d["control_result"]
+            out.append(f"<div class='claim' id='{_e(r.claim_id)}'><h3>{_e(r.claim_id)}: {_e(r.verdict)}</h3>"
+                       f"<p><b>{_e(d['theorem'])}</b> ({_e(d['paper'])}), environment <code>{_e(d['env'])}</code>: {_e(d['statement'])}.</p>"
+                       f"<p>Metric: {_e(d['metric'])}. Measured {_num(res['measured'])} vs {_num(res['bound'])}"
+                       f" (CI [{_num(res['ci_low'])}, {_num(res['ci_high'])}], tolerance {_num(res['tolerance'])}).</p>"
+                       f"<p>Negative control: {_e(d['control'])}. Verdict {_e(ctl['verdict'])} "
+                       f"(measured {_num(ctl['measured'])}, CI [{_num(ctl['ci_low'])}, {_num(ctl['ci_high'])}]): "
+                       f"<b>{_control_caught(res['verdict'], ctl['verdict'])}</b>.</p>"
+                       f"<details><summary>per-point detail</summary><pre>{_e(json.dumps(res['detail'], indent=1))}</pre></details></div>")
+    out.append("<h2>Errata found</h2><table><tr><th>paper</th><th>where</th><th>as printed</th><th>what holds</th><th>evidence</th></tr>")
+    for e in ERRATA:
+        out.append(f"<tr><td>{_e(e['paper'])}</td><td>{_e(e['where'])}</td><td>{_e(e['printed'])}</td><td>{_e(e['correct'])}</td><td>{_e(e['evidence'])}</td></tr>")
+    out.append("</table></body></html>")
+    return "\n".join(out)
+
+
+def write_report(claims_csv: str, detail_paths: list[str], figure_paths: list[str], out_path: str, meta: dict) -> None:
+    Path(out_path).parent.mkdir(parents=True, exist_ok=True)
+    Path(out_path).write_text(render(claims_csv, detail_paths, figure_paths, meta))

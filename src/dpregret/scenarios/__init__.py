@@ -1,0 +1,1 @@
+"""One module per paper: each builds the runs its claims need and returns tidy tables."""

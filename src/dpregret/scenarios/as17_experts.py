@@ -1,0 +1,133 @@
+"""Agarwal and Singh (ICML 2017), section 3: private prediction with expert advice.
+
+Algorithm 1 with the entropic regulariser (exponential weights) on TreeBasedAgg prefix
+sums, ``lambda = N * nodes_covering_leaf(T) / eps`` (Corollary 3.2, item 1, with the
+leaf-covering count as the ``log T`` factor, see ``dpregret.tree``), ``eta`` from
+:func:`dpregret.learners.ftrl.eta_thm34`.  Beside it, on the same loss sequence (common
+random numbers): the non-private learner with the same ``eta`` and the fresh-noise
+learner (negative control, eps-DP without the tree).
+
+:func:`simulate` runs one (environment, N, T) point for a grid of eps and a chunk of
+replicates, all vectorised, and returns one row per (algorithm, eps, replicate) with the
+regret and the realised terms of the Theorem 3.4 bound.  :func:`d_noise_mc` estimates
+``D_{D'}`` by Monte Carlo.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .. import _validate as V
+from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
+from ..learners.ftrl import ExpWeights, eta_thm34
+from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, fresh_noise_lambda
+from ..rng import ReplicateStreams, stable_key
+from ..tree import draws_per_release, nodes_covering_leaf
+
+SCENARIO = "as17_experts"
+ALGORITHMS = ("nonprivate", "tree", "fresh_noise")
+
+
+def tree_lambda(N: int, T: int, eps: float) -> float:
+    """Laplace scale of every tree node: ``N * (floor(log2 T) + 1) / eps`` (l1 sensitivity N)."""
+    return V.integer("N", N) * nodes_covering_leaf(T) / V.positive("eps", eps)
+
+
+def fresh_lambda(N: int, T: int, eps: float) -> float:
+    """Laplace scale of the fresh-noise control: T releases, advanced composition, delta = 1/T^2."""
+    return fresh_noise_lambda(N, T, eps, min(0.5, 1.0 / T**2))
+
+
+def _scaled_draw(streams: ReplicateStreams, lam: np.ndarray, d: int):
+    """draw(k) -> (E*R, k, d): one standard Laplace draw per replicate, scaled by each eps's lambda."""
+    E = lam.size
+
+    def draw(k: int) -> np.ndarray:
+        z = streams.laplace(1.0, (k, d))  # (R, k, d), shared across eps
+        return (lam[:, None, None, None] * z[None]).reshape(E * streams.R, k, d)
+
+    return draw
+
+
+def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequence[int], root_seed: int,
+             gap: float = 0.1, phases: int = 4) -> pd.DataFrame:
+    if env not in KINDS:
+        raise ValueError(f"env must be one of {KINDS}, got {env!r}")
+    N = V.integer("N", N, minimum=2)
+    T = V.integer("T", T)
+    eps = np.array([V.positive("eps", e) for e in eps])
+    replicates = list(replicates)
+    R, E = len(replicates), eps.size
+    point = (SCENARIO, env, N, T, gap if env == "stochastic" else phases)
+
+    if env == "switching":
+        source = SwitchingExperts(T, N, phases)
+    else:
+        source = StochasticExperts(N, gap, ReplicateStreams(root_seed, stable_key(*point, "losses"), replicates))
+    eta = eta_thm34(N, T)
+    tree_streams = ReplicateStreams(root_seed, stable_key(*point, "tree"), replicates)
+    fresh_streams = ReplicateStreams(root_seed, stable_key(*point, "fresh"), replicates)
+    learners = {
+        "nonprivate": ExpWeights(eta, ExactSum(R, N)),
+        "tree": ExpWeights(eta, TreeSum(T, E * R, N, _scaled_draw(tree_streams, np.array([tree_lambda(N, T, e) for e in eps]), N))),
+        "fresh_noise": ExpWeights(eta, FreshNoise(E * R, N, _scaled_draw(fresh_streams, np.array([fresh_lambda(N, T, e) for e in eps]), N))),
+    }
+    suffered = {a: 0.0 for a in learners}
+    cum = np.zeros((R, N))
+    sum_sq = np.zeros(R)
+    for t in range(1, T + 1):
+        l = source.loss(t, R)
+        for name, learner in learners.items():
+            x = learner.predict()
+            lb = l if x.shape[0] == R else np.broadcast_to(l, (E, R, N)).reshape(E * R, N)
+            suffered[name] = suffered[name] + np.einsum("bi,bi->b", x, lb)
+            learner.update(lb)
+        cum += l
+        sum_sq += np.max(np.abs(l), axis=1) ** 2
+    best = cum.min(axis=1)
+
+    rows = []
+    for name in learners:
+        reg = suffered[name] - (best if name == "nonprivate" else np.tile(best, E))
+        reg = reg.reshape(-1, R)
+        for ei, e in enumerate(eps):
+            r = reg[0] if name == "nonprivate" else reg[ei]
+            rows.append(pd.DataFrame({
+                "scenario": SCENARIO, "env": env, "algorithm": name, "N": N, "T": T, "eps": float(e),
+                "replicate": replicates, "eta": eta, "regret": r, "sum_sq_dual": sum_sq,
+                "lambda": {"nonprivate": 0.0, "tree": tree_lambda(N, T, e), "fresh_noise": fresh_lambda(N, T, e)}[name],
+            }))
+    return pd.concat(rows, ignore_index=True)
+
+
+def d_noise_mc(N: int, T: int, eps: float, samples: int, root_seed: int) -> tuple[float, float]:
+    """Monte Carlo ``D_{D'} = E[max_x <Z,x> - min_x <Z,x>]`` over the simplex.
+
+    ``Z`` is the sum of ``K = draws_per_release(T)`` i.i.d. ``Lap^N(lambda)`` vectors, so
+    the range over the simplex is ``max_i Z_i - min_i Z_i``.  Returns (mean, standard error).
+    """
+    V.integer("samples", samples, minimum=2)
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(root_seed, spawn_key=stable_key(SCENARIO, "D_noise", N, T, eps))))
+    lam = tree_lambda(N, T, eps)
+    K = draws_per_release(T)
+    out = np.empty(samples)
+    step = 4096
+    for i in range(0, samples, step):
+        n = min(step, samples - i)
+        z = rng.laplace(0.0, lam, (n, K, N)).sum(axis=1)
+        out[i : i + n] = z.max(axis=1) - z.min(axis=1)
+    return float(out.mean()), float(out.std(ddof=1) / np.sqrt(samples))
+
+
+def bound_thm3_4(N: int, eta: float, sum_sq_dual, d_noise: float):
+    """Theorem 3.4 with its terms explicit for the step size used (eqs. (3)-(4)).
+
+    ``D_R / eta + eta * sum_t max_x (||l_t||*_{grad^2 R(x)})^2 + D_{D'}`` with ``D_R = log N``
+    and ``max_x (||l||*_x)^2 = max_x sum_i x_i l_i^2 = ||l||_inf^2`` on the simplex.  The
+    stability step (4) with constant 1 holds for non-negative losses (exponential weights:
+    ``x_{t+1,i} >= x_{t,i} (1 - eta l_{t,i})``).  The printed Theorem 3.4 is this at the
+    optimal eta *without* the factor 2 (``2 sqrt(D_R S)``); see the report's errata.
+    """
+    return np.log(V.integer("N", N, minimum=2)) / V.positive("eta", eta) + eta * np.asarray(sum_sq_dual) + d_noise

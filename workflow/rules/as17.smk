@@ -1,0 +1,137 @@
+# Agarwal and Singh (ICML 2017): FTRL with TreeBasedAgg on prediction with expert advice.
+from dpregret.claims.as17_experts import CLAIMS as AS17_EXPERTS_CLAIMS
+
+AS17X = RUN.get("as17_experts", {})
+AS17_EXPERTS_CLAIM_FILES = [
+    f"results/claims/{cid}--{env}.json" for cid in AS17_EXPERTS_CLAIMS for env in AS17X.get("envs", [])
+]
+AS17_EXPERTS_FIGURES = [
+    f"figures/as17/experts_{name}.png" for name in ("regret_vs_T", "gap_vs_T", "gap_vs_eps")
+]
+
+
+rule as17_experts_simulate:
+    output:
+        "results/as17/experts/{env}/T{T}/chunk{chunk}.parquet",
+    log:
+        "logs/as17_experts_simulate/{env}_T{T}_{chunk}.log",
+    benchmark:
+        "logs/bench/as17_experts_simulate/{env}_T{T}_{chunk}.tsv"
+    wildcard_constraints:
+        env="switching|stochastic",
+        T=r"\d+",
+        chunk=r"\d+-\d+",
+    params:
+        p=AS17X,
+        seed=SEED,
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/as17_experts_simulate.py"
+
+
+rule as17_experts_merge:
+    input:
+        expand(
+            "results/as17/experts/{env}/T{T}/chunk{chunk}.parquet",
+            env=AS17X.get("envs", []),
+            T=AS17X.get("T", []),
+            chunk=chunk_ids("as17_experts") if AS17X else [],
+        ),
+    output:
+        "results/as17/experts/runs.parquet",
+    log:
+        "logs/as17_experts_merge.log",
+    benchmark:
+        "logs/bench/as17_experts_merge.tsv"
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/merge_tables.py"
+
+
+rule as17_experts_d_noise:
+    output:
+        "results/as17/experts/d_noise.parquet",
+    log:
+        "logs/as17_experts_d_noise.log",
+    benchmark:
+        "logs/bench/as17_experts_d_noise.tsv"
+    params:
+        p=AS17X,
+        seed=SEED,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/as17_experts_d_noise.py"
+
+
+rule as17_experts_check:
+    input:
+        runs="results/as17/experts/runs.parquet",
+        d_noise="results/as17/experts/d_noise.parquet",
+    output:
+        AS17_EXPERTS_CLAIM_FILES,
+    log:
+        "logs/as17_experts_check.log",
+    benchmark:
+        "logs/bench/as17_experts_check.tsv"
+    params:
+        p=AS17X,
+        seed=SEED,
+        alpha=ALPHA,
+        tolerances=RUN["tolerances"],
+        bootstrap=RUN["bootstrap"],
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/as17_experts_check.py"
+
+
+rule as17_experts_plot:
+    input:
+        runs="results/as17/experts/runs.parquet",
+        d_noise="results/as17/experts/d_noise.parquet",
+    output:
+        report(
+            AS17_EXPERTS_FIGURES[0],
+            caption="../report/as17_experts_regret_vs_T.rst",
+            category="Agarwal-Singh",
+        ),
+        report(
+            AS17_EXPERTS_FIGURES[1],
+            caption="../report/as17_experts_gap_vs_T.rst",
+            category="Agarwal-Singh",
+        ),
+        report(
+            AS17_EXPERTS_FIGURES[2],
+            caption="../report/as17_experts_gap_vs_eps.rst",
+            category="Agarwal-Singh",
+        ),
+    log:
+        "logs/as17_experts_plot.log",
+    benchmark:
+        "logs/bench/as17_experts_plot.tsv"
+    params:
+        p=AS17X,
+        alpha=ALPHA,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/as17_experts_plot.py"
+
+
+rule as17_experts:
+    input:
+        AS17_EXPERTS_CLAIM_FILES,
+        AS17_EXPERTS_FIGURES,
+    output:
+        touch("results/as17/experts/done.flag"),
+    log:
+        "logs/as17_experts.log",
+    benchmark:
+        "logs/bench/as17_experts.tsv"
+    localrule: True

@@ -1,0 +1,24 @@
+# Effective parameters (preset merged with overrides), checked before any job runs.
+import json
+
+from dpregret.config import ConfigError, effective, replicate_chunks
+
+try:
+    RUN = effective(config)
+except ConfigError as err:
+    raise WorkflowError(str(err))
+
+SEED = RUN["seed"]
+ALPHA = round(1 - RUN["ci_level"], 12)
+CONDA_ENV = "../../environment.yml"
+
+
+def chunk_ids(scenario):
+    return [f"{c.start}-{c.stop}" for c in replicate_chunks(RUN[scenario]["replicates"], RUN["chunk_size"])]
+
+
+def claim_files():
+    out = []
+    if "as17_experts" in RUN["scenarios"]:
+        out += AS17_EXPERTS_CLAIM_FILES
+    return out

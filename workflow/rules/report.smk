@@ -1,0 +1,54 @@
+# The claims table, the self-contained HTML report and the executed exploration notebook.
+
+
+rule claims_table:
+    input:
+        claim_files(),
+    output:
+        report("results/claims.csv", caption="../report/claims.rst", category="Claims"),
+    log:
+        "logs/claims_table.log",
+    benchmark:
+        "logs/bench/claims_table.tsv"
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/claims_table.py"
+
+
+rule report_html:
+    input:
+        claims="results/claims.csv",
+        details=claim_files(),
+        figures=AS17_EXPERTS_FIGURES if "as17_experts" in RUN["scenarios"] else [],
+    output:
+        report("report/index.html", caption="../report/index.rst", category="Report"),
+    log:
+        "logs/report_html.log",
+    benchmark:
+        "logs/bench/report_html.tsv"
+    params:
+        preset=RUN["preset"],
+        seed=SEED,
+        ci_level=RUN["ci_level"],
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/report_html.py"
+
+
+rule notebook:
+    input:
+        notebook="workflow/notebooks/explore.ipynb",
+        claims="results/claims.csv",
+        runs="results/as17/experts/runs.parquet",
+    output:
+        "results/notebooks/explore.ipynb",
+    log:
+        "logs/notebook.log",
+    benchmark:
+        "logs/bench/notebook.tsv"
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/run_notebook.py"
