@@ -8,10 +8,14 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
+# common.smk first checks the config with dpregret.config (messages name the key and
+# the allowed values), then Snakemake's validate() applies the same schema.
+include: "workflow/rules/common.smk"
+
+
 validate(config, "workflow/schemas/config.schema.yaml")
 
 
-include: "workflow/rules/common.smk"
 include: "workflow/rules/as17.smk"
 include: "workflow/rules/report.smk"
 

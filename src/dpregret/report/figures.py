@@ -25,7 +25,8 @@ def _band(ax, x, stats_rows, **kw):
     hi = np.array([s[2] for s in stats_rows])
     ok = m > 0
     line, = ax.plot(np.asarray(x)[ok], m[ok], marker="o", ms=3, **kw)
-    ax.fill_between(np.asarray(x)[ok], np.clip(lo[ok], m[ok] * 1e-3, None), hi[ok], color=line.get_color(), alpha=0.2, lw=0)
+    # on log axes a band reaching 0 is cut at a tenth of the mean (stated in the captions)
+    ax.fill_between(np.asarray(x)[ok], np.maximum(lo[ok], m[ok] / 10), hi[ok], color=line.get_color(), alpha=0.2, lw=0)
     return line
 
 

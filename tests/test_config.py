@@ -1,0 +1,57 @@
+"""Bad configuration stops before any job, naming the key and what is allowed."""
+import copy
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dpregret.config import ConfigError, effective, replicate_chunks
+
+ROOT = Path(__file__).resolve().parents[1]
+CFG = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+
+
+def test_default_config_is_valid():
+    run = effective(copy.deepcopy(CFG))
+    assert run["preset"] == "default"
+    assert run["as17_experts"]["T"] == sorted(run["as17_experts"]["T"])
+
+
+@pytest.mark.parametrize("override,key", [
+    ({"as17_experts": {"eps": [-1]}}, "as17_experts.eps[0]"),
+    ({"as17_experts": {"T": [0]}}, "as17_experts.T[0]"),
+    ({"as17_experts": {"N": 1}}, "as17_experts.N"),
+    ({"as17_experts": {"envs": ["adaptive"]}}, "as17_experts.envs[0]"),
+    ({"as17_experts": {"rate_eps": 3.0}}, "as17_experts.rate_eps"),
+    ({"preset": "huge"}, "preset"),
+    ({"scenarios": ["nope"]}, "scenarios[0]"),
+    ({"ci_level": 1.5}, "ci_level"),
+    ({"seed": -3}, "seed"),
+    ({"unknown_key": 1}, "(top level)"),
+])
+def test_bad_values_name_the_key(override, key):
+    cfg = {**copy.deepcopy(CFG), **override}
+    with pytest.raises(ConfigError, match=re.escape(f"'{key}'") if key != "(top level)" else "unknown_key"):
+        effective(cfg)
+
+
+def test_bad_value_fails_before_any_job(tmp_path):
+    """The real entry point: snakemake refuses at parse time, names the key, writes nothing."""
+    out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1", "--config", "preset=huge"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode != 0
+    assert "preset" in out.stdout + out.stderr and "smoke" in out.stdout + out.stderr
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("as17_experts: {eps: [-1, 2]}\n")
+    out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1", "--configfile", str(bad)],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode != 0
+    assert "as17_experts.eps[0]" in out.stdout + out.stderr
+
+
+def test_replicate_chunks_cover_all():
+    chunks = replicate_chunks(37, 16)
+    assert [list(c) for c in chunks] == [list(range(0, 16)), list(range(16, 32)), list(range(32, 37))]
