@@ -81,3 +81,10 @@ def test_switching_claims_hold_and_controls_are_caught(small_run):
     assert res["AS17-cor3.2-regret-rate-T"]["control"].verdict == "FAIL"
     assert res["AS17-cor3.2-gap-rate-T"]["control"].verdict == "FAIL"
     assert res["AS17-cor3.2-gap-rate-T"]["claim"].verdict != "FAIL"
+
+
+def test_exact_draws_claim_and_its_control():
+    from dpregret.claims.as17_experts import check_draws
+    Ts = [1, 2, 7, 8, 100]
+    assert check_draws(Ts).verdict == "PASS"
+    assert check_draws(Ts, pad=False).verdict == "FAIL"

@@ -58,3 +58,15 @@ def test_rate_transform_divides_out_stated_factor():
     assert check_rate(x, s, 0.0, 0.05, 0.05, rng).verdict == "FAIL"  # log^2 alone looks like a slope
     res = check_rate(x, s, 0.0, 0.05, 0.05, rng, transform=lambda xx, m: m / np.log2(xx) ** 2)
     assert res.verdict == "PASS"
+
+
+def test_exact_comparison_privacy_kinds():
+    from dpregret.claims.core import check_comparison, check_exact, check_privacy
+    assert check_exact([], 10).verdict == "PASS"
+    assert check_exact(["t=3"], 10).verdict == "FAIL"
+    rng = np.random.default_rng(6)
+    assert check_comparison(rng.normal(-1, 0.5, 40), 0.05).verdict == "PASS"
+    assert check_comparison(rng.normal(1, 0.5, 40), 0.05).verdict == "FAIL"
+    assert check_comparison(rng.normal(0, 0.5, 40), 0.05).verdict == "INCONCLUSIVE"
+    assert check_privacy(0.8, 0.95, 1.0).verdict == "PASS"
+    assert check_privacy(1.3, 0.95, 1.0).verdict == "FAIL"

@@ -118,3 +118,12 @@ def test_bad_arguments_name_the_key():
         tree.step(np.zeros(1))
     with pytest.raises(ValueError, match="sigma_t"):
         TreeNoise(4, 1, zeros(1, 1), 1).step(-1.0)
+
+
+def test_unpadded_tree_is_jain_private_sum():
+    T, R, d = 20, 1, 1
+    tree = TreeBasedAgg(T, d, ones(R, d), R, pad=False)
+    assert tree.last_draws == 0
+    for t in range(1, T + 1):
+        tree.step(np.zeros(d))
+        assert tree.last_draws == t.bit_count() == tree.noise[0, 0]

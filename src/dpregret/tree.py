@@ -64,24 +64,28 @@ class TreeBasedAgg:
     """Agarwal--Singh Algorithm 2 (TreeBasedAgg), streaming, vectorised over replicates.
 
     ``draw(k)`` returns ``(R, k, d)`` i.i.d. noise; each completed node gets one draw, each
-    release ``K - popcount(t)`` fresh padding draws.  After ``step(l_t)``: ``noise`` is
+    release ``K - popcount(t)`` fresh padding draws.  ``pad=False`` drops the padding (and
+    the noise of ``L~_0``): Jain et al.'s PrivateSum, whose releases carry ``popcount(t)``
+    draws -- not identically distributed, the negative control of Lemma 3.3.  After ``step(l_t)``: ``noise`` is
     ``Z_t = L~_t - sum_{s<=t} l_s`` and ``last_draws`` the number of draws in ``Z_t``.
     """
 
-    def __init__(self, T: int, d: int, draw: Draw, R: int):
+    def __init__(self, T: int, d: int, draw: Draw, R: int, pad: bool = True):
         self.T = V.integer("T", T, minimum=1)
         self.d = V.integer("d", d, minimum=1)
         self.R = V.integer("R", R, minimum=1)
         self.K = draws_per_release(self.T)
+        self.pad = bool(pad)
         self._draw = draw
         levels = self.T.bit_length()
         self._alpha = np.zeros((levels, self.R, self.d))  # true partial sums per level
         self._noisy = np.zeros((levels, self.R, self.d))  # noise on the stored nodes
         self.t = 0
         self.true_sum = np.zeros((self.R, self.d))
-        self.noise = self._sum_draws(self.K)  # L~_0 = sum of K draws
-        self.last_draws = self.K
-        self.draw_count = self.K
+        k0 = self.K if self.pad else 0
+        self.noise = self._sum_draws(k0)  # L~_0 = sum of K draws
+        self.last_draws = k0
+        self.draw_count = k0
 
     def _sum_draws(self, k: int) -> np.ndarray:
         if k == 0:
@@ -106,7 +110,7 @@ class TreeBasedAgg:
         self._alpha[j0] = self._alpha[:j0].sum(axis=0) + loss
         self._alpha[:j0] = 0.0
         self._noisy[:j0] = 0.0
-        pad = self.K - t.bit_count()
+        pad = self.K - t.bit_count() if self.pad else 0
         z = self._draw(1 + pad)
         if z.shape != (self.R, 1 + pad, self.d):
             raise ValueError(f"draw must return shape {(self.R, 1 + pad, self.d)}, got {z.shape}")

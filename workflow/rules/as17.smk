@@ -1,10 +1,10 @@
 # Agarwal and Singh (ICML 2017): FTRL with TreeBasedAgg on prediction with expert advice.
-from dpregret.claims.as17_experts import CLAIMS as AS17_EXPERTS_CLAIMS
+from dpregret.claims.as17_experts import CLAIMS as AS17_EXPERTS_CLAIMS, EXACT_CLAIM
 
 AS17X = RUN.get("as17_experts", {})
 AS17_EXPERTS_CLAIM_FILES = [
     f"results/claims/{cid}--{env}.json" for cid in AS17_EXPERTS_CLAIMS for env in AS17X.get("envs", [])
-]
+] + [f"results/claims/{EXACT_CLAIM.claim_id}.json"]
 AS17_EXPERTS_FIGURES = [
     f"figures/as17/experts_{name}.png" for name in ("regret_vs_T", "gap_vs_T", "gap_vs_eps")
 ]

@@ -39,7 +39,6 @@ rule report_html:
 
 rule notebook:
     input:
-        notebook="workflow/notebooks/explore.ipynb",
         claims="results/claims.csv",
         runs="results/as17/experts/runs.parquet",
     output:
@@ -48,6 +47,8 @@ rule notebook:
         "logs/notebook.log",
     benchmark:
         "logs/bench/notebook.tsv"
+    params:
+        notebook=f"{workflow.basedir}/workflow/notebooks/explore.ipynb",
     conda:
         CONDA_ENV
     script:

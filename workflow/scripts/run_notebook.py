@@ -7,6 +7,6 @@ from nbclient import NotebookClient
 
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")
-nb = nbformat.read(sm.input.notebook, as_version=4)
+nb = nbformat.read(sm.params.notebook, as_version=4)
 NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": os.getcwd()}}).execute()
 nbformat.write(nb, sm.output[0])

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..scenarios.as17_experts import bound_thm3_4
-from .core import Claim, Result, check_bound, check_rate
+from .core import Claim, Result, check_bound, check_exact, check_rate
 
 PAPER = "003_a21566fafc49b886.txt"
 ALG, CONTROL = "tree", "fresh_noise"
@@ -94,3 +94,39 @@ def _check(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng) -> Result:
             labels.append({"T": int(T), "eps": float(eps)})
         return check_bound(diffs, ratios, alpha, None, labels)
     raise KeyError(cid)
+
+
+EXACT_CLAIM = Claim(
+    "AS17-lemma3.3-draws", PAPER, "Lemma 3.3 (Distribution), Algorithm 2", "exact",
+    "every released prefix sum, L~_0 included, is the true prefix sum plus exactly ceil(log2 T) i.i.d. "
+    "draws, and with the noise off the releases are the exact prefix sums, for every T of the run",
+    "draws per release; |released - true prefix sum| with noise off",
+    "Jain et al.'s PrivateSum without the padding (popcount(t) draws per release)")
+
+
+def check_draws(Ts: list[int], pad: bool = True, d: int = 2) -> Result:
+    """Run TreeBasedAgg with unit draws (counts them) and with zero draws (exact sums)."""
+    from ..tree import TreeBasedAgg, draws_per_release
+
+    failures, checked = [], 0
+    for T in Ts:
+        K = draws_per_release(T)
+        ones = TreeBasedAgg(T, d, lambda k: np.ones((1, k, d)), 1, pad=pad)
+        zeros = TreeBasedAgg(T, d, lambda k: np.zeros((1, k, d)), 1, pad=pad)
+        losses = np.random.default_rng(T).uniform(size=(T, d))
+        counts = [ones.last_draws]
+        bad_noise = int(np.any(ones.noise != K))
+        max_err = 0.0
+        for t in range(T):
+            ones.step(losses[t])
+            zeros.step(losses[t])
+            counts.append(ones.last_draws)
+            bad_noise += int(np.any(ones.noise != K))
+            max_err = max(max_err, float(np.abs(zeros.released - zeros.true_sum).max()))
+        checked += T + 1
+        wrong = [t for t, c in enumerate(counts) if c != K]
+        if wrong or bad_noise:
+            failures.append(f"T={T}: {len(wrong)} of {T + 1} releases do not carry K={K} draws (first t={wrong[:3]})")
+        if max_err > 1e-9 * T:
+            failures.append(f"T={T}: noise-free release differs from the prefix sum by {max_err:.3g}")
+    return check_exact(failures, checked)

@@ -4,7 +4,8 @@
   Student-t interval of the mean of the per-replicate differences (plus the Monte
   Carlo error of B when B holds an estimated expectation), Bonferroni over points.
   PASS if every upper limit is below 0; FAIL if some lower limit is above 0; else
-  INCONCLUSIVE.  ``measured`` is the worst ratio mean(metric)/mean(B) (tightness).
+  INCONCLUSIVE.  ``measured`` is the worst ratio mean(metric)/mean(B) (tightness); the
+  interval reported is that of mean(metric - B) at the most critical point.
 - ``rate``: least-squares slope of log(mean metric) on log(x) over >= 4 points spanning
   >= 2 decades, percentile bootstrap over replicates (resampled within each point).
   PASS if the CI's top <= a + tol; FAIL if its bottom > a + tol; else INCONCLUSIVE.
@@ -70,9 +71,11 @@ def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
         highs.append(d.mean() + q * se)
     lows, highs = np.array(lows), np.array(highs)
     verdict = "PASS" if np.all(highs < 0) else ("FAIL" if np.any(lows > 0) else "INCONCLUSIVE")
-    worst = int(np.argmax(ratios))
-    return Result(verdict, float(ratios[worst]), 1.0, float(lows.max()), float(highs.max()), 0.0,
-                  {"points": labels or list(range(m)), "mean_diff": [float(x) for x in means],
+    crit = int(np.argmax(highs))  # the point closest to (or furthest past) the bound
+    return Result(verdict, float(max(ratios)), 1.0, float(lows[crit]), float(highs[crit]), 0.0,
+                  {"ci_of": "mean(metric - bound) at the most critical grid point",
+                   "critical_point": (labels or list(range(m)))[crit],
+                   "points": labels or list(range(m)), "mean_diff": [float(x) for x in means],
                    "ci_low": lows.tolist(), "ci_high": highs.tolist(), "ratio": [float(r) for r in ratios],
                    "alpha_per_point": a})
 
@@ -122,4 +125,47 @@ def check_rate(x, samples: list[np.ndarray], exponent: float, tol: float, alpha:
     # undefined resamples are put at the unfavourable end (+inf), which can only widen the CI upward
     lo, hi = np.quantile(np.where(ok, boots, np.inf), [alpha / 2, 1 - alpha / 2])
     verdict = "PASS" if hi <= exponent + tol else ("FAIL" if lo > exponent + tol else "INCONCLUSIVE")
-    return Result(verdict, slope, exponent, float(lo), float(hi), tol, detail)
+    return Result(verdict, slope, exponent, float(lo), float(hi), tol, {**detail, "ci_of": "log-log slope"})
+
+
+def check_exact(failures: list[str], checked: int) -> Result:
+    """Deterministic structural property: PASS iff no case failed (``checked`` cases run)."""
+    V.integer("checked", checked)
+    verdict = "FAIL" if failures else "PASS"
+    return Result(verdict, float(len(failures)), 0.0, float(len(failures)), float(len(failures)), 0.0,
+                  {"ci_of": "count of violating cases (deterministic)", "checked": checked, "failures": failures[:20]})
+
+
+def check_comparison(diff: np.ndarray, alpha: float, margin: float = 0.0) -> Result:
+    """``A beats B``: the paired differences ``metric_A - metric_B`` (common random numbers)
+    have mean < -margin.  Two-sided t interval: PASS if its top < -margin, FAIL if its
+    bottom > -margin, else INCONCLUSIVE."""
+    d = V.finite_array("diff", diff, ndim=1)
+    alpha = V.probability("alpha", alpha)
+    margin = V.nonnegative("margin", margin)
+    if d.size < 2:
+        raise ValueError("diff needs at least 2 paired replicates")
+    h = stats.t.ppf(1 - alpha / 2, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size)
+    lo, hi = d.mean() - h, d.mean() + h
+    verdict = "PASS" if hi < -margin else ("FAIL" if lo > -margin else "INCONCLUSIVE")
+    return Result(verdict, float(d.mean()), -margin, float(lo), float(hi), margin,
+                  {"ci_of": "mean paired difference A - B", "n": int(d.size)})
+
+
+def check_privacy(eps_lb: float, eps_lb_conf: float, eps_claim: float) -> Result:
+    """Privacy claim against an empirical lower bound ``eps_lb`` (one-sided, confidence
+    ``eps_lb_conf``): FAIL if the lower bound exceeds the claim, else PASS.  (A lower bound
+    can refute a claim, never prove it; the audit's tightness is reported separately.)"""
+    eps_claim = V.positive("eps_claim", eps_claim)
+    verdict = "FAIL" if eps_lb > eps_claim else "PASS"
+    return Result(verdict, float(eps_lb), eps_claim, float(eps_lb), float("inf"), 0.0,
+                  {"ci_of": f"one-sided {eps_lb_conf:.3g} lower bound on eps"})
+
+
+def record(claim: Claim, result: Result, control_result: Result, *, scenario: str, env: str | None,
+           ci_level: float) -> dict:
+    """The JSON record of one decided claim (``results/claims/<claim-id>.json``)."""
+    cid = f"{claim.claim_id}--{env}" if env else claim.claim_id
+    return {"claim_id": cid, "base_id": claim.claim_id, "env": env or "", "scenario": scenario, **{
+        k: getattr(claim, k) for k in ("paper", "theorem", "kind", "statement", "metric", "control")},
+        "ci_level": ci_level, "result": result.as_dict(), "control_result": control_result.as_dict()}

@@ -43,7 +43,7 @@ def _verdict(v: str) -> str:
     return f'<td class="{_e(v)}">{_e(v)}</td>'
 
 
-def _control_caught(claim_verdict: str, control_verdict: str) -> str:
+def _control_caught(control_verdict: str) -> str:
     return "caught" if control_verdict == "FAIL" else "NOT caught"
 
 
@@ -73,7 +73,7 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
     for _, r in table.iterrows():
         out.append(f"<tr><td><a href='#{_e(r.claim_id)}'>{_e(r.claim_id)}</a></td><td>{_e(r.paper)}<br>{_e(r.theorem)}</td>"
                    f"<td>{_e(r.kind)}</td>{_verdict(r.verdict)}<td>{_num(r.measured)}</td><td>{_num(r.bound)}</td>"
-                   f"<td>[{_num(r.ci_low)}, {_num(r.ci_high)}]</td><td>{_num(r.tolerance)}</td>"
+                   f"<td>[{_num(r.ci_low)}, {_num(r.ci_high)}]<br><small>{_e(r.ci_of)}</small></td><td>{_num(r.tolerance)}</td>"
                    f"{_verdict(r.control_verdict)}</tr>")
     out.append("</table>")
     for paper, title in PAPERS.items():
@@ -91,10 +91,10 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
             out.append(f"<div class='claim' id='{_e(r.claim_id)}'><h3>{_e(r.claim_id)}: {_e(r.verdict)}</h3>"
                        f"<p><b>{_e(d['theorem'])}</b> ({_e(d['paper'])}), environment <code>{_e(d['env'])}</code>: {_e(d['statement'])}.</p>"
                        f"<p>Metric: {_e(d['metric'])}. Measured {_num(res['measured'])} vs {_num(res['bound'])}"
-                       f" (CI [{_num(res['ci_low'])}, {_num(res['ci_high'])}], tolerance {_num(res['tolerance'])}).</p>"
+                       f" (CI of {_e(res['detail'].get('ci_of', ''))}: [{_num(res['ci_low'])}, {_num(res['ci_high'])}], tolerance {_num(res['tolerance'])}).</p>"
                        f"<p>Negative control: {_e(d['control'])}. Verdict {_e(ctl['verdict'])} "
                        f"(measured {_num(ctl['measured'])}, CI [{_num(ctl['ci_low'])}, {_num(ctl['ci_high'])}]): "
-                       f"<b>{_control_caught(res['verdict'], ctl['verdict'])}</b>.</p>"
+                       f"<b>{_control_caught(ctl['verdict'])}</b>.</p>"
                        f"<details><summary>per-point detail</summary><pre>{_e(json.dumps(res['detail'], indent=1))}</pre></details></div>")
     out.append("<h2>Errata found</h2><table><tr><th>paper</th><th>where</th><th>as printed</th><th>what holds</th><th>evidence</th></tr>")
     for e in ERRATA:
