@@ -127,3 +127,20 @@ def test_unpadded_tree_is_jain_private_sum():
     for t in range(1, T + 1):
         tree.step(np.zeros(d))
         assert tree.last_draws == t.bit_count() == tree.noise[0, 0]
+
+
+@pytest.mark.parametrize("T", [1, 6, 8, 13])
+def test_releases_are_node_map_applied_to_node_transcript(T):
+    from dpregret.tree import prefix_node_matrix
+    R, d = 3, 2
+    s = ReplicateStreams(3, stable_key("map"), range(R))
+    tree = TreeBasedAgg(T, d, lambda k: s.laplace(1.5, (k, d)), R)
+    losses = np.random.default_rng(T).uniform(size=(T, R, d))
+    M, nodes = prefix_node_matrix(T)
+    values, releases = [], []
+    for t in range(T):
+        tree.step(losses[t])
+        assert tree.last_node[0] == nodes[t]
+        values.append(tree.last_node[1])
+        releases.append(tree.released - tree.padding)
+    np.testing.assert_allclose(np.einsum("tk,krd->trd", M, np.array(values)), np.array(releases), atol=1e-12)

@@ -14,7 +14,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-SCENARIOS = ("as17_experts",)
+SCENARIOS = ("as17_experts", "audit")
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
 
 

@@ -8,7 +8,8 @@ ERRATA = [
      "correct": "the sensitivity multiplier is the number of released dyadic nodes covering a leaf, floor(log2 T) + 1, "
                 "which exceeds ceil(log2 T) when T is a power of two (leaf 1 lies in [1, 2^j] for every 2^j <= T); "
                 "dpregret uses lambda = ||Y||_1 (floor(log2 T) + 1) / eps",
-     "evidence": "tests/test_tree.py::test_nodes_covering_a_leaf (brute-force count)"},
+     "evidence": "tests/test_tree.py::test_nodes_covering_a_leaf (brute-force count); the audit "
+                 "AUDIT-as17-lemma3.3-tree catches the paper's count (control paper_log_count, eps_lb > eps at T = 4)"},
     {"paper": "003_a21566fafc49b886.txt", "where": "Theorem 3.4 (first term)",
      "printed": "sqrt(D_R sum_t max_x ||l_t||*^2)",
      "correct": "eqs. (3)-(4) give D_R/eta + eta S, whose minimum over eta is 2 sqrt(D_R S); dpregret checks the "

@@ -54,6 +54,20 @@ def prefix_nodes(t: int) -> list[tuple[int, int]]:
     return [(j, (t >> j)) for j in range(t.bit_length()) if (t >> j) & 1]
 
 
+def prefix_node_matrix(T: int) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """The 0/1 map from node values to prefix sums: ``M[t-1, k] = 1`` iff node ``k`` is in
+    the decomposition of ``[1, t]``; nodes listed in completion order (node of step t at
+    position t-1), i.e. ``(lowbit level of t, t >> level)``."""
+    T = V.integer("T", T, minimum=1)
+    nodes = [((t & -t).bit_length() - 1, t >> ((t & -t).bit_length() - 1)) for t in range(1, T + 1)]
+    pos = {n: i for i, n in enumerate(nodes)}
+    M = np.zeros((T, T), dtype=np.int8)
+    for t in range(1, T + 1):
+        for n in prefix_nodes(t):
+            M[t - 1, pos[n]] = 1
+    return M, nodes
+
+
 def binary_prefix_set(t: int) -> list[int]:
     """ZTC's I_t: non-zero partial sums of the binary expansion of t, ascending."""
     t = V.integer("t", t, minimum=1)
@@ -67,7 +81,9 @@ class TreeBasedAgg:
     release ``K - popcount(t)`` fresh padding draws.  ``pad=False`` drops the padding (and
     the noise of ``L~_0``): Jain et al.'s PrivateSum, whose releases carry ``popcount(t)``
     draws -- not identically distributed, the negative control of Lemma 3.3.  After ``step(l_t)``: ``noise`` is
-    ``Z_t = L~_t - sum_{s<=t} l_s`` and ``last_draws`` the number of draws in ``Z_t``.
+    ``Z_t = L~_t - sum_{s<=t} l_s``, ``last_draws`` the number of draws in ``Z_t``,
+    ``last_node`` the node completed at step t with its noisy value (the node transcript)
+    and ``padding`` the sum of this release's padding draws.
     """
 
     def __init__(self, T: int, d: int, draw: Draw, R: int, pad: bool = True):
@@ -117,7 +133,10 @@ class TreeBasedAgg:
         self._noisy[j0] = z[:, 0]
         bits = [j for j in range(t.bit_length()) if (t >> j) & 1]
         self.true_sum = self.true_sum + loss
-        self.noise = self._noisy[bits].sum(axis=0) + z[:, 1:].sum(axis=1)
+        self.padding = z[:, 1:].sum(axis=1)
+        self.noise = self._noisy[bits].sum(axis=0) + self.padding
+        # the node completed at step t, as released: (level, index) and its noisy value
+        self.last_node = ((j0, t >> j0), self._alpha[j0] + self._noisy[j0])
         self.last_draws = len(bits) + pad
         self.draw_count += 1 + pad
         return self.released

@@ -21,4 +21,6 @@ def claim_files():
     out = []
     if "as17_experts" in RUN["scenarios"]:
         out += AS17_EXPERTS_CLAIM_FILES
+    if "audit" in RUN["scenarios"]:
+        out += AUDIT_CLAIM_FILES
     return out

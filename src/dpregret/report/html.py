@@ -52,6 +52,36 @@ def _img(path: str) -> str:
     return f'<figure><img alt="{_e(Path(path).name)}" src="data:image/png;base64,{data}"><figcaption>{_e(Path(path).name)}</figcaption></figure>'
 
 
+def _audit_section(details: dict) -> list[str]:
+    audits = [d for d in details.values() if d["kind"] == "privacy"]
+    if not audits:
+        return []
+    out = ["<h2 id='audits'>Privacy audits</h2>",
+           "<p>White-box audits: outputs of our implementation on fixed worst-case neighbours, scored by the exact "
+           "log-likelihood ratio under the claimed noise; a threshold event chosen on one half of the samples, "
+           "Clopper-Pearson limits on the other, both orientations. The lower bound can refute a claim, never prove it; "
+           "for pure-DP Laplace mechanisms it must reach 0.9 of the claim (the auditor is not blind). Every broken "
+           "variant must give a bound above the claim.</p>",
+           "<table><tr><th>audit</th><th>paper, theorem</th><th>claim</th><th>lower bound (one-sided)</th>"
+           "<th>tight (&ge; 0.9 claim)</th><th>verdict</th><th>controls: lower bound (caught?)</th></tr>"]
+    for d in sorted(audits, key=lambda d: d["claim_id"]):
+        r, c = d["result"], d["control_result"]
+        gdp = "mu" in r["detail"]["ci_of"]
+        sym = "mu" if gdp else "eps"
+        extra = ""
+        if r["detail"].get("claimed_mu") is not None and not gdp:
+            extra = f"<br>GDP mu_lb {_num(r['detail']['correct'].get('mu_lb'))} vs mu {_num(r['detail']['claimed_mu'])}"
+        ctl = "<br>".join(f"{_e(k)}: {_num(v['mu_lb'] if gdp else v['eps_lb'])} ({'caught' if c['detail']['caught'][k] else 'NOT caught'})"
+                          for k, v in c["detail"]["variants"].items())
+        tight = r["detail"].get("tight")
+        out.append(f"<tr><td>{_e(d['claim_id'])}</td><td>{_e(d['paper'])}<br>{_e(d['theorem'])}</td>"
+                   f"<td>{sym} = {_num(r['bound'])}</td><td>{sym}_lb = {_num(r['measured'])} "
+                   f"(confidence {_num(d['ci_level'])}){extra}</td><td>{'n/a' if tight is None else tight}</td>"
+                   f"{_verdict(r['verdict'])}<td>{ctl}</td></tr>")
+    out.append("</table>")
+    return out
+
+
 def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], meta: dict) -> str:
     table = pd.read_csv(claims_csv)
     details = {c["claim_id"]: c for c in load_claims(detail_paths)}
@@ -96,6 +126,7 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
                        f"(measured {_num(ctl['measured'])}, CI [{_num(ctl['ci_low'])}, {_num(ctl['ci_high'])}]): "
                        f"<b>{_control_caught(ctl['verdict'])}</b>.</p>"
                        f"<details><summary>per-point detail</summary><pre>{_e(json.dumps(res['detail'], indent=1))}</pre></details></div>")
+    out += _audit_section(details)
     out.append("<h2>Errata found</h2><table><tr><th>paper</th><th>where</th><th>as printed</th><th>what holds</th><th>evidence</th></tr>")
     for e in ERRATA:
         out.append(f"<tr><td>{_e(e['paper'])}</td><td>{_e(e['where'])}</td><td>{_e(e['printed'])}</td><td>{_e(e['correct'])}</td><td>{_e(e['evidence'])}</td></tr>")

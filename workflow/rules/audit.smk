@@ -1,0 +1,37 @@
+# Empirical privacy audits: one job per audited mechanism (dpregret.claims.privacy).
+AUDIT = RUN.get("audit", {})
+AUDIT_CLAIM_FILES = [f"results/claims/{a}.json" for a in AUDIT.get("audits", [])]
+
+
+rule audit_run:
+    output:
+        "results/claims/{audit_id}.json",
+    log:
+        "logs/audit_run/{audit_id}.log",
+    benchmark:
+        "logs/bench/audit_run/{audit_id}.tsv"
+    wildcard_constraints:
+        audit_id="AUDIT-[A-Za-z0-9.\-]+",
+    params:
+        samples=AUDIT.get("samples"),
+        seed=SEED,
+        alpha=ALPHA,
+    resources:
+        mem_mb=4000,
+        runtime=10,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/audit_run.py"
+
+
+rule audit:
+    input:
+        AUDIT_CLAIM_FILES,
+    output:
+        touch("results/audit/done.flag"),
+    log:
+        "logs/audit.log",
+    benchmark:
+        "logs/bench/audit.tsv"
+    localrule: True
