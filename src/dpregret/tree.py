@@ -96,6 +96,7 @@ class TreeBasedAgg:
         levels = self.T.bit_length()
         self._alpha = np.zeros((levels, self.R, self.d))  # true partial sums per level
         self._noisy = np.zeros((levels, self.R, self.d))  # noise on the stored nodes
+        self._node_noise = np.zeros((self.R, self.d))  # sum of the stored nodes' noise
         self.t = 0
         self.true_sum = np.zeros((self.R, self.d))
         k0 = self.K if self.pad else 0
@@ -125,19 +126,20 @@ class TreeBasedAgg:
         j0 = (t & -t).bit_length() - 1  # level of the node completed at step t
         self._alpha[j0] = self._alpha[:j0].sum(axis=0) + loss
         self._alpha[:j0] = 0.0
-        self._noisy[:j0] = 0.0
         pad = self.K - t.bit_count() if self.pad else 0
         z = self._draw(1 + pad)
         if z.shape != (self.R, 1 + pad, self.d):
             raise ValueError(f"draw must return shape {(self.R, 1 + pad, self.d)}, got {z.shape}")
+        # nodes below j0 leave the decomposition of [1, t], node j0 enters (amortised O(1) levels)
+        self._node_noise = self._node_noise - self._noisy[:j0].sum(axis=0) + z[:, 0]
+        self._noisy[:j0] = 0.0
         self._noisy[j0] = z[:, 0]
-        bits = [j for j in range(t.bit_length()) if (t >> j) & 1]
         self.true_sum = self.true_sum + loss
         self.padding = z[:, 1:].sum(axis=1)
-        self.noise = self._noisy[bits].sum(axis=0) + self.padding
+        self.noise = self._node_noise + self.padding
         # the node completed at step t, as released: (level, index) and its noisy value
         self.last_node = ((j0, t >> j0), self._alpha[j0] + self._noisy[j0])
-        self.last_draws = len(bits) + pad
+        self.last_draws = t.bit_count() + pad
         self.draw_count += 1 + pad
         return self.released
 

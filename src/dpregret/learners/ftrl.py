@@ -7,7 +7,6 @@ Agarwal and Singh (ICML 2017), Algorithm 1 with ``R(x) = sum_i x_i log x_i`` (Co
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import softmax
 
 from .. import _validate as V
 
@@ -26,7 +25,9 @@ class ExpWeights:
         self.sums = prefix_sum
 
     def predict(self) -> np.ndarray:
-        return softmax(-self.eta * self.sums.estimate, axis=-1)
+        z = -self.eta * self.sums.estimate
+        w = np.exp(z - z.max(axis=-1, keepdims=True))  # softmax in log-space
+        return w / w.sum(axis=-1, keepdims=True)
 
     def update(self, loss: np.ndarray) -> None:
         self.sums.step(loss)

@@ -1,0 +1,116 @@
+"""Agarwal and Singh (ICML 2017), section 4: private non-stochastic multi-armed bandits.
+
+One (environment, N, T) point and a chunk of replicates.  ``plan`` maps each algorithm to
+the eps values it runs at; every EXP2-family row (all algorithms but ``explore_tree``)
+lives in *one* batched :class:`Exp2` behind one :class:`PrivateFeedback` (lambda = 0 for
+the non-private row), so a round costs a handful of numpy calls whatever the plan.  All
+rows see the same loss sequence (common random numbers), and each replicate's standard
+noise draw is shared by the rows (scaled per row).
+
+Algorithms (column ``algorithm``):
+- ``exp2``: Algorithm 5, non-private (lambda = 0; eta and gamma of Theorem 4.1);
+- ``dp_exp2``: Algorithm 4 around Algorithm 5 with Theorem 4.1's lambda, eta, gamma;
+- ``explore_tree``: the O~(T^(2/3)) private baseline (:class:`ExploreTree`);
+- ``dp_exp2_untuned`` (control): lambda = 1/eps but eta, gamma tuned for lambda = 0, so
+  the noise variance enters the regret as 1/eps^2;
+- ``dp_exp2_full_sens`` (control): lambda = N/eps (the l1 sensitivity of the whole loss
+  vector, not Lemma 4.2's B = 1), eta and gamma re-tuned for it: regret ~ N^1.5 / eps;
+- ``dp_exp2_biased`` (control of Lemma 4.3): Algorithm 4 whose noise on arm 0 has mean lambda.
+
+Rows: expected regret ``sum_t <p_t, l_t> - min_i L_T(i)``; for Algorithm 4 rows also the
+regret on the noisy losses ``l~_t = l_t + Z_t`` against the same comparator (Lemma 4.3)
+and the Theorem 4.1 bound.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .. import _validate as V
+from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
+from ..learners.bandits import Exp2, ExploreTree, PrivateFeedback, bound_thm4_1, exp2_params_thm4_1
+from ..rng import ReplicateStreams, stable_key
+
+SCENARIO = "as17_mab"
+ALGORITHMS = ("exp2", "dp_exp2", "explore_tree", "dp_exp2_untuned", "dp_exp2_full_sens", "dp_exp2_biased")
+
+
+def row_params(name: str, N: int, T: int, eps: float | None) -> tuple[float, float, float]:
+    """(lambda, eta, gamma) of one EXP2-family row."""
+    if name == "exp2":
+        return exp2_params_thm4_1(N, T, None)
+    lam, eta, gam = exp2_params_thm4_1(N, T, eps, N if name == "dp_exp2_full_sens" else 1.0)
+    if name == "dp_exp2_untuned":
+        _, eta, gam = exp2_params_thm4_1(N, T, None)
+    return lam, eta, gam
+
+
+def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], replicates: Sequence[int],
+             root_seed: int, gap: float = 0.2, phases: int = 4) -> pd.DataFrame:
+    if env not in KINDS:
+        raise ValueError(f"env must be one of {KINDS}, got {env!r}")
+    N = V.integer("N", N, minimum=2)
+    T = V.integer("T", T)
+    unknown = set(plan) - set(ALGORITHMS)
+    if unknown:
+        raise ValueError(f"plan keys must be among {ALGORITHMS}, got {sorted(unknown)}")
+    replicates = list(replicates)
+    R = len(replicates)
+    point = (SCENARIO, env, N, T, gap if env == "stochastic" else phases)
+
+    def streams(role):
+        return ReplicateStreams(root_seed, stable_key(*point, role), replicates)
+
+    source = SwitchingExperts(T, N, phases) if env == "switching" else StochasticExperts(N, gap, streams("losses"))
+    rows = [(a, None if a == "exp2" else float(V.positive("eps", e))) for a in ALGORITHMS if a in plan and a != "explore_tree"
+            for e in ([None] if a == "exp2" else plan[a])]
+    par = np.array([row_params(a, N, T, e) for a, e in rows])  # (rows, 3)
+    bias = np.array([np.eye(N)[0] if a == "dp_exp2_biased" else np.zeros(N) for a, _ in rows])
+    col = lambda v: np.repeat(v, R)[:, None]  # noqa: E731  row k, replicate r -> batch k*R + r
+    learners = {}
+    if rows:
+        learners["exp2_family"] = PrivateFeedback(Exp2(N, col(par[:, 1]), col(par[:, 2]), streams("exp2"), len(rows) * R),
+                                                  col(par[:, 0]), streams("exp2/noise"), np.repeat(bias, R, axis=0))
+    tree_eps = [float(V.positive("eps", e)) for e in plan.get("explore_tree", [])]
+    if tree_eps:
+        learners["explore_tree"] = ExploreTree(N, T, col(np.array(tree_eps)), streams("explore_tree"),
+                                               streams("explore_tree/tree"), len(tree_eps) * R)
+
+    suffered = {k: np.zeros(L.B) for k, L in learners.items()}
+    noisy = np.zeros(len(rows) * R)
+    zsum = np.zeros((len(rows) * R, N))
+    cum = np.zeros((R, N))
+    for t in range(1, T + 1):
+        l = source.loss(t, R)
+        for key, learner in learners.items():
+            arm = learner.predict()
+            lb = np.tile(l, (learner.B // R, 1))
+            suffered[key] += np.einsum("bi,bi->b", learner.p, lb)
+            learner.update(lb[np.arange(learner.B), arm])
+            if key == "exp2_family":
+                noisy += np.einsum("bi,bi->b", learner.p, learner.z)
+                zsum += learner.z
+        cum += l
+    best_arm, best = cum.argmin(axis=1), cum.min(axis=1)
+
+    out = []
+    base = {"scenario": SCENARIO, "env": env, "N": N, "T": T, "replicate": replicates}
+    if rows:
+        B = len(rows) * R
+        reg = suffered["exp2_family"] - np.tile(best, len(rows))
+        nz = reg + noisy - zsum[np.arange(B), np.tile(best_arm, len(rows))]  # Lemma 4.3
+        for k, (a, e) in enumerate(rows):
+            lam, eta, gam = par[k]
+            sl = slice(k * R, (k + 1) * R)
+            out.append(pd.DataFrame({**base, "algorithm": a, "eps": np.nan if e is None else e, "regret": reg[sl],
+                                     "noisy_regret": nz[sl] if a != "exp2" else np.nan, "lambda": lam, "eta": eta,
+                                     "gamma": gam, "bound_thm4_1": bound_thm4_1(N, T, eta, gam, lam)}))
+    if tree_eps:
+        reg = suffered["explore_tree"] - np.tile(best, len(tree_eps))
+        for k, e in enumerate(tree_eps):
+            out.append(pd.DataFrame({**base, "algorithm": "explore_tree", "eps": e, "regret": reg[k * R:(k + 1) * R],
+                                     "noisy_regret": np.nan, "lambda": np.nan, "eta": np.nan,
+                                     "gamma": learners["explore_tree"].gamma, "bound_thm4_1": np.nan}))
+    return pd.concat(out, ignore_index=True)
