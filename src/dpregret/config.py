@@ -14,7 +14,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-SCENARIOS = ("as17_experts", "audit")
+SCENARIOS = ("as17_experts", "as17_olo", "as17_mab", "as17_blo", "audit")
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
 
 
@@ -63,12 +63,15 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
         params = _merge(cfg["presets"][preset][sc], cfg.get(sc, {}))
         validate({**cfg, "presets": {preset: {**cfg["presets"][preset], sc: params}}}, schema)
         out[sc] = params
-    p = out.get("as17_experts")
-    if p is not None:
+    for sc in ("as17_experts", "as17_olo", "as17_mab", "as17_blo"):
+        p = out.get(sc)
+        if p is None:
+            continue
         if not any(abs(e - p["rate_eps"]) < 1e-12 for e in p["eps"]):
-            raise ConfigError(f"config key 'as17_experts.rate_eps': {p['rate_eps']} must be one of as17_experts.eps {p['eps']}")
-        p["T"] = sorted(p["T"])
-        p["eps"] = sorted(p["eps"])
+            raise ConfigError(f"config key '{sc}.rate_eps': {p['rate_eps']} must be one of {sc}.eps {p['eps']}")
+        for k in ("T", "eps", "N_grid"):
+            if k in p:
+                p[k] = sorted(p[k])
     return out
 
 

@@ -98,3 +98,122 @@ def as17_experts_figures(runs: pd.DataFrame, d_noise: pd.DataFrame, p: dict, alp
     fig.tight_layout()
     fig.savefig(outputs[2], dpi=130)
     plt.close(fig)
+
+
+def _curves(ax, d: pd.DataFrame, x: str, alpha: float, label: str, **kw):
+    xs = np.sort(d[x].unique())
+    if xs.size == 0:
+        return None
+    return _band(ax, xs, [mean_ci(d[d[x] == v].value, alpha) for v in xs], label=label, **kw)
+
+
+def _with_gap(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    base = df[df.algorithm == "nonprivate"].groupby(keys).regret.first()
+    return df.assign(value=df.regret.to_numpy() - base.reindex(pd.MultiIndex.from_frame(df[keys])).to_numpy())
+
+
+def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame, p: dict, alpha: float,
+                        outputs: list[str]) -> None:
+    """olo_regret_vs_T, olo_gap_vs_N, mab_regret_vs_T, mab_regret_vs_eps, mab_regret_vs_N, blo_regret_vs_T."""
+    po, pm, pb = p["olo"], p["mab"], p["blo"]
+    cmap = plt.get_cmap("viridis")
+
+    def eps_colors(eps):
+        return {e: cmap(i / max(1, len(eps) - 1)) for i, e in enumerate(sorted(eps))}
+
+    def save(fig, path):
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+
+    # 1. full information: regret vs T
+    rows, envs = po["rows"], po["envs"]
+    fig, axes = plt.subplots(len(envs), len(rows), figsize=(4.6 * len(rows), 3.8 * len(envs)), squeeze=False)
+    c = eps_colors(po["eps"])
+    for i, env in enumerate(envs):
+        for j, row in enumerate(rows):
+            ax = axes[i][j]
+            d = olo[(olo.row == row) & (olo.env == env) & (olo.grid == "T")].assign(value=lambda z: z.regret)
+            for e in po["eps"]:
+                _curves(ax, d[(d.algorithm == "tree") & np.isclose(d.eps, e)], "T", alpha, f"tree, eps={e:g}", color=c[e])
+            _curves(ax, d[(d.algorithm == "nonprivate") & np.isclose(d.eps, po["rate_eps"])], "T", alpha, "non-private", color="k")
+            _curves(ax, d[(d.algorithm == "fresh_noise") & np.isclose(d.eps, po["rate_eps"])], "T", alpha,
+                    f"control: fresh noise, eps={po['rate_eps']:g}", color="tab:red", ls="--")
+            Ts = np.sort(d["T"].unique())
+            ax.plot(Ts, np.sqrt(Ts) * 3, ls="-.", color="0.6", lw=0.8, label="slope 1/2")
+            ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret", title=f"{row}, {env}, N={po['N']}")
+    axes[0][-1].legend(fontsize=7)
+    save(fig, outputs[0])
+
+    # 2. full information: gap vs N
+    frows = [r for r in rows if r != "ftpl"]
+    fig, axes = plt.subplots(len(envs), max(1, len(frows)), figsize=(4.6 * max(1, len(frows)), 3.8 * len(envs)), squeeze=False)
+    for i, env in enumerate(envs):
+        for j, row in enumerate(frows):
+            ax = axes[i][j]
+            d = olo[(olo.row == row) & (olo.env == env) & (olo.grid == "N")]
+            d = _with_gap(d, ["N", "T", "replicate"])
+            d = d[np.isclose(d.eps, po["rate_eps"])]
+            _curves(ax, d[d.algorithm == "tree"], "N", alpha, "tree", color="tab:blue")
+            _curves(ax, d[d.algorithm == "wrong_sensitivity"], "N", alpha, "control: wrong sensitivity", color="tab:red", ls="--")
+            Ns = np.sort(d.N.unique())
+            if Ns.size:
+                ax.plot(Ns, Ns * max(1e-9, d[d.algorithm == "tree"].value.mean()) / Ns.mean(), ls="-.", color="0.6", lw=0.8,
+                        label="slope 1")
+            ax.set(xscale="log", yscale="log", xlabel="N", ylabel="private - non-private regret",
+                   title=f"{row}, {env}, T={po['T_N']}, eps={po['rate_eps']:g}")
+    axes[0][-1].legend(fontsize=7)
+    save(fig, outputs[1])
+
+    # 3-5. multi-armed bandits
+    m = mab.assign(value=mab.regret)
+    mt = m[m.grid == "T"]
+    c = eps_colors(pm["eps"])
+    fig, ax = plt.subplots(figsize=(6, 4.4))
+    for e in pm["eps"]:
+        _curves(ax, mt[(mt.algorithm == "dp_exp2") & np.isclose(mt.eps, e)], "T", alpha, f"DP-EXP2, eps={e:g}", color=c[e])
+    _curves(ax, mt[mt.algorithm == "exp2"], "T", alpha, "EXP2 (non-private)", color="k")
+    _curves(ax, mt[(mt.algorithm == "explore_tree") & np.isclose(mt.eps, pm["rate_eps"])], "T", alpha,
+            f"T^(2/3) baseline, eps={pm['rate_eps']:g}", color="tab:red", ls="--")
+    Ts = np.sort(mt["T"].unique())
+    ax.plot(Ts, 2 * np.sqrt(Ts), ls="-.", color="0.6", lw=0.8, label="slope 1/2")
+    ax.plot(Ts, 0.5 * Ts ** (2 / 3), ls=":", color="0.4", lw=0.8, label="slope 2/3")
+    ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret", title=f"multi-armed bandit, N={pm['N']}, gap={pm['gap']}")
+    ax.legend(fontsize=6, ncol=2)
+    save(fig, outputs[2])
+
+    fig, ax = plt.subplots(figsize=(6, 4.4))
+    Tmax = mt["T"].max()
+    d = mt[mt["T"] == Tmax]
+    _curves(ax, d[d.algorithm == "dp_exp2"], "eps", alpha, "DP-EXP2", color="tab:blue")
+    _curves(ax, d[d.algorithm == "dp_exp2_eps_squared"], "eps", alpha, "control: lambda = 1/eps^2", color="tab:red", ls="--")
+    ax.axhline(d[d.algorithm == "exp2"].value.mean(), color="k", lw=0.8, label="non-private")
+    ax.set(xscale="log", yscale="log", xlabel="eps", ylabel="regret", title=f"multi-armed bandit, T={Tmax}")
+    ax.legend(fontsize=7)
+    save(fig, outputs[3])
+
+    fig, ax = plt.subplots(figsize=(6, 4.4))
+    d = m[m.grid == "N"]
+    _curves(ax, d[d.algorithm == "dp_exp2"], "N", alpha, "DP-EXP2", color="tab:blue")
+    _curves(ax, d[d.algorithm == "exp2"], "N", alpha, "EXP2 (non-private)", color="k")
+    _curves(ax, d[d.algorithm == "dp_exp2_full_sens"], "N", alpha, "control: lambda = N/eps", color="tab:red", ls="--")
+    ax.set(xscale="log", yscale="log", xlabel="N", ylabel="regret", title=f"multi-armed bandit, T={pm['T_N']}, eps={pm['rate_eps']:g}")
+    ax.legend(fontsize=7)
+    save(fig, outputs[4])
+
+    # 6. bandit linear optimisation
+    doms, envs = pb["domains"], pb["envs"]
+    c = eps_colors(pb["eps"])
+    fig, axes = plt.subplots(len(envs), len(doms), figsize=(5 * len(doms), 3.8 * len(envs)), squeeze=False)
+    b = blo.assign(value=blo.regret)
+    for i, env in enumerate(envs):
+        for j, dom in enumerate(doms):
+            ax = axes[i][j]
+            d = b[(b.row == dom) & (b.env == env)]
+            for e in pb["eps"]:
+                _curves(ax, d[(d.algorithm == "dp_scrible") & np.isclose(d.eps, e)], "T", alpha, f"DP-SCRiBLe, eps={e:g}", color=c[e])
+            _curves(ax, d[d.algorithm == "scrible"], "T", alpha, "SCRiBLe", color="k")
+            _curves(ax, d[d.algorithm == "dp_scrible_composed"], "T", alpha, "control: composed lambda", color="tab:red", ls="--")
+            ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret", title=f"{dom}, {env}, N={pb['N']}")
+    axes[0][-1].legend(fontsize=6)
+    save(fig, outputs[5])

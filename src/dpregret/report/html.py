@@ -20,7 +20,7 @@ PAPERS = {
     "003_a21566fafc49b886.txt": "Agarwal and Singh: the price of differential privacy for online learning",
     "004_99eed4067d44be32.txt": "Ene, Nguyen, Vladu: projection-free private bandit optimisation",
 }
-FIGURES_BY_SCENARIO = {"as17_experts": "experts_"}
+FIGURES_BY_SCENARIO = {"as17_experts": "experts_", "as17_olo": "olo_", "as17_mab": "mab_", "as17_blo": "blo_"}
 CSS = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:.3em .5em;text-align:left;vertical-align:top}
 th{background:#f3f3f3}.PASS{background:#d9f2d9}.FAIL{background:#f8d0d0}.INCONCLUSIVE{background:#fbeec2}
@@ -82,7 +82,34 @@ def _audit_section(details: dict) -> list[str]:
     return out
 
 
-def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], meta: dict) -> str:
+def _paper_tables(paths: list[str]) -> list[str]:
+    """Agarwal-Singh Tables 1 and 2 regenerated: the paper's bound beside the measured exponents."""
+    if not paths:
+        return []
+    t = pd.read_csv(paths[0])
+    out = ["<h2 id='tables'>Agarwal and Singh, Tables 1 and 2 regenerated</h2>",
+           "<p>Each cell: fitted exponent [bootstrap CI] per environment, the claimed exponent (+ tolerance), the "
+           "verdict, and whether the claim's negative control was caught. Gaps are private minus non-private regret, "
+           "paired on the same losses.</p>"]
+    for table, title in ((1, "Table 1: full information"), (2, "Table 2: bandit feedback")):
+        sub = t[t.table == table]
+        if sub.empty:
+            continue
+        out.append(f"<h3>{title}</h3><table><tr><th>function class</th><th>paper's bound</th><th>quantity</th>"
+                   "<th>claimed a</th><th>measured a [CI] (env)</th><th>verdict</th><th>control</th></tr>")
+        for (row, quantity), g in sub.groupby(["row", "quantity"], sort=False):
+            meas = "<br>".join(f"{_num(r.measured)} [{_num(r.ci_low)}, {_num(r.ci_high)}] ({_e(r.env)})" for r in g.itertuples())
+            verd = "<br>".join(f"<span class='{_e(r.verdict)}'>{_e(r.verdict)}</span>" for r in g.itertuples())
+            ctl = "<br>".join("caught" if r.control_verdict == "FAIL" else "NOT caught" for r in g.itertuples())
+            r0 = g.iloc[0]
+            out.append(f"<tr><td>{_e(row)}</td><td>{_e(r0.paper_bound)}</td><td>{_e(quantity)}</td>"
+                       f"<td>{_num(r0.claimed)} (+{_num(r0.tolerance)})</td><td>{meas}</td><td>{verd}</td><td>{ctl}</td></tr>")
+        out.append("</table>")
+    return out
+
+
+def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], meta: dict,
+           tables: list[str] | None = None) -> str:
     table = pd.read_csv(claims_csv)
     details = {c["claim_id"]: c for c in load_claims(detail_paths)}
     counts = table.verdict.value_counts().to_dict()
@@ -106,6 +133,7 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
                    f"<td>[{_num(r.ci_low)}, {_num(r.ci_high)}]<br><small>{_e(r.ci_of)}</small></td><td>{_num(r.tolerance)}</td>"
                    f"{_verdict(r.control_verdict)}</tr>")
     out.append("</table>")
+    out += _paper_tables(tables or [])
     for paper, title in PAPERS.items():
         rows = table[table.paper == paper]
         out.append(f"<h2>{_e(title)}</h2><p>Source: <code>{_e(paper)}</code>.</p>")
@@ -134,6 +162,7 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
     return "\n".join(out)
 
 
-def write_report(claims_csv: str, detail_paths: list[str], figure_paths: list[str], out_path: str, meta: dict) -> None:
+def write_report(claims_csv: str, detail_paths: list[str], figure_paths: list[str], out_path: str, meta: dict,
+                 tables: list[str] | None = None) -> None:
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)
-    Path(out_path).write_text(render(claims_csv, detail_paths, figure_paths, meta))
+    Path(out_path).write_text(render(claims_csv, detail_paths, figure_paths, meta, tables))

@@ -1,0 +1,110 @@
+"""Agarwal and Singh (ICML 2017), section 3: Table 1 rows 2-4 (full information).
+
+``row``:
+- ``sphere``: Algorithm 1, R = ||x||^2 on the unit ball, losses in the unit l2 ball,
+  Laplace tree noise ``lambda = diam_1(Y) (floor(log2 T)+1) / eps`` (Corollary 3.2 item 2
+  with the sensitivity of the definition, see ``laplace_scale_cor3_2``);
+- ``cube``: the same on [-1, 1]^N with losses in the unit l1 ball (Corollary 3.2 item 3);
+- ``ftpl``: Algorithm 3 (FTPL) on the unit ball with Gaussian tree noise of Theorem 3.5
+  (general OLO, Table 1 row 4); its non-private counterpart is the same FTPL with the
+  first (regret) term of sigma only.
+
+Algorithms per row: ``nonprivate``; ``tree`` (the paper's algorithm); ``fresh_noise``
+(control: fresh noise on every release, no tree -- Laplace by advanced composition for
+FTRL, Gaussian with sigma * sqrt(T / K) for FTPL); ``wrong_sensitivity`` (control for the
+N-dependence, FTRL rows: lambda from the l1 diameter 2N of the l_inf ball, i.e. losses
+assumed only coordinate-bounded).  One row per (algorithm, eps, replicate) with the regret
+``sum_t <l_t, x_t> - min_X <L_T, x>``.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .. import _validate as V
+from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
+from ..learners.olo import (BallFTRL, CubeFTRL, FTPLLinear, d_r_quadratic, eta_ftrl, laplace_scale_cor3_2,
+                            sigma_thm3_5)
+from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, fresh_noise_lambda
+from ..rng import ReplicateStreams, stable_key
+from ..tree import draws_per_release, nodes_covering_leaf
+
+SCENARIO = "as17_olo"
+ROWS = ("sphere", "cube", "ftpl")
+DOMAIN = {"sphere": "ball", "cube": "cube", "ftpl": "ball"}
+
+
+def _scaled(streams: ReplicateStreams, scale: np.ndarray, d: int, gaussian: bool = False):
+    E = scale.size
+
+    def draw(k):
+        z = streams.normal((k, d)) if gaussian else streams.laplace(1.0, (k, d))
+        return (scale[:, None, None, None] * z[None]).reshape(E * streams.R, k, d)
+
+    return draw
+
+
+def noise_scales(row: str, N: int, T: int, eps: float) -> dict[str, float]:
+    """Per-release noise scale of every algorithm at one (N, T, eps)."""
+    K = draws_per_release(T)
+    if row == "ftpl":
+        sig = sigma_thm3_5(T, N, eps, 1.0 / T, 1.0)
+        return {"nonprivate": 1.0 * math.sqrt(T / (math.sqrt(N) * K)), "tree": sig, "fresh_noise": sig * math.sqrt(T / K)}
+    diam = 2.0 * (math.sqrt(N) if row == "sphere" else 1.0)
+    return {"nonprivate": 0.0, "tree": laplace_scale_cor3_2(DOMAIN[row], N, T, eps),
+            "fresh_noise": fresh_noise_lambda(diam, T, eps, min(0.5, 1.0 / T**2)),
+            "wrong_sensitivity": 2.0 * N * nodes_covering_leaf(T) / eps}
+
+
+def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicates: Sequence[int], root_seed: int,
+             phases: int = 4, mu: float = 0.1) -> pd.DataFrame:
+    if row not in ROWS:
+        raise ValueError(f"row must be one of {ROWS}, got {row!r}")
+    if env not in KINDS:
+        raise ValueError(f"env must be one of {KINDS}, got {env!r}")
+    N, T = V.integer("N", N), V.integer("T", T)
+    eps = [V.positive("eps", e) for e in eps]
+    replicates = list(replicates)
+    R, E = len(replicates), len(eps)
+    domain = DOMAIN[row]
+    point = (SCENARIO, row, env, N, T, phases if env == "switching" else mu)
+
+    def streams(role):
+        return ReplicateStreams(root_seed, stable_key(*point, role), replicates)
+
+    source = SwitchingOLO(domain, T, N, min(phases, T)) if env == "switching" else StochasticOLO(domain, N, mu, streams("losses"))
+    scales = {a: np.array([noise_scales(row, N, T, e)[a] for e in eps]) for a in noise_scales(row, N, T, eps[0])}
+    learners = {}
+    if row == "ftpl":
+        learners["nonprivate"] = FTPLLinear(domain, TreeSum(T, R, N, _scaled(streams("nonprivate"), scales["nonprivate"][:1], N, True)))
+        learners["tree"] = FTPLLinear(domain, TreeSum(T, E * R, N, _scaled(streams("tree"), scales["tree"], N, True)))
+        learners["fresh_noise"] = FTPLLinear(domain, FreshNoise(E * R, N, _scaled(streams("fresh"), scales["fresh_noise"], N, True)))
+    else:
+        eta = eta_ftrl(d_r_quadratic(domain, N), T / 2.0)  # S = sum ||l||_2^2 / 2 <= T / 2 (||l||_2 <= 1)
+        cls = BallFTRL if domain == "ball" else CubeFTRL
+        learners["nonprivate"] = cls(eta, ExactSum(R, N))
+        learners["tree"] = cls(eta, TreeSum(T, E * R, N, _scaled(streams("tree"), scales["tree"], N)))
+        learners["fresh_noise"] = cls(eta, FreshNoise(E * R, N, _scaled(streams("fresh"), scales["fresh_noise"], N)))
+        learners["wrong_sensitivity"] = cls(eta, TreeSum(T, E * R, N, _scaled(streams("wrong"), scales["wrong_sensitivity"], N)))
+    suffered = {a: 0.0 for a in learners}
+    cum = np.zeros((R, N))
+    for t in range(1, T + 1):
+        l = source.loss(t, R)
+        for name, learner in learners.items():
+            x = learner.predict()
+            lb = l if x.shape[0] == R else np.tile(l, (x.shape[0] // R, 1))
+            suffered[name] = suffered[name] + np.einsum("bi,bi->b", x, lb)
+            learner.update(lb)
+        cum += l
+    best = best_in_hindsight(domain, cum)
+    out = []
+    for name in learners:
+        reg = (suffered[name] - np.tile(best, np.size(suffered[name]) // R)).reshape(-1, R)
+        for ei, e in enumerate(eps):
+            out.append(pd.DataFrame({"scenario": SCENARIO, "row": row, "env": env, "algorithm": name, "N": N, "T": T,
+                                     "eps": float(e), "replicate": replicates, "regret": reg[0 if reg.shape[0] == 1 else ei],
+                                     "noise_scale": scales[name][0 if name == "nonprivate" else ei]}))
+    return pd.concat(out, ignore_index=True)

@@ -1,0 +1,185 @@
+# Agarwal and Singh (ICML 2017), Tables 1 and 2: full-information rows 2-4 (as17_olo),
+# bandit linear optimisation (as17_blo) and multi-armed bandits (as17_mab).
+from dpregret.claims.as17_tables import BLO_SPECS, EXTRA, MAB_SPECS, OLO_SPECS
+
+OLO = RUN.get("as17_olo", {})
+MAB = RUN.get("as17_mab", {})
+BLO = RUN.get("as17_blo", {})
+
+
+def _points(p, grid_T=True):
+    """(grid, N, T) simulation points: the T grid at N, and the N grid at T_N."""
+    pts = [("T", p["N"], T) for T in p["T"]]
+    pts += [("N", N, p["T_N"]) for N in p.get("N_grid", [])]
+    return pts
+
+
+OLO_FILES = [
+    f"results/as17/olo/{row}/{env}/{g}_N{N}_T{T}/chunk{c}.parquet"
+    for row in OLO.get("rows", []) for env in OLO.get("envs", [])
+    for g, N, T in (_points(OLO) if row != "ftpl" else [("T", OLO["N"], T) for T in OLO["T"]])
+    for c in (chunk_ids("as17_olo") if OLO else [])
+]
+MAB_FILES = [
+    f"results/as17/mab/{g}_N{N}_T{T}/chunk{c}.parquet"
+    for g, N, T in (_points(MAB) if MAB else []) for c in chunk_ids("as17_mab")
+]
+BLO_FILES = [
+    f"results/as17/blo/{dom}/{env}/T{T}/chunk{c}.parquet"
+    for dom in BLO.get("domains", []) for env in BLO.get("envs", []) for T in BLO.get("T", [])
+    for c in (chunk_ids("as17_blo") if BLO else [])
+]
+AS17_TABLE_CLAIM_FILES = (
+    [f"results/claims/{s.claim.claim_id}--{env}.json" for s in OLO_SPECS if s.where["row"] in OLO.get("rows", [])
+     for env in OLO.get("envs", [])]
+    + [f"results/claims/{s.claim.claim_id}--stochastic.json" for s in (MAB_SPECS if MAB else [])]
+    + [f"results/claims/{s.claim.claim_id}--{env}.json" for s in BLO_SPECS if s.where["row"] in BLO.get("domains", [])
+       for env in BLO.get("envs", [])]
+    + ([f"results/claims/{cid.replace('/', '_')}.json" for cid in EXTRA] if (MAB and BLO) else [])
+)
+AS17_TABLE_FIGURES = [f"figures/as17/{n}.png" for n in ("olo_regret_vs_T", "olo_gap_vs_N", "mab_regret_vs_T",
+                                                         "mab_regret_vs_eps", "mab_regret_vs_N", "blo_regret_vs_T")]
+
+
+rule as17_olo_simulate:
+    output:
+        "results/as17/olo/{row}/{env}/{grid}_N{N}_T{T}/chunk{chunk}.parquet",
+    log:
+        "logs/as17_olo_simulate/{row}_{env}_{grid}_N{N}_T{T}_{chunk}.log",
+    benchmark:
+        "logs/bench/as17_olo_simulate/{row}_{env}_{grid}_N{N}_T{T}_{chunk}.tsv"
+    wildcard_constraints:
+        row="sphere|cube|ftpl",
+        env="switching|stochastic",
+        grid="T|N",
+        N=r"\d+",
+        T=r"\d+",
+        chunk=r"\d+-\d+",
+    params:
+        p=OLO,
+        seed=SEED,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/as17_tables_simulate.py"
+
+
+rule as17_mab_simulate:
+    output:
+        "results/as17/mab/{grid}_N{N}_T{T}/chunk{chunk}.parquet",
+    log:
+        "logs/as17_mab_simulate/{grid}_N{N}_T{T}_{chunk}.log",
+    benchmark:
+        "logs/bench/as17_mab_simulate/{grid}_N{N}_T{T}_{chunk}.tsv"
+    wildcard_constraints:
+        grid="T|N",
+        N=r"\d+",
+        T=r"\d+",
+        chunk=r"\d+-\d+",
+    params:
+        p=MAB,
+        seed=SEED,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/as17_tables_simulate.py"
+
+
+rule as17_blo_simulate:
+    output:
+        "results/as17/blo/{row}/{env}/T{T}/chunk{chunk}.parquet",
+    log:
+        "logs/as17_blo_simulate/{row}_{env}_T{T}_{chunk}.log",
+    benchmark:
+        "logs/bench/as17_blo_simulate/{row}_{env}_T{T}_{chunk}.tsv"
+    wildcard_constraints:
+        row="ball|cube",
+        env="switching|stochastic",
+        T=r"\d+",
+        chunk=r"\d+-\d+",
+    params:
+        p=BLO,
+        seed=SEED,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/as17_tables_simulate.py"
+
+
+rule as17_tables_merge:
+    input:
+        lambda w: {"olo": OLO_FILES, "mab": MAB_FILES, "blo": BLO_FILES}[w.kind],
+    output:
+        "results/as17/{kind}/runs.parquet",
+    log:
+        "logs/as17_tables_merge_{kind}.log",
+    benchmark:
+        "logs/bench/as17_tables_merge_{kind}.tsv"
+    wildcard_constraints:
+        kind="olo|mab|blo",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/merge_tables.py"
+
+
+rule as17_tables_check:
+    input:
+        olo="results/as17/olo/runs.parquet",
+        mab="results/as17/mab/runs.parquet",
+        blo="results/as17/blo/runs.parquet",
+        experts=AS17_EXPERTS_CLAIM_FILES,
+    output:
+        claims=AS17_TABLE_CLAIM_FILES,
+        tables="results/as17/tables.csv",
+    log:
+        "logs/as17_tables_check.log",
+    benchmark:
+        "logs/bench/as17_tables_check.tsv"
+    params:
+        olo=OLO,
+        mab=MAB,
+        blo=BLO,
+        seed=SEED,
+        alpha=ALPHA,
+        tolerances=RUN["tolerances"],
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/as17_tables_check.py"
+
+
+rule as17_tables_plot:
+    input:
+        olo="results/as17/olo/runs.parquet",
+        mab="results/as17/mab/runs.parquet",
+        blo="results/as17/blo/runs.parquet",
+    output:
+        [report(f, caption="../report/as17_tables.rst", category="Agarwal-Singh") for f in AS17_TABLE_FIGURES],
+    log:
+        "logs/as17_tables_plot.log",
+    benchmark:
+        "logs/bench/as17_tables_plot.tsv"
+    params:
+        olo=OLO,
+        mab=MAB,
+        blo=BLO,
+        alpha=ALPHA,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/as17_tables_plot.py"
+
+
+rule as17_tables:
+    input:
+        AS17_TABLE_CLAIM_FILES,
+        AS17_TABLE_FIGURES,
+        "results/as17/tables.csv",
+    output:
+        touch("results/as17/tables.flag"),
+    log:
+        "logs/as17_tables.log",
+    benchmark:
+        "logs/bench/as17_tables.tsv"
+    localrule: True

@@ -1,0 +1,26 @@
+"""Simulate one point of an Agarwal-Singh table scenario (as17_olo, as17_mab, as17_blo)."""
+import sys
+
+from dpregret.scenarios import as17_bandits, as17_blo, as17_olo
+
+sm = snakemake  # noqa: F821
+sys.stdout = sys.stderr = open(sm.log[0], "w")
+p, w, seed = sm.params.p, sm.wildcards, sm.params.seed
+lo, hi = map(int, w.chunk.split("-"))
+reps, T = range(lo, hi), int(w.T)
+if sm.rule == "as17_olo_simulate":
+    df = as17_olo.simulate(w.row, w.env, int(w.N), T, p["eps"], reps, seed, phases=p["phases"], mu=p["mu"])
+    df["grid"] = w.grid
+elif sm.rule == "as17_mab_simulate":
+    r = p["rate_eps"]
+    plan = ({"exp2": [None], "dp_exp2": p["eps"], "explore_tree": [r], "dp_exp2_eps_squared": p["eps"],
+             "dp_exp2_biased": [r]} if w.grid == "T" else
+            {"exp2": [None], "dp_exp2": [r], "dp_exp2_full_sens": [r]})
+    df = as17_bandits.simulate("stochastic", int(w.N), T, plan, reps, seed, gap=p["gap"])
+    df["grid"] = w.grid
+else:
+    plan = {"scrible": [None], "dp_scrible": p["eps"], "dp_scrible_composed": [p["rate_eps"]],
+            "dp_scrible_eps_squared": p["eps"]}
+    df = as17_blo.simulate(w.row, w.env, p["N"], T, plan, reps, seed, phases=p["phases"], mu=p["mu"])
+df.to_parquet(sm.output[0], index=False)
+print(len(df), "rows")
