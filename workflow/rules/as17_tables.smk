@@ -7,22 +7,15 @@ MAB = RUN.get("as17_mab", {})
 BLO = RUN.get("as17_blo", {})
 
 
-def _points(p, grid_T=True):
-    """(grid, N, T) simulation points: the T grid at N, and the N grid at T_N."""
-    pts = [("T", p["N"], T) for T in p["T"]]
-    pts += [("N", N, p["T_N"]) for N in p.get("N_grid", [])]
-    return pts
-
-
 OLO_FILES = [
     f"results/as17/olo/{row}/{env}/{g}_N{N}_T{T}/chunk{c}.parquet"
     for row in OLO.get("rows", []) for env in OLO.get("envs", [])
-    for g, N, T in (_points(OLO) if row != "ftpl" else [("T", OLO["N"], T) for T in OLO["T"]])
+    for g, N, T in (grid_points(OLO) if row != "ftpl" else [("T", OLO["N"], T) for T in OLO["T"]])
     for c in (chunk_ids("as17_olo") if OLO else [])
 ]
 MAB_FILES = [
     f"results/as17/mab/{g}_N{N}_T{T}/chunk{c}.parquet"
-    for g, N, T in (_points(MAB) if MAB else []) for c in chunk_ids("as17_mab")
+    for g, N, T in (grid_points(MAB) if MAB else []) for c in chunk_ids("as17_mab")
 ]
 BLO_FILES = [
     f"results/as17/blo/{dom}/{env}/T{T}/chunk{c}.parquet"
@@ -35,7 +28,7 @@ AS17_TABLE_CLAIM_FILES = (
     + [f"results/claims/{s.claim.claim_id}--stochastic.json" for s in (MAB_SPECS if MAB else [])]
     + [f"results/claims/{s.claim.claim_id}--{env}.json" for s in BLO_SPECS if s.where["row"] in BLO.get("domains", [])
        for env in BLO.get("envs", [])]
-    + ([f"results/claims/{cid.replace('/', '_')}.json" for cid in EXTRA] if (MAB and BLO) else [])
+    + ([f"results/claims/{cid}.json" for cid in EXTRA] if (MAB and BLO) else [])
 )
 AS17_TABLE_FIGURES = [f"figures/as17/{n}.png" for n in ("olo_regret_vs_T", "olo_gap_vs_N", "mab_regret_vs_T",
                                                          "mab_regret_vs_eps", "mab_regret_vs_N", "blo_regret_vs_T")]

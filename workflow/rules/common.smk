@@ -26,3 +26,8 @@ def claim_files():
     if "audit" in RUN["scenarios"]:
         out += AUDIT_CLAIM_FILES
     return out
+
+
+def grid_points(p):
+    """(grid, N, T) simulation points: the T grid at N, and the N grid at T_N."""
+    return [("T", p["N"], T) for T in p["T"]] + [("N", N, p["T_N"]) for N in p.get("N_grid", [])]

@@ -19,7 +19,7 @@ records = []
 
 
 def write(rec):
-    path = f"results/claims/{rec['claim_id'].replace('/', '_')}.json"
+    path = f"results/claims/{rec['claim_id']}.json"
     with open(path, "w") as fh:
         json.dump(rec, fh, indent=1, sort_keys=True, default=float)
     records.append(rec)

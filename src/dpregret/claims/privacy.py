@@ -13,7 +13,11 @@ randomiser (Lemma 4) and the l2 randomiser (Song et al.); Agarwal-Singh TreeBase
 node-to-prefix map applied to the nodes plus padding; Zhang-Tran-Cutkosky NOISE(t)
 (Theorem 3's tree) on its releases, which determine its node transcript exactly.
 
-Private algorithms end to end: the Agarwal-Singh experts learner releases
+Private algorithms end to end: Algorithm 4 around EXP2 (Lemma 4.2) on its transcript (the
+arm and the forwarded value; later arms are post-processing).  Algorithm 4 around SCRiBLe
+forwards ``<l + Z, y>`` with ``y`` dense, whose density (a sum of scaled Laplace draws) has no
+closed form: it is covered by Lemma 4.2's vector mechanism, the Laplace audit.  The
+Agarwal-Singh experts learner releases
 ``x_t = softmax(-eta L~_{t-1})``, a post-processing of TreeBasedAgg's releases, whose
 exact likelihood is a convolution of Laplace draws shared across releases with no closed
 form; it is covered by the TreeBasedAgg audit (post-processing cannot increase eps).
@@ -227,8 +231,55 @@ def tree_ztc_spec(mu: float = 1.0, T: int = 8) -> AuditSpec:
                      mu, 0.0, sample, score, controls, gaussian_mu=mu, rdp=lambda al: al * mu**2 / 2, gdp_only=True)
 
 
+class _SampleStreams:
+    """The two draws learners make (``uniform``, ``laplace``) from one Generator, for audits
+    whose 'replicates' are a million independent samples (ReplicateStreams would hold a
+    generator per sample)."""
+
+    def __init__(self, rng: np.random.Generator, n: int):
+        self.rng, self.R = rng, n
+
+    def uniform(self, shape=()):
+        return self.rng.random((self.R, *shape))
+
+    def laplace(self, scale, shape=()):
+        return self.rng.laplace(0.0, 1.0, (self.R, *shape)) * np.asarray(scale)
+
+
+# --- Agarwal-Singh Lemma 4.2: Algorithm 4 end to end on its transcript ------------------
+def mab_feedback_spec(eps: float = 1.0, N: int = 3) -> AuditSpec:
+    """Algorithm 4 around EXP2 (our PrivateFeedback + Exp2) for one round: the transcript is
+    the arm played and the value forwarded to the inner learner; every later arm is a function
+    of it and of data-independent randomness (post-processing), so auditing it audits the
+    released arm sequence.  D: l_1 = (1, ..., 1), D': l_1 = 0 (losses in [0, 1]^N, B = 1)."""
+    from ..learners.bandits import Exp2, PrivateFeedback, exp2_params_thm4_1
+
+    lam = 1.0 / eps
+    lams = {"correct": lam, "half_noise": lam / 2, "wrong_sensitivity": 0.5 / eps, "no_noise": 0.0}
+
+    def sample(variant, side, n, rng):
+        st = _SampleStreams(rng, n)  # n independent samples: one generator, not n streams
+        _, eta, gam = exp2_params_thm4_1(N, 1000, eps)
+        learner = PrivateFeedback(Exp2(N, eta, gam, st, n), lams[variant], st)
+        arm = learner.predict()
+        value = np.full(n, 0.0 if side else 1.0)
+        learner.update(value)
+        forwarded = value + learner.z[np.arange(n), arm]
+        return np.stack([arm.astype(float), forwarded], axis=1)
+
+    def score(y, variant):
+        return M.laplace_logpdf(y[:, 1:] - 1.0, lam) - M.laplace_logpdf(y[:, 1:], lam)
+
+    controls = {"half_noise": "lambda / 2", "wrong_sensitivity": "lambda calibrated for losses in [0, 1/2]",
+                "no_noise": "no noise"}
+    return AuditSpec(_claim("AUDIT-as17-lemma4.2-bandit", AS17, "Lemma 4.2 (Algorithm 4 + EXP2), transcript",
+                            f"the arms and forwarded values of Algorithm 4 with Lap(1/eps) are eps-DP (eps = {eps:g}, N = {N})",
+                            controls),
+                     eps, 0.0, sample, score, controls, tight_floor=0.9)
+
+
 SPECS = {s.claim.claim_id: s for s in (laplace_spec(), gaussian_spec(), local_laplace_spec(), l2_spec(),
-                                        tree_as17_spec(), tree_ztc_spec())}
+                                        tree_as17_spec(), tree_ztc_spec(), mab_feedback_spec())}
 RDP_ORDERS = (2.0, 8.0, 32.0)
 
 
