@@ -13,7 +13,23 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as V
+from ..rng import ReplicateStreams
 from ..tree import Draw, TreeBasedAgg
+
+
+def scaled_draws(streams: ReplicateStreams, scales, d: int, kind: str = "laplace") -> Draw:
+    """``draw(k) -> (E*R, k, d)``: one standard draw per replicate (Laplace or Gaussian),
+    shared by the E parameter rows and scaled by each row's scale (row e*R + r uses
+    replicate r) -- common random numbers across eps."""
+    scales = np.atleast_1d(np.asarray(scales, dtype=float))
+    if kind not in ("laplace", "gaussian"):
+        raise ValueError(f"kind must be 'laplace' or 'gaussian', got {kind!r}")
+
+    def draw(k: int) -> np.ndarray:
+        z = streams.laplace(1.0, (k, d)) if kind == "laplace" else streams.normal((k, d))
+        return (scales[:, None, None, None] * z[None]).reshape(scales.size * streams.R, k, d)
+
+    return draw
 
 
 class ExactSum:

@@ -22,7 +22,7 @@ import pandas as pd
 from .. import _validate as V
 from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
 from ..learners.ftrl import ExpWeights, eta_thm34
-from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, fresh_noise_lambda
+from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, fresh_noise_lambda, scaled_draws
 from ..rng import ReplicateStreams, stable_key
 from ..tree import draws_per_release, nodes_covering_leaf
 
@@ -38,17 +38,6 @@ def tree_lambda(N: int, T: int, eps: float) -> float:
 def fresh_lambda(N: int, T: int, eps: float) -> float:
     """Laplace scale of the fresh-noise control: T releases, advanced composition, delta = 1/T^2."""
     return fresh_noise_lambda(N, T, eps, min(0.5, 1.0 / T**2))
-
-
-def _scaled_draw(streams: ReplicateStreams, lam: np.ndarray, d: int):
-    """draw(k) -> (E*R, k, d): one standard Laplace draw per replicate, scaled by each eps's lambda."""
-    E = lam.size
-
-    def draw(k: int) -> np.ndarray:
-        z = streams.laplace(1.0, (k, d))  # (R, k, d), shared across eps
-        return (lam[:, None, None, None] * z[None]).reshape(E * streams.R, k, d)
-
-    return draw
 
 
 def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequence[int], root_seed: int,
@@ -71,8 +60,8 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     fresh_streams = ReplicateStreams(root_seed, stable_key(*point, "fresh"), replicates)
     learners = {
         "nonprivate": ExpWeights(eta, ExactSum(R, N)),
-        "tree": ExpWeights(eta, TreeSum(T, E * R, N, _scaled_draw(tree_streams, np.array([tree_lambda(N, T, e) for e in eps]), N))),
-        "fresh_noise": ExpWeights(eta, FreshNoise(E * R, N, _scaled_draw(fresh_streams, np.array([fresh_lambda(N, T, e) for e in eps]), N))),
+        "tree": ExpWeights(eta, TreeSum(T, E * R, N, scaled_draws(tree_streams, np.array([tree_lambda(N, T, e) for e in eps]), N))),
+        "fresh_noise": ExpWeights(eta, FreshNoise(E * R, N, scaled_draws(fresh_streams, np.array([fresh_lambda(N, T, e) for e in eps]), N))),
     }
     suffered = {a: 0.0 for a in learners}
     cum = np.zeros((R, N))

@@ -28,23 +28,13 @@ from .. import _validate as V
 from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
 from ..learners.olo import (BallFTRL, CubeFTRL, FTPLLinear, d_r_quadratic, eta_ftrl, laplace_scale_cor3_2,
                             sigma_thm3_5)
-from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, fresh_noise_lambda
+from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, fresh_noise_lambda, scaled_draws
 from ..rng import ReplicateStreams, stable_key
 from ..tree import draws_per_release, nodes_covering_leaf
 
 SCENARIO = "as17_olo"
 ROWS = ("sphere", "cube", "ftpl")
 DOMAIN = {"sphere": "ball", "cube": "cube", "ftpl": "ball"}
-
-
-def _scaled(streams: ReplicateStreams, scale: np.ndarray, d: int, gaussian: bool = False):
-    E = scale.size
-
-    def draw(k):
-        z = streams.normal((k, d)) if gaussian else streams.laplace(1.0, (k, d))
-        return (scale[:, None, None, None] * z[None]).reshape(E * streams.R, k, d)
-
-    return draw
 
 
 def noise_scales(row: str, N: int, T: int, eps: float) -> dict[str, float]:
@@ -79,16 +69,16 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
     scales = {a: np.array([noise_scales(row, N, T, e)[a] for e in eps]) for a in noise_scales(row, N, T, eps[0])}
     learners = {}
     if row == "ftpl":
-        learners["nonprivate"] = FTPLLinear(domain, TreeSum(T, R, N, _scaled(streams("nonprivate"), scales["nonprivate"][:1], N, True)))
-        learners["tree"] = FTPLLinear(domain, TreeSum(T, E * R, N, _scaled(streams("tree"), scales["tree"], N, True)))
-        learners["fresh_noise"] = FTPLLinear(domain, FreshNoise(E * R, N, _scaled(streams("fresh"), scales["fresh_noise"], N, True)))
+        learners["nonprivate"] = FTPLLinear(domain, TreeSum(T, R, N, scaled_draws(streams("nonprivate"), scales["nonprivate"][:1], N, "gaussian")))
+        learners["tree"] = FTPLLinear(domain, TreeSum(T, E * R, N, scaled_draws(streams("tree"), scales["tree"], N, "gaussian")))
+        learners["fresh_noise"] = FTPLLinear(domain, FreshNoise(E * R, N, scaled_draws(streams("fresh"), scales["fresh_noise"], N, "gaussian")))
     else:
         eta = eta_ftrl(d_r_quadratic(domain, N), T / 2.0)  # S = sum ||l||_2^2 / 2 <= T / 2 (||l||_2 <= 1)
         cls = BallFTRL if domain == "ball" else CubeFTRL
         learners["nonprivate"] = cls(eta, ExactSum(R, N))
-        learners["tree"] = cls(eta, TreeSum(T, E * R, N, _scaled(streams("tree"), scales["tree"], N)))
-        learners["fresh_noise"] = cls(eta, FreshNoise(E * R, N, _scaled(streams("fresh"), scales["fresh_noise"], N)))
-        learners["wrong_sensitivity"] = cls(eta, TreeSum(T, E * R, N, _scaled(streams("wrong"), scales["wrong_sensitivity"], N)))
+        learners["tree"] = cls(eta, TreeSum(T, E * R, N, scaled_draws(streams("tree"), scales["tree"], N)))
+        learners["fresh_noise"] = cls(eta, FreshNoise(E * R, N, scaled_draws(streams("fresh"), scales["fresh_noise"], N)))
+        learners["wrong_sensitivity"] = cls(eta, TreeSum(T, E * R, N, scaled_draws(streams("wrong"), scales["wrong_sensitivity"], N)))
     suffered = {a: 0.0 for a in learners}
     cum = np.zeros((R, N))
     for t in range(1, T + 1):
