@@ -14,7 +14,7 @@ if sm.rule == "as17_olo_simulate":
 elif sm.rule == "as17_mab_simulate":
     r = p["rate_eps"]
     plan = ({"exp2": [None], "dp_exp2": p["eps"], "explore_tree": [r], "dp_exp2_eps_squared": p["eps"],
-             "dp_exp2_biased": [r]} if w.grid == "T" else
+             "dp_exp2_fixed_explore": p["eps"], "dp_exp2_biased": [r]} if w.grid == "T" else
             {"exp2": [None], "dp_exp2": [r], "dp_exp2_full_sens": [r]})
     df = as17_bandits.simulate("stochastic", int(w.N), T, plan, reps, seed, gap=p["gap"])
     df["grid"] = w.grid
