@@ -11,8 +11,6 @@ Algorithms (column ``algorithm``):
 - ``exp2``: Algorithm 5, non-private (lambda = 0; eta and gamma of Theorem 4.1);
 - ``dp_exp2``: Algorithm 4 around Algorithm 5 with Theorem 4.1's lambda, eta, gamma;
 - ``explore_tree``: the O~(T^(2/3)) private baseline (:class:`ExploreTree`);
-- ``dp_exp2_untuned`` (control): lambda = 1/eps but eta, gamma tuned for lambda = 0, so
-  the noise variance enters the regret as 1/eps^2;
 - ``dp_exp2_full_sens`` (control): lambda = N/eps (the l1 sensitivity of the whole loss
   vector, not Lemma 4.2's B = 1), eta and gamma re-tuned for it: regret ~ N^1.5 / eps;
 - ``dp_exp2_eps_squared`` (control for the rate in eps): lambda = 1/eps^2 (a mis-calibration),
@@ -38,8 +36,8 @@ from ..learners.bandits import Exp2, ExploreTree, PrivateFeedback, bound_thm4_1,
 from ..rng import ReplicateStreams, stable_key
 
 SCENARIO = "as17_mab"
-ALGORITHMS = ("exp2", "dp_exp2", "explore_tree", "dp_exp2_untuned", "dp_exp2_full_sens", "dp_exp2_eps_squared",
-              "dp_exp2_fixed_explore", "dp_exp2_biased")
+ALGORITHMS = ("exp2", "dp_exp2", "explore_tree", "dp_exp2_full_sens", "dp_exp2_eps_squared", "dp_exp2_fixed_explore",
+              "dp_exp2_biased")
 
 
 def row_params(name: str, N: int, T: int, eps: float | None) -> tuple[float, float, float]:
@@ -49,8 +47,6 @@ def row_params(name: str, N: int, T: int, eps: float | None) -> tuple[float, flo
     if name == "dp_exp2_eps_squared":
         return exp2_params_thm4_1(N, T, eps**2)
     lam, eta, gam = exp2_params_thm4_1(N, T, eps, N if name == "dp_exp2_full_sens" else 1.0)
-    if name == "dp_exp2_untuned":
-        _, eta, gam = exp2_params_thm4_1(N, T, None)
     if name == "dp_exp2_fixed_explore":
         gam = 0.5
     return lam, eta, gam
