@@ -26,7 +26,7 @@ from .. import _validate as V
 from ..rng import ReplicateStreams
 from ..tree import nodes_covering_leaf
 from .ftrl import ExpWeights
-from .prefix_sums import TreeSum
+from .prefix_sums import TreeSum, scaled_draws
 
 
 def _tile(u: np.ndarray, batch: int) -> np.ndarray:
@@ -126,13 +126,8 @@ class ExploreTree:
         self.gamma = float(gamma if gamma is not None else min(1.0, (self.N * np.log(self.N) / self.T) ** (1 / 3)))
         V.probability("gamma", self.gamma, open_right=False)
         eps = _col(eps, self.B, "eps")
-        lam = (self.N / self.gamma) * nodes_covering_leaf(self.T) / eps  # (B, 1)
-        E = self.B // tree_streams.R
-
-        def draw(k):
-            z = tree_streams.laplace(1.0, (k, self.N))  # (R, k, N)
-            return lam[:, :, None] * np.tile(z, (E, 1, 1))
-
+        lam = (self.N / self.gamma) * nodes_covering_leaf(self.T) / eps  # (B, 1): one value per eps row
+        draw = scaled_draws(tree_streams, lam[:: tree_streams.R, 0], self.N)
         eta = np.sqrt(self.gamma * np.log(self.N) / (self.N * self.T))
         self.full = ExpWeights(eta, TreeSum(self.T, self.B, self.N, draw))
         self.streams = streams
