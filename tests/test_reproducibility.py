@@ -8,14 +8,16 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-TABLES = ["results/as17/experts/runs.parquet", "results/as17/experts/d_noise.parquet"]
+TABLES = ["results/as17/experts/runs.parquet", "results/as17/experts/d_noise.parquet",
+          "results/ztc22/sensitivity.parquet"]
 
 
 def _run(workdir: Path, cores: int, chunk_size: int) -> dict[str, str]:
     shutil.copytree(ROOT / "config", workdir / "config")
     cfg = workdir / "tiny.yaml"
     cfg.write_text(yaml.safe_dump({"preset": "smoke", "chunk_size": chunk_size,
-                                   "as17_experts": {"T": [50, 200], "eps": [1, 4], "replicates": 6, "mc_samples": 500}}))
+                                   "as17_experts": {"T": [50, 200], "eps": [1, 4], "replicates": 6, "mc_samples": 500},
+                                   "ztc22": {"replicates": 6, "T_sens": 40, "d_sens": 3, "d": 2}}))
     subprocess.run([sys.executable, "-m", "snakemake", *TABLES, "-s", str(ROOT / "Snakefile"), "-d", str(workdir),
                     "--cores", str(cores), "--configfile", str(cfg)],
                    check=True, capture_output=True, text=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-SCENARIOS = ("as17_experts", "as17_olo", "as17_mab", "as17_blo", "audit")
+SCENARIOS = ("as17_experts", "as17_olo", "as17_mab", "as17_blo", "ztc22", "audit")
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
 
 
@@ -69,9 +69,14 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
             continue
         if not any(abs(e - p["rate_eps"]) < 1e-12 for e in p["eps"]):
             raise ConfigError(f"config key '{sc}.rate_eps': {p['rate_eps']} must be one of {sc}.eps {p['eps']}")
-        for k in ("T", "eps", "N_grid"):
+        for k in ("T", "eps", "N_grid", "s_grid"):
             if k in p:
                 p[k] = sorted(p[k])
+    if "ztc22" in out:
+        out["ztc22"]["T"] = sorted(out["ztc22"]["T"])
+        out["ztc22"]["s_grid"] = sorted(out["ztc22"]["s_grid"])
+        if out["ztc22"]["d"] > 30:
+            raise ConfigError(f"config key 'ztc22.d': {out['ztc22']['d']} exceeds the 30 features of data/wdbc.csv")
     return out
 
 

@@ -23,6 +23,8 @@ def claim_files():
         out += AS17_EXPERTS_CLAIM_FILES
     if {"as17_olo", "as17_mab", "as17_blo"} <= set(RUN["scenarios"]):
         out += AS17_TABLE_CLAIM_FILES
+    if "ztc22" in RUN["scenarios"]:
+        out += ZTC_CLAIM_FILES
     if "audit" in RUN["scenarios"]:
         out += AUDIT_CLAIM_FILES
     return out

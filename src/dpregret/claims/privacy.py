@@ -278,8 +278,50 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 3) -> AuditSpec:
                      eps, 0.0, sample, score, controls, tight_floor=0.9)
 
 
+# --- Zhang-Tran-Cutkosky Theorem 3: Algorithm 1 end to end on its released sequence ---------
+def ztc_o2b_spec(rho: float = 1.0, T: int = 4, k: float = 1.0) -> AuditSpec:
+    """Algorithm 1 (our :func:`dpregret.learners.o2b.run`) with projected OGD on 1-D least
+    squares; D and D' differ in the first record (label +b_max vs -b_max, the largest
+    gradient change at w_1 = 0).  The transcript is the released ``(g_t + gamma_t)_{t<=T}``;
+    the score is its exact log-likelihood ratio by replaying the algorithm
+    (:func:`dpregret.learners.o2b.transcript_logpdf`).  Claim: (alpha, alpha rho^2/2)-RDP for
+    every alpha, i.e. at most rho-GDP for these adaptively composed Gaussians."""
+    from ..environments.stochastic import LeastSquares
+    from ..learners import o2b
+    from ..learners.oco import ProjectedOGD
+
+    prob = LeastSquares(1, 0.5, r=1.0, x0_norm=0.5, A=1.0)
+    z = (np.array([1.0]), prob.b_max)
+    data = {0: [z] * T, 1: [(np.array([1.0]), -prob.b_max)] + [z] * (T - 1)}
+    sens = {"correct": "eq6", "H_only": "H_only", "no_noise": "eq6"}
+
+    def learner(n):
+        return ProjectedOGD(n, 1, prob.r, lambda t: o2b.thm4_gsq(t, T, k, rho, prob))
+
+    def sample(variant, side, n, rng):
+        r = rho if variant != "no_noise" else 1e300
+        out = o2b.run(o2b.FixedData(prob, data[side]), learner(n), T, k=k, rho=r, src=None, noise_src=rng,
+                      checkpoints=[T], sensitivity=sens[variant], record_released=True)
+        return out.extra["released"].reshape(n, T)
+
+    def score(y, variant):
+        y3 = y.reshape(len(y), T, 1)
+        lp = [o2b.transcript_logpdf(prob, data[side], learner(len(y)), y3, k=k, rho=rho,
+                                    sensitivity=sens[variant]) for side in (0, 1)]
+        with np.errstate(invalid="ignore"):
+            return np.clip(np.nan_to_num(lp[0] - lp[1], nan=0.0), -1e6, 1e6)
+
+    controls = {"H_only": "sensitivity without the Lipschitz term G (no noise at t = 1)",
+                "no_noise": "no noise"}
+    return AuditSpec(_claim("AUDIT-ztc-thm3-o2b", ZTC, "Theorem 3 (Algorithm 1 end to end)",
+                            f"the released g_t + gamma_t of Algorithm 1 (projected OGD, 1-D least squares, "
+                            f"k = {k:g}, T = {T}) are (alpha, alpha rho^2/2)-RDP, i.e. rho-GDP (rho = {rho:g})",
+                            controls),
+                     rho, 0.0, sample, score, controls, gaussian_mu=rho, rdp=lambda al: al * rho**2 / 2, gdp_only=True)
+
+
 SPECS = {s.claim.claim_id: s for s in (laplace_spec(), gaussian_spec(), local_laplace_spec(), l2_spec(),
-                                        tree_as17_spec(), tree_ztc_spec(), mab_feedback_spec())}
+                                        tree_as17_spec(), tree_ztc_spec(), mab_feedback_spec(), ztc_o2b_spec())}
 RDP_ORDERS = (2.0, 8.0, 32.0)
 
 

@@ -217,3 +217,40 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
             ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret", title=f"{dom}, {env}, N={pb['N']}")
     axes[0][-1].legend(fontsize=6)
     save(fig, outputs[5])
+
+
+def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, p: dict, alpha: float, outputs: list[str]) -> None:
+    """Zhang-Tran-Cutkosky: suboptimality vs T at both rho (bound and reference slopes drawn),
+    and optimistic vs plain across sigma_G / G.  Outputs: ``ztc22_subopt_vs_T.png``,
+    ``ztc22_optimistic.png``."""
+    names = {"o2b": "Algorithm 1 (OGD)", "naive": "naive conversion", "dpsgd": "DP-SGD (one pass)",
+             "nonprivate": "non-private", "frozen": "frozen learner (control)"}
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    for ax, rho in zip(axes, (p["rho_stat"], p["rho_priv"])):
+        d = rates[(rates.rho == rho) | (rates.alg == "nonprivate")]
+        for alg, name in names.items():
+            _curves(ax, d[d.alg == alg].assign(value=lambda x: x.subopt), "T", alpha, name)
+        b = rates[(rates.alg == "o2b") & (rates.rho == rho)].groupby("T").bound_explicit.mean()
+        ax.plot(b.index, b.to_numpy(), "k--", lw=1, label="Theorem 4 bound (explicit)")
+        T = np.array(sorted(d["T"].unique()), dtype=float)
+        o = d[d.alg == "o2b"].groupby("T").subopt.mean().to_numpy()
+        for a, ls in ((-0.5, ":"), (-1.0, "-.")):
+            ax.plot(T, o[0] * (T / T[0]) ** a, "k", ls=ls, lw=0.8, label=f"slope {a:g}")
+        ax.set(xscale="log", yscale="log", xlabel="T", title=f"rho = {rho:g}")
+    axes[0].set_ylabel("L(x_T) - L(x*)  (mean, CI band)")
+    axes[1].legend(fontsize=7)
+    fig.suptitle("Zhang-Tran-Cutkosky Algorithm 1, logistic regression on wdbc")
+    fig.tight_layout()
+    fig.savefig(outputs[0], dpi=110)
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(5.5, 4.2))
+    for alg, name in (("plain", "Remark 5 OGD"), ("optimistic", "optimistic (Theorem 6)"),
+                      ("optimistic_zero_hint", "same, hint 0"), ("optimistic_negated_hint", "misleading hint (control)")):
+        _curves(ax, opt[opt.alg == alg].assign(value=lambda x: x.subopt), "sigma_G_over_G", alpha, name)
+    ax.set(xscale="log", yscale="log", xlabel="sigma_G / G", ylabel="L(x_T) - L(x*)",
+           title=f"location problem, T = {int(opt['T'].iloc[0])}, rho = {opt['rho'].iloc[0]:g}")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(outputs[1], dpi=110)
+    plt.close(fig)

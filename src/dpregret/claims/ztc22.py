@@ -1,0 +1,138 @@
+"""Zhang, Tran, Cutkosky (NeurIPS 2022) as claims, decided on ``scenarios.ztc22``'s tables.
+
+The privacy audit of Algorithm 1 end to end (Theorem 3) is ``AUDIT-ztc-thm3-o2b`` in
+``claims.privacy``; its tree alone is ``AUDIT-ztc-thm3-tree``.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .core import Claim, Result, check_bound, check_comparison, check_exact, check_rate
+
+PAPER = "002_ea604baa8d00e606.txt"
+
+
+def _c(cid, thm, kind, statement, metric, control):
+    return Claim(cid, PAPER, thm, kind, statement, metric, control)
+
+
+CLAIMS = {
+    "ZTC-thm3-sensitivity": _c(
+        "ZTC-thm3-sensitivity", "Theorem 3 (eq. (6), Appendix B)", "exact",
+        "at every step of every run, ||delta_t - delta'_t|| for replacement samples z'_t (extreme points of the "
+        "support) stays within the sensitivity Delta_t that eq. (6) calibrates sigma_t for",
+        "max_t ||delta_t - delta'_t|| / Delta_t",
+        "Delta_t without the Lipschitz term G (smoothness term alone): no noise at t = 1"),
+    "ZTC-thm4-bound": _c(
+        "ZTC-thm4-bound", "Theorem 4 with Remark 5's OGD", "bound",
+        "E[L(x_T) - L(x*)] <= (k+1) E[Regret_T]/T^(k+1) + 2(k+1)^2 D/sqrt(lambda) ((sigma_G + D sigma_H)/sqrt(T) "
+        "+ sqrt(2V)(G+DH) log2(2T)/(rho T)), with E[Regret_T] <= (3/2) D sqrt(sum_t Ghat_t^2) (the OGD's own bound, "
+        "Ghat_t^2 from Theorem 4's second part), at every (T, rho) of logistic regression on wdbc and every "
+        "sigma_G of the location problem",
+        "suboptimality - bound", "Algorithm 1 around a learner frozen at the far end of W (linear regret)"),
+    "ZTC-rem5-rate-T-stat": _c(
+        "ZTC-rem5-rate-T-stat", "Remark 5 (non-private term dominates)", "rate",
+        "at large rho the suboptimality decays at least as T^(-1/2)", "suboptimality vs T at rho_stat",
+        "Algorithm 1 around a learner frozen at the far end of W (linear regret): no decay"),
+    "ZTC-rem5-rate-T-priv": _c(
+        "ZTC-rem5-rate-T-priv", "Remark 5 (privacy term dominates)", "rate",
+        "at small rho the suboptimality decays at least as T^(-1) (sqrt(d) log T/(rho T))", "suboptimality vs T at rho_priv",
+        "the naive conversion: plain gradients noised with their own sensitivity 2 beta_t G, ~ sqrt(d)/(rho sqrt(T))"),
+    "ZTC-thm6-optimistic": _c(
+        "ZTC-thm6-optimistic", "Theorem 6 (section 3)", "comparison",
+        "with sigma_G << G, the optimistic learner (hint g_{t-1} + gamma_{t-1}) reaches a lower suboptimality than the "
+        "same learner without the hint (hint 0), paired on the same data and noise, at the smallest sigma_G/G",
+        "suboptimality(optimistic) - suboptimality(hint 0)",
+        "a misleading hint -(g_{t-1} + gamma_{t-1}) in place of the optimistic one"),
+    "ZTC-vs-dpsgd": _c(
+        "ZTC-vs-dpsgd", "Remark 5 vs DP-SGD (section 1)", "comparison",
+        "at equal (alpha, alpha rho^2/2)-RDP, Algorithm 1 beats one-pass DP-SGD at the largest T (rho_priv)",
+        "suboptimality(Algorithm 1) - suboptimality(DP-SGD)",
+        "the naive conversion in place of Algorithm 1 (its noise does not shrink with t)"),
+}
+
+
+def _at(df, **kw) -> pd.DataFrame:
+    m = np.ones(len(df), dtype=bool)
+    for k, v in kw.items():
+        m &= df[k].to_numpy() == v
+    return df[m]
+
+
+def _samples(df, col="subopt"):
+    Ts = np.array(sorted(df["T"].unique()), dtype=float)
+    return Ts, [df[df["T"] == T].sort_values("replicate")[col].to_numpy() for T in Ts]
+
+
+def _paired(a: pd.DataFrame, b: pd.DataFrame, col="subopt") -> np.ndarray:
+    m = a.merge(b, on="replicate", suffixes=("_a", "_b"))
+    return (m[f"{col}_a"] - m[f"{col}_b"]).to_numpy()
+
+
+def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, p: dict, tol: dict, alpha: float,
+             rng_for) -> dict[str, tuple[Result, Result]]:
+    """Every ZTC claim: ``{claim_id: (result, control_result)}``.  ``rng_for(cid)`` gives the
+    bootstrap generator of a rate claim."""
+    out = {}
+    # Theorem 3: run-time sensitivity
+    def exact(alg):
+        d = sens[sens.alg == alg]
+        bad = [f"{r.problem} replicate {r.replicate}: ratio {r.sens_ratio:.3g}" for r in d.itertuples() if not r.sens_ratio <= 1.0]
+        res = check_exact(bad, len(d))
+        res.measured = float(d.sens_ratio.max())
+        res.bound = 1.0
+        res.detail["max_ratio_by_problem"] = d.groupby("problem").sens_ratio.max().to_dict()
+        return res
+    res, ctl = exact("eq6"), exact("H_only")
+    res.detail["G_only_max_ratio"] = float(sens[sens.alg == "G_only"].sens_ratio.max())
+    out["ZTC-thm3-sensitivity"] = (res, ctl)
+
+    # Theorem 4 bound (explicit), every (T, rho)
+    def bound(alg, opt_alg):
+        diffs, ratios, labels = [], [], []
+        groups = [(f"logistic T={T}, rho={rho:g}", g) for (T, rho), g in _at(rates, alg=alg).groupby(["T", "rho"])]
+        groups += [(f"location s={s:g}, T={int(g['T'].iloc[0])}", g) for s, g in _at(opt, alg=opt_alg).groupby("s")]
+        for label, g in groups:
+            diffs.append((g.subopt - g.bound_explicit).to_numpy())
+            ratios.append(float(g.subopt.mean() / g.bound_explicit.mean()))
+            labels.append(label)
+        return check_bound(diffs, ratios, alpha, labels=labels)
+    out["ZTC-thm4-bound"] = (bound("o2b", "plain"), bound("frozen", "frozen"))
+
+    # Remark 5 rates in T
+    for cid, rho, ctl_alg, a in (("ZTC-rem5-rate-T-stat", p["rho_stat"], "frozen", -0.5),
+                                 ("ZTC-rem5-rate-T-priv", p["rho_priv"], "naive", -1.0)):
+        t = tol.get(cid, 0.0)
+        x, s = _samples(_at(rates, alg="o2b", rho=rho))
+        xc, sc = _samples(_at(rates, alg=ctl_alg, rho=rho))
+        out[cid] = (check_rate(x, s, a, t, alpha, rng_for(cid)), check_rate(xc, sc, a, t, alpha, rng_for(cid + "/control")))
+
+    # Theorem 6: optimistic vs no hint at the smallest sigma_G / G
+    low = _at(opt, sigma_G_over_G=opt.sigma_G_over_G.min())
+    base = _at(low, alg="optimistic_zero_hint")
+    res = check_comparison(_paired(_at(low, alg="optimistic"), base), alpha)
+    res.detail["by_sigma_G_over_G"] = {float(k): g.groupby("alg").subopt.mean().to_dict()
+                                       for k, g in opt.groupby("sigma_G_over_G")}
+    out["ZTC-thm6-optimistic"] = (res, check_comparison(_paired(_at(low, alg="optimistic_negated_hint"), base), alpha))
+
+    # Algorithm 1 vs DP-SGD at the largest T
+    last = _at(rates, T=rates["T"].max(), rho=p["rho_priv"])
+    sgd = _at(last, alg="dpsgd")
+    res = check_comparison(_paired(_at(last, alg="o2b"), sgd), alpha)
+    res.detail["crossover"] = crossover(rates, p["rho_priv"])
+    out["ZTC-vs-dpsgd"] = (res, check_comparison(_paired(_at(last, alg="naive"), sgd), alpha))
+    return out
+
+
+def crossover(rates: pd.DataFrame, rho: float) -> dict:
+    """Mean suboptimality of Algorithm 1 and DP-SGD per T, and the smallest T of the grid from
+    which Algorithm 1 is lower at every larger T (None if never)."""
+    m = _at(rates, rho=rho).groupby(["T", "alg"]).subopt.mean().unstack()
+    better = (m["o2b"] < m["dpsgd"]).to_numpy()
+    T0 = None
+    for i in range(len(better)):
+        if better[i:].all():
+            T0 = int(m.index[i])
+            break
+    return {"T": [int(t) for t in m.index], "o2b": m["o2b"].tolist(), "dpsgd": m["dpsgd"].tolist(), "from_T": T0}

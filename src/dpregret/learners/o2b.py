@@ -1,0 +1,332 @@
+"""Zhang, Tran, Cutkosky (NeurIPS 2022), Algorithm 1: differentially private online-to-batch,
+with its refinements (section 3 optimistic, section 4 strongly convex, section 5
+parameter-free), its baselines and its bounds.
+
+:func:`run` executes Algorithm 1 line by line, vectorised over replicates: ``beta_t = t^k``,
+``x_t`` the beta-weighted average of the learner's ``w_t``, ``delta_t = beta_t grad l(x_t, z_t)
+- beta_{t-1} grad l(x_{t-1}, z_t)`` (the same sample at both points), ``g_t = g_{t-1} +
+delta_t``, ``gamma_t = NOISE(t)`` (:class:`dpregret.tree.TreeNoise`) with ``sigma_t`` of
+eq. (6) and ``D = N(0, I)`` (V = d), and the learner sees ``<g_t + gamma_t, w>``.  Work per
+step is O(d log T) (the tree touches at most log2(T)+1 stored draws, amortised O(1)).
+
+Conversions (``conversion=``): ``"tree"`` (Algorithm 1), ``"none"`` (non-private anytime
+online-to-batch, the same learner without noise), ``"naive"`` (anytime online-to-batch on
+``beta_t grad l(x_t, z_t)`` plus Gaussian noise calibrated to its own sensitivity
+``2 beta_t G``: each record enters one gradient, so sigma_t = 2 beta_t G / rho gives the same
+(alpha, alpha rho^2/2)-RDP).  :func:`run_dpsgd` is one-pass projected DP-SGD at the same
+budget.  Regularised losses: ``reg="sc"`` (Lemma 7, ``+ beta_t mu/4 ||w - x_t||^2``) and
+``reg="pf"`` (Theorem 11, ``+ xi_t ||w|| + nu_t ||w||^2``).
+
+Run-time sensitivity check (Theorem 3): with ``check_sensitivity=True`` every step also
+evaluates ``delta_t`` at replacement samples ``z'_t`` (the problem's ``neighbours``, extreme
+points of the support) and records the largest ``||delta_t - delta'_t|| / Delta_t``, where
+``Delta_t = rho sigma_t / sqrt(log2(2T))`` is the sensitivity that eq. (6) calibrates for.
+Theorem 3's proof needs this ratio <= 1 at every step.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import _validate as V
+from ..environments.stochastic import project_ball
+from ..rng import ReplicateStreams, draw_normal
+from ..tree import TreeNoise
+
+LAMBDA_L2 = 2.0  # ||.||_2^2 is 2-strongly convex w.r.t. ||.||_2 (Assumption 1)
+# eq6: Delta_t of eq. (6).  Understated controls: G_only drops the smoothness term
+# H max||w_i - x_{i-1}||; H_only drops the Lipschitz term G (zero noise at t = 1).
+SENSITIVITIES = ("eq6", "G_only", "H_only")
+
+
+def beta(t, k: float):
+    return np.asarray(t, dtype=float) ** k
+
+
+def beta_sum(T: int, k: float) -> float:
+    """beta_{1:T} = sum_{t<=T} t^k (exact)."""
+    return float(np.sum(np.arange(1, T + 1, dtype=float) ** k))
+
+
+def sensitivity_eq6(t: int, k: float, G: float, H: float, maxdist: np.ndarray) -> np.ndarray:
+    """Delta_t = 2 (k+1) t^(k-1) (G + H max_{i<=t} ||w_i - x_{i-1}||): the bound on
+    ``||delta_t - delta'_t||`` behind eq. (6) (Appendix B): ``||delta_t|| <= (beta_t -
+    beta_{t-1}) G + beta_{t-1} H ||x_t - x_{t-1}||`` and ``beta_{t-1} beta_t / beta_{1:t} <=
+    (k+1) t^(k-1)``."""
+    return 2.0 * (k + 1) * t ** (k - 1) * (G + H * maxdist)
+
+
+def sigma_eq6(t: int, T: int, k: float, rho: float, G: float, H: float, maxdist: np.ndarray) -> np.ndarray:
+    """eq. (6): sigma_t^2 = 4 (k+1)^2 / rho^2 (G + H max_i ||w_i - x_{i-1}||)^2 log2(2T) t^(2k-2)."""
+    return sensitivity_eq6(t, k, G, H, maxdist) * math.sqrt(math.log2(2 * T)) / rho
+
+
+@dataclass
+class Run:
+    """Per-replicate results at the checkpoints (arrays (R, C) unless noted)."""
+
+    checkpoints: list[int]
+    subopt: np.ndarray  # L(x_t) - L(x*)
+    regret: np.ndarray  # sum_s <g_s + gamma_s, w_s - x*> (+ regulariser terms for reg losses)
+    subopt_w: np.ndarray  # L(w_t) - L(x*), the learner's own iterate
+    sens_ratio: np.ndarray | None = None  # (R,) max_t ||delta_t - delta'_t|| / Delta_t
+    extra: dict = field(default_factory=dict)
+
+
+def _pf_params(problem, T: int, rho: float, C: float, delta: float):
+    """Theorem 10: A, A', Phi and xi_t, nu_t (sigma_D = 1 for N(0, I))."""
+    G, H, D, d = problem.G, problem.H, problem.D, problem.d
+    A = 8 * math.sqrt(2) * C**2
+    A1 = 8 * math.sqrt(d) * 1.0 * C**2
+    kappa = 1 + D * H / G
+    Phi = math.sqrt(math.log(20 * d * T * math.log(2 * kappa * T) / delta))
+    l2 = math.log2(2 * T)
+
+    def xi(t):
+        return A * G * Phi * t**2.5 + (A1 * (G + D * H) * Phi * l2 * t**2 / rho if math.isfinite(rho) else 0.0)
+
+    def nu(t):
+        return 28 * A * H * Phi * t**2.5
+
+    def ghat(t):  # Theorem 11, second part: bound on ||gbar_t||
+        return G * t**3 + A * (2 * G + 57 * D * H) * Phi * t**2.5 + (
+            2 * A1 * (G + D * H) * Phi * l2 * t**2 / rho if math.isfinite(rho) else 0.0)
+
+    return {"A": A, "A1": A1, "Phi": Phi, "xi": xi, "nu": nu, "ghat": ghat}
+
+
+def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, checkpoints, conversion: str = "tree",
+        sensitivity: str = "eq6", reg: str | None = None, pf: dict | None = None,
+        check_sensitivity: bool = False, record_released: bool = False) -> Run:
+    """Algorithm 1 (see module docstring).  ``src`` draws the data and ``noise_src`` the
+    privacy noise (ReplicateStreams or Generators): separate streams, so runs with the same
+    data key share their data whatever their noise (common random numbers across
+    conversions and learners)."""
+    T = V.integer("T", T, minimum=1)
+    k = float(k)
+    if k < 1:
+        raise ValueError(f"k must be >= 1 (beta_t = t^k, Theorem 3), got {k}")
+    if conversion not in ("tree", "none", "naive"):
+        raise ValueError(f"conversion must be 'tree', 'none' or 'naive', got {conversion!r}")
+    if sensitivity not in SENSITIVITIES:
+        raise ValueError(f"sensitivity must be one of {SENSITIVITIES}, got {sensitivity!r}")
+    if reg not in (None, "sc", "pf"):
+        raise ValueError(f"reg must be None, 'sc' or 'pf', got {reg!r}")
+    rho = float(rho)
+    if not rho > 0:
+        raise ValueError(f"rho must be > 0 (inf for no noise), got {rho}")
+    cps = sorted({int(c) for c in checkpoints if 1 <= int(c) <= T})
+    if not cps:
+        raise ValueError(f"checkpoints must contain a value in [1, T={T}], got {checkpoints!r}")
+    R, d = learner.predict().shape
+    G, H = problem.G, problem.H
+    x = np.zeros((R, d))
+    g = np.zeros((R, d))
+    bsum = 0.0
+    maxdist = np.zeros(R)
+    tree = TreeNoise(T, d, lambda kk: draw_normal(noise_src, (kk, d) if isinstance(noise_src, ReplicateStreams) else (R, kk, d)), R) if conversion == "tree" else None
+    regret = np.zeros(R)
+    sub, reg_c, sub_w = [], [], []
+    ratio = np.zeros(R) if check_sensitivity else None
+    xs = problem.x_star
+    released = []
+    for t in range(1, T + 1):
+        w = learner.predict()
+        b_t, b_prev = float(t) ** k, float(t - 1) ** k
+        x_prev = x
+        bsum_prev, bsum = bsum, bsum + b_t
+        x = (bsum_prev * x_prev + b_t * w) / bsum
+        z = problem.sample(src, R)
+        gx = problem.grad(x, z)
+        if conversion == "naive":
+            delta = b_t * gx
+            g = delta  # the plain conversion's t-th loss vector
+        else:
+            delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)
+            g = g + delta
+        maxdist = np.maximum(maxdist, np.linalg.norm(w - x_prev, axis=-1))
+        if conversion == "tree":
+            Delta = _delta(sensitivity, t, k, G, H, maxdist)
+            noise = tree.step(Delta * math.sqrt(math.log2(2 * T)) / rho)
+        elif conversion == "naive":
+            Delta = 2.0 * b_t * G
+            noise = (Delta / rho) * draw_normal(noise_src, (d,) if isinstance(noise_src, ReplicateStreams) else (R, d))
+        else:
+            Delta, noise = None, 0.0
+        if check_sensitivity and Delta is not None:
+            worst = np.zeros(R)
+            for zp in problem.neighbours(z, x, x_prev):
+                if conversion == "naive":
+                    dp = b_t * problem.grad(x, zp)
+                else:
+                    dp = b_t * problem.grad(x, zp) - (b_prev * problem.grad(x_prev, zp) if t > 1 else 0.0)
+                worst = np.maximum(worst, np.linalg.norm(delta - dp, axis=-1))
+            ratio = np.maximum(ratio, worst / np.maximum(Delta, 1e-300))
+        ghat = g + noise
+        if reg == "sc":
+            full = ghat + b_t * problem.mu / 2 * (w - x)
+            regret += np.sum(ghat * (w - xs), axis=-1) + b_t * problem.mu / 4 * (
+                np.sum((w - x) ** 2, axis=-1) - np.sum((xs - x) ** 2, axis=-1))
+        elif reg == "pf":
+            xi, nu = pf["xi"](t), pf["nu"](t)
+            wn = np.linalg.norm(w, axis=-1, keepdims=True)
+            full = ghat + xi * np.where(wn > 0, w / np.maximum(wn, 1e-300), 0.0) + 2 * nu * w
+            xsn = float(np.linalg.norm(xs))
+            regret += np.sum(ghat * (w - xs), axis=-1) + xi * (wn[:, 0] - xsn) + nu * (wn[:, 0] ** 2 - xsn**2)
+        else:
+            full = ghat
+            regret += np.sum(ghat * (w - xs), axis=-1)
+        learner.update(full)
+        if record_released:
+            released.append(ghat)
+        if t in cps:
+            sub.append(problem.subopt(x))
+            sub_w.append(problem.subopt(w))
+            reg_c.append(regret.copy())
+    extra = {"released": np.stack(released, 1)} if record_released else {}
+    return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), ratio, extra)
+
+
+def _delta(sensitivity: str, t: int, k: float, G: float, H: float, maxdist: np.ndarray) -> np.ndarray:
+    if sensitivity == "eq6":
+        return sensitivity_eq6(t, k, G, H, maxdist)
+    if sensitivity == "G_only":
+        return sensitivity_eq6(t, k, G, 0.0, maxdist)
+    return sensitivity_eq6(t, k, 0.0, H, maxdist)
+
+
+class FixedData:
+    """A fixed data set ``Z = (z_1, ..., z_T)`` served in order (for privacy audits, where the
+    data are the worst-case neighbours and only the noise is random).  Wraps a problem."""
+
+    def __init__(self, problem, zs: list[tuple]):
+        self.problem, self.zs, self.i = problem, zs, 0
+        for name in ("d", "r", "D", "G", "H", "sigma_G", "sigma_H", "mu", "x_star", "L_star"):
+            setattr(self, name, getattr(problem, name))
+
+    def sample(self, src, R):
+        z = self.zs[self.i]
+        self.i += 1
+        return tuple(np.broadcast_to(np.asarray(c, dtype=float), (R, *np.shape(c))) for c in z)
+
+    def grad(self, x, z):
+        return self.problem.grad(x, z)
+
+    def subopt(self, x):
+        return self.problem.subopt(x)
+
+    def neighbours(self, z, x_t, x_prev):
+        return self.problem.neighbours(z, x_t, x_prev)
+
+
+def transcript_logpdf(problem, zs: list[tuple], learner, released: np.ndarray, *, k: float, rho: float,
+                      sensitivity: str = "eq6") -> np.ndarray:
+    """log p_Z(y) of released sequences ``y = (g_t + gamma_t)_{t<=T}`` (shape (n, T, d)) under
+    Algorithm 1 on the data set ``zs`` with a deterministic learner: replaying the algorithm on
+    y fixes w_t, x_t, g_t and sigma_t, hence gamma_t = y_t - g_t and, through I_t, the node
+    draw R_t = gamma_t - sum_{i in I_t, i < t} R_i ~ N(0, sigma_t^2 I).  Exact (white box)."""
+    from ..tree import binary_prefix_set
+
+    n, T, d = released.shape
+    G, H = problem.G, problem.H
+    x = np.zeros((n, d))
+    g = np.zeros((n, d))
+    bsum = 0.0
+    maxdist = np.zeros(n)
+    nodes: dict[int, np.ndarray] = {}
+    logp = np.zeros(n)
+    for t in range(1, T + 1):
+        w = learner.predict()
+        b_t, b_prev = float(t) ** k, float(t - 1) ** k
+        x_prev = x
+        bsum_prev, bsum = bsum, bsum + b_t
+        x = (bsum_prev * x_prev + b_t * w) / bsum
+        z = tuple(np.broadcast_to(np.asarray(c, dtype=float), (n, *np.shape(c))) for c in zs[t - 1])
+        g = g + b_t * problem.grad(x, z) - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)
+        maxdist = np.maximum(maxdist, np.linalg.norm(w - x_prev, axis=-1))
+        sigma = _delta(sensitivity, t, k, G, H, maxdist) * math.sqrt(math.log2(2 * T)) / rho
+        r_t = released[:, t - 1] - g - sum(nodes[i] for i in binary_prefix_set(t) if i < t)
+        nodes[t] = r_t
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sq = np.sum(r_t**2, axis=-1)
+            lp = np.where(sigma > 0, -0.5 * sq / np.maximum(sigma, 1e-300) ** 2 - d * np.log(np.maximum(sigma, 1e-300)),
+                          np.where(sq <= 1e-18, 0.0, -np.inf))
+        logp += lp
+        learner.update(released[:, t - 1])
+    return logp
+
+
+def run_dpsgd(problem, T: int, *, rho: float, src, noise_src, checkpoints, R: int) -> Run:
+    """One-pass projected DP-SGD: ``y_{t+1} = Proj_W(y_t - eta (grad l(y_t, z_t) + N(0, s^2 I)))``
+    with the gradient clipped at G (a no-op: ||grad|| <= G), ``s = 2G / rho`` (each record enters
+    one step: the RDP composition over the T steps is one Gaussian with sensitivity 2G, i.e.
+    (alpha, alpha rho^2/2)-RDP, the same budget as Algorithm 1), constant step ``eta = D /
+    sqrt(T (G^2 + d s^2))`` and the averaged iterate (Shamir and Zhang 2013's
+    ``E[L(avg) - L*] <= O(D sqrt(G^2 + d s^2) / sqrt(T))``).  The data are drawn from ``src``
+    as in :func:`run`, so a common key gives common data."""
+    T = V.integer("T", T, minimum=1)
+    d, G, r = problem.d, problem.G, problem.r
+    s = 2.0 * G / rho if math.isfinite(rho) else 0.0
+    eta = problem.D / math.sqrt(T * (G**2 + d * s**2))
+    y = np.zeros((R, d))
+    avg = np.zeros((R, d))
+    cps = sorted({int(c) for c in checkpoints if 1 <= int(c) <= T})
+    sub = []
+    for t in range(1, T + 1):
+        z = problem.sample(src, R)
+        gr = problem.grad(y, z)
+        gn = np.linalg.norm(gr, axis=-1, keepdims=True)
+        gr = gr * np.minimum(1.0, G / np.maximum(gn, 1e-300))
+        avg = avg + (y - avg) / t
+        y = project_ball(y - eta * (gr + s * draw_normal(noise_src, (d,) if isinstance(noise_src, ReplicateStreams) else (R, d))), r)
+        if t in cps:
+            sub.append(problem.subopt(avg))
+    S = np.stack(sub, 1)
+    return Run(cps, S, np.full_like(S, np.nan), S)
+
+
+# --- bounds ------------------------------------------------------------------------------
+
+def thm4_gsq(t: int, T: int, k: float, rho: float, problem, lam: float = LAMBDA_L2) -> float:
+    """Theorem 4, second part: E||g_t + gamma_t||^2 <= 3 t^(2k) (G^2 + 4(k+1)^2/lambda
+    ((sigma_G + D sigma_H)^2 / t + 2 V (G + DH)^2 log2(2T)^2 / (rho^2 t^2))), V = d."""
+    p = problem
+    priv = 2 * p.d * (p.G + p.D * p.H) ** 2 * math.log2(2 * T) ** 2 / (rho**2 * t**2) if math.isfinite(rho) else 0.0
+    return 3 * t ** (2 * k) * (p.G**2 + 4 * (k + 1) ** 2 / lam * ((p.sigma_G + p.D * p.sigma_H) ** 2 / t + priv))
+
+
+def bound_thm4(regret: np.ndarray, T: int, k: float, rho: float, problem, lam: float = LAMBDA_L2) -> np.ndarray:
+    """Theorem 4: E[L(x_T) - L(x*)] <= (k+1) E[Regret_T(x*)] / T^(k+1) + 2 (k+1)^2 D / sqrt(lambda)
+    ((sigma_G + D sigma_H) / sqrt(T) + sqrt(2V) (G + DH) log2(2T) / (rho T)), V = d.
+    ``regret``: per-replicate measured Regret_T(x*) (its mean is E Regret)."""
+    p = problem
+    priv = math.sqrt(2 * p.d) * (p.G + p.D * p.H) * math.log2(2 * T) / (rho * T) if math.isfinite(rho) else 0.0
+    return (k + 1) * np.asarray(regret) / T ** (k + 1) + 2 * (k + 1) ** 2 * p.D / math.sqrt(lam) * (
+        (p.sigma_G + p.D * p.sigma_H) / math.sqrt(T) + priv)
+
+
+def bound_thm8(regret: np.ndarray, T: int, k: float, rho: float, problem, lam: float = LAMBDA_L2) -> np.ndarray:
+    """Theorem 8: E[L(x_T) - L(x*)] <= (k+1) E[Regret-bar_T(x*)] / T^(k+1) + 16 (k+1)^3 / (lambda mu)
+    ((sigma_G + D sigma_H)^2 / T + 2 V (G + DH)^2 log2(2T)^2 / (rho^2 T^2))."""
+    p = problem
+    priv = 2 * p.d * (p.G + p.D * p.H) ** 2 * math.log2(2 * T) ** 2 / (rho**2 * T**2) if math.isfinite(rho) else 0.0
+    return (k + 1) * np.asarray(regret) / T ** (k + 1) + 16 * (k + 1) ** 3 / (lam * p.mu) * (
+        (p.sigma_G + p.D * p.sigma_H) ** 2 / T + priv)
+
+
+def bound_thm11(regret_bar: np.ndarray, T: int, rho: float, problem, pf: dict) -> np.ndarray:
+    """Theorem 11 (holds with probability >= 1 - delta): L(x_T) - L(x*) <= 4 Regret-bar_T(x*) / T^4
+    + 8 A ||x*|| (G + 28 ||x*|| H) Phi / sqrt(T) + 8 A' ||x*|| (G + DH) Phi log2(2T) / (rho T)."""
+    p = problem
+    xs = float(np.linalg.norm(p.x_star))
+    priv = 8 * pf["A1"] * xs * (p.G + p.D * p.H) * pf["Phi"] * math.log2(2 * T) / (rho * T) if math.isfinite(rho) else 0.0
+    return 4 * np.asarray(regret_bar) / T**4 + 8 * pf["A"] * xs * (p.G + 28 * xs * p.H) * pf["Phi"] / math.sqrt(T) + priv
+
+
+def remark5_rate(T, d, rho, problem) -> np.ndarray:
+    """Remark 5's rate with unit constant: D (G + D sigma_H) / sqrt(T) + sqrt(d) D (G + DH) ln T / (rho T)."""
+    p = problem
+    T = np.asarray(T, dtype=float)
+    return p.D * (p.G + p.D * p.sigma_H) / np.sqrt(T) + np.sqrt(d) * p.D * (p.G + p.D * p.H) * np.log(T) / (rho * T)

@@ -1,0 +1,161 @@
+"""Zhang-Tran-Cutkosky: problems, Algorithm 1, the run-time sensitivity check, the replay
+likelihood used by the end-to-end audit, and the claims on a small run."""
+import hashlib
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dpregret.environments.stochastic import WDBC_SHA256, LeastSquares, Location, Logistic
+from dpregret.learners import o2b
+from dpregret.learners.oco import OptimisticOGD, ProjectedOGD
+from dpregret.rng import ReplicateStreams, stable_key
+from dpregret.tree import binary_prefix_set
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_data_checksum():
+    assert hashlib.sha256((ROOT / "data" / "wdbc.csv").read_bytes()).hexdigest() == WDBC_SHA256
+    assert WDBC_SHA256 in (ROOT / "data" / "README.md").read_text()
+
+
+@pytest.mark.parametrize("mu", [0.0, 0.05])
+def test_logistic_minimiser_is_optimal(mu):
+    """KKT on the ball: the gradient at x* is zero, or points against x* on the sphere."""
+    p = Logistic(5, r=2.0, mu=mu)
+    ay = p.a * p.y[:, None]
+    grad = -(ay * (1 / (1 + np.exp(ay @ p.x_star)))[:, None]).mean(axis=0) + mu * p.x_star
+    n = np.linalg.norm(p.x_star)
+    if n < p.r - 1e-9:
+        assert np.linalg.norm(grad) < 1e-10
+    else:
+        assert abs(n - p.r) < 1e-10
+        assert np.linalg.norm(grad - (grad @ p.x_star / n**2) * p.x_star) < 1e-10 and grad @ p.x_star < 0
+    # no point of the ball sampled at random does better
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(2000, 5))
+    x *= (p.r * rng.random((2000, 1)) ** 0.2) / np.linalg.norm(x, axis=1, keepdims=True)
+    assert np.all(p.population_loss(x) >= p.L_star - 1e-12)
+
+
+@pytest.mark.parametrize("prob", [Location(4, 0.5), LeastSquares(4, 0.3)])
+def test_closed_form_population_loss_and_constants(prob):
+    rng = np.random.default_rng(1)
+    n = 200_000
+    z = prob.sample(rng, n)
+    x = np.full((n, prob.d), 0.3)
+    if isinstance(prob, Location):
+        emp = 0.5 * np.sum((x - z[0]) ** 2, axis=1)
+    else:
+        emp = 0.5 * (np.sum(z[0] * x, axis=1) - z[1]) ** 2
+    assert abs(emp.mean() - prob.population_loss(x[:1])[0]) < 4 * emp.std() / math.sqrt(n)
+    g = prob.grad(x, z)
+    assert np.linalg.norm(g, axis=1).max() <= prob.G + 1e-12
+    assert np.mean(np.sum((g - g.mean(axis=0)) ** 2, axis=1)) <= prob.sigma_G**2 * 1.01
+
+
+def _streams(R, *key):
+    return ReplicateStreams(7, stable_key("test", *key), range(R))
+
+
+def test_run_equals_plain_per_step_loop():
+    """Algorithm 1 vectorised over replicates = a scalar loop over lines 4-7, same draws."""
+    prob, T, k, rho, R = LeastSquares(3, 0.3), 40, 2.0, 2.0, 3
+    learner = ProjectedOGD(R, 3, prob.r, lambda t: o2b.thm4_gsq(t, T, k, rho, prob))
+    run = o2b.run(prob, learner, T, k=k, rho=rho, src=_streams(R, "d"), noise_src=_streams(R, "n"), checkpoints=[T],
+                  record_released=True)
+    data = _streams(R, "d")
+    zs = [prob.sample(data, R) for _ in range(T)]
+    for r in range(R):
+        w, x, g, bsum, acc, md, nodes = np.zeros(3), np.zeros(3), np.zeros(3), 0.0, 0.0, 0.0, {}
+        noise_r = _streams(R, "n")
+        for t in range(1, T + 1):
+            bt, bp = t**k, (t - 1) ** k
+            xp, bsum_p = x, bsum
+            bsum += bt
+            x = (bsum_p * xp + bt * w) / bsum
+            a, b = zs[t - 1][0][r], zs[t - 1][1][r]
+            grad = lambda y: (a @ y - b) * a  # noqa: E731
+            g = g + bt * grad(x) - (bp * grad(xp) if t > 1 else 0)
+            md = max(md, np.linalg.norm(w - xp))
+            sigma = 2 * (k + 1) * t ** (k - 1) * (prob.G + prob.H * md) * math.sqrt(math.log2(2 * T)) / rho
+            nodes[t] = sigma * noise_r.normal((1, 3))[r, 0]
+            gamma = sum(nodes[i] for i in binary_prefix_set(t))
+            yt = g + gamma
+            assert np.allclose(run.extra["released"][r, t - 1], yt, rtol=1e-10, atol=1e-10), (r, t)
+            acc += o2b.thm4_gsq(t, T, k, rho, prob)
+            w = w - 2 * prob.r / math.sqrt(acc) * yt
+            w = w * min(1.0, prob.r / np.linalg.norm(w))
+        assert np.isclose(run.subopt[r, -1], prob.subopt(x[None])[0], rtol=1e-9, atol=1e-14)
+
+
+def test_runtime_sensitivity_check_holds_and_catches_understatement():
+    prob, T, R = LeastSquares(4, 0.3), 200, 4
+    out = {}
+    for sens in o2b.SENSITIVITIES:
+        learner = ProjectedOGD(R, 4, prob.r, lambda t: o2b.thm4_gsq(t, T, 1, 1.0, prob))
+        out[sens] = o2b.run(prob, learner, T, k=1, rho=1.0, src=_streams(R, "d"), noise_src=_streams(R, "n"),
+                            checkpoints=[T], sensitivity=sens, check_sensitivity=True).sens_ratio
+    assert np.all(out["eq6"] <= 1.0) and np.all(out["eq6"] > 0.05)  # within, and not vacuous
+    assert np.all(out["H_only"] > 1.0)
+
+
+def test_transcript_logpdf_recovers_the_node_draws():
+    """Replaying Algorithm 1 on its own released sequence recovers every node draw R_t, so the
+    log-density equals the Gaussian log-density of the draws actually made."""
+    prob, T, R, rho = LeastSquares(2, 0.3), 8, 5, 1.5
+    zs = [prob.sample(np.random.default_rng(t), None) for t in range(T)]
+    mk = lambda: ProjectedOGD(R, 2, prob.r, lambda t: o2b.thm4_gsq(t, T, 1, rho, prob))  # noqa: E731
+    fixed = o2b.FixedData(prob, zs)
+    rng = np.random.default_rng(3)
+    run = o2b.run(fixed, mk(), T, k=1, rho=rho, src=None, noise_src=rng, checkpoints=[T], record_released=True)
+    lp = o2b.transcript_logpdf(prob, zs, mk(), run.extra["released"], k=1, rho=rho)
+    # independent: redraw the same standard normals and sum their log-densities with the run's sigmas
+    z = np.random.default_rng(3).standard_normal((T, R, 1, 2))
+    sig = []
+    x, bsum, md = np.zeros((R, 2)), 0.0, np.zeros(R)
+    learner = mk()
+    for t in range(1, T + 1):
+        w = learner.predict()
+        xp, bsum_p = x, bsum
+        bsum += t
+        x = (bsum_p * xp + t * w) / bsum
+        md = np.maximum(md, np.linalg.norm(w - xp, axis=1))
+        sig.append(o2b.sigma_eq6(t, T, 1, rho, prob.G, prob.H, md))
+        learner.update(run.extra["released"][:, t - 1])
+    sig = np.stack(sig)  # (T, R)
+    ref = np.sum(-0.5 * np.sum(z[:, :, 0] ** 2, axis=-1) - 2 * np.log(sig), axis=0)
+    assert np.allclose(lp, ref, rtol=1e-9)
+
+
+def test_optimistic_hint_kinds_and_errors():
+    with pytest.raises(ValueError, match="hint"):
+        OptimisticOGD(2, 2, 1.0, 1.0, hint="future")
+    with pytest.raises(ValueError, match="k must be >= 1"):
+        o2b.run(Location(2, 0.1), ProjectedOGD(2, 2, 1.0, lambda t: 1.0), 5, k=0.5, rho=1.0, src=_streams(2, "d"),
+                noise_src=_streams(2, "n"), checkpoints=[5])
+    with pytest.raises(ValueError, match="d must be <="):
+        Logistic(31)
+
+
+def test_claims_on_a_small_run():
+    """The claims module decides every claim on a small run, and each control is caught
+    where the effect is large even at this size."""
+    from dpregret.claims import ztc22 as C
+    from dpregret.scenarios import ztc22 as S
+
+    p = dict(d=3, r=2.0, k=1, rho_stat=100.0, rho_priv=3.0, d_opt=4, T_opt=3000, rho_opt=3.0, s_grid=[0.02, 1.0],
+             d_sens=4, T_sens=100, T=[30, 100, 300, 1000, 3000])
+    import pandas as pd
+    reps = range(4)
+    rates = pd.concat([S.simulate_rates(p, T, reps, 1) for T in p["T"]])
+    opt = pd.concat([S.simulate_optimistic(p, s, reps, 1) for s in p["s_grid"]])
+    sens = pd.concat([S.simulate_sensitivity(p, pr, reps, 1) for pr in ("least_squares", "logistic")])
+    out = C.evaluate(rates, opt, sens, p, {"ZTC-rem5-rate-T-stat": 0.1, "ZTC-rem5-rate-T-priv": 0.15}, 0.05,
+                     lambda cid: np.random.default_rng(0))
+    assert set(out) == set(C.CLAIMS)
+    assert out["ZTC-thm3-sensitivity"][0].verdict == "PASS" and out["ZTC-thm3-sensitivity"][1].verdict == "FAIL"
+    assert out["ZTC-thm4-bound"][0].verdict == "PASS" and out["ZTC-thm4-bound"][1].verdict == "FAIL"
+    assert out["ZTC-rem5-rate-T-stat"][1].verdict == "FAIL"  # frozen learner: no decay

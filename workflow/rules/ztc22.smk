@@ -1,0 +1,104 @@
+# Zhang, Tran, Cutkosky (NeurIPS 2022): DP online-to-batch (Algorithm 1), Theorems 3, 4, 6.
+from dpregret.claims.ztc22 import CLAIMS as ZTC_CLAIMS
+
+ZTC = RUN.get("ztc22", {})
+ZTC_FILES = {
+    "rates": [f"results/ztc22/rates/T{T}/chunk{c}.parquet" for T in ZTC.get("T", []) for c in (chunk_ids("ztc22") if ZTC else [])],
+    "optimistic": [f"results/ztc22/optimistic/s{s}/chunk{c}.parquet" for s in ZTC.get("s_grid", [])
+                   for c in (chunk_ids("ztc22") if ZTC else [])],
+    "sensitivity": [f"results/ztc22/sensitivity/{pr}/chunk{c}.parquet" for pr in ("least_squares", "logistic")
+                    for c in (chunk_ids("ztc22") if ZTC else [])],
+}
+ZTC_CLAIM_FILES = [f"results/claims/{cid}.json" for cid in ZTC_CLAIMS] if ZTC else []
+ZTC_FIGURES = ["figures/ztc22/ztc22_subopt_vs_T.png", "figures/ztc22/ztc22_optimistic.png"] if ZTC else []
+
+
+rule ztc22_simulate:
+    output:
+        "results/ztc22/{experiment}/{point}/chunk{chunk}.parquet",
+    log:
+        "logs/ztc22_simulate/{experiment}_{point}_{chunk}.log",
+    benchmark:
+        "logs/bench/ztc22_simulate/{experiment}_{point}_{chunk}.tsv"
+    wildcard_constraints:
+        experiment="rates|optimistic|sensitivity",
+        point=r"T\d+|s[0-9.e-]+|least_squares|logistic",
+        chunk=r"\d+-\d+",
+    params:
+        p=ZTC,
+        seed=SEED,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/ztc22_simulate.py"
+
+
+rule ztc22_merge:
+    input:
+        lambda w: ZTC_FILES[w.experiment],
+    output:
+        "results/ztc22/{experiment}.parquet",
+    log:
+        "logs/ztc22_merge_{experiment}.log",
+    benchmark:
+        "logs/bench/ztc22_merge_{experiment}.tsv"
+    wildcard_constraints:
+        experiment="rates|optimistic|sensitivity",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/merge_tables.py"
+
+
+rule ztc22_check:
+    input:
+        rates="results/ztc22/rates.parquet",
+        optimistic="results/ztc22/optimistic.parquet",
+        sensitivity="results/ztc22/sensitivity.parquet",
+    output:
+        ZTC_CLAIM_FILES,
+    log:
+        "logs/ztc22_check.log",
+    benchmark:
+        "logs/bench/ztc22_check.tsv"
+    params:
+        p=ZTC,
+        seed=SEED,
+        alpha=ALPHA,
+        tolerances=RUN["tolerances"],
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/ztc22_check.py"
+
+
+rule ztc22_plot:
+    input:
+        rates="results/ztc22/rates.parquet",
+        optimistic="results/ztc22/optimistic.parquet",
+    output:
+        [report(f, caption="../report/ztc22.rst", category="Zhang-Tran-Cutkosky") for f in ZTC_FIGURES],
+    log:
+        "logs/ztc22_plot.log",
+    benchmark:
+        "logs/bench/ztc22_plot.tsv"
+    params:
+        p=ZTC,
+        alpha=ALPHA,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/ztc22_plot.py"
+
+
+rule ztc22:
+    input:
+        ZTC_CLAIM_FILES,
+        ZTC_FIGURES,
+    output:
+        touch("results/ztc22/done.flag"),
+    log:
+        "logs/ztc22.log",
+    benchmark:
+        "logs/bench/ztc22.tsv"
+    localrule: True

@@ -1,0 +1,11 @@
+"""Zhang-Tran-Cutkosky figures."""
+import sys
+
+import pandas as pd
+
+from dpregret.report.figures import ztc22_figures
+
+sm = snakemake  # noqa: F821
+sys.stdout = sys.stderr = open(sm.log[0], "w")
+ztc22_figures(pd.read_parquet(sm.input.rates), pd.read_parquet(sm.input.optimistic), sm.params.p, sm.params.alpha,
+              list(sm.output))
