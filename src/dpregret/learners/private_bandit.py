@@ -1,0 +1,451 @@
+"""Ene, Nguyen, Vladu (AAAI 2021), section 3 (Algorithm 1, PRIVATEBANDIT), section 4.1
+(Algorithm 2, NOISYOCO), section 5 and Appendices C-D: projection-free private bandit convex
+optimisation, a projection-based private baseline, and the paper's bounds.
+
+PRIVATEBANDIT, vectorised over R replicates (state arrays (R, n)), as implemented:
+
+- Schedule.  ``T_batch = ceil(sqrt T)`` steps per round, ``T_round = ceil(T / T_batch)`` rounds,
+  the last round possibly shorter (``T - (T_round - 1) T_batch`` steps); for a perfect square
+  ``T_round = T_batch = sqrt T`` exactly as printed.  ``zeta = D sqrt(n) / T^(1/4)`` and
+  ``eta = D / (T^(3/4) n^(1/2) L)`` use the real T.
+- Dimension.  The paper's n is the dimension of the domain; for the simplex and the
+  spanning-tree polytope (not full-dimensional) it is ``domain.dim`` and ``u_t`` is uniform on
+  the unit sphere of the affine hull's direction space (``u = Q w / ||w||``, w ~ N(0, I_dim)),
+  which makes ``(dim / zeta) f(x + zeta u) u`` unbiased for the hull-gradient of the smoothed
+  loss (Lemma 2.2 (3) in the hull's coordinates).  The tree aggregates the batch sums in those
+  dim coordinates; ``n`` below always means ``dim``.
+- Round R (lines 3-15): every step t plays ``x_t = x~_{R-1} + zeta u_t`` (queried point),
+  adds ``F_t u_t = (n / zeta) f_t(x_t) u_t`` to ``g~_R`` and makes one Frank-Wolfe iteration
+  (exactly one LMO call) on ``q_R(x) = ||x||^2 / 2 + <eta s~_{R-1}, x>``, warm-started at
+  ``x~_{R-1}`` (``x~_0 = domain.centre``), with exact line search.  After the round
+  ``s~_R = TreeBasedAgg(g~_R, R)`` and ``x~_R`` = the Frank-Wolfe iterate.  So the point played
+  in round R + 1 answers ``s~_{R-1}`` (one round stale, as in Lemma C.3).
+- Sign (erratum).  Line 14 prints ``min ||x||^2/2 - <eta s~_{R-1}, x>``, i.e. ``Proj_K(+eta s~)``:
+  gradient ascent.  NOISYOCO (Algorithm 2, line 3) and Lemma C.3 use ``grad omega*(-eta s)``
+  = ``argmin ||x||^2/2 + <eta s, x>``; that is what runs.  ``printed_line14_sign=True`` runs the
+  printed sign (tests: linear regret).
+- Shrinking trick (Appendix D, ``shrink=True``): with ``alpha = zeta / r`` (requires
+  ``zeta < r``), play ``(1 - alpha) x~ + alpha c + zeta u``; since ``zeta u`` lies in
+  ``alpha (K - c)``, every queried point is in K.  (Appendix D shrinks towards the origin
+  assuming ``r B_2`` in K; shrinking towards the centre c is the same trick for a ball around c.)
+- Noise: ``"none"`` (non-private: a Garber-Kretzu-like method), ``"laplace"`` with lambda of
+  Lemma 5.1, ``"gaussian"`` with sigma of Lemma 5.4, or any ``noise_scale``.  Both formulas
+  assume Algorithm 1's zeta; a smaller ``zeta`` multiplies the scale by ``zeta_paper / zeta``
+  (the batch sensitivity ``n L D / zeta`` grows by that factor).  Privacy needs
+  ``0 <= f_t <= L D`` at the queried points: use ``shrink=True`` (or losses bounded there).
+
+:func:`projected_bandit` is the projection-based baseline (Flaxman et al. one-point estimates,
+the same batching, parameters and tree, then lazy projected gradient descent
+``x~ = Proj_K(-eta s~)``, i.e. dual averaging as in Smith-Thakurta's tree-based FTRL): one
+projection per round, not stale.  :func:`noisy_oco` is Algorithm 2 on linear losses with a
+controlled (kappa, gamma)-noisy oracle (Lemma 4.1).
+
+Logarithms: ``log T`` counting tree levels (Theorem 2.3, Lemma 5.1, Lemma C.3) is base 2;
+the concentration/delta logarithms of Lemmas 5.3-5.5 are natural.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import _validate as V
+from ..environments.polytopes import Polytope
+from ..rng import ReplicateStreams, draw_laplace, draw_normal
+from ..tree import TreeBasedAgg
+
+NOISES = ("none", "laplace", "gaussian")
+
+
+# ----------------------------------------------------------------------------- parameters
+def batch_schedule(T: int) -> tuple[int, int, int]:
+    """``(T_batch, T_round, last)``: ``T_batch = ceil(sqrt T)``, ``T_round = ceil(T / T_batch)``,
+    ``last`` = length of the final (possibly shorter) round."""
+    T = V.integer("T", T)
+    b = math.isqrt(T)
+    b += b * b < T
+    rounds = -(-T // b)
+    return b, rounds, T - (rounds - 1) * b
+
+
+def algorithm1_parameters(T: int, n: int, L: float, D: float) -> tuple[float, float]:
+    """Algorithm 1, line 1: ``(zeta, eta) = (D n^(1/2) / T^(1/4), D / (T^(3/4) n^(1/2) L))``."""
+    T, n = V.integer("T", T), V.integer("n", n)
+    L, D = V.positive("L", L), V.positive("D", D)
+    return D * math.sqrt(n) / T**0.25, D / (T**0.75 * math.sqrt(n) * L)
+
+
+def laplace_lambda_lemma5_1(T: int, n: int, L: float, eps: float) -> float:
+    """Lemma 5.1: ``lambda = T^(1/2) n L log2(T) / eps`` (as printed; log = tree depth, base 2).
+
+    Proof erratum: the batch vector's l1 norm is bounded by ``T_batch n^(1/2) M`` with
+    ``M = L D n / zeta = T^(1/4) n^(1/2) L``, which is ``T^(3/4) n L``, not the printed
+    ``T^(1/2) n L``.  The lambda is nevertheless sufficient under Definition 2.1: changing one
+    f_t changes one term of one batch (later rounds see only released sums), and with
+    ``0 <= f_t <= L D`` on the queried points the l1 change is at most
+    ``M n^(1/2) = T^(1/4) n L`` (:func:`batch_sensitivity`), below the printed value.
+    """
+    T, n = V.integer("T", T), V.integer("n", n)
+    return T**0.5 * n * V.positive("L", L) * math.log2(T) / V.positive("eps", eps)
+
+
+def gaussian_sigma_lemma5_4(T: int, n: int, L: float, eps: float, delta: float) -> float:
+    """Lemma 5.4 (as printed): ``sigma = T^(1/4) n^(1/2) L log2(T) ln(T/delta) / eps *
+    (ln((n+T)/delta) + sqrt((1 + T^(1/2)/n) ln((n+T)/delta)))``.
+
+    The proof applies Lemma 5.3 with ``||c||_2 <= Delta``; for a batch of ``T^(1/2)`` values
+    ``|F_t| <= M`` that gives ``Delta = T^(1/4) M``, a factor ``T^(1/4)`` more than the printed
+    ``M = O(T^(1/4) n^(1/2) L (...))``.  As for Lemma 5.1, the replace-one l2 sensitivity of a
+    batch sum is one term, ``M = T^(1/4) n^(1/2) L``, so the printed sigma still covers it.
+    """
+    T, n = V.integer("T", T, minimum=2), V.integer("n", n)
+    L, eps = V.positive("L", L), V.positive("eps", eps)
+    delta = V.probability("delta", delta)
+    ell = math.log((n + T) / delta)
+    return (T**0.25 * math.sqrt(n) * L * math.log2(T) * math.log(T / delta) / eps
+            * (ell + math.sqrt((1 + T**0.5 / n) * ell)))
+
+
+def batch_sensitivity(T: int, n: int, L: float, D: float, zeta: float | None = None, ord: int = 1) -> float:
+    """Replace-one sensitivity of a batch sum ``g~_R``: one term ``(F_t - F'_t) u_t`` with
+    ``F in [0, n L D / zeta]``: ``(n L D / zeta) * max ||u||_ord`` (``n^(1/2)`` for l1, 1 for l2)."""
+    if zeta is None:
+        zeta = algorithm1_parameters(T, n, L, D)[0]
+    M = V.integer("n", n) * V.positive("L", L) * V.positive("D", D) / V.positive("zeta", zeta)
+    if ord not in (1, 2):
+        raise ValueError(f"ord must be 1 or 2, got {ord!r}")
+    return M * (math.sqrt(n) if ord == 1 else 1.0)
+
+
+# ------------------------------------------------------------------------------- bounds
+def bound_lemma_c2(T_batch: int, n: int, L: float, D: float, zeta: float, *, tight: bool = False) -> float:
+    """Lemma C.2: ``E||g~_R||^2 <= T_batch (L D n / zeta)^2 + T_batch^2 L^2`` (statement);
+    ``tight=True``: the proof's ``T_batch (L D n/zeta)^2 + (T_batch^2 - T_batch) L^2``.
+    Needs ``0 <= f_t <= L D`` at every queried point (true with the shrinking trick)."""
+    b = V.integer("T_batch", T_batch)
+    a = b * (V.positive("L", L) * V.positive("D", D) * V.integer("n", n) / V.positive("zeta", zeta)) ** 2
+    return a + (b * b - (b if tight else 0)) * L * L
+
+
+def bound_cor_c5(T: int, T_batch: int, eta: float, mu: float, kappa: float, D: float) -> float:
+    """Corollary C.5: ``E||x^_R - x~_R|| <= eta (ceil(log2 T) mu + kappa) + sqrt(20) D / sqrt(T_batch)``
+    (Lemma C.3 + Lemma C.4; the Frank-Wolfe part is ``||x_k - x*|| <= sqrt(20) D / sqrt(k)``)."""
+    T = V.integer("T", T)
+    return (V.positive("eta", eta) * (math.ceil(math.log2(T)) * V.nonnegative("mu", mu) + V.nonnegative("kappa", kappa))
+            + math.sqrt(20.0) * V.positive("D", D) / math.sqrt(V.integer("T_batch", T_batch)))
+
+
+def bound_lemma4_1(T: int, kappa: float, gamma: float, D_omega: float, *, eta: float | None = None) -> float:
+    """Lemma 4.1 with the proof's explicit constants (Appendix B, chain (1)-(4)):
+    ``E R_T <= D_omega^2 / eta + (eta / 2) T kappa^2 + T kappa gamma``  (step (3), using
+    ``omega*(0) + omega(x*) <= D_omega^2``, true when omega >= 0).  Default ``eta = 2 D_omega /
+    (kappa T^(1/2))`` (step (4)), giving ``1.5 T^(1/2) kappa D_omega + T kappa gamma``; the
+    statement's O(T^(1/2) kappa D_omega + T kappa gamma) hides that 1.5.
+
+    Erratum: Algorithm 2 line 1 prints ``eta = D_omega^(1/2) / (kappa T^(1/2))``, which is not
+    homogeneous in D_omega (the bound becomes ``D_omega^(3/2) kappa T^(1/2) + ...``, not
+    O(T^(1/2) kappa D_omega)); :func:`noisy_oco` uses step (4)'s eta.  (Line 5's
+    ``s_t = s_t + g~_t`` means ``s_t = s_{t-1} + g~_t``.)"""
+    T = V.integer("T", T)
+    kappa, D_omega = V.positive("kappa", kappa), V.positive("D_omega", D_omega)
+    gamma = V.nonnegative("gamma", gamma)
+    eta = 2.0 * D_omega / (kappa * math.sqrt(T)) if eta is None else V.positive("eta", eta)
+    return D_omega**2 / eta + 0.5 * eta * T * kappa**2 + T * kappa * gamma
+
+
+def bound_lemma3_1(T: int, n: int, L: float, D: float, mu: float, *, C: float = 1.0,
+                   explicit: bool = False, D_omega: float | None = None, r: float | None = None) -> float:
+    """Lemma 3.1: ``R_T = O(T^(3/4) n^(1/2) L D + T^(1/4) D mu log2 T)``; ``C`` is the hidden
+    constant (default 1): returns ``C * (...)``.
+
+    ``explicit=True`` returns the proof's chain with every constant (Appendix C): Lemma 4.1
+    step (3) over the T_round rounds with Algorithm 1's eta,
+    ``D_omega^2 / eta + (eta/2) T_round kappa^2 + T_round kappa gamma`` with
+    ``kappa^2`` = :func:`bound_lemma_c2` and ``gamma`` = :func:`bound_cor_c5`, plus
+    ``2 T zeta L`` (C.1 + C.3), plus ``T zeta L D / r`` if the shrinking radius ``r`` is given
+    (Appendix D).  ``D_omega`` defaults to D, as the proof's "D_omega^2 = max ||x||^2/2 <= D^2"
+    (an erratum in general: the cycle C_6's spanning-tree polytope has max ||x||^2/2 = 2.5 > D^2 = 2;
+    the step only needs ``omega*(0) + omega(x*) <= max omega - min omega``).
+    """
+    T, n = V.integer("T", T, minimum=2), V.integer("n", n)
+    L, D, mu = V.positive("L", L), V.positive("D", D), V.nonnegative("mu", mu)
+    if not explicit:
+        return V.positive("C", C) * (T**0.75 * math.sqrt(n) * L * D + T**0.25 * D * mu * math.log2(T))
+    b, rounds, _ = batch_schedule(T)
+    zeta, eta = algorithm1_parameters(T, n, L, D)
+    kappa = math.sqrt(bound_lemma_c2(b, n, L, D, zeta))
+    gamma = bound_cor_c5(T, b, eta, mu, kappa, D)
+    Dw = D if D_omega is None else V.positive("D_omega", D_omega)
+    out = Dw**2 / eta + 0.5 * eta * rounds * kappa**2 + rounds * kappa * gamma + 2 * T * zeta * L
+    return out + (T * zeta * L * D / V.positive("r", r) if r is not None else 0.0)
+
+
+def bound_lemma5_2(T: int, n: int, L: float, D: float, eps: float, *, C: float = 1.0) -> float:
+    """Lemma 5.2 (Laplace): ``C (T^(3/4) n^(1/2) L D + T^(3/4) n^(3/2) L D log2^2 T / eps)``.
+    Hidden constants: Lemma 3.1's and ``mu <= sqrt(2 n) lambda`` (the paper's O(n^(1/2) lambda))."""
+    T, n = V.integer("T", T, minimum=2), V.integer("n", n)
+    L, D, eps = V.positive("L", L), V.positive("D", D), V.positive("eps", eps)
+    return V.positive("C", C) * (T**0.75 * n**0.5 * L * D + T**0.75 * n**1.5 * L * D * math.log2(T) ** 2 / eps)
+
+
+def bound_lemma5_5(T: int, n: int, L: float, D: float, eps: float, delta: float, *, C: float = 1.0) -> float:
+    """Lemma 5.5 (Gaussian): ``C (T^(3/4) n^(1/2) L D
+    + T^(1/2) n L D log2^2 T ln(T/delta) ln((n+T)/delta) / eps
+    + T^(3/4) n^(1/2) L D log2^2 T ln(T/delta) ln((n+T)/delta)^(1/2) / eps)``; hidden constants:
+    Lemma 3.1's, ``mu <= n^(1/2) sigma`` and ``sqrt(1 + a) <= 1 + sqrt(a)``.  (The paper asks
+    ``delta = 1/(n+T)^O(1)``; any delta in (0, 1) is accepted.)"""
+    T, n = V.integer("T", T, minimum=2), V.integer("n", n)
+    L, D, eps = V.positive("L", L), V.positive("D", D), V.positive("eps", eps)
+    delta = V.probability("delta", delta)
+    lg, lt, ln_ = math.log2(T), math.log(T / delta), math.log((n + T) / delta)
+    return V.positive("C", C) * (T**0.75 * n**0.5 * L * D + T**0.5 * n * L * D * lg**2 * lt * ln_ / eps
+                                 + T**0.75 * n**0.5 * L * D * lg**2 * lt * math.sqrt(ln_) / eps)
+
+
+# ------------------------------------------------------------------------------ running
+@dataclass
+class BanditRun:
+    """Result of one vectorised run: regret and cumulative loss at the checkpoints (R, C)."""
+
+    checkpoints: np.ndarray
+    regret: np.ndarray
+    loss: np.ndarray
+    best: np.ndarray
+    oracle_calls: int
+    projections: int
+    oracle_time: float
+    projection_time: float
+    wall_time: float
+    params: dict = field(default_factory=dict)
+    queries: np.ndarray | None = None  # (T, R, n) queried points if record_queries
+
+
+def _replicates(rng, R) -> int:
+    if isinstance(rng, ReplicateStreams):
+        if R is not None and V.integer("R", R) != rng.R:
+            raise ValueError(f"R must equal streams.R = {rng.R}, got {R}")
+        return rng.R
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a ReplicateStreams or numpy Generator, got {type(rng).__name__}")
+    return 1 if R is None else V.integer("R", R)
+
+
+def _normal(rng, R: int, shape: tuple[int, ...]) -> np.ndarray:
+    return draw_normal(rng, shape) if isinstance(rng, ReplicateStreams) else draw_normal(rng, (R, *shape))
+
+
+def _noise_draw(noise: str, scale: float, rng, R: int, d: int):
+    if noise == "none":
+        return lambda k: np.zeros((R, k, d))
+    if noise == "laplace":
+        if isinstance(rng, ReplicateStreams):
+            return lambda k: draw_laplace(rng, scale, (k, d))
+        return lambda k: draw_laplace(rng, scale, (R, k, d))
+    return lambda k: scale * _normal(rng, R, (k, d))
+
+
+def _checkpoints(checkpoints, T: int) -> np.ndarray:
+    if checkpoints is None:
+        return np.array([T])
+    c = np.unique(np.asarray(checkpoints))
+    if c.size == 0 or not np.issubdtype(c.dtype, np.integer) or c[0] < 1 or c[-1] > T:
+        raise ValueError(f"checkpoints must be integers in [1, T = {T}]")
+    return c
+
+
+def _noise_scale(noise, T, d, L, eps, delta, noise_scale) -> float:
+    if noise not in NOISES:
+        raise ValueError(f"noise must be one of {NOISES}, got {noise!r}")
+    if noise == "none":
+        return 0.0
+    if noise_scale is not None:
+        return V.positive("noise_scale", noise_scale)
+    if eps is None:
+        raise ValueError(f"eps must be given for noise={noise!r} (or pass noise_scale)")
+    if noise == "laplace":
+        return laplace_lambda_lemma5_1(T, d, L, eps)
+    if delta is None:
+        raise ValueError("delta must be given for noise='gaussian' (or pass noise_scale)")
+    return gaussian_sigma_lemma5_4(T, d, L, eps, delta)
+
+
+def frank_wolfe_step(domain: Polytope, z: np.ndarray, lin: np.ndarray) -> np.ndarray:
+    """One conditional-gradient iteration (one LMO call) on ``q(x) = ||x||^2/2 + <lin, x>``
+    from ``z`` (rows), with exact line search ``gamma = clip(<grad, z - v> / ||z - v||^2, 0, 1)``
+    (the quadratic's minimiser on the segment; Lemma C.4's rate holds for it)."""
+    grad = z + lin
+    dv = z - domain.lmo(grad)
+    den = np.einsum("ij,ij->i", dv, dv)
+    num = np.einsum("ij,ij->i", grad, dv)
+    gam = np.clip(np.divide(num, den, out=np.zeros(len(z)), where=den > 0), 0.0, 1.0)
+    return z - gam[:, None] * dv
+
+
+def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, noise_scale, shrink, zeta, eta,
+         batch, checkpoints, record_queries, noise_rng, printed_line14_sign) -> BanditRun:
+    t_wall = time.perf_counter()
+    if not isinstance(domain, Polytope):
+        raise ValueError(f"domain must be a Polytope, got {type(domain).__name__}")
+    if getattr(losses, "domain", None) is not domain:
+        raise ValueError("losses must be built on the same domain object")
+    if mode == "proj" and not domain.has_projection:
+        raise ValueError(f"domain: {domain.name} has no Euclidean projection")
+    R = _replicates(rng, R)
+    nrng = rng if noise_rng is None else noise_rng
+    if noise_rng is not None:
+        _replicates(noise_rng, R)
+    T, d, n, L, D = losses.T, domain.dim, domain.n, losses.L, domain.D
+    if d < 1:
+        raise ValueError("domain must have dimension >= 1")
+    z0, e0 = algorithm1_parameters(T, d, L, D)
+    zeta = z0 if zeta is None else V.positive("zeta", zeta)
+    eta = e0 if eta is None else V.positive("eta", eta)
+    if batch is None:
+        b, rounds, _ = batch_schedule(T)
+    else:
+        b = V.integer("batch", batch)
+        rounds = -(-T // b)
+    alpha = 0.0
+    if shrink:
+        if zeta >= domain.r:
+            raise ValueError(f"zeta must be < r = {domain.r:.4g} for the shrinking trick, got {zeta:.4g} "
+                             "(pass a smaller zeta or a larger T)")
+        alpha = zeta / domain.r
+    scale = _noise_scale(noise, T, d, L, eps, delta, noise_scale)
+    if noise_scale is None and zeta < z0:  # the sensitivity n L D / zeta grows as zeta shrinks
+        scale *= z0 / zeta
+    cps = _checkpoints(checkpoints, T)
+    Q, c = domain.Q, domain.centre
+    tree = TreeBasedAgg(rounds, d, _noise_draw(noise, scale, nrng, R, d), R)
+    S = tree.released @ Q.T  # eta-free prefix sum in ambient coordinates, (R, n)
+    calls0, time0 = domain.oracle_calls, domain.oracle_time
+    proj0, ptime0 = domain.projections, domain.projection_time
+    sgn = -1.0 if printed_line14_sign else 1.0
+    x_t = np.broadcast_to(c, (R, n)).copy()  # x~_0
+    z = x_t.copy()
+    cum = np.zeros(R)
+    out = np.zeros((R, cps.size))
+    queries = np.zeros((T, R, n)) if record_queries else None
+    t, k = 0, 0
+    for rnd in range(rounds):
+        if mode == "proj":
+            x_t = domain.project(-eta * S)
+        play = (1.0 - alpha) * x_t + alpha * c
+        g = np.zeros((R, d))
+        for _ in range(min(b, T - t)):
+            t += 1
+            w = _normal(rng, R, (d,))
+            uc = w / np.linalg.norm(w, axis=1, keepdims=True)
+            y = play + zeta * (uc @ Q.T)
+            if record_queries:
+                queries[t - 1] = y
+            val = losses.value(t, y)
+            cum += val
+            if t == cps[k]:
+                out[:, k] = cum
+                k += 1 if k + 1 < cps.size else 0
+            g += (d / zeta) * val[:, None] * uc
+            if mode == "fw":  # one Frank-Wolfe iteration = one oracle call
+                z = frank_wolfe_step(domain, z, sgn * eta * S)
+        S = tree.step(g) @ Q.T
+        if mode == "fw":
+            x_t = z
+    best = losses.best_fixed(cps)
+    return BanditRun(
+        checkpoints=cps, regret=out - best, loss=out, best=best,
+        oracle_calls=domain.oracle_calls - calls0, projections=domain.projections - proj0,
+        oracle_time=domain.oracle_time - time0, projection_time=domain.projection_time - ptime0,
+        wall_time=time.perf_counter() - t_wall,
+        params=dict(T=T, n=d, T_batch=b, T_round=rounds, zeta=zeta, eta=eta, alpha=alpha, noise=noise,
+                    noise_scale=scale, L=L, D=D, R=R, mode=mode),
+        queries=queries)
+
+
+def private_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise: str = "none",
+                   eps: float | None = None, delta: float | None = None, noise_scale: float | None = None,
+                   shrink: bool = False, zeta: float | None = None, eta: float | None = None,
+                   checkpoints=None, record_queries: bool = False, noise_rng=None,
+                   printed_line14_sign: bool = False) -> BanditRun:
+    """PRIVATEBANDIT (Algorithm 1) on ``losses`` (T, L from the loss sequence, D = domain.D);
+    one LMO call per step.  See the module docstring for every convention."""
+    return _run(domain, losses, rng, mode="fw", R=R, noise=noise, eps=eps, delta=delta, noise_scale=noise_scale,
+                shrink=shrink, zeta=zeta, eta=eta, batch=None, checkpoints=checkpoints,
+                record_queries=record_queries, noise_rng=noise_rng, printed_line14_sign=printed_line14_sign)
+
+
+def projected_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise: str = "none",
+                     eps: float | None = None, delta: float | None = None, noise_scale: float | None = None,
+                     shrink: bool = False, zeta: float | None = None, eta: float | None = None,
+                     batch: int | None = None, checkpoints=None, record_queries: bool = False,
+                     noise_rng=None) -> BanditRun:
+    """Projection baseline: one-point estimates + tree aggregation + ``x~ = Proj_K(-eta s~)``
+    (one projection per round of ``batch`` steps, default ``ceil(sqrt T)``); no LMO calls."""
+    return _run(domain, losses, rng, mode="proj", R=R, noise=noise, eps=eps, delta=delta, noise_scale=noise_scale,
+                shrink=shrink, zeta=zeta, eta=eta, batch=batch, checkpoints=checkpoints,
+                record_queries=record_queries, noise_rng=noise_rng, printed_line14_sign=False)
+
+
+@dataclass
+class OCORun:
+    checkpoints: np.ndarray
+    regret: np.ndarray  # (R, C)
+    eta: float
+    grad_sd: float
+
+
+def noisy_oco(domain: Polytope, loss_vectors, rng, *, kappa: float, gamma: float, R: int | None = None,
+              eta: float | None = None, map_noise: str = "sphere", checkpoints=None) -> OCORun:
+    """NOISYOCO (Algorithm 2) on linear losses ``f_t(x) = <l_t, x>`` (rows of ``loss_vectors``,
+    shape (T, n)) over a domain with ``project`` (``grad omega*(y) = Proj_K(y)`` for
+    ``omega = ||x||^2 / 2``), with a (kappa, gamma)-noisy oracle:
+
+    - NOISYGRAD: ``l_t + xi``, ``xi ~ N(0, s^2 I_n)``, ``s^2 = (kappa^2 - max ||l_t||^2) / n``,
+      so ``E||g~||^2 <= kappa^2`` (requires ``kappa >= max ||l_t||``);
+    - NOISYMAP: ``Proj_K(-eta s) + gamma w`` with ``||w|| = 1``, so ``E||x~ - grad omega*|| = gamma``:
+      ``map_noise="sphere"`` draws w uniformly; ``"adversarial"`` sets ``w = l_t / ||l_t||``
+      (the worst error allowed by the definition; the oblivious ``l_t`` is known in advance).
+
+    ``eta`` defaults to ``2 D_omega / (kappa T^(1/2))`` (Appendix B step (4); see
+    :func:`bound_lemma4_1` for the printed line 1).  Regret is against ``min_K <sum l_t, x>`` (LMO).
+    """
+    if not isinstance(domain, Polytope) or not domain.has_projection:
+        raise ValueError("domain must be a Polytope with a Euclidean projection")
+    Lv = V.finite_array("loss_vectors", loss_vectors, ndim=2)
+    if Lv.shape[1] != domain.n:
+        raise ValueError(f"loss_vectors must have shape (T, {domain.n}), got {Lv.shape}")
+    if map_noise not in ("sphere", "adversarial"):
+        raise ValueError(f"map_noise must be 'sphere' or 'adversarial', got {map_noise!r}")
+    R = _replicates(rng, R)
+    T, n = Lv.shape
+    G = float(np.linalg.norm(Lv, axis=1).max())
+    kappa = V.positive("kappa", kappa)
+    if kappa < G:
+        raise ValueError(f"kappa must be >= max ||l_t|| = {G:.4g}, got {kappa}")
+    gamma = V.nonnegative("gamma", gamma)
+    eta = 2.0 * domain.D_omega / (kappa * math.sqrt(T)) if eta is None else V.positive("eta", eta)
+    sd = math.sqrt((kappa**2 - G**2) / n)
+    cps = _checkpoints(checkpoints, T)
+    s = np.zeros((R, n))
+    cum = np.zeros(R)
+    out = np.zeros((R, cps.size))
+    k = 0
+    for t in range(1, T + 1):
+        ell = Lv[t - 1]
+        x = domain.project(-eta * s)
+        if map_noise == "sphere":
+            w = _normal(rng, R, (n,))
+            w /= np.linalg.norm(w, axis=1, keepdims=True)
+        else:
+            nl = np.linalg.norm(ell)
+            w = np.broadcast_to(ell / nl if nl > 0 else 0.0 * ell, (R, n))
+        x = x + gamma * w
+        cum += x @ ell
+        s = s + ell + sd * _normal(rng, R, (n,))
+        if t == cps[k]:
+            out[:, k] = cum
+            k += 1 if k + 1 < cps.size else 0
+    prefix = np.cumsum(Lv, axis=0)[cps - 1]
+    best = np.einsum("ij,ij->i", prefix, domain.lmo(prefix))
+    return OCORun(checkpoints=cps, regret=out - best, eta=eta, grad_sd=sd)
