@@ -147,15 +147,32 @@ def test_claims_on_a_small_run():
     from dpregret.scenarios import ztc22 as S
 
     p = dict(d=3, r=2.0, k=1, rho_stat=100.0, rho_priv=3.0, d_opt=4, T_opt=3000, rho_opt=3.0, s_grid=[0.02, 1.0],
-             d_sens=4, T_sens=100, T=[30, 100, 300, 1000, 3000])
+             d_sens=4, T_sens=100, T=[30, 100, 300, 1000, 3000], mu=0.1, T_rho_d=100)
     import pandas as pd
     reps = range(4)
     rates = pd.concat([S.simulate_rates(p, T, reps, 1) for T in p["T"]])
     opt = pd.concat([S.simulate_optimistic(p, s, reps, 1) for s in p["s_grid"]])
     sens = pd.concat([S.simulate_sensitivity(p, pr, reps, 1) for pr in ("least_squares", "logistic")])
-    out = C.evaluate(rates, opt, sens, p, {"ZTC-rem5-rate-T-stat": 0.1, "ZTC-rem5-rate-T-priv": 0.15}, 0.05,
+    sc = pd.concat([S.simulate_strongly_convex(p, T, reps, 1) for T in p["T"]])
+    out = C.evaluate(rates, opt, sens, sc, p, {"ZTC-rem5-rate-T-stat": 0.1, "ZTC-rem5-rate-T-priv": 0.15}, 0.05,
                      lambda cid: np.random.default_rng(0))
     assert set(out) == set(C.CLAIMS)
     assert out["ZTC-thm3-sensitivity"][0].verdict == "PASS" and out["ZTC-thm3-sensitivity"][1].verdict == "FAIL"
     assert out["ZTC-thm4-bound"][0].verdict == "PASS" and out["ZTC-thm4-bound"][1].verdict == "FAIL"
     assert out["ZTC-rem5-rate-T-stat"][1].verdict == "FAIL"  # frozen learner: no decay
+    assert out["ZTC-rem9-rate-T-stat"][1].verdict == "FAIL"
+    assert out["ZTC-thm8-bound"][0].verdict == "PASS"
+    rd = pd.concat([S.simulate_rho_d(p, pt, reps, 1) for pt in ("rho1", "rho10", "d2", "d3")])
+    assert set(rd.grid) == {"rho", "d"} and (rd.subopt >= 0).all()
+
+
+def test_chunking_does_not_change_rows():
+    from dpregret.scenarios import ztc22 as S
+
+    p = dict(d=2, r=2.0, k=1, rho_stat=100.0, rho_priv=3.0, mu=0.1)
+    whole = S.simulate_strongly_convex(p, 50, range(4), 5)
+    parts = __import__("pandas").concat([S.simulate_strongly_convex(p, 50, range(0, 2), 5),
+                                         S.simulate_strongly_convex(p, 50, range(2, 4), 5)])
+    key = ["alg", "rho", "replicate"]
+    a, b = whole.sort_values(key).reset_index(drop=True), parts.sort_values(key).reset_index(drop=True)
+    assert a.equals(b)

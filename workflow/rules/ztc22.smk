@@ -6,11 +6,17 @@ ZTC_FILES = {
     "rates": [f"results/ztc22/rates/T{T}/chunk{c}.parquet" for T in ZTC.get("T", []) for c in (chunk_ids("ztc22") if ZTC else [])],
     "optimistic": [f"results/ztc22/optimistic/s{s}/chunk{c}.parquet" for s in ZTC.get("s_grid", [])
                    for c in (chunk_ids("ztc22") if ZTC else [])],
+    "strongly_convex": [f"results/ztc22/strongly_convex/T{T}/chunk{c}.parquet" for T in ZTC.get("T", [])
+                        for c in (chunk_ids("ztc22") if ZTC else [])],
+    "rho_d": [f"results/ztc22/rho_d/{pt}/chunk{c}.parquet"
+              for pt in [f"rho{r}" for r in ZTC.get("rho_grid", [])] + [f"d{d}" for d in ZTC.get("d_grid", [])]
+              for c in (chunk_ids("ztc22") if ZTC else [])],
     "sensitivity": [f"results/ztc22/sensitivity/{pr}/chunk{c}.parquet" for pr in ("least_squares", "logistic")
                     for c in (chunk_ids("ztc22") if ZTC else [])],
 }
 ZTC_CLAIM_FILES = [f"results/claims/{cid}.json" for cid in ZTC_CLAIMS] if ZTC else []
-ZTC_FIGURES = ["figures/ztc22/ztc22_subopt_vs_T.png", "figures/ztc22/ztc22_optimistic.png"] if ZTC else []
+ZTC_FIGURES = [f"figures/ztc22/ztc22_{n}.png" for n in ("subopt_vs_T", "optimistic", "strongly_convex", "rho_d")
+               ] if ZTC else []
 
 
 rule ztc22_simulate:
@@ -21,8 +27,8 @@ rule ztc22_simulate:
     benchmark:
         "logs/bench/ztc22_simulate/{experiment}_{point}_{chunk}.tsv"
     wildcard_constraints:
-        experiment="rates|optimistic|sensitivity",
-        point=r"T\d+|s[0-9.e-]+|least_squares|logistic",
+        experiment="rates|optimistic|sensitivity|strongly_convex|rho_d",
+        point=r"T\d+|s[0-9.e-]+|rho[0-9.e-]+|d\d+|least_squares|logistic",
         chunk=r"\d+-\d+",
     params:
         p=ZTC,
@@ -43,7 +49,7 @@ rule ztc22_merge:
     benchmark:
         "logs/bench/ztc22_merge_{experiment}.tsv"
     wildcard_constraints:
-        experiment="rates|optimistic|sensitivity",
+        experiment="rates|optimistic|sensitivity|strongly_convex|rho_d",
     conda:
         CONDA_ENV
     script:
@@ -55,6 +61,7 @@ rule ztc22_check:
         rates="results/ztc22/rates.parquet",
         optimistic="results/ztc22/optimistic.parquet",
         sensitivity="results/ztc22/sensitivity.parquet",
+        strongly_convex="results/ztc22/strongly_convex.parquet",
     output:
         ZTC_CLAIM_FILES,
     log:
@@ -76,6 +83,8 @@ rule ztc22_plot:
     input:
         rates="results/ztc22/rates.parquet",
         optimistic="results/ztc22/optimistic.parquet",
+        strongly_convex="results/ztc22/strongly_convex.parquet",
+        rho_d="results/ztc22/rho_d.parquet",
     output:
         [report(f, caption="../report/ztc22.rst", category="Zhang-Tran-Cutkosky") for f in ZTC_FIGURES],
     log:

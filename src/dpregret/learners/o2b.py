@@ -99,11 +99,12 @@ def _pf_params(problem, T: int, rho: float, C: float, delta: float):
 
 def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, checkpoints, conversion: str = "tree",
         sensitivity: str = "eq6", reg: str | None = None, pf: dict | None = None,
-        check_sensitivity: bool = False, record_released: bool = False) -> Run:
+        check_sensitivity: bool = False, record_released: bool = False, noise_factor: float = 1.0) -> Run:
     """Algorithm 1 (see module docstring).  ``src`` draws the data and ``noise_src`` the
     privacy noise (ReplicateStreams or Generators): separate streams, so runs with the same
     data key share their data whatever their noise (common random numbers across
-    conversions and learners)."""
+    conversions and learners).  ``noise_factor`` multiplies every sigma_t (1 = the paper;
+    other values are mis-calibrated negative controls)."""
     T = V.integer("T", T, minimum=1)
     k = float(k)
     if k < 1:
@@ -149,10 +150,10 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
         maxdist = np.maximum(maxdist, np.linalg.norm(w - x_prev, axis=-1))
         if conversion == "tree":
             Delta = _delta(sensitivity, t, k, G, H, maxdist)
-            noise = tree.step(Delta * math.sqrt(math.log2(2 * T)) / rho)
+            noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho)
         elif conversion == "naive":
             Delta = 2.0 * b_t * G
-            noise = (Delta / rho) * draw_normal(noise_src, (d,) if isinstance(noise_src, ReplicateStreams) else (R, d))
+            noise = (noise_factor * Delta / rho) * draw_normal(noise_src, (d,) if isinstance(noise_src, ReplicateStreams) else (R, d))
         else:
             Delta, noise = None, 0.0
         if check_sensitivity and Delta is not None:
@@ -314,6 +315,25 @@ def bound_thm8(regret: np.ndarray, T: int, k: float, rho: float, problem, lam: f
     priv = 2 * p.d * (p.G + p.D * p.H) ** 2 * math.log2(2 * T) ** 2 / (rho**2 * T**2) if math.isfinite(rho) else 0.0
     return (k + 1) * np.asarray(regret) / T ** (k + 1) + 16 * (k + 1) ** 3 / (lam * p.mu) * (
         (p.sigma_G + p.D * p.sigma_H) ** 2 / T + priv)
+
+
+def thm8_gbar_sq(t: int, T: int, k: float, rho: float, problem, lam: float = LAMBDA_L2) -> float:
+    """Theorem 8, second part: E||gbar_t||^2 <= t^(2k) (4G^2 + mu^2 D^2 + 16(k+1)^2/lambda
+    ((sigma_G + D sigma_H)^2 / t + 2V (G + DH)^2 log2(2T)^2 / (rho^2 t^2)))."""
+    p = problem
+    priv = 2 * p.d * (p.G + p.D * p.H) ** 2 * math.log2(2 * T) ** 2 / (rho**2 * t**2) if math.isfinite(rho) else 0.0
+    return t ** (2 * k) * (4 * p.G**2 + p.mu**2 * p.D**2 + 16 * (k + 1) ** 2 / lam * (
+        (p.sigma_G + p.D * p.sigma_H) ** 2 / t + priv))
+
+
+def osd_regret_bound_thm8(T: int, k: float, rho: float, problem) -> float:
+    """Remark 9's OSD on the beta_t mu/2-strongly convex losses of Lemma 7:
+    E Regret-bar_T <= sum_t E||gbar_t||^2 / (2 sum_{i<=t} mu_i), mu_i = i^k mu / 2."""
+    acc, out = 0.0, 0.0
+    for t in range(1, T + 1):
+        acc += t**k * problem.mu / 2
+        out += thm8_gbar_sq(t, T, k, rho, problem) / (2 * acc)
+    return out
 
 
 def bound_thm11(regret_bar: np.ndarray, T: int, rho: float, problem, pf: dict) -> np.ndarray:

@@ -219,10 +219,12 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
     save(fig, outputs[5])
 
 
-def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, p: dict, alpha: float, outputs: list[str]) -> None:
-    """Zhang-Tran-Cutkosky: suboptimality vs T at both rho (bound and reference slopes drawn),
-    and optimistic vs plain across sigma_G / G.  Outputs: ``ztc22_subopt_vs_T.png``,
-    ``ztc22_optimistic.png``."""
+def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_d: pd.DataFrame, p: dict,
+                  alpha: float, outputs: list[str]) -> None:
+    """Zhang-Tran-Cutkosky: suboptimality vs T at both rho (bound and reference slopes drawn);
+    optimistic vs plain across sigma_G / G; the strongly convex conversion vs T (Theorem 8's
+    bound drawn); the privacy cost vs rho and vs d (Remark 5's 1/rho and sqrt(d) drawn).
+    Outputs: ``ztc22_{subopt_vs_T,optimistic,strongly_convex,rho_d}.png``."""
     names = {"o2b": "Algorithm 1 (OGD)", "naive": "naive conversion", "dpsgd": "DP-SGD (one pass)",
              "nonprivate": "non-private", "frozen": "frozen learner (control)"}
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
@@ -253,4 +255,45 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, p: dict, alpha: float,
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(outputs[1], dpi=110)
+    plt.close(fig)
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    for ax, rho in zip(axes, (p["rho_stat"], p["rho_priv"])):
+        d = sc[sc.rho == rho]
+        for alg, name in (("o2b_sc", "Algorithm 1 + Lemma 7 + OSD"), ("frozen", "frozen learner (control)")):
+            _curves(ax, d[d.alg == alg].assign(value=lambda x: x.subopt), "T", alpha, name)
+        b = d[d.alg == "o2b_sc"].groupby("T").bound_explicit.mean()
+        ax.plot(b.index, b.to_numpy(), "k--", lw=1, label="Theorem 8 bound (explicit)")
+        T = np.array(sorted(d["T"].unique()), dtype=float)
+        o = d[d.alg == "o2b_sc"].groupby("T").subopt.mean().to_numpy()
+        for a, ls in ((-1.0, ":"), (-2.0, "-.")):
+            ax.plot(T, o[0] * (T / T[0]) ** a, "k", ls=ls, lw=0.8, label=f"slope {a:g}")
+        ax.set(xscale="log", yscale="log", xlabel="T", title=f"rho = {rho:g}, mu = {sc['mu'].iloc[0]:g}")
+    axes[0].set_ylabel("L(x_T) - L(x*)")
+    axes[1].legend(fontsize=7)
+    fig.suptitle("Zhang-Tran-Cutkosky section 4: strongly convex conversion, ridge logistic regression")
+    fig.tight_layout()
+    fig.savefig(outputs[2], dpi=110)
+    plt.close(fig)
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    for ax, grid, x, ref in ((axes[0], "rho", "rho", -1.0), (axes[1], "d", "d", 0.5)):
+        g = rho_d[rho_d.grid == grid]
+        keys = ["rho", "d", "replicate"]
+        base = g[g.alg == "nonprivate"].set_index(keys).subopt
+        a = g[g.alg == "o2b"].set_index(keys)
+        cost = a.assign(value=a.subopt - base.reindex(a.index).to_numpy()).reset_index()
+        _curves(ax, cost, x, alpha, "privacy cost: Algorithm 1 - non-private")
+        _curves(ax, g[g.alg == "nonprivate"].assign(value=lambda v: v.subopt), x, alpha, "non-private")
+        xs = np.array(sorted(cost[x].unique()), dtype=float)
+        m = cost.groupby(x).value.mean().to_numpy()
+        ax.plot(xs, m[0] * (xs / xs[0]) ** ref, "k--", lw=1, label=f"Remark 5: {x}^{ref:g}")
+        ok = m > 0
+        if ok.sum() >= 2:
+            slope = np.polyfit(np.log(xs[ok]), np.log(m[ok]), 1)[0]
+            ax.set_title(f"T = {int(g['T'].iloc[0])}; fitted slope {slope:.2f} (descriptive)")
+        ax.set(xscale="log", yscale="log", xlabel=x, ylabel="L(x_T) - L(x*)")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(outputs[3], dpi=110)
     plt.close(fig)

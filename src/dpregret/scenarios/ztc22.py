@@ -7,6 +7,11 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   Algorithms: ``o2b`` (Algorithm 1 + projected OGD, Remark 5), ``naive`` (the same learner on
   noised plain gradients), ``nonprivate`` (no noise), ``frozen`` (Algorithm 1 around a learner
   that plays the far end of W: linear regret), ``dpsgd`` (one-pass DP-SGD, same budget).
+- ``strongly_convex``: the same data with a ridge term (``mu``), Lemma 7's regularised losses
+  and Remark 9's OSD (``o2b_sc``) and the frozen learner, at both rho.
+- ``rho_d``: Algorithm 1 and its non-private twin at ``T_rho_d`` over a grid of rho (d = ``d``)
+  and a grid of d (rho = ``rho_priv``): the privacy cost's dependence on rho and d (figures;
+  see README on why these are not rate claims on a fixed instance).
 - ``optimistic``: the location problem (``sigma_G = s``) over a grid of ``sigma_G / G``, at
   ``T_opt``, ``rho_opt``: ``plain`` (Remark 5 OGD), ``optimistic`` (hint g_{t-1} +
   gamma_{t-1}, Theorem 6), ``optimistic_zero_hint`` (hint 0), ``optimistic_negated_hint``
@@ -29,10 +34,10 @@ import pandas as pd
 
 from ..environments.stochastic import LeastSquares, Location, Logistic
 from ..learners import o2b
-from ..learners.oco import Frozen, OptimisticOGD, ProjectedOGD, ogd_regret_bound
+from ..learners.oco import Frozen, OptimisticOGD, ProjectedOGD, StronglyConvexOSD, ogd_regret_bound
 from ..rng import ReplicateStreams, stable_key
 
-EXPERIMENTS = ("rates", "optimistic", "sensitivity")
+EXPERIMENTS = ("rates", "optimistic", "sensitivity", "strongly_convex", "rho_d")
 
 
 def _streams(seed, reps, *key):
@@ -117,4 +122,43 @@ def simulate_sensitivity(p: dict, problem: str, reps, seed: int) -> pd.DataFrame
         frames.append(_rows({"sens_ratio": run.sens_ratio, "subopt": run.subopt[:, -1]}, reps, alg=sens))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["rho"] = "sensitivity", problem, T, rho
+    return df
+
+
+def simulate_strongly_convex(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
+    prob = Logistic(p["d"], r=p["r"], mu=p["mu"])
+    k, R = p["k"], len(reps)
+    far = -prob.r * prob.x_star / np.linalg.norm(prob.x_star)
+    frames = []
+    for rho in (p["rho_stat"], p["rho_priv"]):
+        explicit = o2b.bound_thm8(np.full(R, o2b.osd_regret_bound_thm8(T, k, rho, prob)), T, k, rho, prob)
+        for alg, conv in (("o2b_sc", "tree"), ("frozen", "tree")):
+            learner = (Frozen(R, far) if alg == "frozen" else
+                       StronglyConvexOSD(R, prob.d, prob.r, lambda t: t**k * prob.mu / 2))
+            run = o2b.run(prob, learner, T, k=k, rho=rho, src=_streams(seed, reps, "sc", "data", T),
+                          noise_src=_streams(seed, reps, "sc", "noise", conv, T), checkpoints=[T], conversion=conv,
+                          reg="sc")
+            reg = run.regret[:, -1]
+            frames.append(_rows({"subopt": run.subopt[:, -1], "regret": reg,
+                                 "bound_measured": o2b.bound_thm8(reg, T, k, rho, prob), "bound_explicit": explicit},
+                                reps, alg=alg, rho=rho))
+    df = pd.concat(frames, ignore_index=True)
+    df["experiment"], df["problem"], df["T"], df["d"], df["mu"] = "strongly_convex", "ridge_logistic", T, prob.d, prob.mu
+    return df
+
+
+def simulate_rho_d(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
+    """``point`` is ``rho<value>`` (d = p["d"]) or ``d<value>`` (rho = p["rho_priv"])."""
+    grid, val = ("rho", float(point[3:])) if point.startswith("rho") else ("d", int(point[1:]))
+    d, rho = (p["d"], val) if grid == "rho" else (val, p["rho_priv"])
+    prob = Logistic(d, r=p["r"])
+    k, R, T = p["k"], len(reps), p["T_rho_d"]
+    frames = []
+    for alg, conv in (("o2b", "tree"), ("nonprivate", "none")):
+        run = o2b.run(prob, _ogd(prob, R, T, k, rho if conv == "tree" else math.inf), T, k=k,
+                      rho=rho if conv == "tree" else math.inf, src=_streams(seed, reps, "rho_d", "data", d, T),
+                      noise_src=_streams(seed, reps, "rho_d", "noise", d, T), checkpoints=[T], conversion=conv)
+        frames.append(_rows({"subopt": run.subopt[:, -1]}, reps, alg=alg))
+    df = pd.concat(frames, ignore_index=True)
+    df["experiment"], df["problem"], df["T"], df["rho"], df["d"], df["grid"] = "rho_d", "logistic", T, rho, d, grid
     return df
