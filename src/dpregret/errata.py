@@ -65,3 +65,13 @@ ERRATA = [
      "correct": "fails on the spanning-tree polytope of the 6-cycle (2.5 > 2); the step only needs omega*(0) + omega(x*)",
      "evidence": "tests/test_private_bandit.py::test_erratum_d_omega_exceeds_d"},
 ]
+
+
+def _from_module(entries: list[dict]) -> list[dict]:
+    """Errata kept beside the code they concern (key ``test`` there, ``evidence`` here)."""
+    return [{**{k: v for k, v in e.items() if k != "test"}, "evidence": e["test"]} for e in entries]
+
+
+from .learners.vdh import ERRATA as _VDH  # noqa: E402
+
+ERRATA += _from_module(_VDH)
