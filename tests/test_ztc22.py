@@ -154,8 +154,10 @@ def test_claims_on_a_small_run():
     opt = pd.concat([S.simulate_optimistic(p, s, reps, 1) for s in p["s_grid"]])
     sens = pd.concat([S.simulate_sensitivity(p, pr, reps, 1) for pr in ("least_squares", "logistic")])
     sc = pd.concat([S.simulate_strongly_convex(p, T, reps, 1) for T in p["T"]])
+    p.update(T_mm=300, d_mm=2, rho_mm=0.3, c_grid=[0.05, 0.3, 0.8], rho_grid_mm=[0.03, 0.3, 3.0], d_grid_mm=[1, 2])
+    mm = pd.concat([S.simulate_minimax(p, pt, reps, 1) for pt in ("rho0.03", "rho0.3", "rho3.0", "d1", "d2")])
     out = C.evaluate(rates, opt, sens, sc, p, {"ZTC-rem5-rate-T-stat": 0.1, "ZTC-rem5-rate-T-priv": 0.15}, 0.05,
-                     lambda cid: np.random.default_rng(0))
+                     lambda cid: np.random.default_rng(0), mm=mm)
     assert set(out) == set(C.CLAIMS)
     assert out["ZTC-thm3-sensitivity"][0].verdict == "PASS" and out["ZTC-thm3-sensitivity"][1].verdict == "FAIL"
     assert out["ZTC-thm4-bound"][0].verdict == "PASS" and out["ZTC-thm4-bound"][1].verdict == "FAIL"
@@ -164,6 +166,20 @@ def test_claims_on_a_small_run():
     assert out["ZTC-thm8-bound"][0].verdict == "PASS"
     rd = pd.concat([S.simulate_rho_d(p, pt, reps, 1) for pt in ("rho1", "rho10", "d2", "d3")])
     assert set(rd.grid) == {"rho", "d"} and (rd.subopt >= 0).all()
+
+
+def test_linear_family_shares_draws_and_has_exact_minimisers():
+    from dpregret.environments.stochastic import LinearFamily, TiledStreams
+
+    fam = LinearFamily(3, [0.1, 0.5], R=2)
+    src = TiledStreams(1, stable_key("t"), range(2), 2)
+    z = fam.sample(src, None)[0]
+    xi = (z - fam.c) / fam.s_rows
+    assert np.allclose(xi[:2], xi[2:])  # members share the replicate's draws
+    assert np.allclose(fam.subopt(fam.x_star), 0) and np.all(fam.subopt(-fam.x_star) > 0)
+    assert np.allclose(np.linalg.norm(z - fam.c, axis=1), fam.s_rows[:, 0])  # ||grad - c|| = G - c
+    with pytest.raises(ValueError, match="c_grid"):
+        LinearFamily(2, [1.5], R=1)
 
 
 def test_chunking_does_not_change_rows():

@@ -11,11 +11,14 @@ ZTC_FILES = {
     "rho_d": [f"results/ztc22/rho_d/{pt}/chunk{c}.parquet"
               for pt in [f"rho{r}" for r in ZTC.get("rho_grid", [])] + [f"d{d}" for d in ZTC.get("d_grid", [])]
               for c in (chunk_ids("ztc22") if ZTC else [])],
+    "minimax": [f"results/ztc22/minimax/{pt}/chunk{c}.parquet"
+                for pt in [f"rho{r}" for r in ZTC.get("rho_grid_mm", [])] + [f"d{d}" for d in ZTC.get("d_grid_mm", [])]
+                for c in (chunk_ids("ztc22") if ZTC else [])],
     "sensitivity": [f"results/ztc22/sensitivity/{pr}/chunk{c}.parquet" for pr in ("least_squares", "logistic")
                     for c in (chunk_ids("ztc22") if ZTC else [])],
 }
 ZTC_CLAIM_FILES = [f"results/claims/{cid}.json" for cid in ZTC_CLAIMS] if ZTC else []
-ZTC_FIGURES = [f"figures/ztc22/ztc22_{n}.png" for n in ("subopt_vs_T", "optimistic", "strongly_convex", "rho_d")
+ZTC_FIGURES = [f"figures/ztc22/ztc22_{n}.png" for n in ("subopt_vs_T", "optimistic", "strongly_convex", "rho_d", "minimax")
                ] if ZTC else []
 
 
@@ -27,7 +30,7 @@ rule ztc22_simulate:
     benchmark:
         "logs/bench/ztc22_simulate/{experiment}_{point}_{chunk}.tsv"
     wildcard_constraints:
-        experiment="rates|optimistic|sensitivity|strongly_convex|rho_d",
+        experiment="rates|optimistic|sensitivity|strongly_convex|rho_d|minimax",
         point=r"T\d+|s[0-9.e-]+|rho[0-9.e-]+|d\d+|least_squares|logistic",
         chunk=r"\d+-\d+",
     params:
@@ -49,7 +52,7 @@ rule ztc22_merge:
     benchmark:
         "logs/bench/ztc22_merge_{experiment}.tsv"
     wildcard_constraints:
-        experiment="rates|optimistic|sensitivity|strongly_convex|rho_d",
+        experiment="rates|optimistic|sensitivity|strongly_convex|rho_d|minimax",
     conda:
         CONDA_ENV
     script:
@@ -62,6 +65,7 @@ rule ztc22_check:
         optimistic="results/ztc22/optimistic.parquet",
         sensitivity="results/ztc22/sensitivity.parquet",
         strongly_convex="results/ztc22/strongly_convex.parquet",
+        minimax="results/ztc22/minimax.parquet",
     output:
         ZTC_CLAIM_FILES,
     log:
@@ -85,6 +89,7 @@ rule ztc22_plot:
         optimistic="results/ztc22/optimistic.parquet",
         strongly_convex="results/ztc22/strongly_convex.parquet",
         rho_d="results/ztc22/rho_d.parquet",
+        minimax="results/ztc22/minimax.parquet",
     output:
         [report(f, caption="../report/ztc22.rst", category="Zhang-Tran-Cutkosky") for f in ZTC_FIGURES],
     log:

@@ -9,4 +9,4 @@ sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")
 ztc22_figures(pd.read_parquet(sm.input.rates), pd.read_parquet(sm.input.optimistic),
               pd.read_parquet(sm.input.strongly_convex), pd.read_parquet(sm.input.rho_d), sm.params.p, sm.params.alpha,
-              list(sm.output))
+              list(sm.output), minimax=pd.read_parquet(sm.input.minimax))

@@ -12,6 +12,8 @@ if w.experiment == "rates":
     df = ztc22.simulate_rates(p, int(w.point[1:]), reps, seed)
 elif w.experiment == "strongly_convex":
     df = ztc22.simulate_strongly_convex(p, int(w.point[1:]), reps, seed)
+elif w.experiment == "minimax":
+    df = ztc22.simulate_minimax(p, w.point, reps, seed)
 elif w.experiment == "rho_d":
     df = ztc22.simulate_rho_d(p, w.point, reps, seed)
 elif w.experiment == "optimistic":

@@ -49,6 +49,17 @@ CLAIMS = {
         "ZTC-rem9-rate-T-stat", "Remark 9 (strongly convex, non-private term dominates)", "rate",
         "with mu-strong convexity and large rho the suboptimality decays at least as 1/(mu T)",
         "suboptimality vs T at rho_stat (ridge logistic)", "the frozen learner: no decay"),
+    "ZTC-rem5-rate-rho": _c(
+        "ZTC-rem5-rate-rho", "Remark 5 (privacy term, worst case)", "rate",
+        "the privacy cost of Algorithm 1 (suboptimality minus its non-private twin's, paired), maximised over a fixed "
+        "family of G-Lipschitz stochastic linear losses, grows at most as 1/rho",
+        "max over the family of the mean privacy cost vs 1/rho (T_mm, d_mm)",
+        "sigma_t proportional to 1/rho^2 (equal at the grid's geometric centre): cost ~ 1/rho^2"),
+    "ZTC-rem5-rate-d": _c(
+        "ZTC-rem5-rate-d", "Remark 5 (privacy term, worst case)", "rate",
+        "the worst-case privacy cost over the same family grows at most as sqrt(d)",
+        "max over the family of the mean privacy cost vs d (T_mm, rho_mm)",
+        "sigma_t times sqrt(d) (equal at the grid's geometric centre): cost ~ d"),
     "ZTC-thm6-optimistic": _c(
         "ZTC-thm6-optimistic", "Theorem 6 (section 3)", "comparison",
         "with sigma_G << G, the optimistic learner (hint g_{t-1} + gamma_{t-1}) reaches a lower suboptimality than the "
@@ -80,8 +91,24 @@ def _paired(a: pd.DataFrame, b: pd.DataFrame, col="subopt") -> np.ndarray:
     return (m[f"{col}_a"] - m[f"{col}_b"]).to_numpy()
 
 
+def worst_case_costs(g: pd.DataFrame, key: str, alg: str):
+    """x (1/rho or d), the per-replicate paired privacy cost at the family member with the
+    largest mean cost, and that member's c, per grid point."""
+    xs, samples, argmax = [], [], []
+    for v, h in g.groupby(key):
+        base = h[h.alg == "nonprivate"].set_index(["c", "replicate"]).subopt
+        a = h[h.alg == alg].set_index(["c", "replicate"]).subopt
+        cost = (a - base.reindex(a.index)).rename("cost").reset_index()
+        c_star = cost.groupby("c").cost.mean().idxmax()
+        xs.append(1.0 / v if key == "rho" else float(v))
+        samples.append(cost[cost.c == c_star].sort_values("replicate").cost.to_numpy())
+        argmax.append(float(c_star))
+    order = np.argsort(xs)
+    return np.array(xs)[order], [samples[i] for i in order], [argmax[i] for i in order]
+
+
 def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.DataFrame, p: dict, tol: dict,
-             alpha: float, rng_for) -> dict[str, tuple[Result, Result]]:
+             alpha: float, rng_for, mm: pd.DataFrame | None = None) -> dict[str, tuple[Result, Result]]:
     """Every ZTC claim: ``{claim_id: (result, control_result)}``.  ``rng_for(cid)`` gives the
     bootstrap generator of a rate claim."""
     out = {}
@@ -133,6 +160,19 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
     xc, s_ctl = _samples(_at(sc, alg="frozen", rho=p["rho_stat"]))
     out[cid] = (check_rate(x, s, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid)),
                 check_rate(xc, s_ctl, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control")))
+
+    # Remark 5 in rho and d: worst case over the linear family
+    if mm is not None:
+        for cid, grid, key, expo, ctl_alg in (("ZTC-rem5-rate-rho", "rho", "rho", 1.0, "rho_squared"),
+                                               ("ZTC-rem5-rate-d", "d", "d", 0.5, "sqrt_d")):
+            g = mm[mm.grid == grid]
+            t = tol.get(cid, 0.0)
+            x, s, c_star = worst_case_costs(g, key, "o2b")
+            res = check_rate(x, s, expo, t, alpha, rng_for(cid))
+            xc, s_ctl, _ = worst_case_costs(g, key, ctl_alg)
+            ctl = check_rate(xc, s_ctl, expo, t, alpha, rng_for(cid + "/control"))
+            res.detail["argmax_c"] = c_star
+            out[cid] = (res, ctl)
 
     # Theorem 6: optimistic vs no hint at the smallest sigma_G / G
     low = _at(opt, sigma_G_over_G=opt.sigma_G_over_G.min())

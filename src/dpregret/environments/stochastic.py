@@ -143,6 +143,56 @@ class LeastSquares(_Problem):
                 for bb in (-self.b_max, self.b_max)]
 
 
+class LinearFamily(_Problem):
+    """A family of stochastic linear losses run side by side: ``l(x, z) = <z, x>`` with
+    ``z = c_i + s_i xi``, ``c_i = c_i (1, ..., 1)/sqrt(d)``, ``s_i = G - c_i`` (so every member
+    is G-Lipschitz; smooth, H = 0), ``xi`` uniform on ``{+-1/sqrt(d)}^d`` and shared by the
+    members.  Rows are ``member-major``: row ``i R + r`` is member i, replicate r, for ``R``
+    replicates (use :class:`TiledStreams` so the members share their draws).  ``L_i(x) =
+    <c_i, x>`` is minimised at ``x* = -r c_i/|c_i|``.  With no curvature at x*, the worst
+    member for a given noise level is the one whose signal is comparable to the noise: the
+    supremum over the family measures the minimax dependence of Remark 5 on d and rho, which
+    a single fixed instance does not (its curvature gives the faster d/rho^2)."""
+
+    def __init__(self, d: int, c_grid, R: int, G: float = 1.0, r: float = 1.0):
+        self.d = V.integer("d", d, minimum=1)
+        self.R = V.integer("R", R, minimum=1)
+        self.G = V.positive("G", G)
+        self.r = V.positive("r", r)
+        c = np.asarray(c_grid, dtype=float)
+        if c.ndim != 1 or c.size == 0 or np.any(c <= 0) or np.any(c >= self.G):
+            raise ValueError(f"c_grid must be a non-empty list of values in (0, G = {G}), got {c_grid!r}")
+        self.c_grid = c
+        rows = np.repeat(c, self.R)[:, None]
+        self.c = rows * np.full(self.d, 1 / math.sqrt(self.d))  # (m R, d)
+        self.s_rows = self.G - rows
+        self.x_star = -self.r * self.c / rows
+        self.L_star = -self.r * rows[:, 0]
+        self.H, self.sigma_G, self.sigma_H = 0.0, float(self.G - c.min()), 0.0
+
+    def population_loss(self, x):
+        return np.sum(x * self.c, axis=-1)
+
+    def sample(self, src, R: int | None = None):
+        return (self.c + self.s_rows * _signs(src, _shape(src, R, self.d)) / math.sqrt(self.d),)
+
+    def grad(self, x, z):
+        return np.broadcast_to(z[0], np.shape(x))
+
+
+class TiledStreams(ReplicateStreams):
+    """A ReplicateStreams whose draws are repeated ``m`` times along the replicate axis
+    (member-major), so the members of a :class:`LinearFamily` share their random numbers."""
+
+    def __init__(self, root_seed: int, key, replicates, m: int, block: int = 8192):
+        super().__init__(root_seed, key, replicates, block)
+        self.m = V.integer("m", m, minimum=1)
+
+    def uniform(self, shape: tuple[int, ...] = ()) -> np.ndarray:
+        u = super().uniform(shape)
+        return np.tile(u, (self.m,) + (1,) * (u.ndim - 1))
+
+
 def load_wdbc(path: str | Path | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Features (569, 30), labels in {-1, +1} (+1 = benign) and feature names, checksum verified."""
     p = Path(path) if path is not None else Path(__file__).resolve().parents[3] / "data" / "wdbc.csv"

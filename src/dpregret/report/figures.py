@@ -220,11 +220,12 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
 
 
 def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_d: pd.DataFrame, p: dict,
-                  alpha: float, outputs: list[str]) -> None:
+                  alpha: float, outputs: list[str], minimax: pd.DataFrame | None = None) -> None:
     """Zhang-Tran-Cutkosky: suboptimality vs T at both rho (bound and reference slopes drawn);
     optimistic vs plain across sigma_G / G; the strongly convex conversion vs T (Theorem 8's
     bound drawn); the privacy cost vs rho and vs d (Remark 5's 1/rho and sqrt(d) drawn).
-    Outputs: ``ztc22_{subopt_vs_T,optimistic,strongly_convex,rho_d}.png``."""
+    the worst-case privacy cost over the linear family vs rho and d (with the controls).
+    Outputs: ``ztc22_{subopt_vs_T,optimistic,strongly_convex,rho_d,minimax}.png``."""
     names = {"o2b": "Algorithm 1 (OGD)", "naive": "naive conversion", "dpsgd": "DP-SGD (one pass)",
              "nonprivate": "non-private", "frozen": "frozen learner (control)"}
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
@@ -296,4 +297,25 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
         ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(outputs[3], dpi=110)
+    plt.close(fig)
+
+    if minimax is None:
+        return
+    from ..claims.ztc22 import worst_case_costs
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    for ax, key, ref, ctl in ((axes[0], "rho", 1.0, "rho_squared"), (axes[1], "d", 0.5, "sqrt_d")):
+        g = minimax[minimax.grid == key]
+        for alg, name in (("o2b", "Algorithm 1"), (ctl, f"control: {ctl}")):
+            x, samples, _ = worst_case_costs(g, key, alg)
+            _band(ax, x, [mean_ci(pd.Series(s), alpha) for s in samples], label=name)
+        x, samples, _ = worst_case_costs(g, key, "o2b")
+        m0 = samples[-1].mean()
+        ax.plot(x, m0 * (x / x[-1]) ** ref, "k--", lw=1, label=f"Remark 5: slope {ref:g}")
+        ax.set(xscale="log", yscale="log", xlabel="1/rho" if key == "rho" else "d",
+               ylabel="max over the family of the mean privacy cost")
+        ax.legend(fontsize=7)
+    fig.suptitle(f"Worst case over G-Lipschitz linear losses, T = {int(minimax['T'].iloc[0])}")
+    fig.tight_layout()
+    fig.savefig(outputs[4], dpi=110)
     plt.close(fig)

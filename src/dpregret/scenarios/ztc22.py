@@ -12,6 +12,13 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
 - ``rho_d``: Algorithm 1 and its non-private twin at ``T_rho_d`` over a grid of rho (d = ``d``)
   and a grid of d (rho = ``rho_priv``): the privacy cost's dependence on rho and d (figures;
   see README on why these are not rate claims on a fixed instance).
+- ``minimax``: the family of G-Lipschitz stochastic linear losses (``LinearFamily``, signal
+  ``c`` on ``c_grid``) at ``T_mm``, over ``rho_grid_mm`` (d = ``d_mm``) and ``d_grid_mm``
+  (rho = ``rho_mm``): Algorithm 1, its non-private twin, and two mis-calibrated controls:
+  ``rho_squared`` (sigma_t proportional to 1/rho^2) and ``sqrt_d`` (sigma_t times sqrt(d)),
+  each normalised to agree with Algorithm 1 at the geometric centre of its grid, so that it
+  neither saturates at one end nor vanishes into the statistical noise at the other; its cost
+  grows as 1/rho^2 (resp. d).
 - ``optimistic``: the location problem (``sigma_G = s``) over a grid of ``sigma_G / G``, at
   ``T_opt``, ``rho_opt``: ``plain`` (Remark 5 OGD), ``optimistic`` (hint g_{t-1} +
   gamma_{t-1}, Theorem 6), ``optimistic_zero_hint`` (hint 0), ``optimistic_negated_hint``
@@ -32,12 +39,12 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..environments.stochastic import LeastSquares, Location, Logistic
+from ..environments.stochastic import LeastSquares, LinearFamily, Location, Logistic, TiledStreams
 from ..learners import o2b
 from ..learners.oco import Frozen, OptimisticOGD, ProjectedOGD, StronglyConvexOSD, ogd_regret_bound
 from ..rng import ReplicateStreams, stable_key
 
-EXPERIMENTS = ("rates", "optimistic", "sensitivity", "strongly_convex", "rho_d")
+EXPERIMENTS = ("rates", "optimistic", "sensitivity", "strongly_convex", "rho_d", "minimax")
 
 
 def _streams(seed, reps, *key):
@@ -161,4 +168,32 @@ def simulate_rho_d(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
         frames.append(_rows({"subopt": run.subopt[:, -1]}, reps, alg=alg))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["rho"], df["d"], df["grid"] = "rho_d", "logistic", T, rho, d, grid
+    return df
+
+
+MINIMAX_ALGS = {"o2b": ("tree", None), "nonprivate": ("none", None), "rho_squared": ("tree", "rho"),
+                "sqrt_d": ("tree", "d")}
+
+
+def simulate_minimax(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
+    """``point`` is ``rho<value>`` (d = p["d_mm"]) or ``d<value>`` (rho = p["rho_mm"])."""
+    grid, val = ("rho", float(point[3:])) if point.startswith("rho") else ("d", int(point[1:]))
+    d, rho = (p["d_mm"], val) if grid == "rho" else (val, p["rho_mm"])
+    R, T, k, cg = len(reps), p["T_mm"], p["k"], list(p["c_grid"])
+    prob = LinearFamily(d, cg, R)
+    frames = []
+    for alg, (conv, miscal) in MINIMAX_ALGS.items():
+        r_eff = math.inf if conv == "none" else rho
+        rho_c = math.sqrt(min(p["rho_grid_mm"]) * max(p["rho_grid_mm"]))
+        d_c = math.sqrt(min(p["d_grid_mm"]) * max(p["d_grid_mm"]))
+        factor = {None: 1.0, "rho": rho_c / rho, "d": math.sqrt(d / d_c)}[miscal]
+        learner = ProjectedOGD(R * len(cg), d, prob.r, lambda t: o2b.thm4_gsq(t, T, k, r_eff, prob))
+        run = o2b.run(prob, learner, T, k=k, rho=r_eff,
+                      src=TiledStreams(seed, stable_key("ztc22", "minimax", "data", d, T), reps, len(cg)),
+                      noise_src=TiledStreams(seed, stable_key("ztc22", "minimax", "noise", d, T), reps, len(cg)),
+                      checkpoints=[T], conversion=conv, noise_factor=factor)
+        frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
+                                    "subopt": run.subopt[:, -1], "alg": alg}))
+    df = pd.concat(frames, ignore_index=True)
+    df["experiment"], df["problem"], df["T"], df["rho"], df["d"], df["grid"] = "minimax", "linear_family", T, rho, d, grid
     return df
