@@ -25,6 +25,8 @@ def claim_files():
         out += AS17_TABLE_CLAIM_FILES
     if "ztc22" in RUN["scenarios"]:
         out += ZTC_CLAIM_FILES
+    if "env21" in RUN["scenarios"]:
+        out += ENV_CLAIM_FILES
     if "audit" in RUN["scenarios"]:
         out += AUDIT_CLAIM_FILES
     return out

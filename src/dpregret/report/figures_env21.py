@@ -1,0 +1,165 @@
+"""Ene-Nguyen-Vladu figures: regret vs T (T^(3/4) drawn), privacy gap vs n and vs eps for
+both noises, oracle calls and wall time against the projection baseline, and the measured
+quantities of Lemmas C.2, C.5 and 4.1 against their bounds.  Mean with t-interval bands
+(``figures.mean_ci``); on log axes a band reaching 0 is cut at a tenth of the mean.
+
+Outputs (in order): ``env21_regret_vs_T.png``, ``env21_gap_vs_n.png``,
+``env21_gap_vs_eps.png``, ``env21_cost.png``, ``env21_bounds.png``.
+"""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from ..claims.env21 import with_gap  # noqa: E402
+from .figures import mean_ci  # noqa: E402
+
+STYLE = {
+    "none": dict(color="k", label="no noise"),
+    "laplace": dict(color="tab:blue", label="Laplace (Lemma 5.1)"),
+    "gaussian": dict(color="tab:green", label="Gaussian (Lemma 5.4)"),
+    "fixed_noise": dict(color="tab:purple", label="fixed noise level"),
+    "printed_sign": dict(color="tab:red", ls="--", label="control: printed line-14 sign"),
+    "laplace_fixed_step": dict(color="tab:blue", ls="--", label="control: Laplace, fixed step"),
+    "gaussian_fixed_step": dict(color="tab:green", ls="--", label="control: Gaussian, fixed step"),
+    "fixed_noise_fixed_step": dict(color="tab:purple", ls="--", label="control: fixed noise, fixed step"),
+    "laplace_l1": dict(color="tab:blue", ls="--", label="control: Laplace, lambda n^(1/2)"),
+    "gaussian_as_laplace": dict(color="tab:orange", ls="--", label="control: Gaussian, sigma = lambda"),
+    "gaussian_as_laplace_l1": dict(color="tab:orange", ls=":", label="control: Gaussian, sigma = lambda n^(1/2)"),
+    "laplace_eps_sq": dict(color="tab:blue", ls="--", label="control: lambda ~ 1/eps^2"),
+    "gaussian_eps_sq": dict(color="tab:green", ls="--", label="control: sigma ~ 1/eps^2"),
+    "offset_losses": dict(color="tab:brown", ls="--", label="control: losses + 2 L D"),
+}
+
+
+def _curve(ax, d: pd.DataFrame, x: str, col: str, alpha: float, **kw):
+    xs = np.sort(d[x].unique())
+    if xs.size == 0:
+        return
+    st = [mean_ci(d[d[x] == v][col], alpha) for v in xs]
+    m = np.array([s[0] for s in st])
+    lo = np.array([s[1] for s in st])
+    hi = np.array([s[2] for s in st])
+    ok = m > 0
+    if not ok.any():
+        return
+    line, = ax.plot(xs[ok], m[ok], marker="o", ms=3, **kw)
+    ax.fill_between(xs[ok], np.maximum(lo[ok], m[ok] / 10), hi[ok], color=line.get_color(), alpha=0.2, lw=0)
+
+
+def _ref(ax, xs, y0, a, label, ls=":"):
+    xs = np.asarray(sorted(xs), dtype=float)
+    ax.plot(xs, y0 * (xs / xs[0]) ** a, color="0.5", ls=ls, lw=0.9, label=label)
+
+
+def _save(fig, path):
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, outputs: list[str]) -> None:
+    rates, nt, et, cost, oco = (tables[k] for k in ("rates", "n", "eps", "cost", "noisyoco"))
+
+    # 1. regret vs T
+    doms = [d for d in ("simplex", "spanning_tree") if d in set(rates.domain)]
+    fig, axes = plt.subplots(1, len(doms), figsize=(6 * len(doms), 4.6), squeeze=False)
+    for ax, dom in zip(axes[0], doms):
+        r = rates[rates.domain == dom]
+        for alg in [a for a in STYLE if a in set(r.alg) and a != "offset_losses"]:
+            _curve(ax, r[r.alg == alg], "T", "regret", alpha, **STYLE[alg])
+        none = r[r.alg == "none"].groupby("T").regret.mean()
+        _ref(ax, none.index, none.iloc[0], 0.75, "slope 3/4")
+        _ref(ax, none.index, none.iloc[0], 1.0, "slope 1", ls="-.")
+        n_, dim = int(r.n.iloc[0]), int(r.dim.iloc[0])
+        name = f"simplex, {n_} coordinates (n = {dim})" if dom == "simplex" else f"spanning trees of K_{p['tree_nodes']} (n = {dim})"
+        ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret (mean, CI band)", title=name)
+    axes[0][0].legend(fontsize=6.5, loc="upper left")
+    fig.suptitle(f"PRIVATEBANDIT, f_t = L||x - c||; Laplace eps = {p['eps_rate_laplace']:g}, "
+                 f"Gaussian eps = {p['eps_rate_gaussian']:g}, delta = {p['delta']:g}", fontsize=9)
+    _save(fig, outputs[0])
+
+    # 2. privacy gap vs n
+    g = with_gap(nt, ["dim"])
+    fig, ax = plt.subplots(figsize=(6.4, 4.6))
+    for alg in ("laplace", "gaussian", "laplace_l1", "gaussian_as_laplace", "gaussian_as_laplace_l1"):
+        _curve(ax, g[g.alg == alg], "dim", "gap", alpha, **STYLE[alg])
+    dims = np.sort(g.dim.unique())
+    lap = g[g.alg == "laplace"].groupby("dim").gap.mean()
+    if len(lap) and lap.iloc[0] > 0:
+        for a, ls in ((1.5, ":"), (1.0, "-."), (0.5, "--")):
+            _ref(ax, dims, lap.iloc[0], a, f"slope {a:g}", ls=ls)
+    ax.set(xscale="log", yscale="log", xlabel="n (dimension)", ylabel="private - non-private regret",
+           title=f"T = {p['T_n']}, Laplace eps = {p['eps_n_laplace']:g}, Gaussian eps = {p['eps_n_gaussian']:g}")
+    ax.legend(fontsize=6.5)
+    _save(fig, outputs[1])
+
+    # 3. privacy gap vs eps
+    g = with_gap(et, [])
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
+    for ax, kind in zip(axes, ("laplace", "gaussian")):
+        for alg in (kind, f"{kind}_eps_sq"):
+            _curve(ax, g[g.alg == alg], "eps", "gap", alpha, **STYLE[alg])
+        m = g[g.alg == kind].groupby("eps").gap.mean()
+        if len(m):
+            xs = np.array(m.index, dtype=float)
+            ax.plot(xs, m.iloc[-1] * (xs[-1] / xs), color="0.5", ls=":", lw=0.9, label="1/eps")
+        ax.set(xscale="log", yscale="log", xlabel="eps", ylabel="private - non-private regret",
+               title=f"{kind}, T = {p['T_eps']}, n = {p['dim_eps']}")
+        ax.legend(fontsize=7)
+    _save(fig, outputs[2])
+
+    # 4. cost: oracle calls and wall time vs the projection baseline
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
+    c = cost.assign(calls_per_step=cost.oracle_calls / cost["T"], proj_per_step=cost.projections / cost["T"],
+                    us_per_step=1e6 * cost.wall_time / cost["T"])
+    run = c.groupby(["domain", "n", "alg"]).first().reset_index()  # one value per run
+    for dom, mk in (("simplex", "o"), ("l1ball", "s")):
+        d = run[run.domain == dom]
+        fw, pr, two = d[d.alg == "fw"], d[d.alg == "projection"], d[d.alg == "fw_two_calls"]
+        axes[0].plot(fw.n, fw.calls_per_step, marker=mk, color="tab:blue", label=f"{dom}: LMO calls / step (Alg. 1)")
+        axes[0].plot(pr.n, pr.proj_per_step, marker=mk, color="tab:orange", label=f"{dom}: projections / step (baseline)")
+        axes[0].plot(two.n, two.calls_per_step, marker=mk, color="tab:red", ls="--", label=f"{dom}: control, two calls")
+        axes[1].plot(fw.n, fw.us_per_step, marker=mk, color="tab:blue", label=f"{dom}: Algorithm 1")
+        axes[1].plot(pr.n, pr.us_per_step, marker=mk, color="tab:orange", label=f"{dom}: projection baseline")
+    axes[0].set(xscale="log", yscale="log", xlabel="coordinates", ylabel="per bandit step",
+                title=f"oracle calls vs projections, T = {p['T_cost']}")
+    axes[1].set(xscale="log", yscale="log", xlabel="coordinates", ylabel="wall time per step (us, all replicates)",
+                title="wall time (one measurement, machine-dependent)")
+    axes[0].legend(fontsize=6.5)
+    axes[1].legend(fontsize=6.5)
+    _save(fig, outputs[3])
+
+    # 5. measured / bound: Lemma C.2, Corollary C.5 (per round, max over rounds of the mean), Lemma 4.1
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.4))
+    for ax, col, bcol, title in ((axes[0], "c2_rounds", "c2_bound", "Lemma C.2: max_R E||g~_R||^2 / bound"),
+                                 (axes[1], "c5_rounds", "c5_bound", "Corollary C.5: max_R E||x^_R - x~_R|| / bound")):
+        shown = rates[rates[col].notna() & (rates.alg != ("offset_losses" if col == "c5_rounds" else ""))]
+        for (dom, alg), d in shown.groupby(["domain", "alg"]):
+            pts = []
+            for T, gT in d.groupby("T"):
+                vals = np.stack(gT[col].to_list())
+                if vals.size:
+                    pts.append((T, vals.mean(axis=0).max() / gT[bcol].iloc[0]))
+            if pts:
+                st = STYLE.get(alg, dict(label=alg))
+                kw = {k: v for k, v in st.items() if k != "label"}
+                ax.plot(*zip(*pts), marker="o" if dom == "simplex" else "s", ms=3,
+                        label=f"{st.get('label', alg)} ({dom})", **kw)
+        ax.axhline(1.0, color="k", lw=0.8)
+        ax.set(xscale="log", yscale="log", xlabel="T", ylabel="measured / bound", title=title)
+        ax.legend(fontsize=5.5)
+    for alg, d in oco.groupby("alg"):
+        for gamma, dg in d.groupby("gamma"):
+            m = dg.groupby("T").apply(lambda z: z.regret.mean() / z.bound.mean(), include_groups=False)
+            axes[2].plot(m.index, m.to_numpy(), marker="o", ms=3, ls="--" if alg == "printed_eta" else "-",
+                         label=f"{alg}, gamma = {gamma:g}")
+    axes[2].axhline(1.0, color="k", lw=0.8)
+    axes[2].set(xscale="log", yscale="log", xlabel="T", ylabel="E regret / (1.5 sqrt(T) kappa D_omega + T kappa gamma)",
+                title=f"Lemma 4.1, NOISYOCO on the l1 ball (rho = {p['rho_oco']:g})")
+    axes[2].legend(fontsize=6.5)
+    _save(fig, outputs[4])

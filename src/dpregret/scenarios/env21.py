@@ -1,0 +1,502 @@
+"""Ene, Nguyen, Vladu (AAAI 2021): the runs behind the claims of ``claims.env21``.
+
+Experiments (one tidy table each; one row per algorithm x point x replicate):
+
+- ``rates``: regret vs T of PRIVATEBANDIT (Algorithm 1) on the stationary distance loss
+  ``f_t(x) = L ||x - c||`` (``bco.stationary_distance``: c halfway between the domain's centre
+  and a vertex, so f_t attains 0 in K; the comparator pays 0 and every queried point pays
+  at least ``L zeta`` on average, so the regret is at least ``T L zeta = T^(3/4) n^(1/2) L D``:
+  an instance on which Lemma 3.1's first term is attained) over the simplex (``n_simplex`` coordinates,
+  dimension ``n_simplex - 1`` = the paper's n) and the spanning-tree polytope of K_k
+  (``tree_nodes``), at every T of ``T`` (simplex) / ``T_tree`` (tree).  Algorithms:
+  ``none`` (no noise), ``laplace`` (Lemma 5.1's lambda at ``eps_rate_laplace``), ``gaussian``
+  (Lemma 5.4's sigma at ``eps_rate_gaussian``, ``delta``), ``fixed_noise`` (Laplace noise of
+  scale ``noise_level`` whatever T: a fixed noise distribution, Lemma 3.1 at fixed mu),
+  the controls ``*_fixed_step`` (the same noise with a step frozen at Algorithm 1's eta for
+  the smallest T of the grid: non-decreasing in T), ``printed_sign`` (line 14 as printed:
+  ascent) and ``offset_losses`` (f_t + 2 L D: minimum no longer 0, the precondition of
+  Lemma C.2; first two T only).  ``none``, ``laplace``, ``gaussian``, ``fixed_noise``,
+  ``printed_sign`` and ``offset_losses`` are instrumented: from the recorded queries and
+  the replayed directions u_t the table carries Lemma C.2's ``||g~_R||^2`` and Corollary
+  C.5's ``||x^_R - x~_R||`` (max and mean over rounds) with both bounds.
+- ``n``: the gap (regret minus the noise-free run's, same replicate) vs the dimension at
+  ``T_n``: ``laplace`` / ``gaussian`` at ``eps_n_laplace`` / ``eps_n_gaussian`` and the controls
+  ``laplace_l1`` (lambda x n^(1/2): the batch l1 norm bounded by n M instead of n^(1/2) M),
+  ``gaussian_as_laplace`` (Gaussian noise calibrated through the l1 route of Lemma 5.1,
+  sigma = lambda: Laplace's dimension dependence) and ``gaussian_as_laplace_l1``
+  (sigma = lambda n^(1/2)).
+- ``eps``: the gap vs eps at ``T_eps``, ``dim_eps``: ``laplace`` at every ``eps_laplace``,
+  ``gaussian`` at every ``eps_gaussian``, and the controls ``*_eps_sq`` (scale x eps_min/eps,
+  i.e. proportional to 1/eps^2, equal at the grid's smallest eps).
+- ``cost``: LMO calls, projections and times at ``T_cost`` for ``n_cost`` coordinates on the
+  simplex and the l1 ball: ``fw`` (Algorithm 1), ``projection`` (the projection baseline,
+  :func:`projected_bandit`) and ``fw_two_calls`` (control: every oracle query made twice).
+- ``noisyoco``: NOISYOCO (Algorithm 2) on linear losses over the l1 ball of radius
+  ``rho_oco`` with a (kappa, gamma)-noisy oracle, ``kappa = kappa_over_G * max ||l_t||``,
+  every gamma of ``gamma`` and both NOISYMAP errors (``sphere``, ``adversarial``); control
+  ``printed_eta`` (Algorithm 2, line 1 as printed: eta = D_omega^(1/2) / (kappa T^(1/2))).
+
+Every PRIVATEBANDIT row carries ``oracle_calls`` (LMO invocations of its run: one
+invocation answers all rows of the run).
+
+Batching of variants (common random numbers).  The variants of one point that share eta and
+the line-14 sign run as rows of ONE :func:`private_bandit` call: the direction stream is the
+chunk's streams tiled (every variant sees the same u_t) and the noise stream serves, per
+variant, the same standard Laplace / normal draws times the variant's scale (the call uses
+``noise="laplace", noise_scale=1``; a Gaussian variant's rows get normal draws).  The
+stream keys are (experiment, domain, point) for u and (..., "noise") for the noise, never
+the variant or the call, so every variant and every control of a point sees the same
+directions and the same standard noise.  Losses are deterministic, so
+results do not depend on how replicates are chunked.  Timing columns (``*_time``) are
+measurements and are not reproducible (``wall_time`` is per call, all its rows).
+
+Choosing eps.  What the noise does to the regret is set by
+``r = eta E||Z|| / zeta`` (:func:`noise_to_smoothing`; Z = the tree noise of one release):
+the response is quadratic for r < ~1 (the sphere-smoothed cone is flat to first order),
+linear up to r ~ D / zeta, saturated above.  r does not depend on T except through logs
+(eta / zeta = 1 / (T^(1/2) n L)), so the T-rates are checked at a fixed response regime.
+Lemma 5.1's lambda at eps = 1 gives r ~ 50-120 (Laplace) and Lemma 5.4's sigma r ~ 2000-3700
+(Gaussian, delta = 1e-5) on the simplex with n = 4 and T in [300, 3e4]: saturated; the
+config's eps put r ~ 1 at the grid's centre (T-rates), ~0.5 at the centre of the n grid,
+and sweep r from ~300 down to ~3 (eps grids).  The dimension grid cannot span 2 decades
+while zeta = D n^(1/2) / T^(1/4) stays below D (n < T^(1/2), where Lemma 3.1 is below the
+trivial L D T): at T_n = 1e4 it stops at n = 32.
+"""
+from __future__ import annotations
+
+import copy
+import math
+import time
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+from ..environments.bco import stationary_distance
+from ..environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope
+from ..learners.private_bandit import (
+    algorithm1_parameters, batch_schedule, bound_cor_c5, bound_lemma3_1, bound_lemma4_1, bound_lemma5_2,
+    bound_lemma5_5, bound_lemma_c2, gaussian_sigma_lemma5_4, laplace_lambda_lemma5_1, noisy_oco, private_bandit,
+    projected_bandit,
+)
+from ..rng import ReplicateStreams, stable_key
+from ..tree import draws_per_release
+
+EXPERIMENTS = ("rates", "n", "eps", "cost", "noisyoco")
+RATE_DOMAINS = ("simplex", "spanning_tree")
+OFFSET = 2.0  # offset_losses: f_t + OFFSET * L * D
+
+
+# ------------------------------------------------------------------------------ streams
+def _streams(seed, reps, *key) -> ReplicateStreams:
+    return ReplicateStreams(seed, stable_key("env21", *key), reps)
+
+
+class RowStreams(ReplicateStreams):
+    """V variants x R replicates as one stream object (row ``v * R + r`` = replicate r).
+
+    Without ``scales``: every variant gets the same draws (the chunk's streams tiled).
+    With ``scales``/``kinds``: ``laplace(scale, shape)`` and ``normal(shape)`` return, for
+    variant v, ``scales[v]`` times one standard Laplace draw (kind "laplace") or one standard
+    normal draw (kind "gaussian") of the replicate -- both drawn at every request, so each
+    replicate's consumption does not depend on the variants or the chunking.
+    """
+
+    def __init__(self, base: ReplicateStreams, V: int, scales=None, kinds=None):  # noqa: D107 - no super().__init__
+        self._base, self.V = base, int(V)
+        self.replicates = np.tile(base.replicates, self.V)
+        self.scales = None if scales is None else np.asarray(scales, dtype=float)
+        self.kinds = None if kinds is None else list(kinds)
+        if self.scales is not None and (self.scales.shape != (self.V,) or len(self.kinds) != self.V):
+            raise ValueError(f"scales and kinds must have one entry per variant ({self.V})")
+        if self.kinds is not None and not set(self.kinds) <= {"laplace", "gaussian"}:
+            raise ValueError(f"kinds must be 'laplace' or 'gaussian', got {self.kinds}")
+
+    @property
+    def R(self) -> int:
+        return self.V * self._base.R
+
+    @property
+    def consumed(self) -> int:
+        return self._base.consumed
+
+    def _tile(self, z: np.ndarray) -> np.ndarray:
+        return np.concatenate([z] * self.V, axis=0)
+
+    def _mix(self, shape) -> np.ndarray:
+        zl = self._base.laplace(1.0, shape)
+        zg = self._base.normal(shape)
+        return np.concatenate([s * (zl if k == "laplace" else zg) for s, k in zip(self.scales, self.kinds)], axis=0)
+
+    def uniform(self, shape=()):
+        return self._tile(self._base.uniform(shape))
+
+    def normal(self, shape=()):
+        return self._tile(self._base.normal(shape)) if self.scales is None else self._mix(shape)
+
+    def laplace(self, scale, shape=()):
+        if self.scales is None:
+            return self._tile(self._base.laplace(scale, shape))
+        return np.asarray(scale) * self._mix(shape)
+
+
+# ------------------------------------------------------------------------------- domains
+def make_domain(name: str, n: int) -> Polytope:
+    """``simplex`` (n coordinates), ``l1ball`` (radius 1) or ``spanning_tree`` (K_n, Prim LMO)."""
+    if name == "simplex":
+        return Simplex(n)
+    if name == "l1ball":
+        return L1Ball(n)
+    if name == "spanning_tree":
+        return SpanningTreePolytope.complete(n, method="prim")
+    raise ValueError(f"domain must be one of ('simplex', 'l1ball', 'spanning_tree'), got {name!r}")
+
+
+def _lmo_twice(self, c):
+    """Control: the oracle is queried twice per request (a re-query 'for verification')."""
+    Polytope.lmo(self, c)
+    return Polytope.lmo(self, c)
+
+
+def two_call_domain(domain: Polytope) -> Polytope:
+    """A copy of ``domain`` whose every LMO request costs two oracle calls (same answers)."""
+    cls = type(f"TwoCall{type(domain).__name__}", (type(domain),), {"lmo": _lmo_twice})
+    out = copy.copy(domain)
+    out.__class__ = cls
+    out.reset_counters()
+    return out
+
+
+class OffsetLosses:
+    """``f_t + offset`` (same gradients, same comparator up to ``offset * tau``): violates the
+    paper's convention that each f_t attains 0 in the domain (so |f_t| <= L D)."""
+
+    def __init__(self, base, offset: float):
+        self.base, self.offset = base, float(offset)
+        self.domain, self.T, self.L, self.n = base.domain, base.T, base.L, base.n
+
+    def value(self, t, x):
+        return self.base.value(t, x) + self.offset
+
+    def best_fixed(self, taus):
+        taus = np.atleast_1d(np.asarray(taus))
+        return self.base.best_fixed(taus) + self.offset * taus
+
+
+# ------------------------------------------------------------------------------ noise
+def noise_scale(kind: str, T: int, d: int, L: float, eps: float, delta: float) -> float:
+    """Lemma 5.1's lambda (``laplace``) or Lemma 5.4's sigma (``gaussian``) for dimension d."""
+    if kind == "laplace":
+        return laplace_lambda_lemma5_1(T, d, L, eps)
+    if kind == "gaussian":
+        return gaussian_sigma_lemma5_4(T, d, L, eps, delta)
+    raise ValueError(f"kind must be 'laplace' or 'gaussian', got {kind!r}")
+
+
+def noise_mu(kind: str, d: int, scale: float) -> float:
+    """``mu = E||X||`` for X of d i.i.d. coordinates: Gaussian exactly (chi mean
+    ``sigma sqrt 2 Gamma((d+1)/2) / Gamma(d/2)``); Laplace its upper bound ``sqrt(2d) lambda``
+    (Jensen; the paper's O(n^(1/2) lambda) with constant sqrt 2)."""
+    if scale == 0.0 or kind == "none":
+        return 0.0
+    if kind == "laplace":
+        return math.sqrt(2.0 * d) * scale
+    return scale * math.sqrt(2.0) * math.exp(special.gammaln((d + 1) / 2) - special.gammaln(d / 2))
+
+
+def noise_to_smoothing(kind: str, T: int, d: int, L: float, D: float, scale: float) -> float:
+    """``eta E||Z|| / zeta``: the displacement of the Frank-Wolfe target by the tree noise Z
+    (K = ceil(log2 T_round) draws per release) relative to the smoothing radius; used to
+    choose the eps of the experiments (response quadratic below ~1, saturated above ~D/zeta)."""
+    _, rounds, _ = batch_schedule(T)
+    zeta, eta = algorithm1_parameters(T, d, L, D)
+    var = 2.0 if kind == "laplace" else 1.0
+    return eta * math.sqrt(var * d * draws_per_release(rounds)) * scale / zeta
+
+
+# ------------------------------------------------------------------------------ running
+def _run(domain, losses, variants, reps, seed, key, *, eta=None, printed=False, record=False):
+    """One :func:`private_bandit` call over ``variants`` = [(alg, kind, scale), ...]."""
+    V = len(variants)
+    u = RowStreams(_streams(seed, reps, *key, "u"), V)
+    scales = [s for _, _, s in variants]
+    noisy = any(s > 0 for s in scales)
+    kinds = ["gaussian" if k == "gaussian" else "laplace" for _, k, _ in variants]
+    nz = RowStreams(_streams(seed, reps, *key, "noise"), V, scales, kinds) if noisy else None
+    return private_bandit(domain, losses, u, noise="laplace" if noisy else "none", noise_scale=1.0 if noisy else None,
+                          eta=eta, record_queries=record, noise_rng=nz, printed_line14_sign=printed)
+
+
+def instrument(domain, losses, run, reps, seed, key, V: int) -> dict[str, np.ndarray]:
+    """Lemma C.2 and Corollary C.5 measured on a recorded run (``record_queries=True``).
+
+    The directions u_t are replayed from the run's u stream (same key, d normals per step);
+    the played point of round k is ``y_t - zeta Q u_t`` (checked constant within the round),
+    ``g~_k = sum_{t in k} (d / zeta) f_t(y_t) u_t``, and (domains with a projection)
+    ``x^_k = Proj(-eta sum_{j<k} g~_j)`` (paper round k+1: the exact map of the exact
+    gradient sum of the previous rounds) against the point played in round k, k >= 1.
+    Returns per row (V R rows) ``c2_rounds`` (||g~_k||^2 for every round k) and ``c5_rounds``
+    (||x^_k - x~_k|| for k >= 1; empty without a projection), as arrays, and their max and
+    mean over rounds (``c2_max``, ``c2_mean``, ``c5_max``, ``c5_mean``; NaN without a
+    projection)."""
+    p = run.params
+    T, d, zeta, eta, b, rounds = p["T"], p["n"], p["zeta"], p["eta"], p["T_batch"], p["T_round"]
+    if p["alpha"] != 0.0:
+        raise ValueError("instrument needs shrink=False")
+    W = _streams(seed, reps, *key, "u").normal((T, d))  # (R, T, d), the run's draw order
+    W /= np.linalg.norm(W, axis=2, keepdims=True)
+    Q, Y = domain.Q, run.queries  # Y: (T, V R, n)
+    VR = Y.shape[1]
+    P = np.empty((rounds, VR, domain.n))
+    G = np.empty((rounds, VR, d))
+    for k in range(rounds):  # one round at a time (memory O(T_batch V R n))
+        ts = np.arange(k * b, min((k + 1) * b, T))
+        Uk = np.concatenate([W[:, ts]] * V, axis=0)  # (VR, len, d)
+        play = Y[ts] - zeta * np.einsum("rtd,nd->trn", Uk, Q)
+        P[k] = play[0]
+        if np.max(np.abs(play - play[0])) > 1e-8 * max(1.0, float(np.abs(play[0]).max())):
+            raise RuntimeError("replayed directions do not reproduce the recorded queries")
+        F = np.stack([losses.value(int(t) + 1, Y[t]) for t in ts], axis=1)  # (VR, len)
+        G[k] = (d / zeta) * np.einsum("rt,rtd->rd", F, Uk)
+    sq = np.sum(G**2, axis=2)  # (rounds, VR)
+    out = {"c2_max": sq.max(axis=0), "c2_mean": sq.mean(axis=0), "c2_rounds": list(sq.T)}
+    if domain.has_projection and rounds >= 2:
+        S = np.cumsum(G, axis=0)[:-1]  # sum of the first k batches, k = 1..rounds-1
+        xhat = domain.project((-eta * S @ Q.T).reshape((rounds - 1) * VR, -1)).reshape(rounds - 1, VR, -1)
+        err = np.linalg.norm(xhat - P[1:], axis=2)
+        out["c5_max"], out["c5_mean"], out["c5_rounds"] = err.max(axis=0), err.mean(axis=0), list(err.T)
+    else:
+        out["c5_max"] = out["c5_mean"] = np.full(VR, np.nan)
+        out["c5_rounds"] = [np.full(0, np.nan)] * VR
+    return out
+
+
+def _frame(run, variants, reps, extra: dict | None = None) -> pd.DataFrame:
+    V, R = len(variants), len(reps)
+    df = pd.DataFrame({
+        "alg": np.repeat([a for a, _, _ in variants], R),
+        "noise": np.repeat([k for _, k, _ in variants], R),
+        "noise_scale": np.repeat([s for _, _, s in variants], R),
+        "replicate": np.tile(list(reps), V),
+        "regret": run.regret[:, -1], "best": run.best[-1],
+        "oracle_calls": run.oracle_calls, "projections": run.projections,
+        "T_batch": run.params["T_batch"], "T_round": run.params["T_round"],
+        "zeta": run.params["zeta"], "eta": run.params["eta"], "wall_time": run.wall_time,
+    })
+    for k, v in (extra or {}).items():
+        df[k] = v
+    return df
+
+
+def _bounds(df: pd.DataFrame, T: int, d: int, L: float, D: float, eps_of: dict, delta: float) -> pd.DataFrame:
+    """Per-row mu and the bound values (constants: Lemma 3.1, 5.2, 5.5 with C = 1; the
+    explicit chain of Lemma 3.1; Lemma C.2's statement; Corollary C.5 with kappa^2 = C.2)."""
+    b, _, _ = batch_schedule(T)
+    mu = np.array([noise_mu(k, d, s) for k, s in zip(df.noise, df.noise_scale)])
+    df["mu"] = mu
+    df["eps"] = [eps_of.get(a, np.nan) for a in df.alg]
+    df["delta"] = delta
+    df["bound_lemma3_1"] = [bound_lemma3_1(T, d, L, D, m) for m in mu]
+    df["bound_lemma3_1_explicit"] = [bound_lemma3_1(T, d, L, D, m, explicit=True) for m in mu]
+    df["bound_lemma5_2"] = [bound_lemma5_2(T, d, L, D, e) if k == "laplace" and e == e else np.nan
+                            for k, e in zip(df.noise, df.eps)]
+    df["bound_lemma5_5"] = [bound_lemma5_5(T, d, L, D, e, delta) if k == "gaussian" and e == e else np.nan
+                            for k, e in zip(df.noise, df.eps)]
+    c2 = bound_lemma_c2(b, d, L, D, float(df.zeta.iloc[0]))
+    df["c2_bound"] = c2
+    df["c5_bound"] = [bound_cor_c5(T, b, e, m, math.sqrt(c2), D) for e, m in zip(df.eta, mu)]
+    return df
+
+
+def _pair(point) -> tuple[str, int]:
+    """``(name, int)`` from a tuple or a ``"name:value"`` string (workflow wildcards)."""
+    if isinstance(point, str):
+        name, _, val = point.partition(":")
+        return name, int(val)
+    name, val = point
+    return str(name), int(val)
+
+
+def simulate_rates(p: dict, point, reps, seed: int) -> pd.DataFrame:
+    """One (domain, T) point of the ``rates`` experiment (see the module docstring);
+    ``point`` is ``("simplex", T)`` / ``("spanning_tree", T)`` or ``"simplex:T"``."""
+    dom_name, T = _pair(point)
+    if dom_name not in RATE_DOMAINS:
+        raise ValueError(f"rates domain must be one of {RATE_DOMAINS}, got {dom_name!r}")
+    L, delta = float(p["L"]), float(p["delta"])
+    grid = p["T"] if dom_name == "simplex" else p["T_tree"]
+    n = p["n_simplex"] if dom_name == "simplex" else p["tree_nodes"]
+    key = ("rates", dom_name, T)
+    frames = []
+
+    def go(variants, losses=None, *, eta=None, printed=False, record=False, eps_of=None):
+        dom = make_domain(dom_name, n)
+        ls = stationary_distance(dom, T, L=L) if losses is None else losses(dom)
+        run = _run(dom, ls, variants, reps, seed, key, eta=eta, printed=printed, record=record)
+        extra = instrument(dom, ls, run, reps, seed, key, len(variants)) if record else {}
+        df = _frame(run, variants, reps, extra)
+        frames.append(_bounds(df, T, dom.dim, L, dom.D, eps_of or {}, delta))
+        return dom
+
+    dom = make_domain(dom_name, n)
+    d = dom.dim
+    lam = noise_scale("laplace", T, d, L, p["eps_rate_laplace"], delta)
+    sig = noise_scale("gaussian", T, d, L, p["eps_rate_gaussian"], delta)
+    eps_of = {"laplace": p["eps_rate_laplace"], "gaussian": p["eps_rate_gaussian"],
+              "laplace_fixed_step": p["eps_rate_laplace"], "gaussian_fixed_step": p["eps_rate_gaussian"]}
+    main = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig)]
+    if dom_name == "simplex":
+        main.append(("fixed_noise", "laplace", float(p["noise_level"])))
+    go(main, record=True, eps_of=eps_of)
+    if dom_name == "simplex":  # controls: a step frozen at the smallest T's (not decreasing with T)
+        eta0 = algorithm1_parameters(int(min(grid)), d, L, dom.D)[1]
+        go([("laplace_fixed_step", "laplace", lam), ("gaussian_fixed_step", "gaussian", sig),
+            ("fixed_noise_fixed_step", "laplace", float(p["noise_level"]))], eta=eta0, eps_of=eps_of)
+        if T in sorted(grid)[:2]:  # Lemma C.2's control: losses shifted by 2 L D
+            go([("offset_losses", "none", 0.0)], losses=lambda dm: OffsetLosses(
+                stationary_distance(dm, T, L=L), OFFSET * L * dm.D), record=True)
+    go([("printed_sign", "none", 0.0)], printed=True, record=True)
+    df = pd.concat(frames, ignore_index=True)
+    df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
+        "rates", dom_name, dom.n, d, T, L, dom.D
+    return df
+
+
+def simulate_n(p: dict, dim: int, reps, seed: int) -> pd.DataFrame:
+    """One dimension of the ``n`` experiment (simplex with dim + 1 coordinates, T = T_n)."""
+    dim, T = int(dim), int(p["T_n"])
+    L, delta = float(p["L"]), float(p["delta"])
+    dom = make_domain("simplex", dim + 1)
+    lam = noise_scale("laplace", T, dim, L, p["eps_n_laplace"], delta)
+    sig = noise_scale("gaussian", T, dim, L, p["eps_n_gaussian"], delta)
+    r = math.sqrt(dim)
+    variants = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig),
+                ("laplace_l1", "laplace", lam * r), ("gaussian_as_laplace", "gaussian", lam),
+                ("gaussian_as_laplace_l1", "gaussian", lam * r)]
+    losses = stationary_distance(dom, T, L=L)
+    run = _run(dom, losses, variants, reps, seed, ("n", dim, T))
+    eps_of = {"laplace": p["eps_n_laplace"], "laplace_l1": p["eps_n_laplace"], "gaussian_as_laplace": p["eps_n_laplace"],
+              "gaussian_as_laplace_l1": p["eps_n_laplace"], "gaussian": p["eps_n_gaussian"]}
+    df = _bounds(_frame(run, variants, reps), T, dim, L, dom.D, eps_of, delta)
+    df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
+        "n", "simplex", dom.n, dim, T, L, dom.D
+    return df
+
+
+def simulate_eps(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
+    """The ``eps`` experiment (one point, ``"all"``): every eps of both grids in one call."""
+    if point != "all":
+        raise ValueError(f"point must be 'all', got {point!r}")
+    T, dim = int(p["T_eps"]), int(p["dim_eps"])
+    L, delta = float(p["L"]), float(p["delta"])
+    dom = make_domain("simplex", dim + 1)
+    variants, eps_col = [("none", "none", 0.0)], [np.nan]
+    for kind, grid in (("laplace", p["eps_laplace"]), ("gaussian", p["eps_gaussian"])):
+        e0 = min(grid)
+        for e in grid:
+            s = noise_scale(kind, T, dim, L, e, delta)
+            variants += [(kind, kind, s), (f"{kind}_eps_sq", kind, s * e0 / e)]
+            eps_col += [float(e), float(e)]
+    losses = stationary_distance(dom, T, L=L)
+    run = _run(dom, losses, variants, reps, seed, ("eps", dim, T))
+    df = _bounds(_frame(run, variants, reps), T, dim, L, dom.D, {}, delta)
+    df["eps"] = np.repeat(eps_col, len(reps))
+    df["bound_lemma5_2"] = [bound_lemma5_2(T, dim, L, dom.D, e) if k == "laplace" and e == e else np.nan
+                            for k, e in zip(df.noise, df.eps)]
+    df["bound_lemma5_5"] = [bound_lemma5_5(T, dim, L, dom.D, e, delta) if k == "gaussian" and e == e else np.nan
+                            for k, e in zip(df.noise, df.eps)]
+    df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
+        "eps", "simplex", dom.n, dim, T, L, dom.D
+    return df
+
+
+def simulate_cost(p: dict, point, reps, seed: int) -> pd.DataFrame:
+    """One (domain, n) point of the ``cost`` experiment (``("simplex", n)`` or ``"l1ball:n"``):
+    Algorithm 1 (LMO), the projection baseline and the two-calls control, no noise, same
+    directions."""
+    dom_name, n = _pair(point)
+    if dom_name not in ("simplex", "l1ball"):
+        raise ValueError(f"cost domain must be 'simplex' or 'l1ball', got {dom_name!r}")
+    T, L = int(p["T_cost"]), float(p["L"])
+    frames = []
+    for alg in ("fw", "projection", "fw_two_calls"):
+        dom = make_domain(dom_name, n)
+        if alg == "fw_two_calls":
+            dom = two_call_domain(dom)
+        losses = stationary_distance(dom, T, L=L)
+        u = _streams(seed, reps, "cost", dom_name, n, T, "u")
+        t0 = time.perf_counter()
+        fn = projected_bandit if alg == "projection" else private_bandit
+        run = fn(dom, losses, u)
+        wall = time.perf_counter() - t0
+        frames.append(pd.DataFrame({
+            "alg": alg, "replicate": list(reps), "regret": run.regret[:, -1], "oracle_calls": run.oracle_calls,
+            "projections": run.projections, "oracle_time": run.oracle_time, "projection_time": run.projection_time,
+            "wall_time": wall, "T_batch": run.params["T_batch"], "T_round": run.params["T_round"],
+            "dim": dom.dim, "D": dom.D}))
+    df = pd.concat(frames, ignore_index=True)
+    df["experiment"], df["domain"], df["n"], df["T"], df["L"], df["noise"] = "cost", dom_name, n, T, L, "none"
+    return df
+
+
+def oco_losses(p: dict, T: int, seed: int) -> np.ndarray:
+    """The oblivious linear losses of the NOISYOCO instance: ``l_t = -e_1 + U_t / 2`` with
+    U_t uniform on [-1, 1]^n (best vertex +rho e_1); one sequence per (seed, T)."""
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=stable_key("env21", "noisyoco", "losses", T))))
+    n = int(p["n_oco"])
+    ell = 0.5 * rng.uniform(-1.0, 1.0, (T, n))
+    ell[:, 0] -= 1.0
+    return ell
+
+
+def simulate_noisyoco(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
+    """One T of the ``noisyoco`` experiment (Lemma 4.1 on a direct instance)."""
+    T = int(T)
+    dom = L1Ball(int(p["n_oco"]), rho=float(p["rho_oco"]))
+    ell = oco_losses(p, T, seed)
+    G = float(np.linalg.norm(ell, axis=1).max())
+    kappa = float(p["kappa_over_G"]) * G
+    frames = []
+    for gamma in p["gamma"]:
+        gamma = float(gamma)
+        bound = bound_lemma4_1(T, kappa, gamma, dom.D_omega)
+        for alg, kw in (("sphere", {}), ("adversarial", {"map_noise": "adversarial"}),
+                        ("printed_eta", {"eta": math.sqrt(dom.D_omega) / (kappa * math.sqrt(T))})):
+            run = noisy_oco(dom, ell, _streams(seed, reps, "noisyoco", T, gamma), kappa=kappa, gamma=gamma, **kw)
+            frames.append(pd.DataFrame({
+                "alg": alg, "replicate": list(reps), "regret": run.regret[:, -1], "gamma": gamma, "eta": run.eta,
+                "grad_sd": run.grad_sd, "bound": bound,
+                "bound_at_eta": bound_lemma4_1(T, kappa, gamma, dom.D_omega, eta=run.eta)}))
+    df = pd.concat(frames, ignore_index=True)
+    df["experiment"], df["domain"], df["n"], df["T"], df["kappa"], df["G"], df["D_omega"], df["rho"] = \
+        "noisyoco", "l1ball", dom.n, T, kappa, G, dom.D_omega, dom.rho
+    return df
+
+
+SIMULATE = {"rates": simulate_rates, "n": simulate_n, "eps": simulate_eps, "cost": simulate_cost,
+            "noisyoco": simulate_noisyoco}
+
+
+def points(p: dict) -> dict[str, list]:
+    """Every point of every experiment (what the workflow fans out over)."""
+    return {
+        "rates": [("simplex", int(T)) for T in p["T"]] + [("spanning_tree", int(T)) for T in p["T_tree"]],
+        "n": [int(d) for d in p["dims"]],
+        "eps": ["all"],
+        "cost": [(dm, int(n)) for dm in ("simplex", "l1ball") for n in p["n_cost"]],
+        "noisyoco": [int(T) for T in p["T_oco"]],
+    }
+
+
+def simulate(experiment: str, p: dict, point, reps, seed: int) -> pd.DataFrame:
+    if experiment not in SIMULATE:
+        raise ValueError(f"experiment must be one of {EXPERIMENTS}, got {experiment!r}")
+    df = SIMULATE[experiment](p, point, reps, seed)
+    df["scenario"] = "env21"
+    return df
+
+
+def simulate_all(p: dict, reps, seed: int) -> dict[str, pd.DataFrame]:
+    """Every experiment at every point for one chunk of replicates (tests, notebooks)."""
+    return {e: pd.concat([simulate(e, p, pt, reps, seed) for pt in pts], ignore_index=True)
+            for e, pts in points(p).items()}
