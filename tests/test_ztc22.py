@@ -185,7 +185,7 @@ def test_linear_family_shares_draws_and_has_exact_minimisers():
 def test_chunking_does_not_change_rows():
     from dpregret.scenarios import ztc22 as S
 
-    p = dict(d=2, r=2.0, k=1, rho_stat=100.0, rho_priv=3.0, mu=0.1)
+    p = dict(d=2, r=2.0, k=1, rho_stat=100.0, rho_priv=3.0, mu=0.1, d_opt=2)
     whole = S.simulate_strongly_convex(p, 50, range(4), 5)
     parts = __import__("pandas").concat([S.simulate_strongly_convex(p, 50, range(0, 2), 5),
                                          S.simulate_strongly_convex(p, 50, range(2, 4), 5)])

@@ -260,7 +260,7 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     for ax, rho in zip(axes, (p["rho_stat"], p["rho_priv"])):
-        d = sc[sc.rho == rho]
+        d = sc[(sc.rho == rho) & (sc.problem == "ridge_logistic")]
         for alg, name in (("o2b_sc", "Algorithm 1 + Lemma 7 + OSD"), ("frozen", "frozen learner (control)")):
             _curves(ax, d[d.alg == alg].assign(value=lambda x: x.subopt), "T", alpha, name)
         b = d[d.alg == "o2b_sc"].groupby("T").bound_explicit.mean()

@@ -8,7 +8,10 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   noised plain gradients), ``nonprivate`` (no noise), ``frozen`` (Algorithm 1 around a learner
   that plays the far end of W: linear regret), ``dpsgd`` (one-pass DP-SGD, same budget).
 - ``strongly_convex``: the same data with a ridge term (``mu``), Lemma 7's regularised losses
-  and Remark 9's OSD (``o2b_sc``) and the frozen learner, at both rho.
+  and Remark 9's OSD (``o2b_sc``) and the frozen learner, at both rho; and the location
+  problem (mu = 1, ``d_opt``) at ``rho_priv`` with ``o2b_sc``, its non-private twin
+  (``nonprivate_sc``) and the naive conversion with the same learner (``naive_sc``), for the
+  privacy-dominated rate of Remark 9.
 - ``rho_d``: Algorithm 1 and its non-private twin at ``T_rho_d`` over a grid of rho (d = ``d``)
   and a grid of d (rho = ``rho_priv``): the privacy cost's dependence on rho and d (figures;
   see README on why these are not rate claims on a fixed instance).
@@ -139,7 +142,7 @@ def simulate_strongly_convex(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     frames = []
     for rho in (p["rho_stat"], p["rho_priv"]):
         explicit = o2b.bound_thm8(np.full(R, o2b.osd_regret_bound_thm8(T, k, rho, prob)), T, k, rho, prob)
-        for alg, conv in (("o2b_sc", "tree"), ("frozen", "tree")):
+        for alg, conv in (("o2b_sc", "tree"), ("frozen", "tree")):  # ridge logistic
             learner = (Frozen(R, far) if alg == "frozen" else
                        StronglyConvexOSD(R, prob.d, prob.r, lambda t: t**k * prob.mu / 2))
             run = o2b.run(prob, learner, T, k=k, rho=rho, src=_streams(seed, reps, "sc", "data", T),
@@ -150,7 +153,20 @@ def simulate_strongly_convex(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
                                  "bound_measured": o2b.bound_thm8(reg, T, k, rho, prob), "bound_explicit": explicit},
                                 reps, alg=alg, rho=rho))
     df = pd.concat(frames, ignore_index=True)
-    df["experiment"], df["problem"], df["T"], df["d"], df["mu"] = "strongly_convex", "ridge_logistic", T, prob.d, prob.mu
+    df["problem"], df["d"], df["mu"] = "ridge_logistic", prob.d, prob.mu
+    loc = Location(p["d_opt"], 0.5, r=1.0, m_norm=0.5)
+    rho = p["rho_priv"]
+    frames = []
+    for alg, conv in (("o2b_sc", "tree"), ("nonprivate_sc", "none"), ("naive_sc", "naive")):
+        run = o2b.run(loc, StronglyConvexOSD(R, loc.d, loc.r, lambda t: t**k * loc.mu / 2), T, k=k,
+                      rho=rho if conv != "none" else math.inf, src=_streams(seed, reps, "sc_loc", "data", T),
+                      noise_src=_streams(seed, reps, "sc_loc", "noise", conv, T), checkpoints=[T], conversion=conv,
+                      reg="sc")
+        frames.append(_rows({"subopt": run.subopt[:, -1], "regret": run.regret[:, -1]}, reps, alg=alg, rho=rho))
+    lf = pd.concat(frames, ignore_index=True)
+    lf["problem"], lf["d"], lf["mu"] = "location", loc.d, loc.mu
+    df = pd.concat([df, lf], ignore_index=True)
+    df["experiment"], df["T"] = "strongly_convex", T
     return df
 
 
