@@ -20,6 +20,7 @@ include: "workflow/rules/as17.smk"
 include: "workflow/rules/as17_tables.smk"
 include: "workflow/rules/ztc22.smk"
 include: "workflow/rules/env21.smk"
+include: "workflow/rules/vdh19.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/report.smk"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-SCENARIOS = ("as17_experts", "as17_olo", "as17_mab", "as17_blo", "ztc22", "env21", "audit")
+SCENARIOS = ("as17_experts", "as17_olo", "as17_mab", "as17_blo", "ztc22", "env21", "vdh19", "audit")
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
 
 

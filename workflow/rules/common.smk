@@ -27,6 +27,8 @@ def claim_files():
         out += ZTC_CLAIM_FILES
     if "env21" in RUN["scenarios"]:
         out += ENV_CLAIM_FILES
+    if "vdh19" in RUN["scenarios"]:
+        out += VDH_CLAIM_FILES
     if "audit" in RUN["scenarios"]:
         out += AUDIT_CLAIM_FILES
     return out

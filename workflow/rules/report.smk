@@ -23,7 +23,8 @@ rule report_html:
         figures=(AS17_EXPERTS_FIGURES if "as17_experts" in RUN["scenarios"] else [])
         + (AS17_TABLE_FIGURES if "as17_mab" in RUN["scenarios"] else [])
         + ZTC_FIGURES
-        + ENV_FIGURES,
+        + ENV_FIGURES
+        + VDH_FIGURES,
         tables=["results/as17/tables.csv"] if "as17_mab" in RUN["scenarios"] else [],
     output:
         report("report/index.html", caption="../report/index.rst", category="Report"),

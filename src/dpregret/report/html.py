@@ -21,7 +21,7 @@ PAPERS = {
     "004_99eed4067d44be32.txt": "Ene, Nguyen, Vladu: projection-free private bandit optimisation",
 }
 FIGURES_BY_SCENARIO = {"as17_experts": "experts_", "as17_olo": "olo_", "as17_mab": "mab_", "as17_blo": "blo_",
-                       "ztc22": "ztc22_", "env21": "env21_"}
+                       "ztc22": "ztc22_", "env21": "env21_", "vdh19": "vdh19_"}
 CSS = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:.3em .5em;text-align:left;vertical-align:top}
 th{background:#f3f3f3}.PASS{background:#d9f2d9}.FAIL{background:#f8d0d0}.INCONCLUSIVE{background:#fbeec2}

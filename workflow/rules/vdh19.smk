@@ -1,0 +1,101 @@
+# Van der Hoeven (2019 / thesis ch. 3): user-specified local DP, privacy-caring minority and
+# sparse local Laplace randomiser (section 3.4).
+from dpregret.claims.vdh19 import CLAIMS as VDH_CLAIMS
+
+VDH = RUN.get("vdh19", {})
+VDH_EXPERIMENTS = ("minority", "minority_eps", "minority_n", "unorm", "sparse")
+VDH_POINTS = {"minority": [f"T{T}" for T in VDH.get("T", [])], "sparse": [f"T{T}" for T in VDH.get("T_sparse", [])],
+              "minority_eps": ["all"], "minority_n": ["all"], "unorm": ["all"]}
+VDH_FILES = {e: [f"results/vdh19/{e}/{pt}/chunk{c}.parquet" for pt in pts for c in (chunk_ids("vdh19") if VDH else [])]
+             for e, pts in VDH_POINTS.items()}
+VDH_CLAIM_FILES = [f"results/claims/{cid}.json" for cid in VDH_CLAIMS] if VDH else []
+VDH_FIGURES = [f"figures/vdh19/vdh19_{n}.png" for n in ("regret_vs_T", "regret_vs_eps", "regret_vs_nprivate",
+                                                        "sparse_vs_D", "regret_vs_u")] if VDH else []
+
+
+rule vdh19_simulate:
+    output:
+        "results/vdh19/{experiment}/{point}/chunk{chunk}.parquet",
+    log:
+        "logs/vdh19_simulate/{experiment}_{point}_{chunk}.log",
+    benchmark:
+        "logs/bench/vdh19_simulate/{experiment}_{point}_{chunk}.tsv"
+    wildcard_constraints:
+        experiment="minority|minority_eps|minority_n|unorm|sparse",
+        point=r"T\d+|all",
+        chunk=r"\d+-\d+",
+    params:
+        p=VDH,
+        seed=SEED,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/vdh19_simulate.py"
+
+
+rule vdh19_merge:
+    input:
+        lambda w: VDH_FILES[w.experiment],
+    output:
+        "results/vdh19/{experiment}.parquet",
+    log:
+        "logs/vdh19_merge_{experiment}.log",
+    benchmark:
+        "logs/bench/vdh19_merge_{experiment}.tsv"
+    wildcard_constraints:
+        experiment="minority|minority_eps|minority_n|unorm|sparse",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/merge_tables.py"
+
+
+rule vdh19_check:
+    input:
+        **{e: f"results/vdh19/{e}.parquet" for e in VDH_EXPERIMENTS},
+    output:
+        VDH_CLAIM_FILES,
+    log:
+        "logs/vdh19_check.log",
+    benchmark:
+        "logs/bench/vdh19_check.tsv"
+    params:
+        p=VDH,
+        seed=SEED,
+        alpha=ALPHA,
+        tolerances=RUN["tolerances"],
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/vdh19_check.py"
+
+
+rule vdh19_plot:
+    input:
+        **{e: f"results/vdh19/{e}.parquet" for e in VDH_EXPERIMENTS},
+    output:
+        [report(f, caption="../report/vdh19.rst", category="Van der Hoeven") for f in VDH_FIGURES],
+    log:
+        "logs/vdh19_plot.log",
+    benchmark:
+        "logs/bench/vdh19_plot.tsv"
+    params:
+        p=VDH,
+        alpha=ALPHA,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/vdh19_plot.py"
+
+
+rule vdh19:
+    input:
+        VDH_CLAIM_FILES,
+        VDH_FIGURES,
+    output:
+        touch("results/vdh19/done.flag"),
+    log:
+        "logs/vdh19.log",
+    benchmark:
+        "logs/bench/vdh19.tsv"
+    localrule: True

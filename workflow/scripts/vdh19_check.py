@@ -1,0 +1,29 @@
+"""Decide the Van der Hoeven claims; write each claim's JSON."""
+import json
+import sys
+
+import numpy as np
+import pandas as pd
+
+from dpregret.claims.core import record
+from dpregret.claims.vdh19 import CLAIMS, evaluate
+from dpregret.rng import stable_key
+
+sm = snakemake  # noqa: F821
+sys.stdout = sys.stderr = open(sm.log[0], "w")
+alpha = sm.params.alpha
+
+
+def rng_for(cid):
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(sm.params.seed, spawn_key=stable_key("check", cid))))
+
+
+tables = {k: pd.read_parquet(v) for k, v in sm.input.items()}
+results = evaluate(tables, sm.params.p, sm.params.tolerances, alpha, rng_for)
+for path in sm.output:
+    cid = path.split("/")[-1].removesuffix(".json")
+    res, ctl = results[cid]
+    rec = record(CLAIMS[cid], res, ctl, scenario="vdh19", env=None, ci_level=1 - alpha)
+    with open(path, "w") as fh:
+        json.dump(rec, fh, indent=1, sort_keys=True, default=float)
+    print(cid, res.verdict, "control:", ctl.verdict)
