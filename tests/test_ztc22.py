@@ -192,3 +192,32 @@ def test_chunking_does_not_change_rows():
     key = ["alg", "rho", "replicate"]
     a, b = whole.sort_values(key).reset_index(drop=True), parts.sort_values(key).reset_index(drop=True)
     assert a.equals(b)
+
+
+def test_parameter_free_learner_learns_a_constant_loss():
+    """KT betting x unit-ball OGD with the constraint reduction: on <g, w> with g = -(1, 0),
+    the iterate reaches the boundary point (r, 0) and the regret against it is sublinear."""
+    from dpregret.learners.oco import ParameterFree
+
+    R, T, r = 2, 4000, 1.0
+    learner = ParameterFree(R, 2, r, lambda t: 1.0)
+    g = np.tile([-1.0, 0.0], (R, 1))
+    regret = np.zeros(R)
+    for _ in range(T):
+        w = learner.predict()
+        assert np.all(np.linalg.norm(w, axis=1) <= r + 1e-12)
+        regret += np.sum(g * (w - np.array([r, 0.0])), axis=1)
+        learner.update(g)
+    assert np.all(regret < 0.05 * T) and np.all(regret > 0)
+    assert np.allclose(learner.predict(), [[r, 0.0]] * R, atol=1e-3)
+
+
+def test_theorem11_parameters():
+    prob = Logistic(3, r=2.0)
+    pf = o2b._pf_params(prob, 1000, 2.0, 1.0, 0.1)
+    ts = np.arange(1, 50)
+    xi, gh = np.array([pf["xi"](t) for t in ts]), np.array([pf["ghat"](t) for t in ts])
+    assert np.all(np.diff(xi) > 0) and np.all(gh >= prob.G * ts**3)
+    assert math.isclose(pf["A"], 8 * math.sqrt(2)) and math.isclose(pf["A1"], 8 * math.sqrt(3))
+    b = o2b.bound_thm11(np.zeros(4), 1000, 2.0, prob, pf)
+    assert np.all(b > 0) and np.allclose(b, b[0])
