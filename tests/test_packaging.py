@@ -15,7 +15,8 @@ def _norm(req: str) -> tuple[str, str]:
 
 def test_environment_yml_matches_pyproject():
     py = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    wanted = {_norm(r) for r in py["dependencies"] + py["optional-dependencies"]["test"]}
+    opt = py["optional-dependencies"]
+    wanted = {_norm(r) for r in py["dependencies"] + opt["test"] + opt["slurm"]}
     env = yaml.safe_load((ROOT / "environment.yml").read_text())["dependencies"]
     have = set()
     for d in env:
