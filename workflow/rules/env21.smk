@@ -59,6 +59,7 @@ rule env21_check:
     benchmark:
         "logs/bench/env21_check.tsv"
     params:
+        scenario="env21",
         p=ENV,
         seed=SEED,
         alpha=ALPHA,
@@ -66,7 +67,7 @@ rule env21_check:
     conda:
         CONDA_ENV
     script:
-        "../scripts/env21_check.py"
+        "../scripts/scenario_check.py"
 
 
 rule env21_plot:
@@ -79,12 +80,13 @@ rule env21_plot:
     benchmark:
         "logs/bench/env21_plot.tsv"
     params:
+        scenario="env21",
         p=ENV,
         alpha=ALPHA,
     conda:
         CONDA_ENV
     script:
-        "../scripts/env21_plot.py"
+        "../scripts/scenario_plot.py"
 
 
 rule env21:

@@ -60,6 +60,7 @@ rule vdh19_check:
     benchmark:
         "logs/bench/vdh19_check.tsv"
     params:
+        scenario="vdh19",
         p=VDH,
         seed=SEED,
         alpha=ALPHA,
@@ -67,7 +68,7 @@ rule vdh19_check:
     conda:
         CONDA_ENV
     script:
-        "../scripts/vdh19_check.py"
+        "../scripts/scenario_check.py"
 
 
 rule vdh19_plot:
@@ -80,12 +81,13 @@ rule vdh19_plot:
     benchmark:
         "logs/bench/vdh19_plot.tsv"
     params:
+        scenario="vdh19",
         p=VDH,
         alpha=ALPHA,
     conda:
         CONDA_ENV
     script:
-        "../scripts/vdh19_plot.py"
+        "../scripts/scenario_plot.py"
 
 
 rule vdh19:
