@@ -1,4 +1,5 @@
 """The generic checks decide PASS, FAIL and INCONCLUSIVE as specified (DESIGN.md)."""
+import math
 import numpy as np
 import pytest
 
@@ -70,3 +71,17 @@ def test_exact_comparison_privacy_kinds():
     assert check_comparison(rng.normal(0, 0.5, 40), 0.05).verdict == "INCONCLUSIVE"
     assert check_privacy(0.8, 0.95, 1.0).verdict == "PASS"
     assert check_privacy(1.3, 0.95, 1.0).verdict == "FAIL"
+
+
+@pytest.mark.parametrize("n, v, verdict", [(100, 0, "PASS"), (100, 30, "FAIL"), (20, 1, "INCONCLUSIVE")])
+def test_coverage_verdicts_and_clopper_pearson_limits(n, v, verdict):
+    """The limits are exact binomial: P(Bin(n, hi) <= v) = alpha and P(Bin(n, lo) >= v) = alpha."""
+    from scipy import stats
+
+    from dpregret.claims.core import check_coverage
+
+    res = check_coverage(np.arange(n) >= v, 0.05, 0.05)
+    assert res.verdict == verdict and res.measured == v / n and res.detail["violations"] == v
+    assert math.isclose(stats.binom.cdf(v, n, res.ci_high), 0.05, rel_tol=1e-6)
+    if v:
+        assert math.isclose(stats.binom.sf(v - 1, n, res.ci_low), 0.05, rel_tol=1e-6)

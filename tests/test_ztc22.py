@@ -156,9 +156,14 @@ def test_claims_on_a_small_run():
     sc = pd.concat([S.simulate_strongly_convex(p, T, reps, 1) for T in p["T"]])
     p.update(T_mm=300, d_mm=2, rho_mm=0.3, c_grid=[0.05, 0.3, 0.8], rho_grid_mm=[0.03, 0.3, 3.0], d_grid_mm=[1, 2])
     mm = pd.concat([S.simulate_minimax(p, pt, reps, 1) for pt in ("rho0.03", "rho0.3", "rho3.0", "d1", "d2")])
+    p.update(d_pf=4, s_pf=0.5, r_pf=2.0, m_pf=0.05, rho_pf=1.0, delta_pf=0.05, C_pf=1.0, C_grid_pf=[0.01, 1.0])
+    pf = pd.concat([S.simulate_param_free(p, T, range(8), 1) for T in (1000, 3162)])
     out = C.evaluate(rates, opt, sens, sc, p, {"ZTC-rem5-rate-T-stat": 0.1, "ZTC-rem5-rate-T-priv": 0.15}, 0.05,
-                     lambda cid: np.random.default_rng(0), mm=mm)
+                     lambda cid: np.random.default_rng(0), mm=mm, pf=pf)
     assert set(out) == set(C.CLAIMS)
+    res, ctl = out["ZTC-thm11-bound"]
+    assert res.verdict != "FAIL" and res.measured == 0 and res.detail["vacuous_T"] == [1000] and ctl.verdict == "FAIL"
+    assert out["ZTC-thm11-gbar"][0].measured == 0 and out["ZTC-thm11-gbar"][1].verdict == "FAIL"
     assert out["ZTC-thm3-sensitivity"][0].verdict == "PASS" and out["ZTC-thm3-sensitivity"][1].verdict == "FAIL"
     assert out["ZTC-thm4-bound"][0].verdict == "PASS" and out["ZTC-thm4-bound"][1].verdict == "FAIL"
     assert out["ZTC-rem5-rate-T-stat"][1].verdict == "FAIL"  # frozen learner: no decay
@@ -221,3 +226,18 @@ def test_theorem11_parameters():
     assert math.isclose(pf["A"], 8 * math.sqrt(2)) and math.isclose(pf["A1"], 8 * math.sqrt(3))
     b = o2b.bound_thm11(np.zeros(4), 1000, 2.0, prob, pf)
     assert np.all(b > 0) and np.allclose(b, b[0])
+
+
+def test_param_free_runs_share_draws_across_C_and_chunks():
+    """Every C of the grid sees the same data (C = 1 pins the learner near the origin, so its
+    suboptimality is ||x*||^2 / 2), and chunking does not change a row."""
+    from dpregret.scenarios import ztc22 as S
+
+    p = dict(d_pf=3, s_pf=0.5, r_pf=2.0, m_pf=0.1, rho_pf=1.0, delta_pf=0.05, C_pf=1.0, C_grid_pf=[0.01, 1.0])
+    whole = S.simulate_param_free(p, 200, range(4), 3)
+    parts = __import__("pandas").concat([S.simulate_param_free(p, 200, range(0, 1), 3),
+                                         S.simulate_param_free(p, 200, range(1, 4), 3)])
+    key = ["C", "replicate"]
+    assert whole.sort_values(key).reset_index(drop=True).equals(parts.sort_values(key).reset_index(drop=True))
+    at1 = whole[whole.C == 1.0]
+    assert np.allclose(at1.subopt, 0.1**2 / 2, rtol=1e-3) and np.allclose(whole.max_subopt, 0.5 * 2.1**2)

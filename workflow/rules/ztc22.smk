@@ -1,4 +1,4 @@
-# Zhang, Tran, Cutkosky (NeurIPS 2022): DP online-to-batch (Algorithm 1), Theorems 3, 4, 6.
+# Zhang, Tran, Cutkosky (NeurIPS 2022): DP online-to-batch (Algorithm 1), Theorems 3, 4, 6, 8, 11.
 from dpregret.claims.ztc22 import CLAIMS as ZTC_CLAIMS
 
 ZTC = RUN.get("ztc22", {})
@@ -14,6 +14,8 @@ ZTC_FILES = {
     "minimax": [f"results/ztc22/minimax/{pt}/chunk{c}.parquet"
                 for pt in [f"rho{r}" for r in ZTC.get("rho_grid_mm", [])] + [f"d{d}" for d in ZTC.get("d_grid_mm", [])]
                 for c in (chunk_ids("ztc22") if ZTC else [])],
+    "param_free": [f"results/ztc22/param_free/T{T}/chunk{c}.parquet" for T in ZTC.get("T_pf", [])
+                   for c in (chunk_ids("ztc22") if ZTC else [])],
     "sensitivity": [f"results/ztc22/sensitivity/{pr}/chunk{c}.parquet" for pr in ("least_squares", "logistic")
                     for c in (chunk_ids("ztc22") if ZTC else [])],
 }
@@ -30,7 +32,7 @@ rule ztc22_simulate:
     benchmark:
         "logs/bench/ztc22_simulate/{experiment}_{point}_{chunk}.tsv"
     wildcard_constraints:
-        experiment="rates|optimistic|sensitivity|strongly_convex|rho_d|minimax",
+        experiment="rates|optimistic|sensitivity|strongly_convex|rho_d|minimax|param_free",
         point=r"T\d+|s[0-9.e-]+|rho[0-9.e-]+|d\d+|least_squares|logistic",
         chunk=r"\d+-\d+",
     params:
@@ -52,7 +54,7 @@ rule ztc22_merge:
     benchmark:
         "logs/bench/ztc22_merge_{experiment}.tsv"
     wildcard_constraints:
-        experiment="rates|optimistic|sensitivity|strongly_convex|rho_d|minimax",
+        experiment="rates|optimistic|sensitivity|strongly_convex|rho_d|minimax|param_free",
     conda:
         CONDA_ENV
     script:
@@ -66,6 +68,7 @@ rule ztc22_check:
         sensitivity="results/ztc22/sensitivity.parquet",
         strongly_convex="results/ztc22/strongly_convex.parquet",
         minimax="results/ztc22/minimax.parquet",
+        param_free="results/ztc22/param_free.parquet",
     output:
         ZTC_CLAIM_FILES,
     log:

@@ -16,6 +16,8 @@ elif w.experiment == "minimax":
     df = ztc22.simulate_minimax(p, w.point, reps, seed)
 elif w.experiment == "rho_d":
     df = ztc22.simulate_rho_d(p, w.point, reps, seed)
+elif w.experiment == "param_free":
+    df = ztc22.simulate_param_free(p, int(w.point[1:]), reps, seed)
 elif w.experiment == "optimistic":
     df = ztc22.simulate_optimistic(p, float(w.point[1:]), reps, seed)
 else:

@@ -6,6 +6,8 @@
   PASS if every upper limit is below 0; FAIL if some lower limit is above 0; else
   INCONCLUSIVE.  ``measured`` is the worst ratio mean(metric)/mean(B) (tightness); the
   interval reported is that of mean(metric - B) at the most critical point.
+- ``coverage`` (``check_coverage``): a high-probability bound, decided on the fraction of
+  independent runs that meet it against its ``1 - delta``.
 - ``rate``: least-squares slope of log(mean metric) on log(x) over >= 4 points spanning
   >= 2 decades, percentile bootstrap over replicates (resampled within each point).
   PASS if the CI's top <= a + tol; FAIL if its bottom > a + tol; else INCONCLUSIVE.
@@ -150,6 +152,25 @@ def check_comparison(diff: np.ndarray, alpha: float, margin: float = 0.0) -> Res
     verdict = "PASS" if hi < -margin else ("FAIL" if lo > -margin else "INCONCLUSIVE")
     return Result(verdict, float(d.mean()), -margin, float(lo), float(hi), margin,
                   {"ci_of": "mean paired difference A - B", "n": int(d.size)})
+
+
+def check_coverage(inside, delta: float, alpha: float) -> Result:
+    """High-probability bound ``P(metric <= B) >= 1 - delta`` over independent runs
+    (``inside[i]``: run i met its bound).  One-sided Clopper-Pearson limits at level
+    ``1 - alpha`` on the violation rate: PASS if the upper limit is <= delta, FAIL if the
+    lower limit is > delta, else INCONCLUSIVE (too few runs to tell)."""
+    inside = np.asarray(inside, dtype=bool).ravel()
+    delta = V.probability("delta", delta)
+    alpha = V.probability("alpha", alpha)
+    if inside.size < 1:
+        raise ValueError("inside must hold at least one run")
+    n, v = int(inside.size), int(inside.size - inside.sum())
+    hi = float(stats.beta.ppf(1 - alpha, v + 1, n - v)) if v < n else 1.0
+    lo = float(stats.beta.ppf(alpha, v, n - v + 1)) if v > 0 else 0.0
+    verdict = "PASS" if hi <= delta else ("FAIL" if lo > delta else "INCONCLUSIVE")
+    return Result(verdict, v / n, delta, lo, hi, 0.0,
+                  {"ci_of": f"violation rate (one-sided Clopper-Pearson limits, level {1 - alpha:g} each)",
+                   "runs": n, "violations": v})
 
 
 def check_privacy(eps_lb: float, eps_lb_conf: float, eps_claim: float) -> Result:

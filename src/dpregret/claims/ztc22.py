@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .core import Claim, Result, check_bound, check_comparison, check_exact, check_rate
+from .core import Claim, Result, check_bound, check_comparison, check_coverage, check_exact, check_rate
 
 PAPER = "002_ea604baa8d00e606.txt"
 
@@ -77,6 +77,20 @@ CLAIMS = {
         "at equal (alpha, alpha rho^2/2)-RDP, Algorithm 1 beats one-pass DP-SGD at the largest T (rho_priv)",
         "suboptimality(Algorithm 1) - suboptimality(DP-SGD)",
         "the naive conversion in place of Algorithm 1 (its noise does not shrink with t)"),
+    "ZTC-thm11-bound": _c(
+        "ZTC-thm11-bound", "Theorem 11 (section 5, k = 3, parameter-free)", "coverage",
+        "with probability >= 1 - delta, L(x_T) - L(x*) <= 4 Regret-bar_T(x*)/T^4 + 8A||x*||(G + 28||x*||H) Phi/sqrt(T) "
+        "+ 8A'||x*||(G + DH) Phi log2(2T)/(rho T) (measured regularised regret of KT x OGD; C = C_pf, the paper's "
+        "universal constant being unspecified), at every T of T_pf where the bound is below the largest possible "
+        "suboptimality over W",
+        "fraction of runs violating the bound (against delta)",
+        "the same algorithm and bound with C 100x smaller (the smallest C of C_grid_pf): understated concentration terms"),
+    "ZTC-thm11-gbar": _c(
+        "ZTC-thm11-gbar", "Theorem 11, second part", "coverage",
+        "with probability >= 1 - delta, for all t, ||gbar_t|| <= G t^3 + A(2G + 57DH) Phi t^(5/2) + 2A'(G + DH) Phi "
+        "log2(2T) t^2/rho (the normaliser of the parameter-free learner; C = C_pf)",
+        "fraction of runs with max_t ||gbar_t|| / bound > 1 (against delta)",
+        "the same at the smallest C of C_grid_pf"),
 }
 
 
@@ -114,7 +128,8 @@ def worst_case_costs(g: pd.DataFrame, key: str, alg: str):
 
 
 def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.DataFrame, p: dict, tol: dict,
-             alpha: float, rng_for, mm: pd.DataFrame | None = None) -> dict[str, tuple[Result, Result]]:
+             alpha: float, rng_for, mm: pd.DataFrame | None = None,
+             pf: pd.DataFrame | None = None) -> dict[str, tuple[Result, Result]]:
     """Every ZTC claim: ``{claim_id: (result, control_result)}``.  ``rng_for(cid)`` gives the
     bootstrap generator of a rate claim."""
     out = {}
@@ -214,7 +229,42 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
     res = check_comparison(_paired(_at(last, alg="o2b"), sgd), alpha)
     res.detail["crossover"] = crossover(rates, p["rho_priv"])
     out["ZTC-vs-dpsgd"] = (res, check_comparison(_paired(_at(last, alg="naive"), sgd), alpha))
+    if pf is not None:
+        out.update(param_free(pf, p, alpha))
     return out
+
+
+def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple[Result, Result]]:
+    """Theorem 11's two high-probability statements at C = C_pf, controls at the smallest C.
+    Runs at a T where the bound exceeds the largest suboptimality over W (vacuous: no run
+    could violate it) are left out of the first claim."""
+    delta, c_claim, c_ctl = p["delta_pf"], float(p["C_pf"]), float(min(p["C_grid_pf"]))
+    live = pf[pf.bound < pf.max_subopt]
+    per_c = {float(c): {"violation_rate": float((g.subopt > g.bound).mean()), "max_gbar_ratio": float(g.gbar_ratio.max()),
+                        "mean_subopt": float(g.subopt.mean()), "mean_bound": float(g.bound.mean()),
+                        "mean_learner_subopt_w": float(g.subopt_w.mean())} for c, g in pf.groupby("C")}
+
+    def bound_at(c):
+        g = live[live.C == c]
+        if g.empty:
+            return Result("INCONCLUSIVE", float("nan"), delta, float("nan"), float("nan"), 0.0,
+                          {"reason": "the bound is vacuous (above max_W L - L*) at every T"})
+        res = check_coverage((g.subopt <= g.bound).to_numpy(), delta, alpha)
+        res.detail.update({"C": c, "T": sorted(int(t) for t in g["T"].unique()),
+                           "vacuous_T": sorted(int(t) for t in set(pf["T"]) - set(g["T"])),
+                           "tightness": float((g.subopt / g.bound).max()), "max_subopt_over_W": float(g.max_subopt.iloc[0])})
+        return res
+
+    def gbar_at(c):
+        g = pf[pf.C == c]
+        res = check_coverage((g.gbar_ratio <= 1.0).to_numpy(), delta, alpha)
+        res.detail.update({"C": c, "max_ratio": float(g.gbar_ratio.max())})
+        return res
+    res = bound_at(c_claim)
+    res.detail["by_C"] = per_c
+    ok = [c for c, v in per_c.items() if v["violation_rate"] <= delta and v["max_gbar_ratio"] <= 1.0]
+    res.detail["smallest_C_meeting_both_parts"] = min(ok) if ok else None
+    return {"ZTC-thm11-bound": (res, bound_at(c_ctl)), "ZTC-thm11-gbar": (gbar_at(c_claim), gbar_at(c_ctl))}
 
 
 def crossover(rates: pd.DataFrame, rho: float) -> dict:

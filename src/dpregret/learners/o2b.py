@@ -133,6 +133,7 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     ratio = np.zeros(R) if check_sensitivity else None
     xs = problem.x_star
     released = []
+    gbar_ratio = np.zeros(R)  # reg = "pf": max_t ||gbar_t|| / (Theorem 11's bound on it)
     for t in range(1, T + 1):
         w = learner.predict()
         b_t, b_prev = float(t) ** k, float(t - 1) ** k
@@ -176,6 +177,7 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
             full = ghat + xi * np.where(wn > 0, w / np.maximum(wn, 1e-300), 0.0) + 2 * nu * w
             xsn = float(np.linalg.norm(xs))
             regret += np.sum(ghat * (w - xs), axis=-1) + xi * (wn[:, 0] - xsn) + nu * (wn[:, 0] ** 2 - xsn**2)
+            gbar_ratio = np.maximum(gbar_ratio, np.linalg.norm(full, axis=-1) / pf["ghat"](t))
         else:
             full = ghat
             regret += np.sum(ghat * (w - xs), axis=-1)
@@ -187,6 +189,8 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
             sub_w.append(problem.subopt(w))
             reg_c.append(regret.copy())
     extra = {"released": np.stack(released, 1)} if record_released else {}
+    if reg == "pf":
+        extra["gbar_ratio"] = gbar_ratio
     return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), ratio, extra)
 
 
