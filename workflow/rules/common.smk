@@ -14,7 +14,8 @@ CONDA_ENV = "../../environment.yml"
 
 
 def chunk_ids(scenario):
-    return [f"{c.start}-{c.stop}" for c in replicate_chunks(RUN[scenario]["replicates"], RUN["chunk_size"])]
+    size = RUN[scenario].get("chunk_size", RUN["chunk_size"])
+    return [f"{c.start}-{c.stop}" for c in replicate_chunks(RUN[scenario]["replicates"], size)]
 
 
 def claim_files():
