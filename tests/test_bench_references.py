@@ -58,3 +58,12 @@ def test_smoke_run():
     for label, *_ in B.KERNELS.values():
         assert label in r.stdout
     assert "False" not in r.stdout
+
+
+def test_peer_smoke_run_without_or_with_the_peer():
+    """bench_peer.py --smoke finishes; our row is always printed, the peer's when importable."""
+    r = subprocess.run([sys.executable, str(BENCH / "bench_peer.py"), "--smoke"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "ours: Exp2" in r.stdout
+    assert ("peer: SMPyBandits" in r.stdout) or ("not importable" in r.stdout and "pip install SMPyBandits" in r.stdout)
