@@ -127,3 +127,21 @@ def test_claims_on_a_tiny_run():
     assert out["ENV-oracle-calls"][1].measured == 2.0
     # the n grid spans < 2 decades here: rate claims in n are INCONCLUSIVE by rule, not decided
     assert out["ENV-lemma5.2-rate-n"][0].verdict == "INCONCLUSIVE"
+
+
+def test_round_bound_pooled_is_one_point_per_group_and_can_fail():
+    """Pooling rounds: one Bonferroni point per group, the per-run mean over rounds against B;
+    a group whose round-average exceeds B fails it."""
+    import pandas as pd
+
+    from dpregret.claims.env21 import _round_bound
+
+    rng = np.random.default_rng(0)
+    rows = [{"g": g, "replicate": r, "v": list(rng.normal(m, 0.1, 5)), "B": 1.0}
+            for g, m in (("a", 0.5), ("b", 0.6)) for r in range(8)]
+    df = pd.DataFrame(rows)
+    res = _round_bound(df, "v", "B", ["g"], 0.05, pool_rounds=True)
+    assert res.verdict == "PASS" and res.detail["n_points"] == 2
+    assert _round_bound(df, "v", "B", ["g"], 0.05).detail["n_points"] == 10
+    df["v"] = [list(np.asarray(v) + (1.0 if g == "b" else 0.0)) for g, v in zip(df.g, df.v)]
+    assert _round_bound(df, "v", "B", ["g"], 0.05, pool_rounds=True).verdict == "FAIL"
