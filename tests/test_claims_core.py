@@ -85,3 +85,14 @@ def test_coverage_verdicts_and_clopper_pearson_limits(n, v, verdict):
     assert math.isclose(stats.binom.cdf(v, n, res.ci_high), 0.05, rel_tol=1e-6)
     if v:
         assert math.isclose(stats.binom.sf(v - 1, n, res.ci_low), 0.05, rel_tol=1e-6)
+
+
+def test_pass_with_a_passing_control_is_recorded_inconclusive():
+    from dpregret.claims.core import Claim, Result, record
+
+    c = Claim("X", "p", "t", "rate", "s", "m", "ctl")
+    ok, caught = Result("PASS", 0.5, 0.5, 0.4, 0.6, 0.1), Result("FAIL", 2.0, 0.5, 1.9, 2.1, 0.1)
+    assert record(c, ok, caught, scenario="s", env=None, ci_level=0.95)["result"]["verdict"] == "PASS"
+    rec = record(c, ok, Result("PASS", 0.5, 0.5, 0.4, 0.6, 0.1), scenario="s", env=None, ci_level=0.95)
+    assert rec["result"]["verdict"] == "INCONCLUSIVE" and "uninformative" in rec["result"]["detail"]
+    assert ok.verdict == "PASS"  # the caller's result is not mutated

@@ -170,3 +170,23 @@ def test_theorem_4_5_eta_balances_and_condition():
     ok = lambda T, nu, lam: eta_condition_holds(N, T, M, lam, 1.0, theorem_4_5_eta(N, T, nu, M, lam, 1.0))  # noqa: E731
     assert not ok(26, 1.0, 0.0) and ok(27, 1.0, 0.0)           # T >= 8 nu log T
     assert not ok(10**5, 1.0, 1.0) and ok(10**8, 1.0, 1.0)     # lam > 0: T >~ 128 nu log T log^2 NT
+
+
+@pytest.mark.parametrize("domain", ["ball", "cube"])
+def test_center_cache_follows_S(domain):
+    """The FTRL step is computed once per round and cached; every change of S (update or
+    assignment) invalidates it, so ``center`` always equals ``ftrl_step(S)``."""
+    N = 5
+    learner = Scrible(domain, N, 0.3, streams(3, "scrible-cache"))
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        c0 = learner.center
+        y = learner.predict()
+        assert learner.center is c0  # no recomputation within a round
+        np.testing.assert_array_equal(c0, ftrl_step(domain, learner.S, 0.3)[0])
+        learner.update(y @ rng.normal(size=N))
+        np.testing.assert_array_equal(learner.center, ftrl_step(domain, learner.S, 0.3)[0])
+    learner.S = np.ones((3, N))
+    np.testing.assert_array_equal(learner.center, ftrl_step(domain, np.ones((3, N)), 0.3)[0])
+    with pytest.raises(ValueError):
+        learner.center[0, 0] = 1.0  # read-only: the cached centre cannot be corrupted

@@ -13,7 +13,8 @@
   PASS if the CI's top <= a + tol; FAIL if its bottom > a + tol; else INCONCLUSIVE.
 
 The tolerance is part of the claim (declared in the config before any run), never
-fitted to the data.
+fitted to the data.  A PASS is only evidence when the negative control is caught: ``record``
+turns a PASS whose control also passes into INCONCLUSIVE ("uninformative").
 """
 from __future__ import annotations
 
@@ -185,7 +186,15 @@ def check_privacy(eps_lb: float, eps_lb_conf: float, eps_claim: float) -> Result
 
 def record(claim: Claim, result: Result, control_result: Result, *, scenario: str, env: str | None,
            ci_level: float) -> dict:
-    """The JSON record of one decided claim (``results/claims/<claim-id>.json``)."""
+    """The JSON record of one decided claim (``results/claims/<claim-id>.json``).
+
+    A PASS whose negative control passes too is recorded as INCONCLUSIVE: on this grid the
+    check could not tell the claim from its negation (e.g. every learner's regret is squeezed
+    between a non-private floor and a linear ceiling), so the PASS carries no evidence."""
+    if result.verdict == "PASS" and control_result.verdict == "PASS":
+        result = Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE",
+                           "detail": {**result.detail, "uninformative": "the check passed, but so did its negative "
+                                      "control: on this grid it cannot fail"}})
     cid = f"{claim.claim_id}--{env}" if env else claim.claim_id
     return {"claim_id": cid, "base_id": claim.claim_id, "env": env or "", "scenario": scenario, **{
         k: getattr(claim, k) for k in ("paper", "theorem", "kind", "statement", "metric", "control")},

@@ -114,17 +114,36 @@ class Scrible:
             name = "batch" if batch is not None else "eta"
             raise ValueError(f"{name}: the batch size must be a multiple of streams.R = {streams.R}, got {self.B}")
         self.nu = 1.0 if domain == "ball" else 2.0 * self.N
-        self.S = np.zeros((self.B, self.N))
         self._pending = None
+        self.S = np.zeros((self.B, self.N))
+
+    @property
+    def S(self) -> np.ndarray:
+        """The cumulative loss estimate ``S_t``, ``(B, N)``."""
+        return self._S
+
+    @S.setter
+    def S(self, value) -> None:
+        self._S = value
+        self._step = None  # ftrl_step(S) is cached until S changes
+
+    def _ftrl(self):
+        if self._step is None:
+            step = ftrl_step(self.domain, self.S, self.eta)
+            for a in step:
+                if a is not None:
+                    a.flags.writeable = False  # shared by center and predict: read-only
+            self._step = step
+        return self._step
 
     @property
     def center(self) -> np.ndarray:
-        """``x_t``, the FTRL point for the next round, ``(B, N)``."""
-        return ftrl_step(self.domain, self.S, self.eta)[0]
+        """``x_t``, the FTRL point for the next round, ``(B, N)`` (computed once per round)."""
+        return self._ftrl()[0]
 
     def predict(self) -> np.ndarray:
         """Draw ``(i, eps)`` and return the played point ``y_t``, ``(B, N)``."""
-        x, lam, w = ftrl_step(self.domain, self.S, self.eta)
+        x, lam, w = self._ftrl()
         u = np.tile(self.streams.uniform(()), self.B // self.streams.R)
         k = np.minimum((u * (2 * self.N)).astype(np.int64), 2 * self.N - 1)
         i, sign = k // 2, 2.0 * (k % 2) - 1.0
