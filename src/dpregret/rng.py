@@ -54,6 +54,9 @@ def replicate_generator(root_seed: int, key: Sequence[int], replicate: int) -> n
     return np.random.Generator(np.random.PCG64(ss))
 
 
+_TINY = np.finfo(float).tiny
+
+
 class ReplicateStreams:
     """Per-replicate uniform streams served as ``(R, *shape)`` arrays.
 
@@ -80,27 +83,36 @@ class ReplicateStreams:
     def R(self) -> int:
         return len(self._gens)
 
+    def _refill(self) -> None:
+        self._buf = np.stack([g.random(self.block) for g in self._gens])
+        # Generator.random lies in [0, 1); an exact 0 becomes the smallest positive double
+        self._buf[self._buf == 0.0] = _TINY
+        self._pos = 0
+
     def _take(self, k: int) -> np.ndarray:
+        """The next ``k`` uniforms of every replicate, ``(R, k)``: a view of the buffer when
+        they lie in it (consumed positions are never read again, so callers may write to it)."""
+        self.consumed += k
+        if k <= self._buf.shape[1] - self._pos:
+            self._pos += k
+            return self._buf[:, self._pos - k : self._pos]
         out = np.empty((self.R, k))
         filled = 0
         while filled < k:
             avail = self._buf.shape[1] - self._pos
             if avail == 0:
-                self._buf = np.stack([g.random(self.block) for g in self._gens])
-                self._pos, avail = 0, self.block
+                self._refill()
+                avail = self.block
             n = min(avail, k - filled)
             out[:, filled : filled + n] = self._buf[:, self._pos : self._pos + n]
             self._pos += n
             filled += n
-        self.consumed += k
         return out
 
     def uniform(self, shape: tuple[int, ...] = ()) -> np.ndarray:
         """U(0,1) with shape ``(R, *shape)``; values in the open interval (0, 1)."""
         k = int(np.prod(shape, dtype=np.int64))
-        u = self._take(k).reshape((self.R, *shape))
-        # Generator.random lies in [0, 1); map an exact 0 to the smallest positive double
-        return np.where(u == 0.0, np.finfo(float).tiny, u)
+        return self._take(k).reshape((self.R, *shape))
 
     def laplace(self, scale, shape: tuple[int, ...] = ()) -> np.ndarray:
         """Laplace(0, scale), inverse CDF: ``-b sign(u-1/2) log(1-2|u-1/2|)``."""
