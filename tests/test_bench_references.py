@@ -67,3 +67,12 @@ def test_peer_smoke_run_without_or_with_the_peer():
     assert r.returncode == 0, r.stdout + r.stderr
     assert "ours: Exp2" in r.stdout
     assert ("peer: SMPyBandits" in r.stdout) or ("not importable" in r.stdout and "pip install SMPyBandits" in r.stdout)
+
+
+def test_scaling_smoke_run():
+    """bench_scaling.py --smoke runs every scenario and prints its exponents (no assertions on them)."""
+    r = subprocess.run([sys.executable, str(BENCH / "bench_scaling.py"), "--smoke"], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    for name in ("as17_experts", "as17_olo", "as17_bandits", "as17_blo", "ztc22", "env21", "vdh19"):
+        assert name in r.stdout
