@@ -145,3 +145,23 @@ def test_round_bound_pooled_is_one_point_per_group_and_can_fail():
     assert _round_bound(df, "v", "B", ["g"], 0.05).detail["n_points"] == 10
     df["v"] = [list(np.asarray(v) + (1.0 if g == "b" else 0.0)) for g, v in zip(df.g, df.v)]
     assert _round_bound(df, "v", "B", ["g"], 0.05, pool_rounds=True).verdict == "FAIL"
+
+
+def test_online_meter_equals_offline_replay_and_leaves_run_unchanged():
+    """RoundMeter during the run (rates' path, O(1) memory in T) == instrument() on the recorded
+    run (directions replayed from the stream), bit for bit; the monitor changes nothing."""
+    key, reps, variants = ("unit", 150), range(3), [("none", "none", 0.0), ("laplace", "laplace", 2.0)]
+    dom = Simplex(4)
+    losses = stationary_distance(dom, 150)
+    meter = S.RoundMeter(dom)
+    online = S._run(dom, losses, variants, reps, 5, key, record=True, monitor=meter)
+    m_on = meter.result()
+    m_off = S.instrument(dom, losses, online, reps, 5, key, len(variants))
+    for k in ("c2_max", "c2_mean", "c5_max", "c5_mean"):
+        assert np.array_equal(m_on[k], m_off[k])
+    for k in ("c2_rounds", "c5_rounds"):
+        assert all(np.array_equal(a, b) for a, b in zip(m_on[k], m_off[k]))
+    dom2 = Simplex(4)
+    plain = S._run(dom2, stationary_distance(dom2, 150), variants, reps, 5, key)
+    assert np.array_equal(plain.regret, online.regret) and plain.projections == online.projections
+    assert online.plays.shape == (online.params["T_round"], 6, dom.n)

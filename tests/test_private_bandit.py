@@ -383,3 +383,38 @@ def test_argument_validation():
         gaussian_sigma_lemma5_4(100, 3, 1.0, 1.0, 1.5)
     with pytest.raises(ValueError, match="T_batch"):
         bound_lemma_c2(0, 3, 1.0, 1.0, 0.1)
+
+
+# (viii) per-round records and rule schedules (O(T^(1/2)) / O(1) memory in T) -----------------
+def test_round_records_match_step_records():
+    dom = Simplex(3)
+    T = 30
+    losses = switching_distance(dom, T, phases=3)
+    run = private_bandit(dom, losses, streams(range(2)), record_queries=True, record_rounds=True)
+    b, rounds, _ = batch_schedule(T)
+    assert run.plays.shape == (rounds, 2, dom.n) and run.round_grads.shape == (rounds, 2, dom.dim)
+    zeta, d = run.params["zeta"], dom.dim
+    for k in range(rounds):
+        q = run.queries[k * b : min((k + 1) * b, T)]  # (len, R, n)
+        u = (q - run.plays[k]) @ dom.Q / zeta  # the unit directions in the dim coordinates
+        np.testing.assert_allclose(np.linalg.norm(u, axis=2), 1.0, rtol=1e-9)
+        f = np.stack([losses.value(k * b + j + 1, q[j]) for j in range(len(q))])
+        np.testing.assert_allclose(run.round_grads[k], (d / zeta) * np.einsum("tr,trd->rd", f, u), rtol=1e-9)
+
+
+def test_rule_schedules_equal_array_schedules():
+    from dpregret.environments.bco import ConstantSchedule, SwitchingSchedule, _switching_schedule
+
+    dom = Simplex(3)
+    for T, phases in ((1, 1), (7, 3), (10, 4), (101, 7), (64, 64)):
+        rule = switching_distance(dom, T, phases=phases)
+        arr = DistanceLosses(dom, T, 1.0, rule.centres, _switching_schedule(T, phases))
+        assert np.array_equal(rule.schedule, arr.schedule)
+        assert all(rule.piece(t) == arr.piece(t) for t in range(1, T + 1))
+        for tau in {1, T // 2 or 1, T, T + 3}:
+            assert np.array_equal(rule.weights(tau), arr.weights(tau))
+        assert np.array_equal(rule.best_fixed([1, T]), arr.best_fixed([1, T]))
+    with pytest.raises(ValueError, match="schedule"):
+        DistanceLosses(dom, 5, 1.0, [dom.centre], ConstantSchedule(5, 1))
+    with pytest.raises(ValueError, match="phases"):
+        SwitchingSchedule(3, 4)

@@ -2,7 +2,10 @@
 Assumptions"): oblivious sequences of convex L-Lipschitz losses with minimum 0 inside the
 domain (so |f_t| <= L D on K), and the best fixed decision in hindsight.
 
-A sequence is a set of K pieces and a schedule ``piece[t-1]`` in ``[0, K)``:
+A sequence is a set of K pieces and a schedule ``piece[t-1]`` in ``[0, K)``: an integer array
+of length T, or a rule (:class:`ConstantSchedule`, :class:`SwitchingSchedule`) that computes
+``piece(t)`` and the piece counts up to tau without storing T entries (the factories use
+rules, so a sequence costs O(K) memory whatever T):
 
 - :class:`DistanceLosses`: ``f_t(x) = L ||x - c_k||_2``, centres ``c_k in K``;
 - :class:`AbsLinearLosses`: ``f_t(x) = L |<a_k, x - c_k>| / ||a_k||_2``, ``c_k in K``.
@@ -32,6 +35,54 @@ from .. import _validate as V
 from .polytopes import Polytope
 
 
+class ConstantSchedule:
+    """Rule schedule: piece ``k`` at every step."""
+
+    def __init__(self, T: int, k: int = 0):
+        self.T, self.k = V.integer("T", T), V.integer("k", k, minimum=0)
+
+    def piece(self, t: int) -> int:
+        return self.k
+
+    def pieces(self) -> tuple[int, int]:
+        """(smallest, largest) piece used."""
+        return self.k, self.k
+
+    def counts(self, tau: int, K: int) -> np.ndarray:
+        """Steps ``t <= tau`` using each piece, int64 of shape (K,) (as ``np.bincount``)."""
+        out = np.zeros(K, dtype=np.int64)
+        out[self.k] = tau
+        return out
+
+
+class SwitchingSchedule:
+    """Rule schedule: ``piece(t) = floor((t - 1) phases / T) mod 2`` (two pieces alternating
+    over ``phases`` blocks; the same numbers as ``_switching_schedule(T, phases)[t - 1]``)."""
+
+    def __init__(self, T: int, phases: int):
+        self.T, self.phases = V.integer("T", T), V.integer("phases", phases)
+        if self.phases > self.T:
+            raise ValueError(f"phases must be <= T = {self.T}, got {self.phases}")
+
+    def piece(self, t: int) -> int:
+        return ((t - 1) * self.phases // self.T) % 2
+
+    def pieces(self) -> tuple[int, int]:
+        return 0, min(self.phases, 2) - 1
+
+    def counts(self, tau: int, K: int) -> np.ndarray:
+        # block j holds the 0-based steps i with j T <= i phases < (j + 1) T: [ceil(jT/p), ceil((j+1)T/p))
+        j = np.arange(self.phases + 1, dtype=np.int64)
+        edge = -(-j * self.T // self.phases)
+        n = np.clip(np.minimum(edge[1:], tau) - edge[:-1], 0, None)
+        out = np.zeros(K, dtype=np.int64)
+        out[0], out[1] = n[0::2].sum(), n[1::2].sum()
+        return out
+
+
+_RULES = (ConstantSchedule, SwitchingSchedule)
+
+
 class _Pieces:
     def __init__(self, domain: Polytope, T: int, L: float, centres, schedule):
         self.domain = domain
@@ -42,20 +93,37 @@ class _Pieces:
             raise ValueError(f"centres must have shape (K, {domain.n}), got {c.shape}")
         if not np.all(domain.contains(c, 1e-9)):
             raise ValueError("centres must lie in the domain (each loss has its minimum 0 inside K)")
-        s = np.asarray(schedule)
-        if s.shape != (self.T,) or not np.issubdtype(s.dtype, np.integer) or s.min() < 0 or s.max() >= len(c):
-            raise ValueError(f"schedule must be T = {self.T} integers in [0, {len(c)})")
-        self.centres, self.schedule = c, s.astype(np.int64)
+        if isinstance(schedule, _RULES):
+            lo, hi = schedule.pieces()
+            if schedule.T != self.T or lo < 0 or hi >= len(c):
+                raise ValueError(f"schedule must be a rule for T = {self.T} with pieces in [0, {len(c)})")
+            self._rule, self._sched = schedule, None
+        else:
+            s = np.asarray(schedule)
+            if s.shape != (self.T,) or not np.issubdtype(s.dtype, np.integer) or s.min() < 0 or s.max() >= len(c):
+                raise ValueError(f"schedule must be T = {self.T} integers in [0, {len(c)})")
+            self._rule, self._sched = None, np.asarray(s, dtype=np.int64)  # no copy if already int64
+        self.centres = c
         self.n = domain.n
+
+    @property
+    def schedule(self) -> np.ndarray:
+        """``piece[t-1]`` for t = 1..T as an int64 array (built on demand for a rule: O(T))."""
+        if self._sched is not None:
+            return self._sched
+        return np.fromiter((self._rule.piece(t) for t in range(1, self.T + 1)), dtype=np.int64, count=self.T)
 
     def piece(self, t: int) -> int:
         if not 1 <= t <= self.T:
             raise ValueError(f"t must lie in [1, T = {self.T}], got {t!r}")
-        return int(self.schedule[t - 1])
+        return int(self._sched[t - 1]) if self._rule is None else self._rule.piece(t)
 
     def weights(self, tau: int) -> np.ndarray:
         """``L * (number of steps t <= tau using piece k)``, shape (K,)."""
-        return self.L * np.bincount(self.schedule[: V.integer("tau", tau)], minlength=len(self.centres))
+        tau = V.integer("tau", tau)
+        if self._rule is None:
+            return self.L * np.bincount(self._sched[:tau], minlength=len(self.centres))
+        return self.L * self._rule.counts(min(tau, self.T), len(self.centres))
 
     def value(self, t: int, x) -> np.ndarray:
         x = np.asarray(x, dtype=float)
@@ -164,14 +232,14 @@ def _switching_schedule(T: int, phases: int) -> np.ndarray:
 
 def stationary_distance(domain: Polytope, T: int, L: float = 1.0, centre=None) -> DistanceLosses:
     c = _two_centres(domain)[0] if centre is None else np.asarray(centre, dtype=float)
-    return DistanceLosses(domain, T, L, c[None], np.zeros(V.integer("T", T), dtype=np.int64))
+    return DistanceLosses(domain, T, L, c[None], ConstantSchedule(T))
 
 
 def switching_distance(domain: Polytope, T: int, L: float = 1.0, phases: int = 4) -> DistanceLosses:
-    return DistanceLosses(domain, T, L, _two_centres(domain), _switching_schedule(T, phases))
+    return DistanceLosses(domain, T, L, _two_centres(domain), SwitchingSchedule(T, phases))
 
 
 def switching_abs_linear(domain: Polytope, T: int, L: float = 1.0, phases: int = 4) -> AbsLinearLosses:
     c = _two_centres(domain)
     a = np.repeat((c[1] - c[0])[None], 2, axis=0)  # parallel zero sets: the comparator must trade off
-    return AbsLinearLosses(domain, T, L, a, c, _switching_schedule(T, phases))
+    return AbsLinearLosses(domain, T, L, a, c, SwitchingSchedule(T, phases))

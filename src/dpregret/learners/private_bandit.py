@@ -219,7 +219,9 @@ class BanditRun:
     projection_time: float
     wall_time: float
     params: dict = field(default_factory=dict)
-    queries: np.ndarray | None = None  # (T, R, n) queried points if record_queries
+    queries: np.ndarray | None = None  # (T, R, n) queried points if record_queries (O(T R n): tests only)
+    plays: np.ndarray | None = None  # (T_round, R, n) point played in each round if record_rounds
+    round_grads: np.ndarray | None = None  # (T_round, R, dim) batch sum g~ of each round if record_rounds
 
 
 def _replicates(rng, R) -> int:
@@ -284,8 +286,10 @@ def frank_wolfe_step(domain: Polytope, z: np.ndarray, lin: np.ndarray) -> np.nda
 
 
 def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, noise_scale, shrink, zeta, eta,
-         batch, checkpoints, record_queries, noise_rng, printed_line14_sign) -> BanditRun:
+         batch, checkpoints, record_queries, record_rounds, noise_rng, printed_line14_sign,
+         monitor=None) -> BanditRun:
     t_wall = time.perf_counter()
+    t_mon = 0.0  # time spent in the monitor, excluded from wall_time
     if not isinstance(domain, Polytope):
         raise ValueError(f"domain must be a Polytope, got {type(domain).__name__}")
     if getattr(losses, "domain", None) is not domain:
@@ -317,6 +321,12 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
     if noise_scale is None and zeta < z0:  # the sensitivity n L D / zeta grows as zeta shrinks
         scale *= z0 / zeta
     cps = _checkpoints(checkpoints, T)
+    params = dict(T=T, n=d, T_batch=b, T_round=rounds, zeta=zeta, eta=eta, alpha=alpha, noise=noise,
+                  noise_scale=scale, L=L, D=D, R=R, mode=mode)
+    if monitor is not None:
+        t0 = time.perf_counter()
+        monitor.start(dict(params))
+        t_mon += time.perf_counter() - t0
     Q, c = domain.Q, domain.centre
     tree = TreeBasedAgg(rounds, d, _noise_draw(noise, scale, nrng, R, d), R)
     S = tree.released @ Q.T  # eta-free prefix sum in ambient coordinates, (R, n)
@@ -328,11 +338,19 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
     cum = np.zeros(R)
     out = np.zeros((R, cps.size))
     queries = np.zeros((T, R, n)) if record_queries else None
+    plays = np.zeros((rounds, R, n)) if record_rounds else None
+    grads = np.zeros((rounds, R, d)) if record_rounds else None
     t, k = 0, 0
     for rnd in range(rounds):
         if mode == "proj":
             x_t = domain.project(-eta * S)
         play = (1.0 - alpha) * x_t + alpha * c
+        if record_rounds:
+            plays[rnd] = play
+        if monitor is not None:
+            t0 = time.perf_counter()
+            monitor.round_start(rnd, play)
+            t_mon += time.perf_counter() - t0
         g = np.zeros((R, d))
         for _ in range(min(b, T - t)):
             t += 1
@@ -342,6 +360,10 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
             if record_queries:
                 queries[t - 1] = y
             val = losses.value(t, y)
+            if monitor is not None:
+                t0 = time.perf_counter()
+                monitor.step(t, y, val, uc)
+                t_mon += time.perf_counter() - t0
             cum += val
             if t == cps[k]:
                 out[:, k] = cum
@@ -349,6 +371,12 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
             g += (d / zeta) * val[:, None] * uc
             if mode == "fw":  # one Frank-Wolfe iteration = one oracle call
                 z = frank_wolfe_step(domain, z, sgn * eta * S)
+        if record_rounds:
+            grads[rnd] = g
+        if monitor is not None:
+            t0 = time.perf_counter()
+            monitor.round_end(rnd, g)
+            t_mon += time.perf_counter() - t0
         S = tree.step(g) @ Q.T
         if mode == "fw":
             x_t = z
@@ -357,34 +385,48 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
         checkpoints=cps, regret=out - best, loss=out, best=best,
         oracle_calls=domain.oracle_calls - calls0, projections=domain.projections - proj0,
         oracle_time=domain.oracle_time - time0, projection_time=domain.projection_time - ptime0,
-        wall_time=time.perf_counter() - t_wall,
-        params=dict(T=T, n=d, T_batch=b, T_round=rounds, zeta=zeta, eta=eta, alpha=alpha, noise=noise,
-                    noise_scale=scale, L=L, D=D, R=R, mode=mode),
-        queries=queries)
+        wall_time=time.perf_counter() - t_wall - t_mon,
+        params=params, queries=queries, plays=plays, round_grads=grads)
 
 
 def private_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise: str = "none",
                    eps: float | None = None, delta: float | None = None, noise_scale: float | None = None,
                    shrink: bool = False, zeta: float | None = None, eta: float | None = None,
-                   checkpoints=None, record_queries: bool = False, noise_rng=None,
-                   printed_line14_sign: bool = False) -> BanditRun:
+                   checkpoints=None, record_queries: bool = False, record_rounds: bool = False, noise_rng=None,
+                   printed_line14_sign: bool = False, monitor=None) -> BanditRun:
     """PRIVATEBANDIT (Algorithm 1) on ``losses`` (T, L from the loss sequence, D = domain.D);
-    one LMO call per step.  See the module docstring for every convention."""
+    one LMO call per step.  See the module docstring for every convention.
+
+    Records (off by default): ``record_rounds`` keeps, per round, the played point (before
+    ``+ zeta u_t``) in ``run.plays`` (T_round, R, n) and the batch sum ``g~`` handed to the tree
+    in ``run.round_grads`` (T_round, R, dim): O(T^(1/2) R n) memory.  ``record_queries`` keeps
+    every queried point, ``run.queries`` (T, R, n): O(T R n), for tests on small T only.
+
+    ``monitor`` (optional) observes the run without storing it: ``monitor.start(params)``
+    (the run's ``params`` dict) before the first round, then per round
+    ``round_start(rnd, play)`` (the played point, before ``+ zeta u_t``), per step
+    ``step(t, y, f, u)`` (query, loss values, unit direction in the dim coordinates) and
+    ``round_end(rnd, g)`` (the batch sum handed to the tree).  The arrays are the run's own
+    (read-only: do not modify them); the time spent in the monitor is excluded from
+    ``wall_time``.  It does not change the run (no random numbers, no domain calls)."""
     return _run(domain, losses, rng, mode="fw", R=R, noise=noise, eps=eps, delta=delta, noise_scale=noise_scale,
                 shrink=shrink, zeta=zeta, eta=eta, batch=None, checkpoints=checkpoints,
-                record_queries=record_queries, noise_rng=noise_rng, printed_line14_sign=printed_line14_sign)
+                record_queries=record_queries, record_rounds=record_rounds, noise_rng=noise_rng,
+                printed_line14_sign=printed_line14_sign, monitor=monitor)
 
 
 def projected_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise: str = "none",
                      eps: float | None = None, delta: float | None = None, noise_scale: float | None = None,
                      shrink: bool = False, zeta: float | None = None, eta: float | None = None,
                      batch: int | None = None, checkpoints=None, record_queries: bool = False,
-                     noise_rng=None) -> BanditRun:
+                     record_rounds: bool = False, noise_rng=None, monitor=None) -> BanditRun:
     """Projection baseline: one-point estimates + tree aggregation + ``x~ = Proj_K(-eta s~)``
-    (one projection per round of ``batch`` steps, default ``ceil(sqrt T)``); no LMO calls."""
+    (one projection per round of ``batch`` steps, default ``ceil(sqrt T)``); no LMO calls.
+    Records and ``monitor`` as in :func:`private_bandit`."""
     return _run(domain, losses, rng, mode="proj", R=R, noise=noise, eps=eps, delta=delta, noise_scale=noise_scale,
                 shrink=shrink, zeta=zeta, eta=eta, batch=batch, checkpoints=checkpoints,
-                record_queries=record_queries, noise_rng=noise_rng, printed_line14_sign=False)
+                record_queries=record_queries, record_rounds=record_rounds, noise_rng=noise_rng,
+                printed_line14_sign=False, monitor=monitor)
 
 
 @dataclass

@@ -16,8 +16,8 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   the smallest T of the grid: non-decreasing in T), ``printed_sign`` (line 14 as printed:
   ascent) and ``offset_losses`` (f_t + 2 L D: minimum no longer 0, the precondition of
   Lemma C.2; first two T only).  ``none``, ``laplace``, ``gaussian``, ``fixed_noise``,
-  ``printed_sign`` and ``offset_losses`` are instrumented: from the recorded queries and
-  the replayed directions u_t the table carries Lemma C.2's ``||g~_R||^2`` and Corollary
+  ``printed_sign`` and ``offset_losses`` are instrumented (:class:`RoundMeter`, measured during
+  the run from its queries, losses and directions u_t, O(1) memory in T): the table carries Lemma C.2's ``||g~_R||^2`` and Corollary
   C.5's ``||x^_R - x~_R||`` (max and mean over rounds) with both bounds.
 - ``n``: the gap (regret minus the noise-free run's, same replicate) vs the dimension at
   ``T_n``: ``laplace`` / ``gaussian`` at ``eps_n_laplace`` / ``eps_n_gaussian`` and the controls
@@ -215,8 +215,9 @@ def noise_to_smoothing(kind: str, T: int, d: int, L: float, D: float, scale: flo
 
 
 # ------------------------------------------------------------------------------ running
-def _run(domain, losses, variants, reps, seed, key, *, eta=None, printed=False, record=False):
-    """One :func:`private_bandit` call over ``variants`` = [(alg, kind, scale), ...]."""
+def _run(domain, losses, variants, reps, seed, key, *, eta=None, printed=False, record=False, monitor=None):
+    """One :func:`private_bandit` call over ``variants`` = [(alg, kind, scale), ...]; ``record``:
+    keep the per-round records (for :func:`instrument`), ``monitor``: see :func:`private_bandit`."""
     V = len(variants)
     u = RowStreams(_streams(seed, reps, *key, "u"), V)
     scales = [s for _, _, s in variants]
@@ -224,51 +225,117 @@ def _run(domain, losses, variants, reps, seed, key, *, eta=None, printed=False, 
     kinds = ["gaussian" if k == "gaussian" else "laplace" for _, k, _ in variants]
     nz = RowStreams(_streams(seed, reps, *key, "noise"), V, scales, kinds) if noisy else None
     return private_bandit(domain, losses, u, noise="laplace" if noisy else "none", noise_scale=1.0 if noisy else None,
-                          eta=eta, record_queries=record, noise_rng=nz, printed_line14_sign=printed)
+                          eta=eta, record_rounds=record, noise_rng=nz, printed_line14_sign=printed,
+                          monitor=monitor)
+
+
+class RoundMeter:
+    """Lemma C.2 and Corollary C.5 measured online: a ``monitor`` of :func:`private_bandit`
+    (``shrink=False``), O(V R n) memory per step plus the per-round results.
+
+    Per round k: the played point as rebuilt from the round's first query,
+    ``x~_k = y_t - zeta Q u_t``; ``g~_k = sum_{t in k} (d / zeta) f_t(y_t) u_t``, accumulated
+    step by step in the order (and with the arithmetic) of one ``einsum`` over the round, and
+    checked against the run's batch sum; ``||g~_k||^2``; and (domains with a projection)
+    ``x^_k = Proj(-eta sum_{j<k} g~_j)`` (paper round k+1: the exact map of the exact gradient
+    sum of the previous rounds) against ``x~_k``, k >= 1 (projections on a copy of the domain,
+    so the run's counters are untouched).  :meth:`result` returns per row (V R rows)
+    ``c2_rounds`` (||g~_k||^2 for every round k) and ``c5_rounds`` (||x^_k - x~_k|| for k >= 1;
+    empty without a projection), as arrays, and their max and mean over rounds (``c2_max``,
+    ``c2_mean``, ``c5_max``, ``c5_mean``; NaN without a projection)."""
+
+    def __init__(self, domain: Polytope):
+        self.domain = copy.copy(domain)  # own projection counters
+        self.domain.reset_counters()
+        self.Q = domain.Q
+
+    def start(self, params: dict) -> None:
+        if params["alpha"] != 0.0:
+            raise ValueError("the C.2 / C.5 measurement needs shrink=False")
+        self.d, self.zeta, self.eta, self.rounds = params["n"], params["zeta"], params["eta"], params["T_round"]
+        self.VR = params["R"]
+        self.sq = np.empty((self.rounds, self.VR))
+        self.proj = self.domain.has_projection and self.rounds >= 2
+        self.err = np.empty((self.rounds - 1, self.VR)) if self.proj else None
+        self.S = None  # sum of the batches of the previous rounds
+        self.done = 0
+
+    def round_start(self, k: int, play) -> None:
+        if k != self.done:
+            raise ValueError(f"rounds must be fed in order: expected round {self.done}, got {k}")
+        self.P = None  # this round's played point, rebuilt from its first query
+        self.acc = np.zeros((self.VR, self.d))
+        self.buf = []  # d == 1 only: einsum then reduces over the steps at once
+        self.one = np.ones(self.VR)
+
+    def step(self, t: int, y, f, u) -> None:
+        u = np.ascontiguousarray(u)
+        if self.P is None:
+            self.P = y - self.zeta * np.einsum("rtd,nd->trn", u[:, None, :], self.Q)[0]
+        if self.d == 1:
+            self.buf.append((np.array(f, dtype=float), u.copy()))
+            return
+        # einsum("rt,rtd->rd", F, U) over a round accumulates acc <- acc + F_t U_t in step order
+        # (innermost loop over d); the two-step einsum [1, F_t] x [acc, U_t] does exactly that
+        self.acc = np.einsum("rt,rtd->rd", np.stack([self.one, f], axis=1), np.stack([self.acc, u], axis=1))
+
+    def round_end(self, k: int, g) -> None:
+        if self.d == 1:
+            F = np.stack([f for f, _ in self.buf], axis=1)
+            self.acc = np.einsum("rt,rtd->rd", F, np.stack([u for _, u in self.buf], axis=1))
+            self.buf = []
+        G = (self.d / self.zeta) * self.acc
+        if np.max(np.abs(G - g)) > 1e-8 * max(1.0, float(np.abs(g).max())):
+            raise RuntimeError("replayed (or monitored) steps do not reproduce the run's batch sum g~_k")
+        self.sq[k] = np.sum(G**2, axis=1)
+        if self.proj:
+            if k >= 1:
+                xhat = self.domain.project((-self.eta * self.S) @ self.Q.T)
+                self.err[k - 1] = np.linalg.norm(xhat - self.P, axis=1)
+            self.S = G.copy() if k == 0 else self.S + G
+        self.done += 1
+
+    def result(self) -> dict[str, np.ndarray]:
+        if self.done != self.rounds:
+            raise ValueError(f"measured {self.done} of {self.rounds} rounds")
+        sq = self.sq
+        out = {"c2_max": sq.max(axis=0), "c2_mean": sq.mean(axis=0), "c2_rounds": list(sq.T)}
+        if self.proj:
+            err = self.err
+            out["c5_max"], out["c5_mean"], out["c5_rounds"] = err.max(axis=0), err.mean(axis=0), list(err.T)
+        else:
+            out["c5_max"] = out["c5_mean"] = np.full(self.VR, np.nan)
+            out["c5_rounds"] = [np.full(0, np.nan)] * self.VR
+        return out
 
 
 def instrument(domain, losses, run, reps, seed, key, V: int) -> dict[str, np.ndarray]:
-    """Lemma C.2 and Corollary C.5 measured on a recorded run (``record_queries=True``).
-
-    The directions u_t are replayed from the run's u stream (same key, d normals per step);
-    the played point of round k is ``y_t - zeta Q u_t`` (checked constant within the round),
-    ``g~_k = sum_{t in k} (d / zeta) f_t(y_t) u_t``, and (domains with a projection)
-    ``x^_k = Proj(-eta sum_{j<k} g~_j)`` (paper round k+1: the exact map of the exact
-    gradient sum of the previous rounds) against the point played in round k, k >= 1.
-    Returns per row (V R rows) ``c2_rounds`` (||g~_k||^2 for every round k) and ``c5_rounds``
-    (||x^_k - x~_k|| for k >= 1; empty without a projection), as arrays, and their max and
-    mean over rounds (``c2_max``, ``c2_mean``, ``c5_max``, ``c5_mean``; NaN without a
-    projection)."""
+    """:class:`RoundMeter` on a recorded run (``record=True``) instead of online: the directions
+    u_t are replayed from the run's u stream (same key, d normals per step: the stream is
+    sequential), the queries rebuilt as ``y_t = x~_k + zeta Q u_t`` from the recorded played
+    points and the losses re-evaluated; the meter checks every replayed batch sum against the
+    recorded one.  Memory O(V R n) per step (plus the records and results).  Returns
+    :meth:`RoundMeter.result`, identical to the online measurement of the same run."""
+    if run.plays is None or run.round_grads is None:
+        raise ValueError("instrument needs a run recorded with record=True (record_rounds)")
     p = run.params
-    T, d, zeta, eta, b, rounds = p["T"], p["n"], p["zeta"], p["eta"], p["T_batch"], p["T_round"]
-    if p["alpha"] != 0.0:
-        raise ValueError("instrument needs shrink=False")
-    W = _streams(seed, reps, *key, "u").normal((T, d))  # (R, T, d), the run's draw order
-    W /= np.linalg.norm(W, axis=2, keepdims=True)
-    Q, Y = domain.Q, run.queries  # Y: (T, V R, n)
-    VR = Y.shape[1]
-    P = np.empty((rounds, VR, domain.n))
-    G = np.empty((rounds, VR, d))
-    for k in range(rounds):  # one round at a time (memory O(T_batch V R n))
-        ts = np.arange(k * b, min((k + 1) * b, T))
-        Uk = np.concatenate([W[:, ts]] * V, axis=0)  # (VR, len, d)
-        play = Y[ts] - zeta * np.einsum("rtd,nd->trn", Uk, Q)
-        P[k] = play[0]
-        if np.max(np.abs(play - play[0])) > 1e-8 * max(1.0, float(np.abs(play[0]).max())):
-            raise RuntimeError("replayed directions do not reproduce the recorded queries")
-        F = np.stack([losses.value(int(t) + 1, Y[t]) for t in ts], axis=1)  # (VR, len)
-        G[k] = (d / zeta) * np.einsum("rt,rtd->rd", F, Uk)
-    sq = np.sum(G**2, axis=2)  # (rounds, VR)
-    out = {"c2_max": sq.max(axis=0), "c2_mean": sq.mean(axis=0), "c2_rounds": list(sq.T)}
-    if domain.has_projection and rounds >= 2:
-        S = np.cumsum(G, axis=0)[:-1]  # sum of the first k batches, k = 1..rounds-1
-        xhat = domain.project((-eta * S @ Q.T).reshape((rounds - 1) * VR, -1)).reshape(rounds - 1, VR, -1)
-        err = np.linalg.norm(xhat - P[1:], axis=2)
-        out["c5_max"], out["c5_mean"], out["c5_rounds"] = err.max(axis=0), err.mean(axis=0), list(err.T)
-    else:
-        out["c5_max"] = out["c5_mean"] = np.full(VR, np.nan)
-        out["c5_rounds"] = [np.full(0, np.nan)] * VR
-    return out
+    T, b, zeta = p["T"], p["T_batch"], p["zeta"]
+    u = _streams(seed, reps, *key, "u")  # the run's u stream
+    if run.plays.shape[:2] != (p["T_round"], V * u.R):
+        raise ValueError(f"run records {run.plays.shape[:2]}, expected ({p['T_round']}, {V * u.R})")
+    Q = domain.Q
+    meter = RoundMeter(domain)
+    meter.start(p)
+    for k in range(p["T_round"]):
+        play = run.plays[k]
+        meter.round_start(k, play)
+        for t in range(k * b + 1, min((k + 1) * b, T) + 1):
+            w = np.concatenate([u.normal((p["n"],))] * V, axis=0)  # the run's draw, tiled over variants
+            uc = w / np.linalg.norm(w, axis=1, keepdims=True)
+            y = play + zeta * (uc @ Q.T)
+            meter.step(t, y, losses.value(t, y), uc)
+        meter.round_end(k, run.round_grads[k])
+    return meter.result()
 
 
 def _frame(run, variants, reps, extra: dict | None = None) -> pd.DataFrame:
@@ -332,8 +399,9 @@ def simulate_rates(p: dict, point, reps, seed: int) -> pd.DataFrame:
     def go(variants, losses=None, *, eta=None, printed=False, record=False, eps_of=None):
         dom = make_domain(dom_name, n)
         ls = stationary_distance(dom, T, L=L) if losses is None else losses(dom)
-        run = _run(dom, ls, variants, reps, seed, key, eta=eta, printed=printed, record=record)
-        extra = instrument(dom, ls, run, reps, seed, key, len(variants)) if record else {}
+        meter = RoundMeter(dom) if record else None  # Lemma C.2 / Cor. C.5, measured during the run
+        run = _run(dom, ls, variants, reps, seed, key, eta=eta, printed=printed, monitor=meter)
+        extra = meter.result() if record else {}
         df = _frame(run, variants, reps, extra)
         frames.append(_bounds(df, T, dom.dim, L, dom.D, eps_of or {}, delta))
         return dom
