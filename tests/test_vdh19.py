@@ -190,3 +190,80 @@ def test_bound_check_shift_is_exact():
         exact = float(vdh.bound_thm10(u, S_r, 1.0, 1.0, axis=0))
         d = _shifted(m, vdh.bound_thm10(u, S_r, 1.0, 1.0), exact)
         assert math.isclose(d.mean(), m.mean() - exact, rel_tol=1e-12, abs_tol=1e-12)
+
+
+def _full_masks(variants, T, u):
+    """The (T, V, R) masks built from the whole (R, T) block of position uniforms (reference)."""
+    ranks = np.argsort(np.argsort(u, axis=1, kind="stable"), axis=1, kind="stable")
+    out = np.zeros((T, len(variants), u.shape[0]), dtype=bool)
+    for i, v in enumerate(variants):
+        if v["placement"] == "uniform":
+            out[:, i] = True
+        elif v["placement"] == "adversarial":
+            out[:, i] = (np.arange(T) < v["n"])[:, None]
+        elif v["placement"] == "random":
+            out[:, i] = (ranks < v["n"]).T
+    return out
+
+
+class _Served:
+    """A stand-in for ReplicateStreams serving a fixed (R, T) array of uniforms in order."""
+
+    def __init__(self, u):
+        self.u, self.i, self.R = u, 0, u.shape[0]
+
+    def uniform(self, shape):
+        out = self.u[:, self.i:self.i + shape[0]]
+        self.i += shape[0]
+        return out
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 1024])
+def test_smallest_positions_equal_stable_ranks_with_ties(block):
+    rng = np.random.default_rng(4)
+    for T, n in ((1, 1), (50, 1), (50, 50), (300, 17), (2500, 9), (2500, 2600)):
+        u = rng.integers(0, 4, size=(3, T)).astype(float)  # many ties: lower position first
+        ref = np.argsort(u, axis=1, kind="stable")[:, :min(n, T)]
+        assert np.array_equal(S._smallest(_Served(u), T, n, block=block), ref)
+
+
+def test_streamed_masks_equal_full_masks():
+    """Per-round masks = the (T, V, R) array of the whole draw, for every placement, several n
+    (ties, n >= T), and ReplicateStreams buffers smaller and larger than the block."""
+    rng = np.random.default_rng(5)
+    for T in (2, 40, 1500):
+        for block in (5, 8192):
+            ns = [0, 1, 3, T // 2, T - 1, T]
+            variants = ([{"placement": "random", "n": n} for n in ns]
+                        + [{"placement": "adversarial", "n": 3}, {"placement": "uniform", "n": T},
+                           {"placement": "none", "n": 0}])
+            src = lambda: ReplicateStreams(7, stable_key("t", T), range(2, 5), block=block)  # noqa: E731
+            ref = _full_masks(variants, T, src().uniform((T,)))
+            m = S._Masks(variants, T, 3, src())
+            assert all(np.array_equal(m(t), ref[t]) for t in range(T))
+            with pytest.raises(ValueError, match="in order"):
+                m(0)
+    u = rng.integers(0, 3, size=(4, 200)).astype(float)
+    variants = [{"placement": "random", "n": n} for n in (1, 5, 60)]
+    ref, m = _full_masks(variants, 200, u), S._Masks(variants, 200, 4, _Served(u))
+    assert all(np.array_equal(m(t), ref[t]) for t in range(200))
+
+
+def test_placement_memory_flat_in_T():
+    """The placement masks hold O(R ln T), not O(T R): at T = 200,000 and R = 16 a (R, T)
+    float64 draw alone would be 25 MiB."""
+    import tracemalloc
+
+    T, R = 200_000, 16
+    variants = [S._variant("random", 2.0, S.n_private(T)), S._variant("adversarial", 2.0, S.n_private(T)),
+                S._variant("uniform", 2.0, T), S._variant("none", 2.0, 0)]
+    src = ReplicateStreams(1, stable_key("mem"), range(R), block=64)
+    tracemalloc.start()
+    try:
+        m = S._Masks(variants, T, R, src)
+        hits = sum(int(m(t)[0].sum()) for t in range(2000))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * 2**20, peak
+    assert 0 <= hits <= R * S.n_private(T)

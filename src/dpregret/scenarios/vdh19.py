@@ -203,25 +203,64 @@ def n_private(T: int) -> int:
 
 
 # --- the run ----------------------------------------------------------------------------------
-def _masks(variants, T, positions) -> np.ndarray:
-    """(T, V, R) booleans: who privatises in round t.  ``positions``: (R, T) ranks of a random
-    permutation (a replicate's random placement takes the rounds of rank < n)."""
-    R = positions.shape[0]
-    m = np.zeros((len(variants), R, T), dtype=bool)
-    t = np.arange(T)
-    for i, v in enumerate(variants):
-        if v["placement"] == "uniform":
-            m[i] = True
-        elif v["placement"] == "adversarial":
-            m[i] = (t < v["n"])[None, :]
-        elif v["placement"] == "random":
-            m[i] = positions < v["n"]
-    return np.ascontiguousarray(m.transpose(2, 0, 1))
+def _smallest(src, T: int, n: int, block: int = 1024) -> np.ndarray:
+    """(R, n): per replicate, the positions of the ``n`` smallest of its next ``T`` uniforms of
+    ``src``, in increasing order of (uniform, position): the positions of rank ``< n`` of a
+    stable argsort of ``src.uniform((T,))``, i.e. ``argsort(u, kind="stable")[:, :n]``.
+
+    The uniforms are drawn in consecutive blocks (the same numbers, in the same order, as one
+    ``(R, T)`` draw) and merged into a running n-smallest, so memory is O(R (n + block)), not
+    O(R T).  Ties keep the lower position first: the running set precedes each new block in the
+    concatenation, all its positions are lower, and a stable sort keeps that order."""
+    n = min(int(n), T)
+    R = src.R
+    vals, pos = np.empty((R, 0)), np.empty((R, 0), dtype=np.int64)
+    for lo in range(0, T, block):
+        hi = min(lo + block, T)
+        u = src.uniform((hi - lo,))
+        vals = np.concatenate([vals, u], axis=1)
+        pos = np.concatenate([pos, np.broadcast_to(np.arange(lo, hi, dtype=np.int64), (R, hi - lo))], axis=1)
+        keep = np.argsort(vals, axis=1, kind="stable")[:, :n]
+        vals, pos = np.take_along_axis(vals, keep, axis=1), np.take_along_axis(pos, keep, axis=1)
+    return pos
 
 
-def _ranks(src, T) -> np.ndarray:
-    u = src.uniform((T,))
-    return np.argsort(np.argsort(u, axis=1, kind="stable"), axis=1, kind="stable")
+class _Masks:
+    """Who privatises in round t: ``masks(t)`` -> (V, R) booleans, asked for t = 0, 1, ..., T-1
+    in turn.  A replicate's random placement of ``n`` providers takes the rounds of rank ``< n``
+    of a random permutation (the stable ranks of its ``T`` uniforms of the ``positions``
+    stream); only the ``max n`` rounds of lowest rank are kept (:func:`_smallest`), with their
+    rank, sorted by round, and a pointer per replicate walks them as the rounds go by: memory
+    O(R max n) instead of (T, V, R) masks."""
+
+    def __init__(self, variants, T: int, R: int, positions_src=None):
+        self.T, self.R, self.t = T, R, 0
+        kind = [v["placement"] for v in variants]
+        self.n = np.array([v["n"] for v in variants], dtype=np.int64)
+        self.uniform = np.array([k == "uniform" for k in kind])[:, None]
+        self.adversarial = np.array([k == "adversarial" for k in kind])
+        self.random = np.array([k == "random" for k in kind])[:, None]
+        K = min(int(self.n[self.random[:, 0]].max()), T) if self.random.any() else 0
+        self.K, self.rows = K, np.arange(R)
+        self.rank_t = np.full(R, K)  # no random placement with n > 0: nobody is drawn
+        if K > 0:
+            top = _smallest(positions_src, T, K)  # (R, K) rounds, by rank
+            order = np.argsort(top, axis=1, kind="stable")
+            # rounds increasing, then their ranks, each with a sentinel column (round T, rank K)
+            self.rounds = np.c_[np.take_along_axis(top, order, axis=1), np.full(R, T)]
+            self.rank = np.c_[order, np.full(R, K)]
+            self.ptr = np.zeros(R, dtype=np.int64)
+
+    def __call__(self, t: int) -> np.ndarray:
+        if t != self.t:
+            raise ValueError(f"rounds must be asked in order: expected {self.t}, got {t}")
+        self.t += 1
+        rank_t = self.rank_t
+        if self.K > 0:
+            hit = self.rounds[self.rows, self.ptr] == t
+            rank_t = np.where(hit, self.rank[self.rows, self.ptr], self.K)
+            self.ptr += hit
+        return self.uniform | (self.adversarial & (t < self.n))[:, None] | (self.random & (rank_t < self.n[:, None]))
 
 
 class _Grouped:
@@ -252,7 +291,8 @@ def _run(T, R, d, draw, noise, scale, masks, learners):
     """Run every learner (batch (V, R)) for T rounds of absolute-loss regression.
 
     ``draw()`` -> ``x`` (R, d), ``y`` (R,) or (V, R); ``noise()`` -> (R, d) noise at scale 1;
-    ``scale`` (V,): noise multiplier per variant; ``masks`` (T, V, R).  Returns per learner
+    ``scale`` (V,): noise multiplier per variant; ``masks(t)`` -> (V, R) booleans (who
+    privatises in round t, asked for t = 0, ..., T-1 in turn).  Returns per learner
     ``lin = sum <g, w>``, ``gsum = sum g``, ``S = sum ||g~||^2``, ``S_true = sum ||g||^2``, and
     for Algorithm 2-type learners (with a ``direction``) ``zg = sum <z, g>``, ``S_mag = sum
     <z, g~>^2``, ``S_mag_true = sum <z, g>^2``; for ``coords`` learners ``S_c`` (V, R, d)."""
@@ -268,7 +308,7 @@ def _run(T, R, d, draw, noise, scale, masks, learners):
     for t in range(T):
         x, y = draw()
         xi = noise()
-        nz = (masks[t] * scale[:, None])[..., None] * xi[None]  # (V, R, d)
+        nz = (masks(t) * scale[:, None])[..., None] * xi[None]  # (V, R, d)
         for name, (lr, kind) in learners.items():
             a = acc[name]
             if kind == "alg2":
@@ -362,7 +402,7 @@ def _minority_run(p, experiment, T, variants, reps, seed, algs) -> pd.DataFrame:
     p = dict(p, _R=R)
     data = _streams(seed, reps, "minority", "wdbc", d, T, "data")
     nsrc = _streams(seed, reps, "minority", "wdbc", d, T, "noise")
-    masks = _masks(variants, T, _ranks(_streams(seed, reps, "minority", "wdbc", d, T, "positions"), T))
+    masks = _Masks(variants, T, R, _streams(seed, reps, "minority", "wdbc", d, T, "positions"))
     scale = np.array([1.0 / v["eps"] if v["n"] > 0 else 0.0 for v in variants])
     zeros = np.zeros((R, d))
 
@@ -424,7 +464,7 @@ def simulate_unorm(p: dict, reps, seed: int) -> pd.DataFrame:
     eta = float(U.max() / (sphere_abs_mean(d) * T))
     data = _streams(seed, reps, "unorm", "sphere", d, T, "data")
     nsrc = _streams(seed, reps, "unorm", "sphere", d, T, "noise")
-    masks = _masks(variants, T, _ranks(_streams(seed, reps, "unorm", "sphere", d, T, "positions"), T))
+    masks = _Masks(variants, T, R, _streams(seed, reps, "unorm", "sphere", d, T, "positions"))
     scale = np.full(len(U), 1.0 / eps)
     zeros = np.zeros((R, d))
 
@@ -479,8 +519,9 @@ def simulate_sparse(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     learners["adagrad_tuned"] = (vdh.DiagonalAdaGrad(u_max, d, batch=(1, R)), "vec")
     learners["adagrad_fixed"] = (FixedStepBox(max(ratios) * u_max, (1, R, d)), "vec")
     learners["alg3_fixed"] = (FixedStepOGD(p["eta_fixed"], (1, R, d)), "coords")
+    everyone = np.ones((1, R), dtype=bool)
     acc = _run(T, R, d, draw_xy, lambda: local_laplace_randomiser(zeros, taus, nsrc), np.ones(1),
-               np.ones((T, 1, R), dtype=bool), learners)
+               lambda t: everyone, learners)
     frames = []
     for name, a in acc.items():
         alg, _, r = name.partition("@")
