@@ -20,7 +20,8 @@ ZTC_FILES = {
                     for c in (chunk_ids("ztc22") if ZTC else [])],
 }
 ZTC_CLAIM_FILES = [f"results/claims/{cid}.json" for cid in ZTC_CLAIMS] if ZTC else []
-ZTC_FIGURES = [f"figures/ztc22/ztc22_{n}.png" for n in ("subopt_vs_T", "optimistic", "strongly_convex", "rho_d", "minimax")
+ZTC_FIGURES = [f"figures/ztc22/ztc22_{n}.png" for n in ("subopt_vs_T", "optimistic", "strongly_convex", "rho_d", "minimax",
+                                                        "param_free")
                ] if ZTC else []
 
 
@@ -93,6 +94,7 @@ rule ztc22_plot:
         strongly_convex="results/ztc22/strongly_convex.parquet",
         rho_d="results/ztc22/rho_d.parquet",
         minimax="results/ztc22/minimax.parquet",
+        param_free="results/ztc22/param_free.parquet",
     output:
         [report(f, caption="../report/ztc22.rst", category="Zhang-Tran-Cutkosky") for f in ZTC_FIGURES],
     log:
