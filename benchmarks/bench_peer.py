@@ -47,6 +47,8 @@ from scipy import stats
 from dpregret.learners.bandits import Exp2, exp2_params_thm4_1
 from dpregret.rng import ReplicateStreams, stable_key
 
+from bench_kernels import _best_time  # noqa: E402  (this directory is on sys.path when run as a script)
+
 SEED = 1
 PEER_INSTALL = 'pip install SMPyBandits "scipy<1.14"   # in a separate venv; then PYTHONPATH=src'
 
@@ -96,16 +98,6 @@ def run_peer(Exp3, L: np.ndarray, gaps: np.ndarray, gamma: float, R: int, seed: 
             pol.getReward(arm, rewards[t, arm])
         reg[r] = pol.pulls @ gaps
     return reg
-
-
-def _best_time(fn, repeat: int):
-    """Best of ``repeat`` wall times and the last result (runs are seeded: all results equal)."""
-    best, res = math.inf, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        res = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, res
 
 
 def t_interval(x: np.ndarray, level: float = 0.95) -> tuple[float, float]:

@@ -285,6 +285,13 @@ def frank_wolfe_step(domain: Polytope, z: np.ndarray, lin: np.ndarray) -> np.nda
     return z - gam[:, None] * dv
 
 
+def _timed(fn, *args) -> float:
+    """Call ``fn(*args)``; its wall time (monitor time is kept out of the run's wall_time)."""
+    t0 = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - t0
+
+
 def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, noise_scale, shrink, zeta, eta,
          batch, checkpoints, record_queries, record_rounds, noise_rng, printed_line14_sign,
          monitor=None) -> BanditRun:
@@ -324,9 +331,7 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
     params = dict(T=T, n=d, T_batch=b, T_round=rounds, zeta=zeta, eta=eta, alpha=alpha, noise=noise,
                   noise_scale=scale, L=L, D=D, R=R, mode=mode)
     if monitor is not None:
-        t0 = time.perf_counter()
-        monitor.start(dict(params))
-        t_mon += time.perf_counter() - t0
+        t_mon += _timed(monitor.start, dict(params))
     Q, c = domain.Q, domain.centre
     tree = TreeBasedAgg(rounds, d, _noise_draw(noise, scale, nrng, R, d), R)
     S = tree.released @ Q.T  # eta-free prefix sum in ambient coordinates, (R, n)
@@ -348,9 +353,7 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
         if record_rounds:
             plays[rnd] = play
         if monitor is not None:
-            t0 = time.perf_counter()
-            monitor.round_start(rnd, play)
-            t_mon += time.perf_counter() - t0
+            t_mon += _timed(monitor.round_start, rnd, play)
         g = np.zeros((R, d))
         for _ in range(min(b, T - t)):
             t += 1
@@ -361,9 +364,7 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
                 queries[t - 1] = y
             val = losses.value(t, y)
             if monitor is not None:
-                t0 = time.perf_counter()
-                monitor.step(t, y, val, uc)
-                t_mon += time.perf_counter() - t0
+                t_mon += _timed(monitor.step, t, y, val, uc)
             cum += val
             if t == cps[k]:
                 out[:, k] = cum
@@ -374,9 +375,7 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
         if record_rounds:
             grads[rnd] = g
         if monitor is not None:
-            t0 = time.perf_counter()
-            monitor.round_end(rnd, g)
-            t_mon += time.perf_counter() - t0
+            t_mon += _timed(monitor.round_end, rnd, g)
         S = tree.step(g) @ Q.T
         if mode == "fw":
             x_t = z
