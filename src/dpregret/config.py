@@ -69,7 +69,7 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
             continue
         if not any(abs(e - p["rate_eps"]) < 1e-12 for e in p["eps"]):
             raise ConfigError(f"config key '{sc}.rate_eps': {p['rate_eps']} must be one of {sc}.eps {p['eps']}")
-        for k in ("T", "eps", "N_grid", "s_grid"):
+        for k in ("T", "T_switching", "eps", "N_grid", "s_grid"):
             if k in p:
                 p[k] = sorted(p[k])
     if "ztc22" in out:

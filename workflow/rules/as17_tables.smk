@@ -18,8 +18,9 @@ MAB_FILES = [
     for g, N, T in (grid_points(MAB) if MAB else []) for c in chunk_ids("as17_mab")
 ]
 BLO_FILES = [
-    f"results/as17/blo/{dom}/{env}/T{T}/chunk{c}.parquet"
-    for dom in BLO.get("domains", []) for env in BLO.get("envs", []) for T in BLO.get("T", [])
+    f"results/as17/blo/{dom}/{env}/{g}_T{T}/chunk{c}.parquet"
+    for dom in BLO.get("domains", []) for env in BLO.get("envs", [])
+    for g, T in ([("T", T) for T in BLO.get(f"T_{env}", BLO["T"])] + [("eps", BLO["T_eps"])] if BLO else [])
     for c in (chunk_ids("as17_blo") if BLO else [])
 ]
 AS17_TABLE_CLAIM_FILES = (
@@ -31,7 +32,8 @@ AS17_TABLE_CLAIM_FILES = (
     + ([f"results/claims/{cid}.json" for cid in EXTRA] if (MAB and BLO) else [])
 )
 AS17_TABLE_FIGURES = [f"figures/as17/{n}.png" for n in ("olo_regret_vs_T", "olo_gap_vs_N", "mab_regret_vs_T",
-                                                         "mab_regret_vs_eps", "mab_regret_vs_N", "blo_regret_vs_T")]
+                                                         "mab_regret_vs_eps", "mab_regret_vs_N", "blo_regret_vs_T",
+                                                         "blo_regret_vs_eps")]
 
 
 rule as17_olo_simulate:
@@ -80,14 +82,15 @@ rule as17_mab_simulate:
 
 rule as17_blo_simulate:
     output:
-        "results/as17/blo/{row}/{env}/T{T}/chunk{chunk}.parquet",
+        "results/as17/blo/{row}/{env}/{grid}_T{T}/chunk{chunk}.parquet",
     log:
-        "logs/as17_blo_simulate/{row}_{env}_T{T}_{chunk}.log",
+        "logs/as17_blo_simulate/{row}_{env}_{grid}_T{T}_{chunk}.log",
     benchmark:
-        "logs/bench/as17_blo_simulate/{row}_{env}_T{T}_{chunk}.tsv"
+        "logs/bench/as17_blo_simulate/{row}_{env}_{grid}_T{T}_{chunk}.tsv"
     wildcard_constraints:
         row="ball|cube",
         env="switching|stochastic",
+        grid="T|eps",
         T=r"\d+",
         chunk=r"\d+-\d+",
     params:

@@ -19,8 +19,10 @@ elif sm.rule == "as17_mab_simulate":
     df = as17_bandits.simulate("stochastic", int(w.N), T, plan, reps, seed, gap=p["gap"])
     df["grid"] = w.grid
 else:
-    plan = {"scrible": [None], "dp_scrible": p["eps"], "dp_scrible_composed": [p["rate_eps"]],
-            "dp_scrible_eps_squared": p["eps"]}
+    r = p["rate_eps"]
+    plan = ({"scrible": [None], "dp_scrible": [r], "dp_scrible_composed": [r]} if w.grid == "T" else
+            {"scrible": [None], "dp_scrible": p["eps"], "dp_scrible_eps_squared": p["eps"]})
     df = as17_blo.simulate(w.row, w.env, p["N"], T, plan, reps, seed, phases=p["phases"], mu=p["mu"])
+    df["grid"] = w.grid
 df.to_parquet(sm.output[0], index=False)
 print(len(df), "rows")

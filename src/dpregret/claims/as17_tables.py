@@ -66,12 +66,12 @@ for dom in ("ball", "cube"):
         RateSpec(_c(f"AS17-T2-blo-{dom}-rate-T", "Theorem 4.5, Table 2 row 1", "rate",
                     f"regret of Algorithm 4 + SCRiBLe on the {dom} grows as T^(1/2) (O~(sqrt(T)/eps))", "regret vs T",
                     "lambda calibrated by advanced composition over the T rounds (~ sqrt(T)/eps): regret ~ T"),
-                 "T", "regret", 0.5, "dp_scrible", "dp_scrible_composed", {"row": dom}),
+                 "T", "regret", 0.5, "dp_scrible", "dp_scrible_composed", {"row": dom, "grid": "T"}),
         RateSpec(_c(f"AS17-T2-blo-{dom}-rate-eps", "Theorem 4.5, Table 2 row 1", "rate",
-                    f"regret on the {dom} grows at most as 1/eps", "regret vs 1/eps at the largest T",
+                    f"regret on the {dom} grows at most as 1/eps", "regret vs 1/eps at T_eps",
                     "lambda from eps^2 (mis-calibrated): regret ~ 1/eps^2"),
-                 "inv_eps", "regret", 1.0, "dp_scrible", "dp_scrible_eps_squared", {"row": dom}, fixed_eps=False,
-                 fixed_T="max"),
+                 "inv_eps", "regret", 1.0, "dp_scrible", "dp_scrible_eps_squared", {"row": dom, "grid": "eps"},
+                 fixed_eps=False),
     ]
 
 EXTRA = {
@@ -121,8 +121,9 @@ def evaluate_extra(mab: pd.DataFrame, blo: pd.DataFrame, rate_eps: float, alpha:
     res = {}
     for role, alg in (("claim", "dp_scrible"), ("control", "dp_scrible_composed")):
         diffs, ratios, labels = [], [], []
-        for (row, env, t, e), g in blo[blo.algorithm == alg].groupby(["row", "env", "T", "eps"]):
-            ref = blo[(blo.algorithm == "dp_scrible") & (blo.row == row) & (blo["T"] == t) & np.isclose(blo.eps, e)]
+        for (grid, row, env, t, e), g in blo[blo.algorithm == alg].groupby(["grid", "row", "env", "T", "eps"]):
+            ref = blo[(blo.algorithm == "dp_scrible") & (blo.grid == grid) & (blo.row == row) & (blo["T"] == t)
+                      & np.isclose(blo.eps, e)]
             if ref.empty:
                 continue
             b = float(ref.bound_thm4_5.iloc[0])

@@ -84,6 +84,13 @@ class StochasticOLO:
     def loss(self, t: int, R: int) -> np.ndarray:
         if R != self.streams.R:
             raise ValueError(f"R must equal the number of replicate streams ({self.streams.R}), got {R}")
-        g = self.streams.normal((self.N,))
-        xi = g / np.maximum(loss_norm(self.domain, g), np.finfo(float).tiny)[:, None]
+        return self._make(self.streams.normal((self.N,)))
+
+    def block(self, rounds: int) -> np.ndarray:
+        """The losses of the next ``rounds`` rounds at once, ``(R, rounds, N)``: the same draws
+        as ``rounds`` calls of :meth:`loss`."""
+        return self._make(self.streams.normal((V.integer("rounds", rounds), self.N)))
+
+    def _make(self, g: np.ndarray) -> np.ndarray:
+        xi = g / np.maximum(loss_norm(self.domain, g), np.finfo(float).tiny)[..., None]
         return self.mu * self.u + (1.0 - self.mu) * xi

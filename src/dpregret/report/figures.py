@@ -114,7 +114,8 @@ def _with_gap(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame, p: dict, alpha: float,
                         outputs: list[str]) -> None:
-    """olo_regret_vs_T, olo_gap_vs_N, mab_regret_vs_T, mab_regret_vs_eps, mab_regret_vs_N, blo_regret_vs_T."""
+    """olo_regret_vs_T, olo_gap_vs_N, mab_regret_vs_T, mab_regret_vs_eps, mab_regret_vs_N, blo_regret_vs_T,
+    blo_regret_vs_eps."""
     po, pm, pb = p["olo"], p["mab"], p["blo"]
     cmap = plt.get_cmap("viridis")
 
@@ -201,22 +202,43 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
     ax.legend(fontsize=7)
     save(fig, outputs[4])
 
-    # 6. bandit linear optimisation
+    # 6-7. bandit linear optimisation: the T grid (rate_eps) and the eps grid (T_eps)
     doms, envs = pb["domains"], pb["envs"]
-    c = eps_colors(pb["eps"])
-    fig, axes = plt.subplots(len(envs), len(doms), figsize=(5 * len(doms), 3.8 * len(envs)), squeeze=False)
     b = blo.assign(value=blo.regret)
-    for i, env in enumerate(envs):
-        for j, dom in enumerate(doms):
-            ax = axes[i][j]
-            d = b[(b.row == dom) & (b.env == env)]
-            for e in pb["eps"]:
-                _curves(ax, d[(d.algorithm == "dp_scrible") & np.isclose(d.eps, e)], "T", alpha, f"DP-SCRiBLe, eps={e:g}", color=c[e])
-            _curves(ax, d[d.algorithm == "scrible"], "T", alpha, "SCRiBLe", color="k")
-            _curves(ax, d[d.algorithm == "dp_scrible_composed"], "T", alpha, "control: composed lambda", color="tab:red", ls="--")
-            ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret", title=f"{dom}, {env}, N={pb['N']}")
-    axes[0][-1].legend(fontsize=6)
-    save(fig, outputs[5])
+    for out, grid in ((outputs[5], "T"), (outputs[6], "eps")):
+        fig, axes = plt.subplots(len(envs), len(doms), figsize=(5 * len(doms), 3.8 * len(envs)), squeeze=False)
+        for i, env in enumerate(envs):
+            for j, dom in enumerate(doms):
+                ax = axes[i][j]
+                d = b[(b.row == dom) & (b.env == env) & (b.grid == grid)]
+                dp = d[d.algorithm == "dp_scrible"]
+                if grid == "T":
+                    slope = np.polyfit(np.log(dp["T"]), np.log(np.maximum(dp.value, 1e-12)), 1)[0] if len(dp) else np.nan
+                    _curves(ax, dp, "T", alpha, f"DP-SCRiBLe, eps={pb['rate_eps']:g} (slope {slope:.2f})", color="tab:blue")
+                    _curves(ax, d[d.algorithm == "scrible"], "T", alpha, "SCRiBLe", color="k")
+                    _curves(ax, d[d.algorithm == "dp_scrible_composed"], "T", alpha, "control: composed lambda",
+                            color="tab:red", ls="--")
+                    bd = dp.groupby("T").bound_thm4_5.first()
+                    ax.plot(bd.index, bd.to_numpy(), "k:", lw=1, label="Theorem 4.5 bound")
+                    Ts = np.sort(dp["T"].unique()).astype(float)
+                    if Ts.size:
+                        ax.plot(Ts, dp.value.mean() * np.sqrt(Ts / Ts.mean()), ls="-.", color="0.6", lw=0.8,
+                                label="slope 1/2")
+                    ax.set(xlabel="T", title=f"{dom}, {env}, N={pb['N']}, eps={pb['rate_eps']:g}")
+                else:
+                    _curves(ax, dp, "eps", alpha, "DP-SCRiBLe", color="tab:blue")
+                    _curves(ax, d[d.algorithm == "dp_scrible_eps_squared"], "eps", alpha, "control: lambda from eps^2",
+                            color="tab:red", ls="--")
+                    floor = d[d.algorithm == "scrible"].value.mean()
+                    ax.axhline(floor, color="k", lw=0.8, label="non-private")
+                    es = np.sort(dp.eps.unique())
+                    if es.size:  # 1/eps from the smallest eps's mean, drawn down to the non-private level
+                        ref = dp[dp.eps == es[0]].value.mean() * es[0] / es
+                        ax.plot(es[ref >= floor], ref[ref >= floor], ls="-.", color="0.6", lw=0.8, label="slope -1")
+                    ax.set(xlabel="eps", title=f"{dom}, {env}, N={pb['N']}, T={pb['T_eps']}")
+                ax.set(xscale="log", yscale="log", ylabel="regret")
+                ax.legend(fontsize=6)
+        save(fig, out)
 
 
 def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_d: pd.DataFrame, p: dict,

@@ -23,12 +23,13 @@ import pandas as pd
 
 from .. import _validate as V
 from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
-from ..learners.bandits import _tile
 from ..learners.prefix_sums import fresh_noise_lambda
-from ..learners.scrible import Scrible, theorem_4_5_eta, theorem_d1_bound
+from ..learners.scrible import theorem_4_5_eta, theorem_d1_bound
+from ..learners.scrible_jit import scrible_block
 from ..rng import ReplicateStreams, stable_key
 
 SCENARIO = "as17_blo"
+BLOCK = 4096  # rounds per kernel call (memory only: any value gives the same draws)
 ALGORITHMS = ("scrible", "dp_scrible", "dp_scrible_composed", "dp_scrible_eps_squared")
 
 
@@ -63,21 +64,22 @@ def simulate(domain: str, env: str, N: int, T: int, plan: Mapping[str, Sequence[
     P = [params(domain, a, N, T, e) for a, e in rows]
     col = lambda key: np.repeat([p[key] for p in P], R)[:, None]  # noqa: E731
     B = len(rows) * R
-    learner = Scrible(domain, N, col("eta"), streams("scrible"), B)
-    lam = col("lambda")
-    noise = streams("noise")
-    source = SwitchingOLO(domain, T, N, min(phases, T)) if env == "switching" else StochasticOLO(domain, N, mu, streams("losses"))
-    suffered = np.zeros(B)
-    cum = np.zeros((R, N))
-    for t in range(1, T + 1):
-        l = source.loss(t, R)
-        lb = _tile(l, B)
-        y = learner.predict()
-        suffered += np.einsum("bi,bi->b", learner.center, lb)
-        # Algorithm 4: forward <l, y> + <Z, y>, Z ~ Lap^N(lambda)
-        z = lam * _tile(noise.laplace(1.0, (N,)), B)
-        learner.update(np.einsum("bi,bi->b", lb + z, y))
-        cum += l
+    eta, lam = col("eta")[:, 0], col("lambda")[:, 0]
+    draws, noise = streams("scrible"), streams("noise")
+    switching = SwitchingOLO(domain, T, N, min(phases, T)) if env == "switching" else None
+    losses = None if switching else StochasticOLO(domain, N, mu, streams("losses"))
+    S, suffered, cum = np.zeros((B, N)), np.zeros(B), np.zeros((R, N))
+    for t0 in range(0, T, BLOCK):  # blocks of rounds through the compiled kernel (scrible_jit)
+        tb = min(BLOCK, T - t0)
+        if switching:
+            signs = np.array([switching.sign(t) for t in range(t0 + 1, t0 + tb + 1)])
+            L = np.ascontiguousarray(np.broadcast_to(signs[:, None] * switching.u, (R, tb, N)))
+        else:
+            L = losses.block(tb)
+        Z = np.ascontiguousarray(noise.laplace(1.0, (tb, N)))
+        U = np.ascontiguousarray(draws.uniform((tb,)))
+        scrible_block(domain == "ball", S, eta, lam, L, Z, U, suffered)
+        cum += L.sum(axis=1)
     reg = suffered - np.tile(best_in_hindsight(domain, cum), len(rows))
     out = []
     for k, (a, e) in enumerate(rows):
