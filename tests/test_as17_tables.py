@@ -95,3 +95,49 @@ def test_rate_spec_recovers_slopes_and_catches_control():
     assert res.verdict == "PASS" and abs(res.measured - 0.5) < 0.02
     assert ctl.verdict == "FAIL" and abs(ctl.measured - 1.0) < 0.02
 
+
+
+def _reference_mab(env, N, T, plan, replicates, root_seed, gap=0.2, phases=4):
+    """The EXP2-family rows of as17_bandits.simulate written round by round with the numpy
+    classes (Exp2 behind PrivateFeedback): the definition the compiled kernel reproduces.
+    Returns (regret, noisy_regret), rows in the scenario's order."""
+    from dpregret.environments.experts import StochasticExperts, SwitchingExperts
+
+    R = len(replicates)
+    point = (as17_bandits.SCENARIO, env, N, T, gap if env == "stochastic" else phases)
+    st = lambda role: ReplicateStreams(root_seed, stable_key(*point, role), replicates)  # noqa: E731
+    source = SwitchingExperts(T, N, phases) if env == "switching" else StochasticExperts(N, gap, st("losses"))
+    rows = [(a, e) for a in as17_bandits.ALGORITHMS if a in plan and a != "explore_tree" for e in plan[a]]
+    par = np.array([as17_bandits.row_params(a, N, T, e) for a, e in rows])
+    bias = np.repeat([np.eye(N)[0] if a == "dp_exp2_biased" else np.zeros(N) for a, _ in rows], R, axis=0)
+    col = lambda v: np.repeat(v, R)[:, None]  # noqa: E731
+    B = len(rows) * R
+    L = PrivateFeedback(Exp2(N, col(par[:, 1]), col(par[:, 2]), st("exp2"), B), col(par[:, 0]), st("exp2/noise"), bias)
+    suffered, noisy, zsum, cum = np.zeros(B), np.zeros(B), np.zeros((B, N)), np.zeros((R, N))
+    for t in range(1, T + 1):
+        l = source.loss(t, R)
+        arm = L.predict()
+        lb = np.tile(l, (B // R, 1))
+        suffered += (L.p * lb).sum(axis=1)
+        L.update(lb[np.arange(B), arm])
+        noisy += (L.p * L.z).sum(axis=1)
+        zsum += L.z
+        cum += l
+    reg = suffered - np.tile(cum.min(axis=1), len(rows))
+    return reg, reg + noisy - zsum[np.arange(B), np.tile(cum.argmin(axis=1), len(rows))]
+
+
+@pytest.mark.parametrize("env", ["switching", "stochastic"])
+def test_compiled_exp2_matches_the_classes(env, monkeypatch):
+    """The scenario's fused numba rounds equal Exp2 behind PrivateFeedback on the same draws
+    (every EXP2-family algorithm, including the biased-noise control), across block edges."""
+    plan = {"exp2": [None], "dp_exp2": [0.5, 4.0], "dp_exp2_full_sens": [4.0], "dp_exp2_eps_squared": [0.5],
+            "dp_exp2_fixed_explore": [4.0], "dp_exp2_biased": [4.0]}
+    N, T, reps = 5, 700, [1, 4, 6]
+    monkeypatch.setattr(as17_bandits, "BLOCK_DOUBLES", 13 * len(reps) * N)  # blocks of 13 rounds
+    got = as17_bandits.simulate(env, N, T, plan, reps, 19, gap=0.3)
+    reg, nz = _reference_mab(env, N, T, plan, reps, 19, gap=0.3)
+    np.testing.assert_allclose(got.regret.to_numpy(), reg, rtol=1e-9, atol=1e-9)
+    priv = got.algorithm != "exp2"
+    np.testing.assert_allclose(got.noisy_regret.to_numpy()[priv], nz[priv.to_numpy()], rtol=1e-9, atol=1e-9)
+    assert np.ptp(reg) > 1.0

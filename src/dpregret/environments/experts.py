@@ -50,3 +50,8 @@ class StochasticExperts:
         if R != self.streams.R:
             raise ValueError(f"R must equal the number of replicate streams ({self.streams.R}), got {R}")
         return (self.streams.uniform((self.N,)) < self.means).astype(float)
+
+    def block(self, rounds: int) -> np.ndarray:
+        """The losses of the next ``rounds`` rounds, ``(R, rounds, N)``: the same draws as
+        ``rounds`` calls of :meth:`loss`."""
+        return (self.streams.uniform((V.integer("rounds", rounds), self.N)) < self.means).astype(float)

@@ -1,9 +1,10 @@
 """Agarwal and Singh (ICML 2017), section 4: private non-stochastic multi-armed bandits.
 
 One (environment, N, T) point and a chunk of replicates.  ``plan`` maps each algorithm to
-the eps values it runs at; every EXP2-family row (all algorithms but ``explore_tree``)
-lives in *one* batched :class:`Exp2` behind one :class:`PrivateFeedback` (lambda = 0 for
-the non-private row), so a round costs a handful of numpy calls whatever the plan.  All
+the eps values it runs at; every EXP2-family row (all algorithms but ``explore_tree``) is
+one row of the compiled rounds of :func:`~dpregret.learners.exp2_jit.exp2_block` (the
+arithmetic of :class:`Exp2` behind :class:`PrivateFeedback`, lambda = 0 for the non-private
+row), run on blocks of rounds.  All
 rows see the same loss sequence (common random numbers), and each replicate's standard
 noise draw is shared by the rows (scaled per row).
 
@@ -32,10 +33,12 @@ import pandas as pd
 
 from .. import _validate as V
 from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
-from ..learners.bandits import Exp2, ExploreTree, PrivateFeedback, bound_thm4_1, exp2_params_thm4_1
+from ..learners.bandits import ExploreTree, bound_thm4_1, exp2_params_thm4_1
+from ..learners.exp2_jit import exp2_block
 from ..rng import ReplicateStreams, stable_key
 
 SCENARIO = "as17_mab"
+BLOCK_DOUBLES = 2**20  # draws per replicate-round buffered per kernel call: memory only, the numbers are the same
 ALGORITHMS = ("exp2", "dp_exp2", "explore_tree", "dp_exp2_full_sens", "dp_exp2_eps_squared", "dp_exp2_fixed_explore",
               "dp_exp2_biased")
 
@@ -73,38 +76,38 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
             for e in ([None] if a == "exp2" else plan[a])]
     par = np.array([row_params(a, N, T, e) for a, e in rows])  # (rows, 3)
     bias = np.array([np.eye(N)[0] if a == "dp_exp2_biased" else np.zeros(N) for a, _ in rows])
-    col = lambda v: np.repeat(v, R)[:, None]  # noqa: E731  row k, replicate r -> batch k*R + r
-    learners = {}
-    if rows:
-        learners["exp2_family"] = PrivateFeedback(Exp2(N, col(par[:, 1]), col(par[:, 2]), streams("exp2"), len(rows) * R),
-                                                  col(par[:, 0]), streams("exp2/noise"), np.repeat(bias, R, axis=0))
+    B = len(rows) * R
+    lam, eta, gam = (np.repeat(par[:, k], R) for k in range(3)) if rows else (None,) * 3  # row k, replicate r -> k*R + r
+    bias = np.repeat(bias, R, axis=0) if rows else None
+    logq = np.full((B, N), -np.log(N))
+    suffered, noisy, zsum = np.zeros(B), np.zeros(B), np.zeros((B, N))
+    draws, noise = streams("exp2"), streams("exp2/noise")
     tree_eps = [float(V.positive("eps", e)) for e in plan.get("explore_tree", [])]
-    if tree_eps:
-        learners["explore_tree"] = ExploreTree(N, T, col(np.array(tree_eps)), streams("explore_tree"),
-                                               streams("explore_tree/tree"), len(tree_eps) * R)
-
-    suffered = {k: np.zeros(L.B) for k, L in learners.items()}
-    noisy = np.zeros(len(rows) * R)
-    zsum = np.zeros((len(rows) * R, N))
+    tree = (ExploreTree(N, T, np.repeat(tree_eps, R)[:, None], streams("explore_tree"), streams("explore_tree/tree"),
+                        len(tree_eps) * R) if tree_eps else None)
+    tree_suffered = np.zeros(len(tree_eps) * R)
     cum = np.zeros((R, N))
-    for t in range(1, T + 1):
-        l = source.loss(t, R)
-        for key, learner in learners.items():
-            arm = learner.predict()
-            lb = np.tile(l, (learner.B // R, 1))
-            suffered[key] += np.einsum("bi,bi->b", learner.p, lb)
-            learner.update(lb[np.arange(learner.B), arm])
-            if key == "exp2_family":
-                noisy += np.einsum("bi,bi->b", learner.p, learner.z)
-                zsum += learner.z
-        cum += l
+    block = max(1, min(T, BLOCK_DOUBLES // (R * N)))  # rounds per kernel call
+    for t0 in range(0, T, block):
+        tb = min(block, T - t0)
+        L = (source.block(tb) if isinstance(source, StochasticExperts)
+             else np.stack([source.loss(t, R) for t in range(t0 + 1, t0 + tb + 1)], axis=1))
+        if rows:  # the EXP2 family through the compiled kernel (learners/exp2_jit.py)
+            U = np.ascontiguousarray(draws.uniform((tb,)))
+            Z = np.ascontiguousarray(noise.laplace(1.0, (tb, N)))
+            exp2_block(logq, eta, gam, lam, bias, np.ascontiguousarray(L), Z, U, suffered, noisy, zsum)
+        for s in range(tb) if tree else ():
+            lb = np.tile(L[:, s], (tree.B // R, 1))
+            arm = tree.predict()
+            tree_suffered += np.einsum("bi,bi->b", tree.p, lb)
+            tree.update(lb[np.arange(tree.B), arm])
+        cum += L.sum(axis=1)
     best_arm, best = cum.argmin(axis=1), cum.min(axis=1)
 
     out = []
     base = {"scenario": SCENARIO, "env": env, "N": N, "T": T, "replicate": replicates}
     if rows:
-        B = len(rows) * R
-        reg = suffered["exp2_family"] - np.tile(best, len(rows))
+        reg = suffered - np.tile(best, len(rows))
         nz = reg + noisy - zsum[np.arange(B), np.tile(best_arm, len(rows))]  # Lemma 4.3
         for k, (a, e) in enumerate(rows):
             lam, eta, gam = par[k]
@@ -113,9 +116,9 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
                                      "noisy_regret": nz[sl] if a != "exp2" else np.nan, "lambda": lam, "eta": eta,
                                      "gamma": gam, "bound_thm4_1": bound_thm4_1(N, T, eta, gam, lam)}))
     if tree_eps:
-        reg = suffered["explore_tree"] - np.tile(best, len(tree_eps))
+        reg = tree_suffered - np.tile(best, len(tree_eps))
         for k, e in enumerate(tree_eps):
             out.append(pd.DataFrame({**base, "algorithm": "explore_tree", "eps": e, "regret": reg[k * R:(k + 1) * R],
                                      "noisy_regret": np.nan, "lambda": np.nan, "eta": np.nan,
-                                     "gamma": learners["explore_tree"].gamma, "bound_thm4_1": np.nan}))
+                                     "gamma": tree.gamma, "bound_thm4_1": np.nan}))
     return pd.concat(out, ignore_index=True)
