@@ -8,8 +8,9 @@ draw the uniforms the kernel consumes (``Generator.random`` in the same block si
 
 Kernels: EXP2 bandit step (Agarwal-Singh Alg. 4 + 5), FTRL experts on TreeBasedAgg (Alg. 1 + 2),
 TreeBasedAgg, TreeNoise (Zhang-Tran-Cutkosky NOISE(t)), Van der Hoeven Algorithm 1 and
-Algorithm 3, the DP online-to-batch step (ZTC Alg. 1, ``o2b.run``) and the PrivateBandit step
-(Ene-Nguyen-Vladu Alg. 1, ``private_bandit``).  Throughput = rounds x replicates per second;
+Algorithm 3, the DP online-to-batch step (ZTC Alg. 1, ``o2b.run``), the PrivateBandit step
+(Ene-Nguyen-Vladu Alg. 1, ``private_bandit``), and the numba-compiled rounds of EXP2 (the same
+step as the first kernel) and of Algorithm 4 + SCRiBLe on the cube (numpy class and compiled).  Throughput = rounds x replicates per second;
 ``x ref`` = kernel throughput / reference throughput; ``x rng`` = kernel time / random-number
 time (1 = as fast as drawing the random numbers alone).  No timing assertions anywhere:
 ``tests/test_bench_references.py`` checks that every reference gives the kernel's numbers.
@@ -34,12 +35,15 @@ from dpregret.environments.polytopes import Simplex
 from dpregret.environments.stochastic import Location
 from dpregret.learners import o2b
 from dpregret.learners.bandits import Exp2, PrivateFeedback, exp2_params_thm4_1
+from dpregret.learners.exp2_jit import exp2_block
 from dpregret.learners.ftrl import ExpWeights, eta_thm34
 from dpregret.learners.oco import ProjectedOGD
 from dpregret.learners.prefix_sums import TreeSum, scaled_draws
 from dpregret.learners.private_bandit import (
     algorithm1_parameters, batch_schedule, laplace_lambda_lemma5_1, private_bandit,
 )
+from dpregret.learners.scrible import Scrible, theorem_4_5_eta
+from dpregret.learners.scrible_jit import scrible_block
 from dpregret.learners.vdh import PrivatePotential, SparsePotential, log_prediction
 from dpregret.rng import ReplicateStreams, replicate_generator, stable_key
 from dpregret.tree import TreeBasedAgg, TreeNoise, nodes_covering_leaf
@@ -468,6 +472,83 @@ def reference_pbandit(T: int, replicates, seed: int = SEED) -> np.ndarray:
 
 # --- harness -----------------------------------------------------------------------------------
 # name -> (label, kernel, reference, T full, T smoke); T chosen so a full run stays ~2 minutes
+# --- 9-11. Compiled rounds (numba): EXP2 (kernel 1's step) and Algorithm 4 + SCRiBLe (cube) ------
+JIT_BLOCK = 1024  # rounds per compiled call (memory only)
+
+
+def kernel_exp2_jit(T: int, R: int, seed: int = SEED):
+    N = EXP2_N
+    lam, eta, gam = exp2_params_thm4_1(N, T, EPS)
+    L = _fixed_losses(T, N)
+    sa, sz = _streams("exp2", "arm", R, seed), _streams("exp2", "noise", R, seed)
+    logq, total, noisy, zsum = np.full((R, N), -math.log(N)), np.zeros(R), np.zeros(R), np.zeros((R, N))
+    col = lambda v: np.full(R, v)  # noqa: E731
+    for t0 in range(0, T, JIT_BLOCK):
+        tb = min(JIT_BLOCK, T - t0)
+        U, Z = np.ascontiguousarray(sa.uniform((tb,))), np.ascontiguousarray(sz.laplace(1.0, (tb, N)))
+        Lb = np.ascontiguousarray(np.broadcast_to(L[t0:t0 + tb], (R, tb, N)))
+        exp2_block(logq, col(eta), col(gam), col(lam), np.zeros((R, N)), Lb, Z, U, total, noisy, zsum)
+    return np.c_[total, logq], [sa, sz]
+
+
+SCR_N = 4
+
+
+def _scrible_problem(T: int):
+    """Cube [-1, 1]^4, losses in the unit l1 ball (kernel 1's Bernoulli losses / N), Algorithm 4's
+    lambda = 2 / eps (l1 diameter of the l1 ball) and Theorem 4.5's eta (nu = 2N, M = 1, X2 = 2)."""
+    lam = 2.0 / EPS
+    return _fixed_losses(T, SCR_N) / SCR_N, lam, theorem_4_5_eta(SCR_N, max(T, 2), 2.0 * SCR_N, 1.0, lam, 2.0)
+
+
+def kernel_scrible(T: int, R: int, seed: int = SEED):
+    L, lam, eta = _scrible_problem(T)
+    sd, sz = _streams("scrible", "draw", R, seed), _streams("scrible", "noise", R, seed)
+    learner = Scrible("cube", SCR_N, eta, sd)
+    total = np.zeros(R)
+    for t in range(T):
+        y = learner.predict()
+        total += learner.center @ L[t]
+        learner.update(np.einsum("bi,bi->b", L[t] + lam * sz.laplace(1.0, (SCR_N,)), y))
+    return np.c_[total, learner.S], [sd, sz]
+
+
+def kernel_scrible_jit(T: int, R: int, seed: int = SEED):
+    L, lam, eta = _scrible_problem(T)
+    sd, sz = _streams("scrible", "draw", R, seed), _streams("scrible", "noise", R, seed)
+    S, total = np.zeros((R, SCR_N)), np.zeros(R)
+    for t0 in range(0, T, JIT_BLOCK):
+        tb = min(JIT_BLOCK, T - t0)
+        Z, U = np.ascontiguousarray(sz.laplace(1.0, (tb, SCR_N))), np.ascontiguousarray(sd.uniform((tb,)))
+        Lb = np.ascontiguousarray(np.broadcast_to(L[t0:t0 + tb], (R, tb, SCR_N)))
+        scrible_block(False, S, np.full(R, eta), np.full(R, lam), Lb, Z, U, total)
+    return np.c_[total, S], [sd, sz]
+
+
+def reference_scrible(T: int, replicates, seed: int = SEED) -> np.ndarray:
+    L, lam, eta = _scrible_problem(T)
+    L, N = L.tolist(), SCR_N
+    out = []
+    for r in replicates:
+        ud, uz = _gen("scrible", "draw", r, seed), _gen("scrible", "noise", r, seed)
+        S, total = [0.0] * N, 0.0
+        for t in range(T):
+            g = [eta * v for v in S]
+            q = [1.0 + math.sqrt(1.0 + gi * gi) for gi in g]
+            x = [-gi / qi for gi, qi in zip(g, q)]
+            total += sum(xi * li for xi, li in zip(x, L[t]))
+            k = min(int(ud() * 2 * N), 2 * N - 1)
+            i, sign = k // 2, 2.0 * (k % 2) - 1.0
+            root = math.sqrt(q[i] * (q[i] - 1.0))
+            y = list(x)
+            y[i] += sign / root
+            z = [lam * _lap(uz(), 1.0) for _ in range(N)]
+            v = sum((li + zi) * yi for li, zi, yi in zip(L[t], z, y))
+            S[i] += N * sign * root * v
+        out.append([total, *S])
+    return np.array(out)
+
+
 KERNELS = {
     "exp2": ("EXP2 bandit step", kernel_exp2, reference_exp2, 8000, 40),
     "ftrl": ("FTRL experts (tree)", kernel_ftrl, reference_ftrl, 8000, 40),
@@ -477,6 +558,9 @@ KERNELS = {
     "vdh3": ("VdH Algorithm 3", kernel_vdh3, reference_vdh3, 400, 10),
     "o2b": ("DP online-to-batch", kernel_o2b, reference_o2b, 8000, 40),
     "pbandit": ("PrivateBandit step", kernel_pbandit, reference_pbandit, 8000, 40),
+    "exp2_jit": ("EXP2 step, numba", kernel_exp2_jit, reference_exp2, 8000, 40),
+    "scrible": ("SCRiBLe step (cube)", kernel_scrible, reference_scrible, 8000, 40),
+    "scrible_jit": ("SCRiBLe step, numba", kernel_scrible_jit, reference_scrible, 8000, 40),
 }
 
 
