@@ -31,6 +31,9 @@ def test_default_config_is_valid():
     ({"ci_level": 1.5}, "ci_level"),
     ({"seed": -3}, "seed"),
     ({"unknown_key": 1}, "(top level)"),
+    ({"as17_blo": {"T_eps": 1}}, "as17_blo.T_eps"),
+    ({"as17_blo": {"T_switching": [100, 0]}}, "as17_blo.T_switching[1]"),
+    ({"as17_mab": {"T_N": 0}}, "as17_mab.T_N"),
 ])
 def test_bad_values_name_the_key(override, key):
     cfg = {**copy.deepcopy(CFG), **override}
