@@ -77,8 +77,9 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
     par = np.array([row_params(a, N, T, e) for a, e in rows])  # (rows, 3)
     bias = np.array([np.eye(N)[0] if a == "dp_exp2_biased" else np.zeros(N) for a, _ in rows])
     B = len(rows) * R
-    lam, eta, gam = (np.repeat(par[:, k], R) for k in range(3)) if rows else (None,) * 3  # row k, replicate r -> k*R + r
-    bias = np.repeat(bias, R, axis=0) if rows else None
+    # per batch row (row k, replicate r -> k*R + r): lambda, eta, gamma and the noise bias
+    lam_b, eta_b, gam_b = (np.repeat(par[:, k], R) for k in range(3)) if rows else (None,) * 3
+    bias_b = np.repeat(bias, R, axis=0) if rows else None
     logq = np.full((B, N), -np.log(N))
     suffered, noisy, zsum = np.zeros(B), np.zeros(B), np.zeros((B, N))
     draws, noise = streams("exp2"), streams("exp2/noise")
@@ -95,7 +96,7 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
         if rows:  # the EXP2 family through the compiled kernel (learners/exp2_jit.py)
             U = np.ascontiguousarray(draws.uniform((tb,)))
             Z = np.ascontiguousarray(noise.laplace(1.0, (tb, N)))
-            exp2_block(logq, eta, gam, lam, bias, np.ascontiguousarray(L), Z, U, suffered, noisy, zsum)
+            exp2_block(logq, eta_b, gam_b, lam_b, bias_b, np.ascontiguousarray(L), Z, U, suffered, noisy, zsum)
         for s in range(tb) if tree else ():
             lb = np.tile(L[:, s], (tree.B // R, 1))
             arm = tree.predict()
