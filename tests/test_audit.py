@@ -66,7 +66,7 @@ def test_correct_mechanism_passes_and_every_control_is_caught(audits, cid):
 
 def test_tree_releases_match_node_map(audits):
     res, _ = audits["AUDIT-as17-lemma3.3-tree"]
-    assert res.detail["exact_node_map"].startswith("releases = node map")
+    assert res.detail["exact_check"].startswith("releases = node map")
 
 
 def test_paper_log_count_is_caught_on_the_tree(audits):

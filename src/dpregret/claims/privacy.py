@@ -14,7 +14,8 @@ node-to-prefix map applied to the nodes plus padding; Zhang-Tran-Cutkosky NOISE(
 (Theorem 3's tree) on its releases, which determine its node transcript exactly.
 
 Private algorithms end to end: Algorithm 4 around EXP2 (Lemma 4.2) on its transcript (the
-arm and the forwarded value; later arms are post-processing).  Algorithm 4 around SCRiBLe
+arm and the forwarded value; later arms are post-processing); Ene-Nguyen-Vladu PRIVATEBANDIT
+(Lemmas 5.1 and 5.4) on its released round sums.  Algorithm 4 around SCRiBLe
 forwards ``<l + Z, y>`` with ``y`` dense, whose density (a sum of scaled Laplace draws) has no
 closed form: it is covered by Lemma 4.2's vector mechanism, the Laplace audit.  The
 Agarwal-Singh experts learner releases
@@ -31,11 +32,12 @@ import numpy as np
 
 from .. import mechanisms as M
 from ..audit import eps_lower_bound, gdp_mu_lower_bound, renyi_lower_bound
-from ..rng import stable_key
+from ..rng import ReplicateStreams, stable_key
 from ..tree import TreeBasedAgg, TreeNoise, nodes_covering_leaf, prefix_node_matrix
 from .core import Claim, Result, check_privacy
 
 VDH, AS17, ZTC = "000_7eed9852d6745801.txt", "003_a21566fafc49b886.txt", "002_ea604baa8d00e606.txt"
+ENV = "004_99eed4067d44be32.txt"
 CONTROL_TEXT = "broken variants, each must be caught: "
 
 # sample(variant, side, n, rng) -> outputs (n, k); side 0 = D, 1 = D'
@@ -56,6 +58,7 @@ class AuditSpec:
     rdp: Callable[[float], float] | None = None  # claimed RDP eps(alpha)
     tight_floor: float | None = None  # eps_lb must reach this fraction of the claim (pure-DP Laplace)
     exact_check: Callable[[np.random.Generator], str | None] | None = None
+    exact_ok: str = "releases = node map x nodes + padding (exact)"  # what a passing exact_check established
     gdp_only: bool = False  # the claim is mu-GDP only (no eps)
 
 
@@ -320,8 +323,124 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 4, k: float = 1.0) -> AuditSpec:
                      rho, 0.0, sample, score, controls, gaussian_mu=rho, rdp=lambda al: al * rho**2 / 2, gdp_only=True)
 
 
+# --- Ene-Nguyen-Vladu Lemmas 5.1 / 5.4: PRIVATEBANDIT's released round sums -----------------
+class _FixedDirections(ReplicateStreams):
+    """PRIVATEBANDIT's direction source with every ``u_t = (1, ..., 1) / dim^(1/2)``, the
+    direction of largest l1 norm.  The proofs of Lemmas 5.1 and 5.4 bound the sensitivity of a
+    batch sum for every direction sequence, so the releases must be private conditionally on
+    any fixed one; fixing the worst is the strongest audit (the directions are data-independent)."""
+
+    def __init__(self, R: int):  # noqa: D107 - no super().__init__: no streams to hold
+        self._n = int(R)
+
+    @property
+    def R(self) -> int:
+        return self._n
+
+    def normal(self, shape=()):
+        return np.ones((self._n, *shape))
+
+
+class _FirstStepHinge:
+    """Neighbouring loss sequences for the PRIVATEBANDIT audits.  D: ``f_1(x) = L max(0,
+    <a, x - c> - zeta + D)`` with ``a`` the unit direction of the first query ``c + zeta a``
+    (c = the domain's centre): convex, L-Lipschitz, 0 at c in K and ``L D`` at the first query,
+    the largest value the premise ``0 <= f_t <= L D`` allows; ``f_t = 0`` for t >= 2.
+    D' (``active=False``): every ``f_t = 0``.  With zero losses after step 1 every later batch
+    sum is 0 on both sides, so the released prefix sums have known means."""
+
+    def __init__(self, domain, T: int, L: float, zeta: float, a: np.ndarray, active: bool):
+        self.domain, self.T, self.L, self.n = domain, T, L, domain.n
+        self.zeta, self.a, self.active = zeta, a, active
+
+    def value(self, t, y):
+        if t == 1 and self.active:
+            return self.L * np.maximum(0.0, (y - self.domain.centre) @ self.a - self.zeta + self.domain.D)
+        return np.zeros(len(y))
+
+    def best_fixed(self, taus):
+        return np.zeros(np.size(taus))
+
+
+def env_releases_spec(kind: str, eps: float = 1.0, delta: float = 1e-5, T: int = 4, dim: int = 2) -> AuditSpec:
+    """PRIVATEBANDIT (our :func:`dpregret.learners.private_bandit.private_bandit`) on the simplex
+    of dimension ``dim`` with ``T = 4`` steps (T_batch = T_round = 2, one draw per release), run
+    on neighbours differing in f_1 (:class:`_FirstStepHinge`) with the directions fixed at the
+    l1-worst ``u`` (:class:`_FixedDirections`).  The transcript is the released prefix sums
+    ``s~_1, s~_2`` (every iterate is a function of them); both contain ``g~_1``, which differs by
+    one batch term ``(n / zeta) L D u``, the replace-one sensitivity (``batch_sensitivity``; the
+    exact check asserts the instance attains it).  ``kind``: ``laplace`` (Lemma 5.1's lambda,
+    eps-DP) or ``gaussian`` (Lemma 5.4's sigma, (eps, delta)-DP)."""
+    from ..environments.polytopes import Simplex
+    from ..learners.private_bandit import (
+        algorithm1_parameters, batch_schedule, batch_sensitivity, gaussian_sigma_lemma5_4, laplace_lambda_lemma5_1,
+        private_bandit,
+    )
+    from ..tree import draws_per_release
+
+    L = 1.0
+    D = Simplex(dim + 1).D
+    zeta = algorithm1_parameters(T, dim, L, D)[0]
+    rounds = batch_schedule(T)[1]
+    g1 = (dim / zeta) * L * D * np.full(dim, 1.0 / np.sqrt(dim))  # the batch sum of round 1 under D
+    means = {0: np.tile(g1, rounds), 1: np.zeros(rounds * dim)}  # s~_R = g~_1 for every R under D, 0 under D'
+    log_t = np.log2(T)
+    if kind == "laplace":
+        scale = laplace_lambda_lemma5_1(T, dim, L, eps)
+        scales = {"correct": scale, "half_noise": scale / 2, "no_noise": 0.0}
+        controls = {"half_noise": "lambda / 2", "no_noise": "no noise"}
+        cid, lemma, dp = "AUDIT-env-lemma5.1-releases", "Lemma 5.1 (Algorithm 1, Laplace)", f"eps-DP (eps = {eps:g})"
+    elif kind == "gaussian":
+        scale = gaussian_sigma_lemma5_4(T, dim, L, eps, delta)
+        scales = {"correct": scale, "no_log_factors": T**0.25 * np.sqrt(dim) * L * log_t / eps, "no_noise": 0.0}
+        controls = {"no_log_factors": "sigma = T^(1/4) n^(1/2) L log2(T) / eps (Lemma 5.4 without its "
+                                      "ln(T/delta)(...) factor: the O~ read as O)", "no_noise": "no noise"}
+        cid, lemma, dp = ("AUDIT-env-lemma5.4-releases", "Lemma 5.4 (Algorithm 1, Gaussian)",
+                          f"(eps, delta)-DP (eps = {eps:g}, delta = {delta:g})")
+    else:
+        raise ValueError(f"kind must be 'laplace' or 'gaussian', got {kind!r}")
+
+    def run(variant, side, n, rng, noise=True):
+        dom = Simplex(dim + 1)
+        losses = _FirstStepHinge(dom, T, L, zeta, dom.Q @ np.full(dim, 1.0 / np.sqrt(dim)), side == 0)
+        s = scales[variant] if noise else 0.0
+        return private_bandit(dom, losses, _FixedDirections(n), noise=kind if s else "none",
+                              noise_scale=s if s else None, noise_rng=rng, record_rounds=True)
+
+    def sample(variant, side, n, rng):
+        return run(variant, side, n, rng).releases.transpose(1, 0, 2).reshape(n, -1)
+
+    def logpdf(z):
+        return M.laplace_logpdf(z, scale) if kind == "laplace" else M.gaussian_logpdf(z, scale)
+
+    def score(y, variant):
+        return logpdf(y - means[0]) - logpdf(y - means[1])
+
+    def exact(rng) -> str | None:
+        if draws_per_release(rounds) != 1:
+            return f"expected one draw per release at T_round = {rounds}"
+        for side in (0, 1):
+            r = run("correct", side, 4, rng, noise=False)
+            err = float(np.abs(r.releases.transpose(1, 0, 2).reshape(4, -1) - means[side]).max())
+            if err > 1e-12:
+                return f"noise-free releases differ from the prefix sums of g~ by {err:.3g} (side {side})"
+        sens = batch_sensitivity(T, dim, L, D, ord=1 if kind == "laplace" else 2)
+        got = float(np.abs(g1).sum() if kind == "laplace" else np.linalg.norm(g1))
+        return None if abs(got - sens) < 1e-12 * sens else f"the instance's change {got:.6g} is not the sensitivity {sens:.6g}"
+
+    statement = (f"the released round sums s~_R of Algorithm 1 with {lemma.split('(')[0].strip()}'s "
+                 f"{'lambda' if kind == 'laplace' else 'sigma'} are {dp}: T = {T} (T_batch = T_round = "
+                 f"{rounds}), simplex with n = {dim}, L = 1; neighbours differ in f_1 (L D at the query vs 0), "
+                 f"directions fixed at the l1-worst u")
+    return AuditSpec(_claim(cid, ENV, lemma, statement, controls), eps, delta if kind == "gaussian" else 0.0,
+                     sample, score, controls, exact_check=exact,
+                     exact_ok="noise-free releases = prefix sums of g~, and the instance's change of g~_1 is the "
+                              "batch sensitivity (exact)")
+
+
 SPECS = {s.claim.claim_id: s for s in (laplace_spec(), gaussian_spec(), local_laplace_spec(), l2_spec(),
-                                        tree_as17_spec(), tree_ztc_spec(), mab_feedback_spec(), ztc_o2b_spec())}
+                                        tree_as17_spec(), tree_ztc_spec(), mab_feedback_spec(), ztc_o2b_spec(),
+                                        env_releases_spec("laplace"), env_releases_spec("gaussian"))}
 RDP_ORDERS = (2.0, 8.0, 32.0)
 
 
@@ -366,7 +485,7 @@ def run_audit(spec: AuditSpec, n: int, alpha: float, seed: int) -> tuple[Result,
         res.detail["tight"] = bool(measured >= spec.tight_floor * spec.eps)
     if spec.exact_check is not None:
         err = spec.exact_check(_rng(seed, spec.claim.claim_id, "exact"))
-        res.detail["exact_node_map"] = err or "releases = node map x nodes + padding (exact)"
+        res.detail["exact_check"] = err or spec.exact_ok
         if err:
             res.verdict = "FAIL"
     ctl = {name: audit_variant(spec, name, n, alpha, seed) for name in spec.controls}

@@ -222,6 +222,7 @@ class BanditRun:
     queries: np.ndarray | None = None  # (T, R, n) queried points if record_queries (O(T R n): tests only)
     plays: np.ndarray | None = None  # (T_round, R, n) point played in each round if record_rounds
     round_grads: np.ndarray | None = None  # (T_round, R, dim) batch sum g~ of each round if record_rounds
+    releases: np.ndarray | None = None  # (T_round, R, dim) released prefix sum s~ after each round if record_rounds
 
 
 def _replicates(rng, R) -> int:
@@ -345,6 +346,7 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
     queries = np.zeros((T, R, n)) if record_queries else None
     plays = np.zeros((rounds, R, n)) if record_rounds else None
     grads = np.zeros((rounds, R, d)) if record_rounds else None
+    releases = np.zeros((rounds, R, d)) if record_rounds else None
     t, k = 0, 0
     for rnd in range(rounds):
         if mode == "proj":
@@ -376,7 +378,10 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
             grads[rnd] = g
         if monitor is not None:
             t_mon += _timed(monitor.round_end, rnd, g)
-        S = tree.step(g) @ Q.T
+        rel = tree.step(g)
+        if record_rounds:
+            releases[rnd] = rel
+        S = rel @ Q.T
         if mode == "fw":
             x_t = z
     best = losses.best_fixed(cps)
@@ -385,7 +390,7 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
         oracle_calls=domain.oracle_calls - calls0, projections=domain.projections - proj0,
         oracle_time=domain.oracle_time - time0, projection_time=domain.projection_time - ptime0,
         wall_time=time.perf_counter() - t_wall - t_mon,
-        params=params, queries=queries, plays=plays, round_grads=grads)
+        params=params, queries=queries, plays=plays, round_grads=grads, releases=releases)
 
 
 def private_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise: str = "none",
@@ -398,7 +403,8 @@ def private_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise
 
     Records (off by default): ``record_rounds`` keeps, per round, the played point (before
     ``+ zeta u_t``) in ``run.plays`` (T_round, R, n) and the batch sum ``g~`` handed to the tree
-    in ``run.round_grads`` (T_round, R, dim): O(T^(1/2) R n) memory.  ``record_queries`` keeps
+    in ``run.round_grads`` (T_round, R, dim) and the tree's release after it (the noisy prefix
+    sum s~_R, what the algorithm publishes) in ``run.releases``: O(T^(1/2) R n) memory.  ``record_queries`` keeps
     every queried point, ``run.queries`` (T, R, n): O(T R n), for tests on small T only.
 
     ``monitor`` (optional) observes the run without storing it: ``monitor.start(params)``
