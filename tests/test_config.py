@@ -58,3 +58,16 @@ def test_bad_value_fails_before_any_job(tmp_path):
 def test_replicate_chunks_cover_all():
     chunks = replicate_chunks(37, 16)
     assert [list(c) for c in chunks] == [list(range(0, 16)), list(range(16, 32)), list(range(32, 37))]
+
+
+def test_a_subset_of_scenarios_plans_only_its_jobs(tmp_path):
+    """``scenarios: [env21]`` builds env21's claims and the report, nothing of the other papers
+    (the experts notebook included)."""
+    out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1", "-s", str(ROOT / "Snakefile"),
+                          "-d", str(tmp_path), "--configfile", str(ROOT / "config" / "config.yaml"),
+                          "--config", "preset=smoke", "scenarios=[env21]"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    plan = out.stdout + out.stderr
+    assert "env21_simulate" in plan and "report_html" in plan
+    for other in ("as17_experts", "ztc22_simulate", "vdh19_simulate", "audit_run", "notebook"):
+        assert other not in plan, other
