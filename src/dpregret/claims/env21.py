@@ -66,18 +66,19 @@ CLAIMS = {
         "ENV-lemma5.2-rate-n", "Lemma 5.2 (n^(3/2))", "rate",
         "the Laplace privacy gap grows at most as n^(3/2) (T^(3/4) n^(3/2) L D log^2 T / eps)",
         "private minus non-private regret vs n at T_n",
-        "lambda x n^(1/2) (the batch's l1 norm bounded by n M instead of n^(1/2) M): gap ~ n^2 or more"),
+        "lambda x n^(1/2) (the batch's l1 norm bounded by n M instead of n^(1/2) M): gap ~ n^(5/2) while the "
+        "response is quadratic, but n^(3/2) once it is linear and flat once saturated (README: not catchable)"),
     "ENV-lemma5.5-rate-n": _c(
         "ENV-lemma5.5-rate-n", "Lemma 5.5 (n^1)", "rate",
         "the Gaussian privacy gap grows at most as n (T^(1/2) n ... + T^(3/4) n^(1/2) ...)",
         "private minus non-private regret vs n at T_n",
         "Gaussian noise with sigma = Lemma 5.1's lambda x n^(1/2) (l1 route, loose n M bound)"),
     "ENV-lemma5.2-rate-eps": _c(
-        "ENV-lemma5.2-rate-eps", "Lemma 5.2 (1/eps)", "rate",
+        "ENV-lemma5.2-rate-eps", "Lemma 5.2 (1/eps); Lemma 3.1 in mu = (2n)^(1/2) lambda", "rate",
         "the Laplace privacy gap grows at most as 1/eps", "private minus non-private regret vs 1/eps at T_eps",
         "lambda x eps_min / eps (proportional to 1/eps^2, equal at the smallest eps)"),
     "ENV-lemma5.5-rate-eps": _c(
-        "ENV-lemma5.5-rate-eps", "Lemma 5.5 (1/eps)", "rate",
+        "ENV-lemma5.5-rate-eps", "Lemma 5.5 (1/eps); Lemma 3.1 in mu = E||N(0, sigma^2 I)||", "rate",
         "the Gaussian privacy gap grows at most as 1/eps", "private minus non-private regret vs 1/eps at T_eps",
         "sigma x eps_min / eps (proportional to 1/eps^2)"),
     "ENV-gauss-vs-laplace-n": _c(
