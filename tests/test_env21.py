@@ -115,6 +115,7 @@ def test_claims_on_a_tiny_run():
     """Every claim is decided, and the large-effect controls are caught even at this size."""
     tables = S.simulate_all(P, range(6), 2026)
     tol = {"ENV-lemma3.1-rate-T": 0.10, "ENV-lemma3.1-rate-T-tree": 0.10, "ENV-lemma3.1-rate-T-noise": 0.10,
+           "ENV-lemma3.1-rate-T-switching": 0.10,
            "ENV-lemma5.2-rate-T": 0.15, "ENV-lemma5.5-rate-T": 0.15, "ENV-thm1.1-rate-T": 0.15,
            "ENV-gauss-vs-laplace-n": 0.25}
     out = C.evaluate(tables, P, tol, 0.05, lambda cid: np.random.default_rng(0))

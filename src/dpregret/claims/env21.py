@@ -46,6 +46,12 @@ CLAIMS = {
         "without noise the regret on the spanning-tree polytope (LMO = minimum spanning tree, no projection) grows "
         "as T^(3/4)", "regret vs T, spanning-tree polytope of K_k, no noise",
         "line 14 as printed (gradient ascent): linear regret"),
+    "ENV-lemma3.1-rate-T-switching": _c(
+        "ENV-lemma3.1-rate-T-switching", "Lemma 3.1 (mu = 0), varying losses", "rate",
+        "without noise the regret on the simplex against losses L ||x - c_t|| whose centre c_t switches between "
+        "two points of K every round (T_round phases) grows at most as T^(3/4)",
+        "regret vs T, simplex, switching centre, no noise",
+        "line 14 as printed (gradient ascent): linear regret"),
     "ENV-lemma3.1-rate-T-noise": _c(
         "ENV-lemma3.1-rate-T-noise", "Lemma 3.1 (fixed noise level mu)", "rate",
         "with a fixed noise distribution (Laplace, scale noise_level whatever T) the regret still grows as T^(3/4): "
@@ -243,6 +249,7 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
     # --- rates in T ------------------------------------------------------------------------
     specs = {"ENV-lemma3.1-rate-T": (simplex, "none", "printed_sign"),
              "ENV-lemma3.1-rate-T-tree": (_at(rates, domain="spanning_tree"), "none", "printed_sign"),
+             "ENV-lemma3.1-rate-T-switching": (simplex, "none_switching", "printed_sign_switching"),
              "ENV-lemma3.1-rate-T-noise": (simplex, "fixed_noise", "fixed_noise_fixed_step"),
              "ENV-lemma5.2-rate-T": (simplex, "laplace", "laplace_fixed_step"),
              "ENV-lemma5.5-rate-T": (simplex, "gaussian", "gaussian_fixed_step")}

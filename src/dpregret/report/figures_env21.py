@@ -24,6 +24,8 @@ STYLE = {
     "gaussian": dict(color="tab:green", label="Gaussian (Lemma 5.4)"),
     "fixed_noise": dict(color="tab:purple", label="fixed noise level"),
     "printed_sign": dict(color="tab:red", ls="--", label="control: printed line-14 sign"),
+    "none_switching": dict(color="tab:olive", label="no noise, switching centre"),
+    "printed_sign_switching": dict(color="tab:olive", ls="--", label="control: printed sign, switching centre"),
     "laplace_fixed_step": dict(color="tab:blue", ls="--", label="control: Laplace, fixed step"),
     "gaussian_fixed_step": dict(color="tab:green", ls="--", label="control: Gaussian, fixed step"),
     "fixed_noise_fixed_step": dict(color="tab:purple", ls="--", label="control: fixed noise, fixed step"),

@@ -15,7 +15,11 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   the controls ``*_fixed_step`` (the same noise with a step frozen at Algorithm 1's eta for
   the smallest T of the grid: non-decreasing in T), ``printed_sign`` (line 14 as printed:
   ascent) and ``offset_losses`` (f_t + 2 L D: minimum no longer 0, the precondition of
-  Lemma C.2; first two T only).  ``none``, ``laplace``, ``gaussian``, ``fixed_noise``,
+  Lemma C.2; first two T only); on the simplex also ``none_switching`` and its control
+  ``printed_sign_switching`` on ``bco.switching_distance`` with one phase per round (the centre
+  alternates between two points of K every round, so each round's play, computed from the
+  previous rounds, answers the other centre; with 4 phases the learner tracks the switches
+  and its regret against the best fixed point turns negative, -1.9e3 at T = 3e4).  ``none``, ``laplace``, ``gaussian``, ``fixed_noise``,
   ``printed_sign`` and ``offset_losses`` are instrumented (:class:`RoundMeter`, measured during
   the run from its queries, losses and directions u_t, O(1) memory in T): the table carries Lemma C.2's ``||g~_R||^2`` and Corollary
   C.5's ``||x^_R - x~_R||`` (max and mean over rounds) with both bounds.
@@ -72,7 +76,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from ..environments.bco import stationary_distance
+from ..environments.bco import stationary_distance, switching_distance
 from ..environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope
 from ..learners.private_bandit import (
     algorithm1_parameters, batch_schedule, bound_cor_c5, bound_lemma3_1, bound_lemma4_1, bound_lemma5_2,
@@ -424,6 +428,10 @@ def simulate_rates(p: dict, point, reps, seed: int) -> pd.DataFrame:
             go([("offset_losses", "none", 0.0)], losses=lambda dm: OffsetLosses(
                 stationary_distance(dm, T, L=L), OFFSET * L * dm.D), record=True)
     go([("printed_sign", "none", 0.0)], printed=True, record=True)
+    if dom_name == "simplex":  # varying losses: the centre switches between two points of K every round
+        switching = lambda dm: switching_distance(dm, T, L=L, phases=batch_schedule(T)[1])  # noqa: E731
+        go([("none_switching", "none", 0.0)], losses=switching)
+        go([("printed_sign_switching", "none", 0.0)], losses=switching, printed=True)
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "rates", dom_name, dom.n, d, T, L, dom.D
