@@ -121,9 +121,10 @@ def test_claims_on_a_tiny_run():
     out = C.evaluate(tables, P, tol, 0.05, lambda cid: np.random.default_rng(0))
     assert set(out) == set(C.CLAIMS)
     assert all(r.verdict in VERDICTS and c.verdict in VERDICTS for r, c in out.values())
-    for cid in ("ENV-lemma3.1-rate-T", "ENV-oracle-calls", "ENV-lemma4.1-bound", "ENV-corC.5-bound", "ENV-lemmaC.2-bound"):
+    for cid in ("ENV-lemma3.1-rate-T", "ENV-lemma3.1-rate-T-switching", "ENV-oracle-calls", "ENV-lemma4.1-bound",
+                "ENV-corC.5-bound", "ENV-lemmaC.2-bound"):
         assert out[cid][1].verdict == "FAIL", cid
-    for cid in ("ENV-lemma3.1-rate-T", "ENV-oracle-calls"):
+    for cid in ("ENV-lemma3.1-rate-T", "ENV-lemma3.1-rate-T-switching", "ENV-oracle-calls"):
         assert out[cid][0].verdict == "PASS", cid
     assert out["ENV-oracle-calls"][1].measured == 2.0
     # the n grid spans < 2 decades here: rate claims in n are INCONCLUSIVE by rule, not decided
