@@ -382,27 +382,28 @@ def env_releases_spec(kind: str, eps: float = 1.0, delta: float = 1e-5, T: int =
     D = Simplex(dim + 1).D
     zeta = algorithm1_parameters(T, dim, L, D)[0]
     rounds = batch_schedule(T)[1]
-    g1 = (dim / zeta) * L * D * np.full(dim, 1.0 / np.sqrt(dim))  # the batch sum of round 1 under D
+    u = np.full(dim, 1.0 / np.sqrt(dim))  # the l1-worst unit direction, every step
+    g1 = (dim / zeta) * L * D * u  # the batch sum of round 1 under D
     means = {0: np.tile(g1, rounds), 1: np.zeros(rounds * dim)}  # s~_R = g~_1 for every R under D, 0 under D'
     log_t = np.log2(T)
     if kind == "laplace":
         scale = laplace_lambda_lemma5_1(T, dim, L, eps)
         scales = {"correct": scale, "half_noise": scale / 2, "no_noise": 0.0}
         controls = {"half_noise": "lambda / 2", "no_noise": "no noise"}
-        cid, lemma, dp = "AUDIT-env-lemma5.1-releases", "Lemma 5.1 (Algorithm 1, Laplace)", f"eps-DP (eps = {eps:g})"
+        cid, name, param, dp = "AUDIT-env-lemma5.1-releases", "Lemma 5.1", "lambda", f"eps-DP (eps = {eps:g})"
     elif kind == "gaussian":
         scale = gaussian_sigma_lemma5_4(T, dim, L, eps, delta)
         scales = {"correct": scale, "no_log_factors": T**0.25 * np.sqrt(dim) * L * log_t / eps, "no_noise": 0.0}
         controls = {"no_log_factors": "sigma = T^(1/4) n^(1/2) L log2(T) / eps (Lemma 5.4 without its "
                                       "ln(T/delta)(...) factor: the O~ read as O)", "no_noise": "no noise"}
-        cid, lemma, dp = ("AUDIT-env-lemma5.4-releases", "Lemma 5.4 (Algorithm 1, Gaussian)",
-                          f"(eps, delta)-DP (eps = {eps:g}, delta = {delta:g})")
+        cid, name, param, dp = ("AUDIT-env-lemma5.4-releases", "Lemma 5.4", "sigma",
+                                f"(eps, delta)-DP (eps = {eps:g}, delta = {delta:g})")
     else:
         raise ValueError(f"kind must be 'laplace' or 'gaussian', got {kind!r}")
 
     def run(variant, side, n, rng, noise=True):
         dom = Simplex(dim + 1)
-        losses = _FirstStepHinge(dom, T, L, zeta, dom.Q @ np.full(dim, 1.0 / np.sqrt(dim)), side == 0)
+        losses = _FirstStepHinge(dom, T, L, zeta, dom.Q @ u, side == 0)
         s = scales[variant] if noise else 0.0
         return private_bandit(dom, losses, _FixedDirections(n), noise=kind if s else "none",
                               noise_scale=s if s else None, noise_rng=rng, record_rounds=True)
@@ -428,8 +429,8 @@ def env_releases_spec(kind: str, eps: float = 1.0, delta: float = 1e-5, T: int =
         got = float(np.abs(g1).sum() if kind == "laplace" else np.linalg.norm(g1))
         return None if abs(got - sens) < 1e-12 * sens else f"the instance's change {got:.6g} is not the sensitivity {sens:.6g}"
 
-    statement = (f"the released round sums s~_R of Algorithm 1 with {lemma.split('(')[0].strip()}'s "
-                 f"{'lambda' if kind == 'laplace' else 'sigma'} are {dp}: T = {T} (T_batch = T_round = "
+    lemma = f"{name} (Algorithm 1, {kind.capitalize()})"
+    statement = (f"the released round sums s~_R of Algorithm 1 with {name}'s {param} are {dp}: T = {T} (T_batch = T_round = "
                  f"{rounds}), simplex with n = {dim}, L = 1; neighbours differ in f_1 (L D at the query vs 0), "
                  f"directions fixed at the l1-worst u")
     return AuditSpec(_claim(cid, ENV, lemma, statement, controls), eps, delta if kind == "gaussian" else 0.0,
