@@ -87,12 +87,60 @@ def test_coverage_verdicts_and_clopper_pearson_limits(n, v, verdict):
         assert math.isclose(stats.binom.sf(v - 1, n, res.ci_low), 0.05, rel_tol=1e-6)
 
 
-def test_pass_with_a_passing_control_is_recorded_inconclusive():
+@pytest.mark.parametrize("control_verdict", ["PASS", "INCONCLUSIVE"])
+def test_pass_whose_control_is_not_caught_is_recorded_inconclusive(control_verdict):
+    """The verdict rule: PASS needs the check to pass AND the primary control to be caught."""
     from dpregret.claims.core import Claim, Result, record
 
     c = Claim("X", "p", "t", "rate", "s", "m", "ctl")
-    ok, caught = Result("PASS", 0.5, 0.5, 0.4, 0.6, 0.1), Result("FAIL", 2.0, 0.5, 1.9, 2.1, 0.1)
-    assert record(c, ok, caught, scenario="s", env=None, ci_level=0.95)["result"]["verdict"] == "PASS"
-    rec = record(c, ok, Result("PASS", 0.5, 0.5, 0.4, 0.6, 0.1), scenario="s", env=None, ci_level=0.95)
-    assert rec["result"]["verdict"] == "INCONCLUSIVE" and "uninformative" in rec["result"]["detail"]
+    ok = Result("PASS", 0.5, 0.5, 0.4, 0.6, 0.1)
+    rec = record(c, ok, Result(control_verdict, 0.5, 0.5, 0.4, 0.7, 0.1), scenario="s", env=None, ci_level=0.95)
+    assert rec["result"]["verdict"] == "INCONCLUSIVE" and "control_not_caught" in rec["result"]["detail"]
+    assert rec["evidence"] == "control not caught" and rec["control_caught"] is False
     assert ok.verdict == "PASS"  # the caller's result is not mutated
+
+
+def test_pass_with_caught_control_records_margin_and_secondaries():
+    from dpregret.claims.core import Claim, Result, check_rate, record
+
+    rng = np.random.default_rng(5)
+    x = np.logspace(2, 5, 6)
+    res = check_rate(x, _samples(x, 0.5, rng), 0.5, 0.1, 0.05, rng)
+    ctl = check_rate(x, _samples(x, 0.9, rng), 0.5, 0.1, 0.05, rng)
+    straw = check_rate(x, _samples(x, 1.0, rng), 0.5, 0.1, 0.05, rng)
+    c = Claim("X", "p", "t", "rate", "s", "m", "exponent 0.9", secondary="linear")
+    rec = record(c, res, ctl, secondary={"linear": straw}, scenario="s", env=None, ci_level=0.95)
+    assert rec["result"]["verdict"] == "PASS" and rec["evidence"] == "near miss caught"
+    # the margin is the lower limit's distance past exponent + tol, in interval widths
+    assert rec["control_margin"] == pytest.approx((ctl.ci_low - 0.6) / (ctl.ci_high - ctl.ci_low))
+    assert rec["control_margin"] > 0 and rec["secondary_results"]["linear"]["caught"] is True
+    gross = record(Claim("X", "p", "t", "rate", "s", "m", "linear", near_miss=False), res, straw,
+                   scenario="s", env=None, ci_level=0.95)
+    assert gross["result"]["verdict"] == "PASS" and gross["evidence"] == "catches only gross errors"
+
+
+def test_fail_stays_fail_whatever_the_control():
+    from dpregret.claims.core import Claim, Result, record
+
+    c = Claim("X", "p", "t", "bound", "s", "m", "ctl")
+    bad = Result("FAIL", 2.0, 1.0, 0.5, 1.5, 0.0)
+    for cv in ("PASS", "FAIL", "INCONCLUSIVE"):
+        rec = record(c, bad, Result(cv, 0, 0, 0, 0, 0), scenario="s", env=None, ci_level=0.95)
+        assert rec["result"]["verdict"] == "FAIL"
+
+
+def test_non_finite_metric_is_a_fail_with_reason_and_a_diverged_control_is_not_caught():
+    from dpregret.claims.core import Claim, check_bound, check_comparison, check_rate, record
+
+    rng = np.random.default_rng(6)
+    x = np.logspace(2, 5, 6)
+    good = _samples(x, 0.5, rng)
+    blown = good[:-1] + [np.array([1.0, np.inf, np.nan] + [1.0] * 37)]
+    r = check_rate(x, blown, 0.5, 0.1, 0.05, rng)
+    assert r.verdict == "FAIL" and "2 of 40 replicates" in r.detail["diverged"]
+    assert check_bound([np.array([-1.0, np.nan])], [0.5], 0.05).verdict == "FAIL"
+    assert check_comparison(np.array([-1.0, -np.inf, -2.0]), 0.05).verdict == "FAIL"
+    ok = check_rate(x, good, 0.5, 0.1, 0.05, rng)
+    rec = record(Claim("X", "p", "t", "rate", "s", "m", "ctl"), ok, r, scenario="s", env=None, ci_level=0.95)
+    assert rec["result"]["verdict"] == "INCONCLUSIVE" and rec["control_caught"] is False
+    assert "diverged" in rec["result"]["detail"]["control_not_caught"]

@@ -59,6 +59,7 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
     if preset not in cfg["presets"]:
         raise ConfigError(f"config key 'preset': {preset!r} is not defined under 'presets' (defined: {sorted(cfg['presets'])})")
     out = {k: cfg[k] for k in ("preset", "seed", "ci_level", "bootstrap", "chunk_size", "scenarios", "tolerances")}
+    out["history"] = cfg.get("history", {})
     for sc in cfg["scenarios"]:
         params = _merge(cfg["presets"][preset][sc], cfg.get(sc, {}))
         validate({**cfg, "presets": {preset: {**cfg["presets"][preset], sc: params}}}, schema)

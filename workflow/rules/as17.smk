@@ -84,6 +84,7 @@ rule as17_experts_check:
         seed=SEED,
         alpha=ALPHA,
         tolerances=RUN["tolerances"],
+        history=RUN["history"],
         bootstrap=RUN["bootstrap"],
     conda:
         CONDA_ENV

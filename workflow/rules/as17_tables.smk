@@ -139,6 +139,7 @@ rule as17_tables_check:
         seed=SEED,
         alpha=ALPHA,
         tolerances=RUN["tolerances"],
+        history=RUN["history"],
     conda:
         CONDA_ENV
     script:

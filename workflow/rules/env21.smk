@@ -64,6 +64,7 @@ rule env21_check:
         seed=SEED,
         alpha=ALPHA,
         tolerances=RUN["tolerances"],
+        history=RUN["history"],
     conda:
         CONDA_ENV
     script:

@@ -65,6 +65,7 @@ rule vdh19_check:
         seed=SEED,
         alpha=ALPHA,
         tolerances=RUN["tolerances"],
+        history=RUN["history"],
     conda:
         CONDA_ENV
     script:

@@ -81,6 +81,7 @@ rule ztc22_check:
         seed=SEED,
         alpha=ALPHA,
         tolerances=RUN["tolerances"],
+        history=RUN["history"],
     conda:
         CONDA_ENV
     script:

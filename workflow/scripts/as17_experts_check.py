@@ -25,6 +25,7 @@ d_noise = pd.read_parquet(sm.input.d_noise)
 for env in p["envs"]:
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(sm.params.seed, spawn_key=stable_key("check", "as17_experts", env))))
     for cid, res in evaluate(runs, d_noise, env, p["rate_eps"], sm.params.tolerances, alpha, rng).items():
-        write(record(CLAIMS[cid], res["claim"], res["control"], scenario="as17_experts", env=env, ci_level=1 - alpha))
+        write(record(CLAIMS[cid], res["claim"], res["control"], scenario="as17_experts", env=env, ci_level=1 - alpha,
+                     secondary=res.get("secondary"), history=sm.params.history.get(cid)))
 write(record(EXACT_CLAIM, check_draws(p["T"]), check_draws(p["T"], pad=False), scenario="as17_experts", env=None,
              ci_level=1 - alpha))

@@ -41,12 +41,13 @@ for specs, path, p, envs, scen in ((OLO_SPECS, sm.input.olo, sm.params.olo, sm.p
         for env in envs:
             res, ctl = evaluate_rate(df[df.env == env], spec, p["rate_eps"], tol.get(spec.claim.claim_id, 0.0), alpha,
                                      rng(spec.claim.claim_id, env))
-            write(record(spec.claim, res, ctl, scenario=scen, env=env, ci_level=1 - alpha))
+            write(record(spec.claim, res, ctl, scenario=scen, env=env, ci_level=1 - alpha,
+                         history=sm.params.history.get(spec.claim.claim_id)))
 
 mab, blo = pd.read_parquet(sm.input.mab), pd.read_parquet(sm.input.blo)
 for cid, (res, ctl) in evaluate_extra(mab, blo, sm.params.mab["rate_eps"], alpha).items():
     write(record(EXTRA[cid], res, ctl, scenario="as17_mab" if "4.5" not in cid else "as17_blo", env=None,
-                 ci_level=1 - alpha))
+                 ci_level=1 - alpha, history=sm.params.history.get(cid)))
 
 for f in sm.input.experts:
     with open(f) as fh:

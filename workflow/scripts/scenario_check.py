@@ -25,7 +25,8 @@ results = claims.evaluate(tables, sm.params.p, sm.params.tolerances, alpha, rng_
 for path in sm.output:
     cid = path.split("/")[-1].removesuffix(".json")
     res, ctl = results[cid]
-    rec = record(claims.CLAIMS[cid], res, ctl, scenario=scenario, env=None, ci_level=1 - alpha)
+    rec = record(claims.CLAIMS[cid], res, ctl, scenario=scenario, env=None, ci_level=1 - alpha,
+                 history=sm.params.history.get(cid))
     with open(path, "w") as fh:
         json.dump(rec, fh, indent=1, sort_keys=True, default=float)
     print(cid, res.verdict, "control:", ctl.verdict)

@@ -24,7 +24,8 @@ results = evaluate(pd.read_parquet(sm.input.rates), pd.read_parquet(sm.input.opt
 for path in sm.output:
     cid = path.split("/")[-1].removesuffix(".json")
     res, ctl = results[cid]
-    rec = record(CLAIMS[cid], res, ctl, scenario="ztc22", env=None, ci_level=1 - alpha)
+    rec = record(CLAIMS[cid], res, ctl, scenario="ztc22", env=None, ci_level=1 - alpha,
+                 history=sm.params.history.get(cid))
     with open(path, "w") as fh:
         json.dump(rec, fh, indent=1, sort_keys=True, default=float)
     print(cid, res.verdict, "control:", ctl.verdict)

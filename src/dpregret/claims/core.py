@@ -13,8 +13,21 @@
   PASS if the CI's top <= a + tol; FAIL if its bottom > a + tol; else INCONCLUSIVE.
 
 The tolerance is part of the claim (declared in the config before any run), never
-fitted to the data.  A PASS is only evidence when the negative control is caught: ``record``
-turns a PASS whose control also passes into INCONCLUSIVE ("uninformative").
+fitted to the data.
+
+**The verdict rule** (``record``): a claim is PASS only when its check passes *and* its
+primary control -- the smallest plausible mistake for that theorem -- is caught (its own
+check FAILs).  A PASS whose primary control is not caught (PASS or INCONCLUSIVE) is recorded
+INCONCLUSIVE ("control not caught").  A PASS whose primary control is a straw man (the claim
+declares ``near_miss=False``: no near miss can be caught) is reported with the evidence
+"catches only gross errors", never as a plain PASS.  Every check stores the signed
+``margin`` by which its FAIL side clears the threshold (in units of its interval's width,
+or relative to the claim for privacy): a positive margin on a control is how far it was
+caught.
+
+**Bad results are results**: a non-finite metric (a learner that diverged) gives that check
+FAIL with the reason in ``detail["diverged"]``; when it is a control that diverged, ``record``
+counts it as not caught.
 """
 from __future__ import annotations
 
@@ -36,7 +49,9 @@ class Claim:
     kind: str  # bound | rate | comparison | privacy | exact
     statement: str
     metric: str
-    control: str  # the negative control, in words
+    control: str  # the primary control (the smallest plausible mistake), in words
+    near_miss: bool = True  # False: the primary control is a straw man (catches only gross errors)
+    secondary: str = ""  # the secondary controls (straw men), in words
 
 
 @dataclass
@@ -53,6 +68,28 @@ class Result:
         return asdict(self)
 
 
+def _width_margin(lo: float, hi: float, threshold: float) -> float:
+    """Signed distance of the lower limit past ``threshold`` in units of the interval's width
+    (positive: the FAIL side clears the threshold, i.e. a control is caught by that much)."""
+    w = hi - lo
+    if not np.isfinite(w) or w <= 0:
+        return float(np.sign(lo - threshold) * np.inf) if lo != threshold else 0.0
+    return float((lo - threshold) / w)
+
+
+def _diverged(name: str, samples, labels=None) -> Result | None:
+    """FAIL with the reason when any replicate's metric is non-finite (the algorithm blew up)."""
+    bad = [(labels[i] if labels is not None else i, int(np.sum(~np.isfinite(np.asarray(s, dtype=float)))),
+            int(np.size(s))) for i, s in enumerate(samples)]
+    bad = [b for b in bad if b[1]]
+    if not bad:
+        return None
+    where = ", ".join(f"{k} of {n} replicates at point {lab}" for lab, k, n in bad[:5])
+    return Result("FAIL", float("nan"), float("nan"), float("nan"), float("nan"), 0.0,
+                  {"diverged": f"non-finite {name}: {where} (the algorithm diverged or overflowed)",
+                   "margin": float("inf"), "ci_of": "none (non-finite metric)"})
+
+
 def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
                 bound_se: list[float] | None = None, labels: list | None = None) -> Result:
     """``diffs[i]``: per-replicate ``metric - B`` at point i; ``ratios[i]``: mean(metric)/mean(B)."""
@@ -60,6 +97,8 @@ def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
     if not diffs:
         raise ValueError("diffs must hold at least one grid point")
     m = len(diffs)
+    if (bad := _diverged("metric - bound", diffs, labels)) is not None:
+        return bad
     bound_se = bound_se or [0.0] * m
     a = alpha / m
     lows, highs, means = [], [], []
@@ -75,8 +114,9 @@ def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
     lows, highs = np.array(lows), np.array(highs)
     verdict = "PASS" if np.all(highs < 0) else ("FAIL" if np.any(lows > 0) else "INCONCLUSIVE")
     crit = int(np.argmax(highs))  # the point closest to (or furthest past) the bound
+    margin = max(_width_margin(lo, hi, 0.0) for lo, hi in zip(lows, highs))
     return Result(verdict, float(max(ratios)), 1.0, float(lows[crit]), float(highs[crit]), 0.0,
-                  {"ci_of": "mean(metric - bound) at the most critical grid point",
+                  {"ci_of": "mean(metric - bound) at the most critical grid point", "margin": margin,
                    "critical_point": (labels or list(range(m)))[crit],
                    "points": labels or list(range(m)), "mean_diff": [float(x) for x in means],
                    "ci_low": lows.tolist(), "ci_high": highs.tolist(), "ratio": [float(r) for r in ratios],
@@ -104,6 +144,8 @@ def check_rate(x, samples: list[np.ndarray], exponent: float, tol: float, alpha:
         return Result("INCONCLUSIVE", float("nan"), exponent, float("nan"), float("nan"), tol,
                       {"reason": "a rate needs >= 4 positive grid points spanning >= 2 decades", "x": x.tolist()})
     tf = transform or (lambda xx, mm: mm)
+    if (bad := _diverged("metric", samples, x.tolist())) is not None:
+        return bad
     samples = [V.finite_array("samples", s, ndim=1) for s in samples]
     means = np.array([s.mean() for s in samples])
     y = tf(x, means)
@@ -128,7 +170,8 @@ def check_rate(x, samples: list[np.ndarray], exponent: float, tol: float, alpha:
     # undefined resamples are put at the unfavourable end (+inf), which can only widen the CI upward
     lo, hi = np.quantile(np.where(ok, boots, np.inf), [alpha / 2, 1 - alpha / 2])
     verdict = "PASS" if hi <= exponent + tol else ("FAIL" if lo > exponent + tol else "INCONCLUSIVE")
-    return Result(verdict, slope, exponent, float(lo), float(hi), tol, {**detail, "ci_of": "log-log slope"})
+    return Result(verdict, slope, exponent, float(lo), float(hi), tol,
+                  {**detail, "ci_of": "log-log slope", "margin": _width_margin(lo, hi, exponent + tol)})
 
 
 def check_exact(failures: list[str], checked: int) -> Result:
@@ -136,13 +179,16 @@ def check_exact(failures: list[str], checked: int) -> Result:
     V.integer("checked", checked)
     verdict = "FAIL" if failures else "PASS"
     return Result(verdict, float(len(failures)), 0.0, float(len(failures)), float(len(failures)), 0.0,
-                  {"ci_of": "count of violating cases (deterministic)", "checked": checked, "failures": failures[:20]})
+                  {"ci_of": "count of violating cases (deterministic)", "checked": checked, "failures": failures[:20],
+                   "margin": float(len(failures)), "margin_unit": "violating cases"})
 
 
 def check_comparison(diff: np.ndarray, alpha: float, margin: float = 0.0) -> Result:
     """``A beats B``: the paired differences ``metric_A - metric_B`` (common random numbers)
     have mean < -margin.  Two-sided t interval: PASS if its top < -margin, FAIL if its
     bottom > -margin, else INCONCLUSIVE."""
+    if (bad := _diverged("paired difference", [diff])) is not None:
+        return bad
     d = V.finite_array("diff", diff, ndim=1)
     alpha = V.probability("alpha", alpha)
     margin = V.nonnegative("margin", margin)
@@ -152,7 +198,7 @@ def check_comparison(diff: np.ndarray, alpha: float, margin: float = 0.0) -> Res
     lo, hi = d.mean() - h, d.mean() + h
     verdict = "PASS" if hi < -margin else ("FAIL" if lo > -margin else "INCONCLUSIVE")
     return Result(verdict, float(d.mean()), -margin, float(lo), float(hi), margin,
-                  {"ci_of": "mean paired difference A - B", "n": int(d.size)})
+                  {"ci_of": "mean paired difference A - B", "n": int(d.size), "margin": _width_margin(lo, hi, -margin)})
 
 
 def check_coverage(inside, delta: float, alpha: float) -> Result:
@@ -171,7 +217,7 @@ def check_coverage(inside, delta: float, alpha: float) -> Result:
     verdict = "PASS" if hi <= delta else ("FAIL" if lo > delta else "INCONCLUSIVE")
     return Result(verdict, v / n, delta, lo, hi, 0.0,
                   {"ci_of": f"violation rate (one-sided Clopper-Pearson limits, level {1 - alpha:g} each)",
-                   "runs": n, "violations": v})
+                   "runs": n, "violations": v, "margin": _width_margin(lo, hi, delta)})
 
 
 def check_privacy(eps_lb: float, eps_lb_conf: float, eps_claim: float) -> Result:
@@ -181,21 +227,49 @@ def check_privacy(eps_lb: float, eps_lb_conf: float, eps_claim: float) -> Result
     eps_claim = V.positive("eps_claim", eps_claim)
     verdict = "FAIL" if eps_lb > eps_claim else "PASS"
     return Result(verdict, float(eps_lb), eps_claim, float(eps_lb), float("inf"), 0.0,
-                  {"ci_of": f"one-sided {eps_lb_conf:.3g} lower bound on eps"})
+                  {"ci_of": f"one-sided {eps_lb_conf:.3g} lower bound on eps",
+                   "margin": float((eps_lb - eps_claim) / eps_claim), "margin_unit": "fraction of the claimed eps"})
+
+
+EVIDENCE = {"near_miss": "near miss caught", "gross": "catches only gross errors",
+            "not_caught": "control not caught", "none": ""}
+
+
+def control_caught(r: Result) -> bool:
+    """A control is caught when its own check FAILs on a finite metric."""
+    return r.verdict == "FAIL" and "diverged" not in r.detail
+
+
+def margin_of(r: Result) -> float:
+    return float(r.detail.get("margin", float("nan")))
+
+
+def apply_rule(claim: Claim, result: Result, control_result: Result) -> tuple[Result, str]:
+    """The verdict rule (module docstring): returns the recorded result and its evidence."""
+    if result.verdict != "PASS":
+        return result, EVIDENCE["none"]
+    if not control_caught(control_result):
+        why = ("its primary control diverged (non-finite), so it was not caught" if "diverged" in control_result.detail
+               else f"its primary control was not caught (control verdict {control_result.verdict}): "
+                    "on this grid the check cannot tell the claim from its near miss")
+        return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE",
+                         "detail": {**result.detail, "control_not_caught": f"the check passed, but {why}"}}), \
+            EVIDENCE["not_caught"]
+    return result, EVIDENCE["near_miss" if claim.near_miss else "gross"]
 
 
 def record(claim: Claim, result: Result, control_result: Result, *, scenario: str, env: str | None,
-           ci_level: float) -> dict:
-    """The JSON record of one decided claim (``results/claims/<claim-id>.json``).
-
-    A PASS whose negative control passes too is recorded as INCONCLUSIVE: on this grid the
-    check could not tell the claim from its negation (e.g. every learner's regret is squeezed
-    between a non-private floor and a linear ceiling), so the PASS carries no evidence."""
-    if result.verdict == "PASS" and control_result.verdict == "PASS":
-        result = Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE",
-                           "detail": {**result.detail, "uninformative": "the check passed, but so did its negative "
-                                      "control: on this grid it cannot fail"}})
+           ci_level: float, secondary: dict[str, Result] | None = None, history: list | None = None) -> dict:
+    """The JSON record of one decided claim (``results/claims/<claim-id>.json``), after the
+    verdict rule (:func:`apply_rule`).  ``secondary``: the straw-man controls' results by name;
+    ``history``: changes to the claim's grid or tolerance made after a result was seen."""
+    result, evidence = apply_rule(claim, result, control_result)
     cid = f"{claim.claim_id}--{env}" if env else claim.claim_id
+    sec = {k: {**v.as_dict(), "caught": control_caught(v), "margin": margin_of(v)} for k, v in (secondary or {}).items()}
     return {"claim_id": cid, "base_id": claim.claim_id, "env": env or "", "scenario": scenario, **{
-        k: getattr(claim, k) for k in ("paper", "theorem", "kind", "statement", "metric", "control")},
-        "ci_level": ci_level, "result": result.as_dict(), "control_result": control_result.as_dict()}
+        k: getattr(claim, k) for k in ("paper", "theorem", "kind", "statement", "metric", "control", "near_miss",
+                                       "secondary")},
+        "ci_level": ci_level, "result": result.as_dict(), "control_result": control_result.as_dict(),
+        "evidence": evidence, "control_caught": control_caught(control_result),
+        "control_margin": margin_of(control_result), "control_margin_unit": control_result.detail.get(
+            "margin_unit", "interval widths"), "secondary_results": sec, "history": list(history or [])}

@@ -44,8 +44,46 @@ def _verdict(v: str) -> str:
     return f'<td class="{_e(v)}">{_e(v)}</td>'
 
 
+VERDICT_RULE = ("A claim is <b>PASS</b> only when its check passes <i>and</i> its primary control, the smallest "
+                "plausible mistake for that theorem (half the noise, a missing log factor, a wrong sensitivity, the "
+                "previous method's rate), is caught: the control's own check FAILs. A PASS whose primary control is not "
+                "caught is reported INCONCLUSIVE (\"control not caught\"). Where the primary control is a straw man "
+                "(linear regret, no noise), a PASS is marked <i>catches only gross errors</i>. A non-finite metric (an "
+                "algorithm that diverged) is a FAIL with the reason. The margin of a caught control is the distance of "
+                "its interval's FAIL-side limit past the threshold, in units of the interval's width (relative to the "
+                "claimed eps for privacy audits).")
+
+
 def _control_caught(control_verdict: str) -> str:
     return "caught" if control_verdict == "FAIL" else "NOT caught"
+
+
+def _caught_cell(r) -> str:
+    ok = bool(r.control_caught)
+    cls = "PASS" if ok else "INCONCLUSIVE"
+    m = f" (margin {_num(r.control_margin)})" if ok else ""
+    return f'<td class="{cls}">{"caught" if ok else "not caught"}{m}</td>'
+
+
+def _mutation_section(path: str | None) -> list[str]:
+    if not path or not Path(path).exists():
+        return []
+    m = json.loads(Path(path).read_text())
+    rows = m.get("mutants", [])
+    out = [f"<h2 id='mutation'>Mutation score: {m.get('caught', 0)} of {m.get('total', len(rows))} realistic bugs caught</h2>",
+           "<p>Each mutant is a realistic implementation bug patched into the library at test time (never shipped); "
+           "the claims it targets are re-decided on a small instance with and without it. A missed mutant is a finding.</p>",
+           "<table><tr><th>mutant</th><th>what is wrong</th><th>target claims</th><th>unpatched / mutated</th><th>caught</th></tr>"]
+    for r in rows:
+        verd = "<br>".join(f"{_e(t)}: {_e(v.get('unpatched'))} / {_e(v.get('mutated'))}"
+                           for t, v in r.get("targets", {}).items())
+        cls = "PASS" if r.get("caught") else "FAIL"
+        note = r.get("why_missed", "")
+        out.append(f"<tr><td>{_e(r.get('name'))}</td><td>{_e(r.get('doc', ''))}</td><td>{_e(', '.join(r.get('targets', {})))}</td>"
+                   f"<td>{verd}</td><td class='{cls}'>{'caught' if r.get('caught') else 'missed'}"
+                   f"{'<br><small>' + _e(note) + '</small>' if note else ''}</td></tr>")
+    out.append("</table>")
+    return out
 
 
 def _img(path: str) -> str:
@@ -112,29 +150,34 @@ def _paper_tables(paths: list[str]) -> list[str]:
 
 
 def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], meta: dict,
-           tables: list[str] | None = None) -> str:
+           tables: list[str] | None = None, mutation: str | None = None) -> str:
     table = pd.read_csv(claims_csv)
     details = {c["claim_id"]: c for c in load_claims(detail_paths)}
     counts = table.verdict.value_counts().to_dict()
-    caught = int((table.control_verdict == "FAIL").sum())
+    caught = int(table.control_caught.astype(bool).sum())
+    mscore = ""
+    if mutation and Path(mutation).exists():
+        mj = json.loads(Path(mutation).read_text())
+        mscore = f" <a href='#mutation'>Mutation score: {mj.get('caught', 0)} of {mj.get('total', 0)} bugs caught.</a>"
     out = [f"<!doctype html><html><head><meta charset='utf-8'><title>dpregret report</title><style>{CSS}</style></head><body>",
            "<h1>dpregret: empirical checks of DP online learning theorems</h1>",
            f"<p>Preset <code>{_e(meta.get('preset'))}</code>, root seed <code>{_e(meta.get('seed'))}</code>, "
            f"confidence level {_e(meta.get('ci_level'))}. {len(table)} claims: "
            + ", ".join(f"{v} {_e(k)}" for k, v in sorted(counts.items()))
-           + f"; negative controls caught: {caught} of {len(table)}.</p>",
-           "<p>Verdicts: <b>bound</b> claims test the mean of (metric - bound) per grid point (one-sided t interval, "
-           "Bonferroni over points); <b>rate</b> claims fit a log-log slope with a bootstrap interval and compare it with "
-           "the claimed exponent plus a tolerance declared in the config. <i>measured</i> is the worst ratio "
-           "mean/bound for bound claims and the fitted exponent for rate claims. Each claim's negative control goes "
-           "through the same check and must FAIL.</p>",
+           + f"; primary controls caught: {caught} of {len(table)}.{mscore}</p>",
+           f"<p><b>The verdict rule.</b> {VERDICT_RULE}</p>",
+           "<p>Checks: <b>bound</b> claims test the mean of (metric - bound) per grid point (a one-sided interval sound "
+           "for skewed metrics, Bonferroni over points); <b>rate</b> claims fit a log-log slope with a bootstrap interval and "
+           "compare it with the claimed exponent plus a tolerance declared in the config before the run. <i>measured</i> "
+           "is the worst ratio mean/bound for bound claims and the fitted exponent for rate claims. Grids or tolerances "
+           "changed after a result was seen are listed in the claim's card (history).</p>",
            "<h2>Summary</h2><table><tr><th>claim</th><th>paper, theorem</th><th>kind</th><th>verdict</th><th>measured</th>"
-           "<th>bound / exponent</th><th>CI</th><th>tol</th><th>control verdict</th></tr>"]
+           "<th>bound / exponent</th><th>CI</th><th>tol</th><th>primary control</th><th>why not a plain PASS</th></tr>"]
     for _, r in table.iterrows():
         out.append(f"<tr><td><a href='#{_e(r.claim_id)}'>{_e(r.claim_id)}</a></td><td>{_e(r.paper)}<br>{_e(r.theorem)}</td>"
                    f"<td>{_e(r.kind)}</td>{_verdict(r.verdict)}<td>{_num(r.measured)}</td><td>{_num(r.bound)}</td>"
                    f"<td>[{_num(r.ci_low)}, {_num(r.ci_high)}]<br><small>{_e(r.ci_of)}</small></td><td>{_num(r.tolerance)}</td>"
-                   f"{_verdict(r.control_verdict)}</tr>")
+                   f"{_caught_cell(r)}<td><small>{_e('' if pd.isna(r.reason) else r.reason)}</small></td></tr>")
     out.append("</table>")
     out += _paper_tables(tables or [])
     for paper, title in PAPERS.items():
@@ -153,11 +196,21 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
                        f"<p><b>{_e(d['theorem'])}</b> ({_e(d['paper'])}), environment <code>{_e(d['env'])}</code>: {_e(d['statement'])}.</p>"
                        f"<p>Metric: {_e(d['metric'])}. Measured {_num(res['measured'])} vs {_num(res['bound'])}"
                        f" (CI of {_e(res['detail'].get('ci_of', ''))}: [{_num(res['ci_low'])}, {_num(res['ci_high'])}], tolerance {_num(res['tolerance'])}).</p>"
-                       f"<p>Negative control: {_e(d['control'])}. Verdict {_e(ctl['verdict'])} "
+                       f"<p>Primary control{'' if d.get('near_miss', True) else ' (a straw man: catches only gross errors)'}: "
+                       f"{_e(d['control'])}. Verdict {_e(ctl['verdict'])} "
                        f"(measured {_num(ctl['measured'])}, CI [{_num(ctl['ci_low'])}, {_num(ctl['ci_high'])}]): "
-                       f"<b>{_control_caught(ctl['verdict'])}</b>.</p>"
+                       f"<b>{_control_caught(ctl['verdict'])}</b>"
+                       f"{', margin ' + _num(d.get('control_margin')) + ' ' + _e(d.get('control_margin_unit', '')) if d.get('control_caught') else ''}.</p>"
+                       + (f"<p>Secondary controls: {_e(d['secondary'])}"
+                          + "".join(f"; {_e(k)}: {'caught' if v['caught'] else 'not caught'}"
+                                    for k, v in d.get('secondary_results', {}).items()) + ".</p>" if d.get('secondary') else "")
+                       + (f"<p><b>Why not a plain PASS:</b> {_e(r.reason)}</p>" if isinstance(r.reason, str) and r.reason else "")
+                       + "".join(f"<p><b>Changed after a result was seen</b> ({_e(h.get('date'))}, {_e(h.get('commit', ''))}): "
+                                 f"{_e(h.get('change'))}; {_e(h.get('reason'))}.</p>" for h in d.get("history", []))
+                       + 
                        f"<details><summary>per-point detail</summary><pre>{_e(json.dumps(res['detail'], indent=1))}</pre></details></div>")
     out += _audit_section(details)
+    out += _mutation_section(mutation)
     out.append("<h2>Errata found</h2><table><tr><th>paper</th><th>where</th><th>as printed</th><th>what holds</th><th>evidence</th></tr>")
     for e in ERRATA:
         out.append(f"<tr><td>{_e(e['paper'])}</td><td>{_e(e['where'])}</td><td>{_e(e['printed'])}</td><td>{_e(e['correct'])}</td><td>{_e(e['evidence'])}</td></tr>")
@@ -166,6 +219,6 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
 
 
 def write_report(claims_csv: str, detail_paths: list[str], figure_paths: list[str], out_path: str, meta: dict,
-                 tables: list[str] | None = None) -> None:
+                 tables: list[str] | None = None, mutation: str | None = None) -> None:
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)
-    Path(out_path).write_text(render(claims_csv, detail_paths, figure_paths, meta, tables))
+    Path(out_path).write_text(render(claims_csv, detail_paths, figure_paths, meta, tables, mutation))

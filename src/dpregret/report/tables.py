@@ -7,7 +7,19 @@ import pandas as pd
 
 COLUMNS = ["claim_id", "paper", "theorem", "kind", "statement", "verdict", "measured", "bound", "ci_low",
            "ci_high", "ci_of", "tolerance", "ci_level", "control", "control_verdict", "control_measured",
-           "control_ci_low", "control_ci_high", "scenario", "env"]
+           "control_ci_low", "control_ci_high", "control_caught", "control_margin", "control_margin_unit", "evidence",
+           "near_miss", "secondary", "secondary_caught", "reason", "history", "scenario", "env"]
+
+
+def undecided_reason(c: dict) -> str:
+    """Why a claim is not a plain PASS, in one line (empty for a PASS on a caught near miss)."""
+    d = c["result"]["detail"]
+    for key in ("diverged", "control_not_caught", "reason", "not_in_regime"):
+        if key in d:
+            return str(d[key])
+    if c["result"]["verdict"] == "INCONCLUSIVE":
+        return "the interval straddles the threshold"
+    return c.get("evidence", "") if c.get("evidence") == "catches only gross errors" else ""
 
 
 def load_claims(paths: list[str]) -> list[dict]:
@@ -29,5 +41,14 @@ def claims_table(paths: list[str]) -> pd.DataFrame:
                      "tolerance": r["tolerance"], "ci_level": c["ci_level"], "control": c["control"],
                      "control_verdict": k["verdict"], "control_measured": k["measured"],
                      "control_ci_low": k["ci_low"], "control_ci_high": k["ci_high"],
+                     "control_caught": c.get("control_caught", k["verdict"] == "FAIL"),
+                     "control_margin": c.get("control_margin", float("nan")),
+                     "control_margin_unit": c.get("control_margin_unit", ""), "evidence": c.get("evidence", ""),
+                     "near_miss": c.get("near_miss", True), "secondary": c.get("secondary", ""),
+                     "secondary_caught": "; ".join(f"{n}: {'caught' if v['caught'] else 'not caught'}"
+                                                   for n, v in c.get("secondary_results", {}).items()),
+                     "reason": undecided_reason(c),
+                     "history": " | ".join(f"{h.get('date', '')}: {h.get('change', '')} ({h.get('reason', '')})"
+                                           for h in c.get("history", [])),
                      "scenario": c["scenario"], "env": c["env"]})
     return pd.DataFrame(rows, columns=COLUMNS)
