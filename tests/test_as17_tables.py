@@ -96,6 +96,27 @@ def test_rate_spec_recovers_slopes_and_catches_control():
     assert ctl.verdict == "FAIL" and abs(ctl.measured - 1.0) < 0.02
 
 
+def test_a_diverging_learner_is_a_fail_with_its_reason_not_a_crash():
+    """SCRiBLe with eta tuned as if there were no noise can blow up: that is a result (FAIL,
+    reason recorded); a control that diverges is not counted as caught."""
+    from dpregret.claims.core import record
+
+    rng = np.random.default_rng(1)
+    rows = []
+    for T in [100, 300, 1000, 3000, 10000]:
+        for r in range(8):
+            rows.append({"algorithm": "good", "T": T, "eps": 1.0, "replicate": r, "regret": np.sqrt(T) * rng.lognormal(0, 0.05)})
+            blown = np.inf if (T == 10000 and r == 3) else T * rng.lognormal(0, 0.05)
+            rows.append({"algorithm": "blown", "T": T, "eps": 1.0, "replicate": r, "regret": blown})
+    df = pd.DataFrame(rows)
+    claim = Claim("X", "p", "t", "rate", "s", "m", "c")
+    res, ctl = evaluate_rate(df, RateSpec(claim, "T", "regret", 0.5, "blown", "good"), 1.0, 0.1, 0.05, rng)
+    assert res.verdict == "FAIL" and "1 of 8 replicates at point 10000" in res.detail["diverged"]
+    res, ctl = evaluate_rate(df, RateSpec(claim, "T", "regret", 0.5, "good", "blown"), 1.0, 0.1, 0.05, rng)
+    rec = record(claim, res, ctl, scenario="s", env=None, ci_level=0.95)
+    assert res.verdict == "PASS" and rec["result"]["verdict"] == "INCONCLUSIVE" and not rec["control_caught"]
+
+
 
 def _reference_mab(env, N, T, plan, replicates, root_seed, gap=0.2, phases=4):
     """The EXP2-family rows of as17_bandits.simulate written round by round with the numpy

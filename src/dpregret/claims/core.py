@@ -31,7 +31,7 @@ counts it as not caught.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 from scipy import stats
@@ -68,6 +68,15 @@ class Result:
         return asdict(self)
 
 
+def gross_only(claims: dict[str, Claim], ids: set[str]) -> dict[str, Claim]:
+    """``claims`` with ``near_miss=False`` for ``ids``: claims whose primary control is still a
+    straw man (linear regret, no noise), so a PASS shows only that gross errors are caught."""
+    unknown = ids - set(claims)
+    if unknown:
+        raise KeyError(f"gross_only: unknown claim ids {sorted(unknown)}")
+    return {k: replace(c, near_miss=False) if k in ids else c for k, c in claims.items()}
+
+
 def _width_margin(lo: float, hi: float, threshold: float) -> float:
     """Signed distance of the lower limit past ``threshold`` in units of the interval's width
     (positive: the FAIL side clears the threshold, i.e. a control is caught by that much)."""
@@ -88,6 +97,13 @@ def _diverged(name: str, samples, labels=None) -> Result | None:
     return Result("FAIL", float("nan"), float("nan"), float("nan"), float("nan"), 0.0,
                   {"diverged": f"non-finite {name}: {where} (the algorithm diverged or overflowed)",
                    "margin": float("inf"), "ci_of": "none (non-finite metric)"})
+
+
+def failed(err: Exception) -> Result:
+    """A claim whose evaluation raised: FAIL with the error as its reason (so that the rule
+    still writes every other claim's record)."""
+    return Result("FAIL", float("nan"), float("nan"), float("nan"), float("nan"), 0.0,
+                  {"diverged": f"evaluation failed: {type(err).__name__}: {err}", "margin": float("nan")})
 
 
 def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
