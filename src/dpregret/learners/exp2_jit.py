@@ -20,7 +20,7 @@ from numba import njit
 @njit(cache=True)
 def exp2_block(logq: np.ndarray, eta: np.ndarray, gamma: np.ndarray, lam: np.ndarray, bias: np.ndarray,
                L: np.ndarray, Z: np.ndarray, U: np.ndarray, suffered: np.ndarray, noisy: np.ndarray,
-               zsum: np.ndarray) -> None:
+               zsum: np.ndarray, record=None) -> None:
     """Run ``L.shape[1]`` rounds in place on the log-weights ``logq`` (``(B, N)``, max 0 per
     row) and the accumulators ``suffered``, ``noisy`` (``(B,)``) and ``zsum`` (``(B, N)``).
 
@@ -31,6 +31,11 @@ def exp2_block(logq: np.ndarray, eta: np.ndarray, gamma: np.ndarray, lam: np.nda
     ``z = lam (Z + bias)`` (``noisy += <p, z>``, ``zsum += z``, for Lemma 4.3); the forwarded
     value ``l[arm] + z[arm]`` divided by ``p[arm]`` is subtracted, times ``eta``, from
     ``logq[arm]``, and ``logq`` is shifted to max 0.
+
+    ``record`` (optional, ``(B, L.shape[1], 2)`` float array; privacy audits): round ``s`` of
+    row ``b`` stores the arm played and the value forwarded to EXP2 (``l[arm] + z[arm]``, the
+    number its update divides by ``p[arm]``) in ``record[b, s]``.  Recording only writes
+    there; omitted (None), the compiled rounds are the same as without the argument.
     """
     B, N = logq.shape
     R, tb = L.shape[0], L.shape[1]
@@ -65,6 +70,9 @@ def exp2_block(logq: np.ndarray, eta: np.ndarray, gamma: np.ndarray, lam: np.nda
             suffered[b] += loss
             noisy[b] += nz
             value = L[r, s, arm] + lm * (Z[r, s, arm] + bias[b, arm])
+            if record is not None:
+                record[b, s, 0] = arm
+                record[b, s, 1] = value
             logq[b, arm] -= et * (value / p[arm])
             top = logq[b, 0]
             for j in range(1, N):

@@ -19,7 +19,7 @@ from numba import njit
 
 @njit(cache=True)
 def scrible_block(ball: bool, S: np.ndarray, eta: np.ndarray, lam: np.ndarray, L: np.ndarray, Z: np.ndarray,
-                  U: np.ndarray, suffered: np.ndarray) -> None:
+                  U: np.ndarray, suffered: np.ndarray, record=None) -> None:
     """Run ``L.shape[1]`` rounds in place on ``S`` (``(B, N)``) and ``suffered`` (``(B,)``).
 
     Row ``b`` uses replicate ``r = b % R`` of the draws: ``L[r, s]`` the loss of round ``s``,
@@ -28,6 +28,11 @@ def scrible_block(ball: bool, S: np.ndarray, eta: np.ndarray, lam: np.ndarray, L
     Hessian spectrum (:func:`dpregret.learners.scrible.ftrl_step`), ``suffered += <l, x>``,
     play ``y = x + sign lambda_i^{-1/2} e_i``, forward ``v = <l + lam Z, y>`` and add
     ``N v sign lambda_i^{1/2} e_i`` to ``S``.
+
+    ``record`` (optional, ``(B, L.shape[1], 1 + N)`` float array; privacy audits): round ``s``
+    of row ``b`` stores the forwarded value ``v`` in ``record[b, s, 0]`` and the played point
+    ``y`` in ``record[b, s, 1:]``.  Recording only writes there; omitted (None), the compiled
+    rounds are the same as without the argument.
     """
     B, N = S.shape
     R, tb = L.shape[0], L.shape[1]
@@ -83,6 +88,10 @@ def scrible_block(ball: bool, S: np.ndarray, eta: np.ndarray, lam: np.ndarray, L
                 loss += x[j] * L[r, s, j]
                 v += (L[r, s, j] + lam[b] * Z[r, s, j]) * (x[j] + step * e[j])
             suffered[b] += loss
+            if record is not None:
+                record[b, s, 0] = v
+                for j in range(N):
+                    record[b, s, 1 + j] = x[j] + step * e[j]
             coef = N * sign * root * v
             for j in range(N):
                 S[b, j] += coef * e[j]
