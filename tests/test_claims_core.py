@@ -144,3 +144,14 @@ def test_non_finite_metric_is_a_fail_with_reason_and_a_diverged_control_is_not_c
     rec = record(Claim("X", "p", "t", "rate", "s", "m", "ctl"), ok, r, scenario="s", env=None, ci_level=0.95)
     assert rec["result"]["verdict"] == "INCONCLUSIVE" and rec["control_caught"] is False
     assert "diverged" in rec["result"]["detail"]["control_not_caught"]
+
+
+def test_vacuous_points_decide_nothing():
+    rng = np.random.default_rng(7)
+    below = [rng.normal(-5, 1, 20), rng.normal(-5, 1, 20)]
+    above = rng.normal(5, 1, 20)  # a violation at a point whose bound is vacuous cannot happen; here it tests the split
+    res = check_bound(below + [above], [0.5, 0.5, 2.0], 0.05, labels=["a", "b", "c"], vacuous=[False, False, True])
+    assert res.verdict == "PASS" and res.detail["vacuous_points"] == ["c"] and res.detail["points"] == ["a", "b"]
+    assert res.detail["alpha_per_point"] == 0.05 / 2  # Bonferroni over the deciding points only
+    allv = check_bound(below, [0.5, 0.5], 0.05, vacuous=[True, True])
+    assert allv.verdict == "INCONCLUSIVE" and "vacuous" in allv.detail["reason"]

@@ -107,11 +107,31 @@ def failed(err: Exception) -> Result:
 
 
 def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
-                bound_se: list[float] | None = None, labels: list | None = None) -> Result:
-    """``diffs[i]``: per-replicate ``metric - B`` at point i; ``ratios[i]``: mean(metric)/mean(B)."""
+                bound_se: list[float] | None = None, labels: list | None = None,
+                vacuous: list[bool] | None = None) -> Result:
+    """``diffs[i]``: per-replicate ``metric - B`` at point i; ``ratios[i]``: mean(metric)/mean(B).
+
+    ``vacuous[i]``: the bound at point i is at or above the largest value the metric can take
+    (the trivial maximum), so no run could violate it: such points decide nothing.  They are
+    reported and left out of the verdict (and of the Bonferroni count); with none left the
+    claim is INCONCLUSIVE ("bound vacuous at every point")."""
     alpha = V.probability("alpha", alpha)
     if not diffs:
         raise ValueError("diffs must hold at least one grid point")
+    labels = list(labels) if labels is not None else list(range(len(diffs)))
+    if vacuous is not None and any(vacuous):
+        if len(vacuous) != len(diffs):
+            raise ValueError(f"vacuous has {len(vacuous)} entries but diffs has {len(diffs)}")
+        keep = [i for i, v in enumerate(vacuous) if not v]
+        gone = [labels[i] for i, v in enumerate(vacuous) if v]
+        if not keep:
+            return Result("INCONCLUSIVE", float(max(ratios)), 1.0, float("nan"), float("nan"), 0.0,
+                          {"reason": "the bound is vacuous (at or above the trivial maximum) at every grid point",
+                           "vacuous_points": gone, "margin": float("nan"), "ci_of": "none (vacuous)"})
+        sub = check_bound([diffs[i] for i in keep], [ratios[i] for i in keep], alpha,
+                          [bound_se[i] for i in keep] if bound_se else None, [labels[i] for i in keep])
+        sub.detail["vacuous_points"] = gone
+        return sub
     m = len(diffs)
     if (bad := _diverged("metric - bound", diffs, labels)) is not None:
         return bad
@@ -133,8 +153,8 @@ def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
     margin = max(_width_margin(lo, hi, 0.0) for lo, hi in zip(lows, highs))
     return Result(verdict, float(max(ratios)), 1.0, float(lows[crit]), float(highs[crit]), 0.0,
                   {"ci_of": "mean(metric - bound) at the most critical grid point", "margin": margin,
-                   "critical_point": (labels or list(range(m)))[crit],
-                   "points": labels or list(range(m)), "mean_diff": [float(x) for x in means],
+                   "critical_point": labels[crit],
+                   "points": labels, "mean_diff": [float(x) for x in means],
                    "ci_low": lows.tolist(), "ci_high": highs.tolist(), "ratio": [float(r) for r in ratios],
                    "alpha_per_point": a})
 
