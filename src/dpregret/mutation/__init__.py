@@ -1,0 +1,14 @@
+"""Mutation suite (issue 15, item 4): realistic implementation bugs ("mutants"), each patched
+into the library at test time, and the pipeline claims that must catch them.
+
+- :mod:`.registry` -- the mutants (``MUTANTS``): name, doc, target claim ids, source edit;
+- :mod:`.patching` -- applying and reverting a mutant by monkeypatching (the library carries
+  no mutant code);
+- :mod:`.runner` -- small instances, :func:`run_mutant`, :func:`run_all`.
+
+Command line: ``python -m dpregret.mutation [--only NAME ...] [--json PATH]``.
+"""
+from .registry import MUTANTS, REQUIRED, Mutant
+from .runner import run_all, run_mutant, summary, table
+
+__all__ = ["MUTANTS", "REQUIRED", "Mutant", "run_all", "run_mutant", "summary", "table"]

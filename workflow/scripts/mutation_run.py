@@ -1,0 +1,20 @@
+"""Mutation suite: judge one mutant (rule mutation_run) or merge the mutants' records into
+results/mutation.json (rule mutation_merge: score = caught / total)."""
+import json
+import sys
+
+from dpregret.mutation.runner import run_mutant, summary
+
+sm = snakemake  # noqa: F821
+sys.stdout = sys.stderr = open(sm.log[0], "w")
+if sm.rule == "mutation_merge":
+    out = summary([json.load(open(f)) for f in sm.input])
+    print(f"score {out['caught']}/{out['total']}, missed: {out['missed']}")
+else:
+    settings = {"base": sm.params.smoke, "tolerances": sm.params.tolerances, "seed": sm.params.seed,
+                "alpha": sm.params.alpha}
+    out = run_mutant(sm.wildcards.mutant, settings)
+    for row in out["results"]:
+        print(row["claim_id"], row["unpatched"], "->", row["mutated"], "caught" if row["caught"] else "missed")
+with open(sm.output[0], "w") as fh:
+    json.dump(out, fh, indent=1, sort_keys=True, default=float)
