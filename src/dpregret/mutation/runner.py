@@ -40,8 +40,8 @@ SMALL = {
     "env21": {"T": [1000], "T_tree": [100], "dims": [2, 4], "T_n": 400, "T_eps": 400,
               "eps_laplace": [1, 10], "eps_gaussian": [100, 1000], "T_cost": 64, "n_cost": [10], "T_oco": [100],
               "replicates": 4},
-    "vdh19": {"T": [100], "printed_T_max": 0, "T_u": 100, "T_sparse": [100], "u_frac": [0, 1, 2], "u_grid": [1, 10, 100],
-              "D_ratio_grid": [10, 100, 1000], "replicates": 8},
+    "vdh19": {"T": [100], "printed_T_max": 0, "T_u": 100, "T_sparse": [100], "u_frac": [0, 1, 2],
+              "u_grid": [1, 10, 100], "D_ratio_grid": [10, 100, 1000], "replicates": 8},
     "audit": {"samples": 20000},
     "as17_draws": {"T": [1, 2, 3, 4, 5, 8, 9, 30, 100]},  # powers of two and not (the exact check's cases)
 }
@@ -82,7 +82,8 @@ class Ctx:
     def rng(self, *parts) -> np.random.Generator:
         from ..rng import stable_key
 
-        return np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=stable_key("check", *parts))))
+        ss = np.random.SeedSequence(self.seed, spawn_key=stable_key("check", *parts))
+        return np.random.Generator(np.random.PCG64(ss))
 
 
 @dataclass
@@ -127,8 +128,8 @@ def _audit(ctx: Ctx, cids) -> dict[str, Outcome]:
     out = {}
     for cid in cids:
         spec = P.SPECS[cid]
-        res, ctl = P.run_audit(spec, n, ctx.alpha, ctx.seed)
-        out[cid] = Outcome(spec.claim, res, ctl)
+        decided = P.run_audit(spec, n, ctx.alpha, ctx.seed)  # (result, primary control[, secondary controls])
+        out[cid] = Outcome(spec.claim, decided[0], decided[1])
     return out
 
 
@@ -249,7 +250,8 @@ def _vdh_tables(ctx: Ctx, p: dict) -> dict:
     reps, s = range(p["replicates"]), ctx.seed
     return {"tables": {"minority": pd.concat([S.simulate_minority(p, T, reps, s) for T in p["T"]], ignore_index=True),
                        "unorm": S.simulate_unorm(p, reps, s),
-                       "sparse": pd.concat([S.simulate_sparse(p, T, reps, s) for T in p["T_sparse"]], ignore_index=True)}}
+                       "sparse": pd.concat([S.simulate_sparse(p, T, reps, s) for T in p["T_sparse"]],
+                                           ignore_index=True)}}
 
 
 INSTANCES: dict[str, Callable[[Ctx, Iterable[str]], dict[str, Outcome]]] = {
