@@ -1,8 +1,10 @@
 """Claim records and the generic checks (kinds ``bound`` and ``rate``).
 
-- ``bound``: ``E[metric - B] <= 0`` at every grid point.  Per point a one-sided
-  Student-t interval of the mean of the per-replicate differences (plus the Monte
-  Carlo error of B when B holds an estimated expectation), Bonferroni over points.
+- ``bound``: ``E[metric - B] <= 0`` at every grid point.  Per point one-sided limits of the
+  mean of the per-replicate differences that stay sound for skewed metrics
+  (:mod:`dpregret.claims.intervals`: safe-side outliers clipped to the fence, a skewness
+  penalty on the dangerous side; plus the Monte Carlo error of B when B holds an estimated
+  expectation), Bonferroni over points.
   PASS if every upper limit is below 0; FAIL if some lower limit is above 0; else
   INCONCLUSIVE.  ``measured`` is the worst ratio mean(metric)/mean(B) (tightness); the
   interval reported is that of mean(metric - B) at the most critical point.
@@ -37,6 +39,8 @@ import numpy as np
 from scipy import stats
 
 from .. import _validate as V
+from .intervals import METHOD as INTERVAL_METHOD
+from .intervals import confidence_limits
 
 VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE")
 
@@ -142,17 +146,17 @@ def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
         d = V.finite_array("diffs", d, ndim=1)
         if d.size < 2:
             raise ValueError("each grid point needs at least 2 replicates")
-        se = np.sqrt(d.var(ddof=1) / d.size + bse**2)
-        q = stats.t.ppf(1 - a, d.size - 1)
+        lo, hi, _ = confidence_limits(d, a, bse)
         means.append(d.mean())
-        lows.append(d.mean() - q * se)
-        highs.append(d.mean() + q * se)
+        lows.append(lo)
+        highs.append(hi)
     lows, highs = np.array(lows), np.array(highs)
     verdict = "PASS" if np.all(highs < 0) else ("FAIL" if np.any(lows > 0) else "INCONCLUSIVE")
     crit = int(np.argmax(highs))  # the point closest to (or furthest past) the bound
     margin = max(_width_margin(lo, hi, 0.0) for lo, hi in zip(lows, highs))
     return Result(verdict, float(max(ratios)), 1.0, float(lows[crit]), float(highs[crit]), 0.0,
                   {"ci_of": "mean(metric - bound) at the most critical grid point", "margin": margin,
+                   "interval": INTERVAL_METHOD,
                    "critical_point": labels[crit],
                    "points": labels, "mean_diff": [float(x) for x in means],
                    "ci_low": lows.tolist(), "ci_high": highs.tolist(), "ratio": [float(r) for r in ratios],
