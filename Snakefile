@@ -22,6 +22,7 @@ include: "workflow/rules/ztc22.smk"
 include: "workflow/rules/env21.smk"
 include: "workflow/rules/vdh19.smk"
 include: "workflow/rules/audit.smk"
+include: "workflow/rules/mutation.smk"
 include: "workflow/rules/report.smk"
 
 
@@ -30,5 +31,6 @@ rule all:
     input:
         "results/claims.csv",
         "report/index.html",
+        "results/mutation.json",
         # the notebook explores the experts runs: built when as17_experts runs
         ["results/notebooks/explore.ipynb"] if "as17_experts" in RUN["scenarios"] else [],

@@ -26,6 +26,7 @@ rule report_html:
         + ENV_FIGURES
         + VDH_FIGURES,
         tables=["results/as17/tables.csv"] if "as17_mab" in RUN["scenarios"] else [],
+        mutation="results/mutation.json",
     output:
         report("report/index.html", caption="../report/index.rst", category="Report"),
     log:

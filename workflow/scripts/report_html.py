@@ -7,4 +7,4 @@ sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")
 write_report(sm.input.claims, list(sm.input.details), list(sm.input.figures), sm.output[0],
              {"preset": sm.params.preset, "seed": sm.params.seed, "ci_level": sm.params.ci_level},
-             tables=list(sm.input.tables))
+             tables=list(sm.input.tables), mutation=sm.input.mutation)
