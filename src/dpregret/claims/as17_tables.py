@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .core import Claim, Result, check_bound, check_comparison, gross_only
+from .core import Claim, Result, check_bound, check_comparison, gross_only, width_margin
 from .rates import RateSpec
 
 PAPER = "003_a21566fafc49b886.txt"
@@ -104,6 +104,8 @@ def _equal_check(diff: np.ndarray, margin: float, alpha: float) -> Result:
     res.verdict = "PASS" if (-margin < lo and hi < margin) else ("FAIL" if (hi < -margin or lo > margin) else "INCONCLUSIVE")
     res.bound, res.tolerance = 0.0, margin
     res.detail["ci_of"] = "mean paired difference (noisy-loss regret - true regret); PASS if within +-margin"
+    # FAIL side: the interval lies wholly outside +-margin; distance past the nearer edge, in widths
+    res.detail["margin"] = max(width_margin(lo, hi, margin), width_margin(-hi, -lo, margin))
     return res
 
 

@@ -81,7 +81,7 @@ def gross_only(claims: dict[str, Claim], ids: set[str]) -> dict[str, Claim]:
     return {k: replace(c, near_miss=False) if k in ids else c for k, c in claims.items()}
 
 
-def _width_margin(lo: float, hi: float, threshold: float) -> float:
+def width_margin(lo: float, hi: float, threshold: float) -> float:
     """Signed distance of the lower limit past ``threshold`` in units of the interval's width
     (positive: the FAIL side clears the threshold, i.e. a control is caught by that much)."""
     w = hi - lo
@@ -153,7 +153,7 @@ def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
     lows, highs = np.array(lows), np.array(highs)
     verdict = "PASS" if np.all(highs < 0) else ("FAIL" if np.any(lows > 0) else "INCONCLUSIVE")
     crit = int(np.argmax(highs))  # the point closest to (or furthest past) the bound
-    margin = max(_width_margin(lo, hi, 0.0) for lo, hi in zip(lows, highs))
+    margin = max(width_margin(lo, hi, 0.0) for lo, hi in zip(lows, highs))
     return Result(verdict, float(max(ratios)), 1.0, float(lows[crit]), float(highs[crit]), 0.0,
                   {"ci_of": "mean(metric - bound) at the most critical grid point", "margin": margin,
                    "interval": INTERVAL_METHOD,
@@ -211,7 +211,7 @@ def check_rate(x, samples: list[np.ndarray], exponent: float, tol: float, alpha:
     lo, hi = np.quantile(np.where(ok, boots, np.inf), [alpha / 2, 1 - alpha / 2])
     verdict = "PASS" if hi <= exponent + tol else ("FAIL" if lo > exponent + tol else "INCONCLUSIVE")
     return Result(verdict, slope, exponent, float(lo), float(hi), tol,
-                  {**detail, "ci_of": "log-log slope", "margin": _width_margin(lo, hi, exponent + tol)})
+                  {**detail, "ci_of": "log-log slope", "margin": width_margin(lo, hi, exponent + tol)})
 
 
 def check_exact(failures: list[str], checked: int) -> Result:
@@ -238,7 +238,7 @@ def check_comparison(diff: np.ndarray, alpha: float, margin: float = 0.0) -> Res
     lo, hi = d.mean() - h, d.mean() + h
     verdict = "PASS" if hi < -margin else ("FAIL" if lo > -margin else "INCONCLUSIVE")
     return Result(verdict, float(d.mean()), -margin, float(lo), float(hi), margin,
-                  {"ci_of": "mean paired difference A - B", "n": int(d.size), "margin": _width_margin(lo, hi, -margin)})
+                  {"ci_of": "mean paired difference A - B", "n": int(d.size), "margin": width_margin(lo, hi, -margin)})
 
 
 def check_coverage(inside, delta: float, alpha: float) -> Result:
@@ -257,7 +257,7 @@ def check_coverage(inside, delta: float, alpha: float) -> Result:
     verdict = "PASS" if hi <= delta else ("FAIL" if lo > delta else "INCONCLUSIVE")
     return Result(verdict, v / n, delta, lo, hi, 0.0,
                   {"ci_of": f"violation rate (one-sided Clopper-Pearson limits, level {1 - alpha:g} each)",
-                   "runs": n, "violations": v, "margin": _width_margin(lo, hi, delta)})
+                   "runs": n, "violations": v, "margin": width_margin(lo, hi, delta)})
 
 
 def check_privacy(eps_lb: float, eps_lb_conf: float, eps_claim: float) -> Result:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .core import Claim, Result, check_bound, check_exact, check_rate, fit_slope, gross_only
+from .core import Claim, Result, check_bound, check_exact, check_rate, fit_slope, gross_only, width_margin
 
 PAPER = "004_99eed4067d44be32.txt"
 SEVERITY = {"PASS": 0, "INCONCLUSIVE": 1, "FAIL": 2}
@@ -199,7 +199,7 @@ def slope_difference(x, a: list[np.ndarray], b: list[np.ndarray], alpha: float, 
     lo, hi = np.quantile(np.where(ok, d, np.inf), [alpha / 2, 1 - alpha / 2])
     verdict = "PASS" if hi < -margin else ("FAIL" if lo > -margin else "INCONCLUSIVE")
     return Result(verdict, sa - sb, -margin, float(lo), float(hi), margin,
-                  {**detail, "slope_a": sa, "slope_b": sb})
+                  {**detail, "slope_a": sa, "slope_b": sb, "margin": width_margin(lo, hi, -margin)})
 
 
 def _round_bound(df: pd.DataFrame, col: str, bound_col: str, keys: list[str], alpha: float,
