@@ -8,13 +8,17 @@ from dpregret.mutation.runner import run_mutant, summary
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")
 if sm.rule == "mutation_merge":
-    out = summary([json.load(open(f)) for f in sm.input])
+    records = []
+    for path in sm.input:
+        with open(path) as fh:
+            records.append(json.load(fh))
+    out = summary(records)
     print(f"score {out['caught']}/{out['total']}, missed: {out['missed']}")
 else:
     settings = {"base": sm.params.smoke, "tolerances": sm.params.tolerances, "seed": sm.params.seed,
                 "alpha": sm.params.alpha}
     out = run_mutant(sm.wildcards.mutant, settings)
-    for row in out["results"]:
-        print(row["claim_id"], row["unpatched"], "->", row["mutated"], "caught" if row["caught"] else "missed")
+    for cid, row in out["targets"].items():
+        print(cid, row["unpatched"], "->", row["mutated"], "caught" if row["caught"] else "missed")
 with open(sm.output[0], "w") as fh:
     json.dump(out, fh, indent=1, sort_keys=True, default=float)

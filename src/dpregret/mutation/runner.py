@@ -206,7 +206,7 @@ def _as17_extra(ctx: Ctx, cids) -> dict[str, Outcome]:
                      .assign(grid="T") for dom in p["domains"] for env in p["envs"] for T in p["T_blo"]],
                     ignore_index=True)
     res = evaluate_extra(mab, blo, r, ctx.alpha)
-    return {cid: Outcome(EXTRA[cid], *res[cid]) for cid in cids}
+    return {cid: Outcome(EXTRA[cid], res[cid][0], res[cid][1]) for cid in cids}
 
 
 def _scenario(name: str, tables_of: Callable[[Ctx, dict], dict], ctx: Ctx, cids) -> dict[str, Outcome]:
@@ -216,7 +216,7 @@ def _scenario(name: str, tables_of: Callable[[Ctx, dict], dict], ctx: Ctx, cids)
     p = ctx.params(name)
     results = claims.evaluate(**tables_of(ctx, p), p=p, tol=ctx.tolerances, alpha=ctx.alpha,
                               rng_for=lambda cid: ctx.rng(cid))
-    return {cid: Outcome(claims.CLAIMS[cid], *results[cid]) for cid in cids}
+    return {cid: Outcome(claims.CLAIMS[cid], results[cid][0], results[cid][1]) for cid in cids}
 
 
 def _ztc_tables(ctx: Ctx, p: dict) -> dict:
@@ -317,19 +317,21 @@ def run_mutant(name: str, settings: dict | None = None, cache: dict | None = Non
         mutated = {c: {"instance": instance_of(c), "verdict": "NOT_APPLIED", "rule": "error",
                        "measured": float("nan")} for c in m.targets}
     t2 = time.perf_counter()
-    rows = []
+    targets = {}
     for cid in m.targets:
         u, x = cache[cid], mutated[cid]
         caught = error is None and u["verdict"] not in ("FAIL", "ERROR") and x["verdict"] in ("FAIL", "ERROR")
-        rows.append({"claim_id": cid, "instance": u["instance"], "env": u.get("env", ""),
-                     "unpatched": u["verdict"], "mutated": x["verdict"], "caught": caught,
-                     "verdict_rule": x["rule"] if x["rule"] != "error" else u["rule"],
-                     "measured_unpatched": u["measured"], "measured_mutated": x["measured"],
-                     **({"error": x["error"]} if "error" in x else {})})
-    return {"name": m.name, "paper": m.paper, "category": m.category, "doc": m.doc, "targets": list(m.targets),
-            "diff": m.diff(), "known_missed": m.known_missed, "results": rows,
-            "caught": any(r["caught"] for r in rows), "caught_by": [r["claim_id"] for r in rows if r["caught"]],
-            "error": error, "seconds": round(t2 - t0, 3), "seconds_unpatched": round(t1 - t0, 3),
+        targets[cid] = {"instance": u["instance"], "env": u.get("env", ""), "unpatched": u["verdict"],
+                        "mutated": x["verdict"], "caught": caught,
+                        "verdict_rule": x["rule"] if x["rule"] != "error" else u["rule"],
+                        "measured_unpatched": u["measured"], "measured_mutated": x["measured"],
+                        **({"error": x["error"]} if "error" in x else {})}
+    caught_by = [c for c, t in targets.items() if t["caught"]]
+    why = "" if caught_by else (m.known_missed or error or "; ".join(
+        f"{c}: {t['unpatched']} unpatched, {t['mutated']} mutated" for c, t in targets.items()))
+    return {"name": m.name, "paper": m.paper, "category": m.category, "doc": m.doc, "targets": targets,
+            "diff": m.diff(), "known_missed": m.known_missed, "caught": bool(caught_by), "caught_by": caught_by,
+            "why_missed": why, "error": error, "seconds": round(t2 - t0, 3), "seconds_unpatched": round(t1 - t0, 3),
             "seconds_mutated": round(t2 - t1, 3)}
 
 
@@ -337,8 +339,18 @@ def summary(records: list[dict]) -> dict:
     """The merged result: score = caught / total, and one entry per mutant."""
     n = len(records)
     caught = sum(r["caught"] for r in records)
+
+    def by(key):
+        out: dict[str, dict] = {}
+        for r in records:
+            c = out.setdefault(r[key], {"caught": 0, "total": 0})
+            c["caught"] += int(r["caught"])
+            c["total"] += 1
+        return out
     return {"score": caught / n if n else float("nan"), "caught": caught, "total": n,
             "missed": [r["name"] for r in records if not r["caught"]],
+            "missed_known": [r["name"] for r in records if not r["caught"] and r["known_missed"]],
+            "by_paper": by("paper"), "by_category": by("category"),
             "seconds": round(sum(r["seconds"] for r in records), 3), "mutants": records}
 
 
@@ -359,9 +371,9 @@ def table(result: dict) -> str:
     """A plain-text caught/missed table of :func:`run_all`'s result."""
     lines = [f"{'mutant':36s} {'target':32s} {'unpatched':12s} {'mutated':12s} {'':6s} {'s':>6s}"]
     for r in result["mutants"]:
-        for i, row in enumerate(r["results"]):
+        for i, (cid, row) in enumerate(r["targets"].items()):
             mark = "caught" if row["caught"] else "missed"
-            lines.append(f"{r['name'] if i == 0 else '':36s} {row['claim_id']:32s} {row['unpatched']:12s} "
+            lines.append(f"{r['name'] if i == 0 else '':36s} {cid:32s} {row['unpatched']:12s} "
                          f"{row['mutated']:12s} {mark:6s} {r['seconds'] if i == 0 else '':>6}")
     lines.append(f"score: {result['caught']}/{result['total']} = {result['score']:.2f}   "
                  f"({result['seconds']:.1f} s)")
