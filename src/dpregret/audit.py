@@ -52,47 +52,80 @@ class Audit:
     p0_hi: float
     n_eval: int
     mu_lb: float | None = None
+    column: int = 0  # the score column the selection half chose (0 for a single score)
 
     def as_dict(self) -> dict:
         return asdict(self)
 
 
-def _best_threshold(s1: np.ndarray, s0: np.ndarray, delta: float, a: float) -> float:
-    """The threshold maximising the Clopper-Pearson eps bound on the selection half."""
-    # a quantile grid plus the largest distinct scores (atoms of the LLR, e.g. saturated Laplace terms)
-    top = np.unique(s1)[-MAX_THRESHOLDS // 4 :]
-    cand = np.unique(np.concatenate([np.quantile(s1, np.linspace(0, 1, MAX_THRESHOLDS)), top]))
+def _scores(name: str, x) -> np.ndarray:
+    """Scores as an (n, k) array (k candidate statistics of the same outputs), rounded."""
+    a = np.asarray(x, dtype=float)
+    a = V.finite_array(name, a[:, None] if a.ndim == 1 else a, ndim=2)
+    return np.round(a, SCORE_DECIMALS)
+
+
+def _quantiles(sorted_x: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Linear-interpolation quantiles of an already sorted sample (no second sort)."""
+    pos = q * (sorted_x.size - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, sorted_x.size - 1)
+    return sorted_x[lo] + (sorted_x[hi] - sorted_x[lo]) * (pos - lo)
+
+
+def _best_threshold(s1: np.ndarray, s0: np.ndarray, delta: float, a: float) -> tuple[float, float]:
+    """The threshold maximising the Clopper-Pearson eps bound on the selection half, and that
+    bound (the selection half's own value, used only to choose among score columns)."""
     s1s, s0s = np.sort(s1), np.sort(s0)
+    # a quantile grid plus the largest distinct scores (atoms of the LLR, e.g. saturated Laplace terms)
+    distinct = s1s[np.concatenate([[True], s1s[1:] != s1s[:-1]])]
+    cand = np.unique(np.concatenate([_quantiles(s1s, np.linspace(0, 1, MAX_THRESHOLDS)),
+                                     distinct[-MAX_THRESHOLDS // 4:]]))
     k1 = s1.size - np.searchsorted(s1s, cand, side="left")
     k0 = s0.size - np.searchsorted(s0s, cand, side="left")
     p1_lo, _ = clopper_pearson(k1, s1.size, a, a)
     _, p0_hi = clopper_pearson(k0, s0.size, a, a)
     with np.errstate(divide="ignore", invalid="ignore"):
         eps = np.log(np.maximum(p1_lo - delta, 0) / p0_hi)
-    return float(cand[int(np.nanargmax(np.where(np.isfinite(eps), eps, -np.inf)))])
+    eps = np.where(np.isfinite(eps), eps, -np.inf)
+    i = int(np.argmax(eps))
+    return float(cand[i]), float(eps[i])
 
 
 def eps_lower_bound(scores_d: np.ndarray, scores_dp: np.ndarray, delta: float, alpha: float,
                     rng: np.random.Generator) -> Audit:
-    """eps lower bound from LLR scores of samples under D (``scores_d``) and D' (``scores_dp``)."""
+    """eps lower bound from scores of samples under D (``scores_d``) and D' (``scores_dp``).
+
+    A score is any statistic of one output (its LLR under the claimed noise is the most
+    powerful one when the claim is right).  Shape (n,) or (n, k): with k columns (k candidate
+    statistics of the same outputs), the selection half picks the column and its threshold,
+    and only the evaluation half enters the bound, so the choice costs no confidence."""
     delta = V.probability("delta", delta, open_left=False)
     alpha = V.probability("alpha", alpha)
-    s_d = np.round(V.finite_array("scores_d", scores_d, ndim=1), SCORE_DECIMALS)
-    s_dp = np.round(V.finite_array("scores_dp", scores_dp, ndim=1), SCORE_DECIMALS)
-    if min(s_d.size, s_dp.size) < 4:
+    s_d, s_dp = _scores("scores_d", scores_d), _scores("scores_dp", scores_dp)
+    if s_d.shape[1] != s_dp.shape[1]:
+        raise ValueError(f"scores_d and scores_dp must have the same columns, got {s_d.shape[1]} and {s_dp.shape[1]}")
+    if min(len(s_d), len(s_dp)) < 4:
         raise ValueError("scores_d and scores_dp need at least 4 samples each")
     a = alpha / 4  # two orientations x (lower bound on p1, upper bound on p0)
+    # one random half of each sample selects (column, threshold), the other half evaluates;
+    # both orientations use the same halves (the union bound over them needs no independence)
+    m_d, m_dp = rng.random(len(s_d)) < 0.5, rng.random(len(s_dp)) < 0.5
+    halves = {"sel": (s_d[m_d], s_dp[m_dp]), "ev": (s_d[~m_d], s_dp[~m_dp])}
     best = None
-    for name, x1, x0 in (("D vs D', upper tail", s_d, s_dp), ("D' vs D, lower tail", -s_dp, -s_d)):
-        i1, i0 = rng.permutation(x1.size), rng.permutation(x0.size)
-        h1, h0 = x1.size // 2, x0.size // 2
-        tau = _best_threshold(x1[i1[:h1]], x0[i0[:h0]], delta, a)
-        e1, e0 = x1[i1[h1:]], x0[i0[h0:]]
+    for name, sign, k1, k0 in (("D vs D', upper tail", 1.0, 0, 1), ("D' vs D, lower tail", -1.0, 1, 0)):
+        x1, x0 = sign * halves["sel"][k1], sign * halves["sel"][k0]
+        if min(len(x1), len(x0)) < 2:
+            raise ValueError("scores_d and scores_dp need at least 4 samples each")
+        sel = [_best_threshold(x1[:, c], x0[:, c], delta, a) for c in range(x1.shape[1])]
+        col = int(np.argmax([e for _, e in sel]))
+        tau = sel[col][0]
+        e1, e0 = sign * halves["ev"][k1][:, col], sign * halves["ev"][k0][:, col]
         p1_lo, _ = clopper_pearson(np.sum(e1 >= tau), e1.size, a, a)
         _, p0_hi = clopper_pearson(np.sum(e0 >= tau), e0.size, a, a)
         eps = float(np.log(max(float(p1_lo) - delta, 0.0) / float(p0_hi))) if p1_lo > delta else -np.inf
-        cand = Audit(max(eps, 0.0), delta, alpha, name, tau if name.startswith("D vs") else -tau,
-                     float(p1_lo), float(p0_hi), int(min(e1.size, e0.size)))
+        cand = Audit(max(eps, 0.0), delta, alpha, name, tau if sign > 0 else -tau,
+                     float(p1_lo), float(p0_hi), int(min(e1.size, e0.size)), column=col)
         if best is None or cand.eps_lb > best.eps_lb:
             best = cand
     return best
@@ -102,25 +135,31 @@ def gdp_mu_lower_bound(scores_d: np.ndarray, scores_dp: np.ndarray, alpha: float
                        rng: np.random.Generator) -> tuple[float, float]:
     """Gaussian-DP lower bound: a test with type I error a0 and type II error b0 implies
     ``mu >= Phi^-1(1 - a0) - Phi^-1(b0)``; Clopper-Pearson upper limits on both errors,
-    threshold chosen on one half.  Returns (mu_lb, threshold)."""
+    threshold (and, for (n, k) scores, the column) chosen on one half.  Returns (mu_lb, threshold)."""
     alpha = V.probability("alpha", alpha)
-    s_d = np.round(V.finite_array("scores_d", scores_d, ndim=1), SCORE_DECIMALS)
-    s_dp = np.round(V.finite_array("scores_dp", scores_dp, ndim=1), SCORE_DECIMALS)
+    s_d, s_dp = _scores("scores_d", scores_d), _scores("scores_dp", scores_dp)
+    if s_d.shape[1] != s_dp.shape[1]:
+        raise ValueError(f"scores_d and scores_dp must have the same columns, got {s_d.shape[1]} and {s_dp.shape[1]}")
     a = alpha / 2
-    i1, i0 = rng.permutation(s_d.size), rng.permutation(s_dp.size)
-    h1, h0 = s_d.size // 2, s_dp.size // 2
+    m_d, m_dp = rng.random(len(s_d)) < 0.5, rng.random(len(s_dp)) < 0.5
 
-    def mu(x1, x0, tau):
+    def mu(x1s, x0s, tau):
         # reject "D'" when score >= tau: type I error = P_D'(E), type II error = P_D(not E)
-        _, a0 = clopper_pearson(np.sum(x0 >= tau), x0.size, a, a)
-        _, b0 = clopper_pearson(np.sum(x1 < tau), x1.size, a, a)
+        _, a0 = clopper_pearson(x0s.size - np.searchsorted(x0s, tau, side="left"), x0s.size, a, a)
+        _, b0 = clopper_pearson(np.searchsorted(x1s, tau, side="left"), x1s.size, a, a)
         return special.ndtri(1 - a0) - special.ndtri(b0)
 
-    sel1, sel0 = s_d[i1[:h1]], s_dp[i0[:h0]]
-    cand = np.unique(np.quantile(np.concatenate([sel1, sel0]), np.linspace(0.01, 0.99, 99)))
-    vals = [mu(sel1, sel0, t) for t in cand]
-    tau = float(cand[int(np.nanargmax(vals))])
-    return float(max(mu(s_d[i1[h1:]], s_dp[i0[h0:]], tau), 0.0)), tau
+    best = (-np.inf, 0.0, 0)
+    for c in range(s_d.shape[1]):
+        sel1, sel0 = np.sort(s_d[m_d, c]), np.sort(s_dp[m_dp, c])
+        cand = np.unique(_quantiles(np.sort(np.concatenate([sel1, sel0])), np.linspace(0.01, 0.99, 99)))
+        vals = mu(sel1, sel0, cand)
+        k = int(np.nanargmax(vals))
+        if vals[k] > best[0]:
+            best = (float(vals[k]), float(cand[k]), c)
+    _, tau, c = best
+    m = mu(np.sort(s_d[~m_d, c]), np.sort(s_dp[~m_dp, c]), tau)
+    return float(max(m, 0.0)), tau
 
 
 def bernoulli_renyi(alpha_order: float, p: float, q: float) -> float:
