@@ -1,4 +1,5 @@
-"""Audit one mechanism: eps lower bound for the correct version and each broken control."""
+"""Audit one mechanism: lower bounds for the correct version (every cell: position / implementation),
+its primary control and its secondary controls."""
 import json
 import sys
 
@@ -8,8 +9,11 @@ from dpregret.claims.privacy import SPECS, run_audit
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")
 spec = SPECS[sm.wildcards.audit_id]
-res, ctl = run_audit(spec, sm.params.samples, sm.params.alpha, sm.params.seed)
-rec = record(spec.claim, res, ctl, scenario="audit", env=None, ci_level=1 - sm.params.alpha)
+res, primary, secondary = run_audit(spec, sm.params.samples, sm.params.alpha, sm.params.seed)
+rec = record(spec.claim, res, primary, secondary=secondary, scenario="audit", env=None, ci_level=1 - sm.params.alpha)
 with open(sm.output[0], "w") as fh:
     json.dump(rec, fh, indent=1, sort_keys=True, default=float)
-print(rec["claim_id"], res.verdict, "controls:", ctl.detail["caught"])
+print(rec["claim_id"], rec["result"]["verdict"],
+      f"(worst cell {res.detail['worst_cell']}, measured {res.measured:.4g});",
+      f"primary {spec.primary}: {primary.verdict};",
+      "secondary:", {k: v.verdict for k, v in secondary.items()}, "; evidence:", rec["evidence"])
