@@ -201,7 +201,7 @@ def test_tree_reusing_a_level_draw_fails_the_tree_audit(monkeypatch):
     res, _, _ = run_audit(SPECS["AUDIT-as17-lemma3.3-tree"], 20_000, ALPHA, SEED)
     assert res.verdict == "FAIL"
     assert res.measured > 5 and res.detail["correct"]["audit"]["column"] >= 1  # a same-level contrast
-    assert "not independent" in res.detail["stat_check"]["failure"]
+    assert "not independent" in res.detail["stat_check"]["failure"]  # and the independence check sees it
 
 
 # --- the recording hooks --------------------------------------------------------------------------

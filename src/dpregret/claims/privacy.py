@@ -245,7 +245,7 @@ def _node_scores(nodes: np.ndarray, p: int, llr, cover, pairs) -> np.ndarray:
 
 
 def _independence_check(noise: np.ndarray, alpha: float) -> tuple[str | None, dict]:
-    """Are the columns of ``noise`` (n, m) -- node-coordinate noises of one transcript --
+    """Are the columns of ``noise`` (n, m) -- the noise draws of one transcript (nodes, rounds) --
     independent?  Pearson correlations of the values and of their absolute values, every
     pair: under independence sqrt(n) r is ~ N(0, 1); Bonferroni over the 2 m (m-1)/2 tests,
     so a correct mechanism is flagged with probability <= alpha (asymptotically)."""
@@ -266,7 +266,7 @@ def _independence_check(noise: np.ndarray, alpha: float) -> tuple[str | None, di
             "samples": int(n), "worst_pair": [int(iu[0][k % iu[0].size]), int(iu[1][k % iu[0].size])],
             "statistic": "values" if k < iu[0].size else "absolute values"}
     if abs(z[k]) > thr:
-        return (f"node noises are not independent draws: |z| = {abs(z[k]):.3g} > {thr:.3g} for node columns "
+        return (f"the noise draws are not independent: |z| = {abs(z[k]):.3g} > {thr:.3g} for columns "
                 f"{info['worst_pair']} ({info['statistic']})"), info
     return None, info
 
