@@ -119,14 +119,7 @@ _LIST = [
         ("AUDIT-ztc-thm3-tree",),
         (SourceEdit(f"{TREE}:TreeNoise.step",
                     "return self._R[[j for j in range(t.bit_length()) if (t >> j) & 1]].sum(axis=0)",
-                    "return self._R[j0].copy()"),),
-        known_missed=(
-            "AUDIT-ztc-thm3-tree scores the node transcript derived from release differences (claimed-model LLR "
-            "of the covering nodes plus same-level contrasts); with gamma_t = R_t those derived nodes are R_t - "
-            "R_(t - lowbit t), which carry little signal, while the test that exposes the bug, the sum of the "
-            "releases containing the record (mu = sqrt(T)/sigma = 1.41 at T = 8, claim 1), is not among its "
-            "statistics, and ZTC's tree has no node independence check (the AS17 tree audit has one)"
-        )),
+                    "return self._R[j0].copy()"),)),
     # --- accounting: sensitivities, node counts, calibrations --------------------------------------
     Mutant(
         "tree-leaf-cover-off-by-one", "AS17", "accounting",
@@ -144,12 +137,7 @@ _LIST = [
         ("AUDIT-as17-lemma3.3-tree",),
         (SourceEdit("dpregret.scenarios.as17_experts:tree_lambda",
                     "return V.integer(\"N\", N) * nodes_covering_leaf(T) / V.positive(\"eps\", eps)",
-                    "return V.integer(\"N\", N) / V.positive(\"eps\", eps)"),),
-        known_missed=(
-            "AUDIT-as17-lemma3.3-tree calibrates its own lambda = N (floor(log2 T) + 1) / eps instead of reading "
-            "the experts scenario's tree_lambda, so no claim sees the scale the experts learner actually uses (a "
-            "count bug inside dpregret.tree, tree-leaf-cover-off-by-one, is caught)"
-        )),
+                    "return V.integer(\"N\", N) / V.positive(\"eps\", eps)"),)),
     Mutant(
         "olo-lambda-l1-norm-not-diameter", "AS17", "accounting",
         "laplace_scale_cor3_2 uses ||Y||_1 (as printed in Corollary 3.2) instead of the l1 diameter 2 ||Y||_1 that "
@@ -160,9 +148,9 @@ _LIST = [
                     "return 2.0 * _y_l1(domain, N) * nodes_covering_leaf(T) / eps",
                     "return _y_l1(domain, N) * nodes_covering_leaf(T) / eps"),),
         known_missed=(
-            "no privacy claim reads laplace_scale_cor3_2: the tree audit uses its own lambda on losses in [0, "
-            "1]^N, and the sphere / cube learners of Table 1 (rows 2-3) are audited nowhere; less noise only "
-            "lowers their regret"
+            "no privacy claim reads laplace_scale_cor3_2: the sphere and cube learners of Table 1 (rows 2-3) are not "
+            "audited (claims.privacy says so), the TreeBasedAgg audit runs the experts scale tree_lambda on losses in "
+            "[0, 1]^N, and less noise only lowers their regret"
         )),
     Mutant(
         "ztc-sensitivity-t-power-off", "ZTC22", "accounting",
@@ -218,12 +206,7 @@ _LIST = [
         "the scenario.",
         ("AUDIT-as17-lemma4.2-bandit",),
         (SourceEdit(f"{KERNEL}.scrible_jit:scrible_block", "v += (L[r, s, j] + lam[b] * Z[r, s, j])",
-                    "v += (L[r, s, j] + lam[r] * Z[r, s, j])"),),
-        known_missed=(
-            "the Lemma 4.2 audit runs scrible_block with private rows only (B = R), where lam[r] = lam[b]; the "
-            "scenario batches the non-private row first, so its private rows get lam[r] = 0. An audit cell with "
-            "the scenario's row layout would see it; regret claims cannot (less noise, lower regret)"
-        )),
+                    "v += (L[r, s, j] + lam[r] * Z[r, s, j])"),)),
     # --- learners --------------------------------------------------------------------------------
     Mutant(
         "feedback-raw-after-round-1", "AS17", "learner",
@@ -275,7 +258,8 @@ _LIST = [
         (SourceEdit(f"{KERNEL}.private_bandit:_run", "S = rel @ Q.T", "S = tree.true_sum @ Q.T"),),
         known_missed=(
             "AUDIT-env-lemma5.1-releases scores the released round sums s~_R, which stay correctly noised; the "
-            "iterates x~_R and the points played, exact functions of the data under this bug, are not audited"
+            "iterates x~_R and the points played, exact functions of the data under this bug, are not audited "
+            "(claims.privacy says so); regret claims cannot see it (less noise, lower regret)"
         )),
     Mutant(
         "vdh-potential-sign", "VDH19", "learner",
