@@ -155,3 +155,14 @@ def test_vacuous_points_decide_nothing():
     assert res.detail["alpha_per_point"] == 0.05 / 2  # Bonferroni over the deciding points only
     allv = check_bound(below, [0.5, 0.5], 0.05, vacuous=[True, True])
     assert allv.verdict == "INCONCLUSIVE" and "vacuous" in allv.detail["reason"]
+
+
+def test_not_in_regime_is_never_pass():
+    from dpregret.claims.core import Result, not_in_regime
+    r = Result("PASS", 0.5, 0.5, 0.4, 0.6, 0.1, {"margin": 1.0})
+    out = not_in_regime(r, "privacy cost is 3% of the regret", {"cost_share": 0.03})
+    assert out.verdict == "INCONCLUSIVE"
+    assert out.detail["verdict_in_window"] == "PASS"
+    assert out.detail["regime_numbers"] == {"cost_share": 0.03}
+    assert "not in the regime" in out.detail["not_in_regime"]
+    assert r.verdict == "PASS"  # the input is not modified

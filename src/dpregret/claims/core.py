@@ -163,6 +163,16 @@ def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
                    "alpha_per_point": a})
 
 
+def not_in_regime(result: Result, why: str, numbers: dict) -> Result:
+    """``result`` recorded as INCONCLUSIVE because the window it was measured on is outside the
+    regime where the paper's term dominates: ``why`` says so in words, ``numbers`` holds the
+    measured quantities that show it (e.g. the privacy cost's share of the regret).  A check
+    outside its regime is never a PASS (README, "testing rule")."""
+    return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE",
+                     "detail": {**result.detail, "not_in_regime": f"not in the regime at feasible horizons: {why}",
+                                "regime_numbers": numbers, "verdict_in_window": result.verdict}})
+
+
 def fit_slope(x: np.ndarray, y: np.ndarray) -> float:
     """Least-squares slope of log(y) on log(x)."""
     return float(np.polyfit(np.log(x), np.log(y), 1)[0])
