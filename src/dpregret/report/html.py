@@ -54,6 +54,18 @@ VERDICT_RULE = ("A claim is <b>PASS</b> only when its check passes <i>and</i> it
                 "claimed eps for privacy audits).")
 
 
+TESTING_RULE = ("<b>A theorem is tested by what it says.</b> An upper bound with explicit constants is checked as a "
+                "bound at every grid point, and its near-miss control must exceed that same bound. A rate (an O() or "
+                "O~() statement) is tested only inside the regime where the paper's term dominates, shown by the run "
+                "itself (the paired privacy cost rather than the total regret; the noise-dominated window between the "
+                "non-private floor and saturation), with the paper's own log factors divided out where it states them: "
+                "a slope over at least 4 points spanning at least one decade inside that regime (two decades for T "
+                "where affordable). A window outside the regime is reported <i>not in the regime at feasible "
+                "horizons</i>, with the numbers, never PASS. Grids and tolerances are declared in the config before "
+                "the run that decides them; a FAIL is reported as FAIL, and a grid moved after a result is listed in "
+                "the claim's history.")
+
+
 def _control_caught(control_verdict: str) -> str:
     return "caught" if control_verdict == "FAIL" else "NOT caught"
 
@@ -168,6 +180,7 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
            + ", ".join(f"{v} {_e(k)}" for k, v in sorted(counts.items()))
            + f"; primary controls caught: {caught} of {len(table)}.{mscore}</p>",
            f"<p><b>The verdict rule.</b> {VERDICT_RULE}</p>",
+           f"<p><b>The testing rule.</b> {TESTING_RULE}</p>",
            "<p>Checks: <b>bound</b> claims test the mean of (metric - bound) per grid point (a one-sided interval sound "
            "for skewed metrics, Bonferroni over points); <b>rate</b> claims fit a log-log slope with a bootstrap interval and "
            "compare it with the claimed exponent plus a tolerance declared in the config before the run. <i>measured</i> "
