@@ -88,3 +88,26 @@ def test_exact_draws_claim_and_its_control():
     Ts = [1, 2, 7, 8, 100]
     assert check_draws(Ts).verdict == "PASS"
     assert check_draws(Ts, pad=False).verdict == "FAIL"
+
+
+def test_max_regret_is_the_trivial_maximum_of_every_learner():
+    df = pd.concat([simulate(env, 4, 200, [0.5], range(3), 9) for env in ("switching", "stochastic")])
+    assert (df.regret <= df.max_regret + 1e-9).all()
+    sw = df[df.env == "switching"]
+    assert np.allclose(sw.max_regret, 100.0)  # every round some expert loses 1; the two leaders end at T/2
+
+
+def test_vacuous_points_are_reported_and_decide_nothing():
+    Ts, eps = [300, 3000], [0.5, 4.0]
+    df = pd.concat([simulate("switching", 8, T, eps, range(4), 5) for T in Ts])
+    dn = pd.DataFrame([{"N": 8, "T": T, "eps": e, **dict(zip(["d_noise", "d_noise_se"], d_noise_mc(8, T, e, 2000, 5)))}
+                       for T in Ts for e in eps])
+    res = evaluate(df, dn, "switching", 4.0, {}, 0.05, np.random.default_rng(0))["AS17-cor3.2-gap-eps"]["claim"]
+    # N ln N log2(T)^2 / eps = 281 (T = 300, eps = 4), 2253 (300, 0.5), 4435 (3000, 0.5): at or above the
+    # gap's trivial maximum (< T/2 = 150 resp. 1500); 554 at (3000, 4) is below it and alone decides
+    for q in res.detail["vacuous_points"]:
+        assert q["bound"] >= q["trivial_max"]
+    for q in res.detail.get("points", []):
+        assert q["bound"] < q["trivial_max"]
+    assert {(q["T"], q["eps"]) for q in res.detail["vacuous_points"]} == {(300, 0.5), (300, 4.0), (3000, 0.5)}
+    assert [(q["T"], q["eps"]) for q in res.detail["points"]] == [(3000, 4.0)]

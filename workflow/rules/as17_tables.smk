@@ -1,6 +1,6 @@
 # Agarwal and Singh (ICML 2017), Tables 1 and 2: full-information rows 2-4 (as17_olo),
 # bandit linear optimisation (as17_blo) and multi-armed bandits (as17_mab).
-from dpregret.claims.as17_tables import BLO_SPECS, EXTRA, MAB_SPECS, OLO_SPECS
+from dpregret.claims.as17_tables import BLO_SPECS, EXTRA, MAB_SPECS, OLO_BOUNDS, OLO_SPECS
 
 OLO = RUN.get("as17_olo", {})
 MAB = RUN.get("as17_mab", {})
@@ -26,6 +26,8 @@ BLO_FILES = [
 AS17_TABLE_CLAIM_FILES = (
     [f"results/claims/{s.claim.claim_id}--{env}.json" for s in OLO_SPECS if s.where["row"] in OLO.get("rows", [])
      for env in OLO.get("envs", [])]
+    + [f"results/claims/{cid}--{env}.json" for cid in OLO_BOUNDS if cid.split("-")[2] in OLO.get("rows", [])
+       for env in OLO.get("envs", [])]
     + [f"results/claims/{s.claim.claim_id}--stochastic.json" for s in (MAB_SPECS if MAB else [])]
     + [f"results/claims/{s.claim.claim_id}--{env}.json" for s in BLO_SPECS if s.where["row"] in BLO.get("domains", [])
        for env in BLO.get("envs", [])]

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from dpregret.claims.as17_table_layout import tables_frame
-from dpregret.claims.as17_tables import BLO_SPECS, EXTRA, MAB_SPECS, OLO_SPECS, evaluate_extra
+from dpregret.claims.as17_tables import BLO_SPECS, EXTRA, MAB_SPECS, OLO_BOUNDS, OLO_SPECS, evaluate_extra, olo_bound_results
 from dpregret.claims.core import failed, record
 from dpregret.claims.rates import evaluate_rate
 from dpregret.rng import stable_key
@@ -46,6 +46,16 @@ for specs, path, p, envs, scen in ((OLO_SPECS, sm.input.olo, sm.params.olo, sm.p
                 res = ctl = failed(err)
             write(record(spec.claim, res, ctl, scenario=scen, env=env, ci_level=1 - alpha,
                          history=sm.params.history.get(spec.claim.claim_id)))
+
+# Table 1 rows 2-3 in N: Theorem 3.4's explicit bound at every N of the N grid (D_{D'} by Monte Carlo)
+try:
+    olo_bounds = olo_bound_results(pd.read_parquet(sm.input.olo), sm.params.olo, sm.params.seed, alpha)
+except Exception as err:  # one claim's failure never stops the others: a FAIL with the reason
+    olo_bounds = {(cid, env): (failed(err), failed(err)) for cid in OLO_BOUNDS for env in sm.params.olo["envs"]
+                  if cid.split("-")[2] in sm.params.olo.get("rows", [])}
+for (cid, env), (res, ctl) in olo_bounds.items():
+    write(record(OLO_BOUNDS[cid], res, ctl, scenario="as17_olo", env=env, ci_level=1 - alpha,
+                 history=sm.params.history.get(cid)))
 
 mab, blo = pd.read_parquet(sm.input.mab), pd.read_parquet(sm.input.blo)
 for cid, (res, ctl) in evaluate_extra(mab, blo, sm.params.mab["rate_eps"], alpha).items():

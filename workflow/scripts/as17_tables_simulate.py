@@ -9,7 +9,9 @@ p, w, seed = sm.params.p, sm.wildcards, sm.params.seed
 lo, hi = map(int, w.chunk.split("-"))
 reps, T = range(lo, hi), int(w.T)
 if sm.rule == "as17_olo_simulate":
-    df = as17_olo.simulate(w.row, w.env, int(w.N), T, p["eps"], reps, seed, phases=p["phases"], mu=p["mu"])
+    ftrl = w.row != "ftpl"
+    df = as17_olo.simulate(w.row, w.env, int(w.N), T, [p["rate_eps"]] if w.grid == "N" else p["eps"], reps, seed,
+                           phases=p["phases"], mu=p["mu"], algorithms=as17_olo.GRID_ALGORITHMS[w.grid] if ftrl else None)
     df["grid"] = w.grid
 elif sm.rule == "as17_mab_simulate":
     r = p["rate_eps"]

@@ -9,7 +9,9 @@ learner (negative control, eps-DP without the tree).
 
 :func:`simulate` runs one (environment, N, T) point for a grid of eps and a chunk of
 replicates, all vectorised, and returns one row per (algorithm, eps, replicate) with the
-regret and the realised terms of the Theorem 3.4 bound.  :func:`d_noise_mc` estimates
+regret, the realised terms of the Theorem 3.4 bound and ``max_regret``, the largest regret any
+play could suffer on the replicate's losses (``sum_t max_i l_t,i - min_i L_T,i``: the trivial
+maximum that makes a bound vacuous).  :func:`d_noise_mc` estimates
 ``D_{D'}`` by Monte Carlo.
 """
 from __future__ import annotations
@@ -66,6 +68,7 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     suffered = {a: 0.0 for a in learners}
     cum = np.zeros((R, N))
     sum_sq = np.zeros(R)
+    sum_max = np.zeros(R)
     for t in range(1, T + 1):
         l = source.loss(t, R)
         for name, learner in learners.items():
@@ -75,6 +78,7 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
             learner.update(lb)
         cum += l
         sum_sq += np.max(np.abs(l), axis=1) ** 2
+        sum_max += np.max(l, axis=1)
     best = cum.min(axis=1)
 
     rows = []
@@ -85,7 +89,7 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
             r = reg[0] if name == "nonprivate" else reg[ei]
             rows.append(pd.DataFrame({
                 "scenario": SCENARIO, "env": env, "algorithm": name, "N": N, "T": T, "eps": float(e),
-                "replicate": replicates, "eta": eta, "regret": r, "sum_sq_dual": sum_sq,
+                "replicate": replicates, "eta": eta, "regret": r, "sum_sq_dual": sum_sq, "max_regret": sum_max - best,
                 "lambda": {"nonprivate": 0.0, "tree": tree_lambda(N, T, e), "fresh_noise": fresh_lambda(N, T, e)}[name],
             }))
     return pd.concat(rows, ignore_index=True)

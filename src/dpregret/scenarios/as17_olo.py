@@ -14,7 +14,10 @@ Algorithms per row: ``nonprivate``; ``tree`` (the paper's algorithm); ``fresh_no
 FTRL, Gaussian with sigma * sqrt(T / K) for FTPL); ``wrong_sensitivity`` (control for the
 N-dependence, FTRL rows: lambda from the l1 diameter 2N of the l_inf ball, i.e. losses
 assumed only coordinate-bounded).  One row per (algorithm, eps, replicate) with the regret
-``sum_t <l_t, x_t> - min_X <L_T, x>``.
+``sum_t <l_t, x_t> - min_X <L_T, x>`` and, for Theorem 3.4's explicit bound (FTRL rows),
+the step size ``eta``, the realised ``sum_sq_dual = sum_t ||l_t||_2^2 / 2`` and the
+comparator's size ``comparator = -min_X <L_T, x>`` (``||L_T||_2`` on the ball, ``||L_T||_1``
+on the cube).  :func:`d_noise_mc` estimates ``D_{D'}`` by Monte Carlo.
 """
 from __future__ import annotations
 
@@ -30,11 +33,15 @@ from ..learners.olo import (BallFTRL, CubeFTRL, FTPLLinear, d_r_quadratic, eta_f
                             sigma_thm3_5)
 from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, fresh_noise_lambda, scaled_draws
 from ..rng import ReplicateStreams, stable_key
+from ..learners.olo import d_noise_range
 from ..tree import draws_per_release, nodes_covering_leaf
 
 SCENARIO = "as17_olo"
 ROWS = ("sphere", "cube", "ftpl")
 DOMAIN = {"sphere": "ball", "cube": "cube", "ftpl": "ball"}
+# What each grid's claims read (FTRL rows): the T grid the rates in T (control: fresh noise),
+# the N grid Theorem 3.4's bound in N (control: wrong sensitivity, at rate_eps only).
+GRID_ALGORITHMS = {"T": ("nonprivate", "tree", "fresh_noise"), "N": ("nonprivate", "tree", "wrong_sensitivity")}
 
 
 def noise_scales(row: str, N: int, T: int, eps: float) -> dict[str, float]:
@@ -50,7 +57,9 @@ def noise_scales(row: str, N: int, T: int, eps: float) -> dict[str, float]:
 
 
 def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicates: Sequence[int], root_seed: int,
-             phases: int = 4, mu: float = 0.1) -> pd.DataFrame:
+             phases: int = 4, mu: float = 0.1, algorithms: Sequence[str] | None = None) -> pd.DataFrame:
+    """One (row, env, N, T) point; ``algorithms`` (default: all of the row) picks a subset
+    (each keeps its own random stream, so a subset reproduces the same numbers)."""
     if row not in ROWS:
         raise ValueError(f"row must be one of {ROWS}, got {row!r}")
     if env not in KINDS:
@@ -79,10 +88,17 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
         learners["tree"] = cls(eta, TreeSum(T, E * R, N, scaled_draws(streams("tree"), scales["tree"], N)))
         learners["fresh_noise"] = cls(eta, FreshNoise(E * R, N, scaled_draws(streams("fresh"), scales["fresh_noise"], N)))
         learners["wrong_sensitivity"] = cls(eta, TreeSum(T, E * R, N, scaled_draws(streams("wrong"), scales["wrong_sensitivity"], N)))
+    if algorithms is not None:
+        unknown = set(algorithms) - set(learners)
+        if unknown or "nonprivate" not in algorithms:
+            raise ValueError(f"algorithms must include 'nonprivate' and lie in {tuple(learners)}, got {algorithms!r}")
+        learners = {a: learners[a] for a in learners if a in algorithms}
     suffered = {a: 0.0 for a in learners}
     cum = np.zeros((R, N))
+    sum_sq = np.zeros(R)
     for t in range(1, T + 1):
         l = source.loss(t, R)
+        sum_sq += 0.5 * np.einsum("bi,bi->b", l, l)
         for name, learner in learners.items():
             x = learner.predict()
             lb = l if x.shape[0] == R else np.tile(l, (x.shape[0] // R, 1))
@@ -96,5 +112,28 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
         for ei, e in enumerate(eps):
             out.append(pd.DataFrame({"scenario": SCENARIO, "row": row, "env": env, "algorithm": name, "N": N, "T": T,
                                      "eps": float(e), "replicate": replicates, "regret": reg[0 if reg.shape[0] == 1 else ei],
-                                     "noise_scale": scales[name][0 if name == "nonprivate" else ei]}))
+                                     "noise_scale": scales[name][0 if name == "nonprivate" else ei],
+                                     "eta": np.nan if row == "ftpl" else eta, "sum_sq_dual": sum_sq, "comparator": -best}))
     return pd.concat(out, ignore_index=True)
+
+
+def d_noise_mc(row: str, N: int, T: int, lam: float, samples: int, root_seed: int) -> tuple[float, float]:
+    """Monte Carlo ``D_{D'} = E[max_X <Z, x> - min_X <Z, x>]`` (Theorem 3.4) for the FTRL rows.
+
+    ``Z`` is the sum of ``K = draws_per_release(T)`` i.i.d. ``Lap^N(lam)`` vectors (Lemma 3.3,
+    "Distribution"); the range is ``2 ||Z||_2`` on the ball, ``2 ||Z||_1`` on the cube
+    (:func:`dpregret.learners.olo.d_noise_range`).  Returns (mean, standard error)."""
+    if row not in ("sphere", "cube"):
+        raise ValueError(f"row must be 'sphere' or 'cube', got {row!r}")
+    N, T = V.integer("N", N), V.integer("T", T)
+    lam = V.positive("lam", lam)
+    samples = V.integer("samples", samples, minimum=2)
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+        root_seed, spawn_key=stable_key(SCENARIO, "D_noise", row, N, T, float(lam)))))
+    K = draws_per_release(T)
+    out = np.empty(samples)
+    step = 4096
+    for i in range(0, samples, step):
+        n = min(step, samples - i)
+        out[i : i + n] = d_noise_range(DOMAIN[row], rng.laplace(0.0, lam, (n, K, N)).sum(axis=1))
+    return float(out.mean()), float(out.std(ddof=1) / np.sqrt(samples))

@@ -1,0 +1,80 @@
+"""Agarwal-Singh Table 1 rows 2-3 in N: Theorem 3.4's explicit bound (issue #16 item 1)."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpregret.claims.as17_tables import OLO_BOUNDS, evaluate_olo_bound, olo_bound_results, olo_regime
+from dpregret.learners.olo import eta_ftrl
+from dpregret.scenarios import as17_olo
+
+
+@pytest.mark.parametrize("row", ["sphere", "cube"])
+def test_d_noise_of_one_laplace_coordinate_is_twice_its_mean_absolute_value(row):
+    # N = 1, T = 2: one draw per release (K = 1), range 2 |Z|, E|Lap(lam)| = lam
+    m, se = as17_olo.d_noise_mc(row, 1, 2, 3.0, 40000, 7)
+    assert abs(m - 6.0) < 4 * se + 1e-9
+    assert se < 0.05
+
+
+def test_d_noise_of_the_cube_is_n_times_one_coordinate_and_the_sphere_less():
+    one, _ = as17_olo.d_noise_mc("cube", 1, 64, 1.0, 20000, 7)
+    cube, _ = as17_olo.d_noise_mc("cube", 16, 64, 1.0, 20000, 7)
+    ball, _ = as17_olo.d_noise_mc("sphere", 16, 64, 1.0, 20000, 7)
+    assert cube / one == pytest.approx(16.0, rel=0.03)
+    # 2 E||Z||_2 ~ 2 sqrt(N K 2) lam for K = 6 draws of Lap(1) per coordinate
+    assert ball == pytest.approx(2 * np.sqrt(16 * 6 * 2.0), rel=0.05)
+
+
+def test_subset_of_algorithms_reproduces_the_same_numbers_and_records_the_bound_terms():
+    full = as17_olo.simulate("cube", "stochastic", 3, 64, [4.0], range(3), 5, mu=0.5)
+    sub = as17_olo.simulate("cube", "stochastic", 3, 64, [4.0], range(3), 5, mu=0.5,
+                            algorithms=("nonprivate", "tree", "wrong_sensitivity"))
+    k = ["algorithm", "replicate"]
+    a = full[full.algorithm.isin(sub.algorithm.unique())].set_index(k).sort_index()
+    np.testing.assert_array_equal(a.regret.to_numpy(), sub.set_index(k).sort_index().regret.to_numpy())
+    assert sub.eta.iloc[0] == pytest.approx(eta_ftrl(3.0, 32.0))
+    # stochastic losses lie in the unit l1 ball: sum ||l||_2^2 / 2 <= T / 2; comparator = ||L_T||_1 <= T
+    assert (sub.sum_sq_dual <= 32.0).all() and (sub.sum_sq_dual > 0).all()
+    assert (sub.comparator <= 64.0).all() and (sub.comparator > 0).all()
+    with pytest.raises(ValueError):
+        as17_olo.simulate("cube", "stochastic", 3, 64, [4.0], range(3), 5, algorithms=("tree",))
+
+
+def test_regime_window():
+    # sphere: 2/eta <= E||Z_c||_2 = D_c/2 <= ||L_T||_2
+    assert olo_regime("sphere", 8, 0.02, 400.0, 5000.0)["in_regime"]          # 100 <= 200 <= 5000
+    assert not olo_regime("sphere", 8, 0.01, 300.0, 5000.0)["in_regime"]      # 150 < 200
+    assert not olo_regime("sphere", 8, 0.02, 12000.0, 5000.0)["in_regime"]    # 6000 > 5000
+    # cube, per coordinate: D_c / (2N) against ||L_T||_1 / N
+    r = olo_regime("cube", 10, 0.04, 2000.0, 5000.0)
+    assert (r["two_over_eta"], r["control_noise"], r["signal"], r["in_regime"]) == (50.0, 100.0, 500.0, True)
+
+
+@pytest.fixture(scope="module")
+def sphere_run():
+    T, p = 3000, {"rows": ["sphere"], "envs": ["stochastic"], "T_N": 3000, "rate_eps": 4.0, "mc_samples": 4000}
+    df = pd.concat([as17_olo.simulate("sphere", "stochastic", N, T, [4.0], range(8), 11, mu=0.5,
+                                      algorithms=as17_olo.GRID_ALGORITHMS["N"]).assign(grid="N") for N in (2, 8, 32)])
+    return df, p
+
+
+def test_bound_claim_passes_and_points_outside_the_regime_decide_nothing(sphere_run):
+    df, p = sphere_run
+    (cid, env), (claim, control) = next(iter(olo_bound_results(df, p, 11, 0.05).items()))
+    assert (cid, env) == ("AS17-T1-sphere-thm3.4-bound-N", "stochastic") and cid in OLO_BOUNDS
+    # at T = 3000: 2/eta = 77; the control's noise is ~50 at N = 2 (below) and ~5800 at N = 32 (above mu T = 1500)
+    assert [q["N"] for q in claim.detail["out_of_regime"]] == [2, 32]
+    assert [q["N"] for q in claim.detail["points"]] == [8]
+    assert claim.verdict == "PASS"
+    # the control reads the same bound at the same point, and its regret is above the claim's
+    q, qc = claim.detail["points"][0], control.detail["points"][0]
+    assert qc["bound"] == q["bound"] and qc["regret"] > q["regret"]
+
+
+def test_no_point_in_the_regime_is_inconclusive_with_the_numbers(sphere_run):
+    df, p = sphere_run
+    d = {(2, "tree"): (10.0, 0.1), (2, "wrong_sensitivity"): (20.0, 0.1)}
+    claim, control = evaluate_olo_bound(df[df.N == 2], "sphere", d, 0.05)
+    assert claim.verdict == control.verdict == "INCONCLUSIVE"
+    assert "not in the regime" in claim.detail["not_in_regime"]
+    assert claim.detail["regime_numbers"]["points"][0]["N"] == 2
