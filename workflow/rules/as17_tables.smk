@@ -164,6 +164,7 @@ rule as17_tables_plot:
         mab=MAB,
         blo=BLO,
         alpha=ALPHA,
+        seed=SEED,
     conda:
         CONDA_ENV
     script:
