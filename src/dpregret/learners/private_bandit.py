@@ -394,46 +394,6 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
     t, k = 0, 0
     jit = _jit_plan(engine, domain, losses, mode, rng, R)
     for rnd in range(rounds):
-        if jit is not None:  # the same round, compiled (private_bandit_jit)
-            play = (1.0 - alpha) * x_t + alpha * c
-            if record_rounds:
-                plays[rnd] = play
-            if monitor is not None:
-                t_mon += _timed(monitor.round_start, rnd, play)
-            nb = min(b, T - t)
-            W = jit.directions(nb, d)  # (Rb, nb, d): the draws of nb per-step requests
-            UC = W / np.linalg.norm(W, axis=2, keepdims=True)
-            QU = UC @ Q.T
-            g = np.zeros((R, d))
-            step_cp = np.full(nb, -1, dtype=np.int64)
-            while t < cps[k] <= t + nb:
-                step_cp[cps[k] - t - 1] = k
-                if k + 1 == cps.size:
-                    break
-                k += 1
-            vals = np.empty((nb, R))
-            Y = np.empty((nb, R, n)) if (monitor is not None or record_queries) else _NO_Y
-            lin = np.ascontiguousarray(sgn * eta * S)
-            fw_round(jit.kind, jit.rho, np.ascontiguousarray(play), QU, UC, zeta, d / zeta, L, jit.centres,
-                     jit.pieces[t:t + nb], lin, z, g, cum, step_cp, out, vals, Y, True)
-            domain.oracle_calls += nb  # one LMO call per step, answered inside the kernel
-            domain.oracle_rows += nb * R
-            if record_queries:
-                queries[t:t + nb] = Y
-            if monitor is not None:
-                for s_ in range(nb):
-                    t_mon += _timed(monitor.step, t + s_ + 1, Y[s_], vals[s_], UC[np.arange(R) % UC.shape[0], s_])
-            t += nb
-            if record_rounds:
-                grads[rnd] = g
-            if monitor is not None:
-                t_mon += _timed(monitor.round_end, rnd, g)
-            rel = tree.step(g)
-            if record_rounds:
-                releases[rnd] = rel
-            S = rel @ Q.T
-            x_t = z
-            continue
         if mode == "proj":
             x_t = domain.project(-eta * S)
         play = (1.0 - alpha) * x_t + alpha * c
@@ -442,7 +402,34 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
         if monitor is not None:
             t_mon += _timed(monitor.round_start, rnd, play)
         g = np.zeros((R, d))
-        for _ in range(min(b, T - t)):
+        if jit is not None:  # the round's steps, compiled (private_bandit_jit.fw_round)
+            nb = min(b, T - t)
+            W = jit.directions(nb, d)  # (Rb, nb, d): the draws of nb per-step requests
+            UC = W / np.linalg.norm(W, axis=2, keepdims=True)
+            QU = UC @ Q.T
+            step_cp = np.full(nb, -1, dtype=np.int64)
+            while t < cps[k] <= t + nb:
+                step_cp[cps[k] - t - 1] = k
+                if k + 1 == cps.size:
+                    break
+                k += 1
+            vals = np.empty((nb, R))
+            Y = np.empty((nb, R, n)) if (monitor is not None or record_queries) else _NO_Y
+            fw_round(jit.kind, jit.rho, np.ascontiguousarray(play), QU, UC, zeta, d / zeta, L, jit.centres,
+                     jit.pieces[t:t + nb], np.ascontiguousarray(sgn * eta * S), z, g, cum, step_cp, out, vals, Y, True)
+            domain.oracle_calls += nb  # one LMO call per step, answered inside the kernel
+            domain.oracle_rows += nb * R
+            if record_queries:
+                queries[t:t + nb] = Y
+            if monitor is not None:
+                rows = np.arange(R) % UC.shape[0]
+                for s_ in range(nb):
+                    t_mon += _timed(monitor.step, t + s_ + 1, Y[s_], vals[s_], UC[rows, s_])
+            t += nb
+            nsteps = 0
+        else:
+            nsteps = min(b, T - t)
+        for _ in range(nsteps):
             t += 1
             w = _normal(rng, R, (d,))
             uc = w / np.linalg.norm(w, axis=1, keepdims=True)

@@ -72,18 +72,18 @@ def fw_round(kind: int, rho: float, play: np.ndarray, QU: np.ndarray, UC: np.nda
             if not fw:
                 continue
             # one Frank-Wolfe iteration: v = LMO(grad), gamma = clip(<grad, z - v> / ||z - v||^2, 0, 1)
+            for j in range(n):
+                grad[j] = z[b, j] + lin[b, j]
             i = 0
             if kind == SIMPLEX:
                 best = np.inf
                 for j in range(n):
-                    grad[j] = z[b, j] + lin[b, j]
                     if grad[j] < best:
                         best, i = grad[j], j
                 vi = 1.0
             else:
                 best = -1.0
                 for j in range(n):
-                    grad[j] = z[b, j] + lin[b, j]
                     a = abs(grad[j])
                     if a > best:
                         best, i = a, j

@@ -219,7 +219,8 @@ def noise_to_smoothing(kind: str, T: int, d: int, L: float, D: float, scale: flo
 
 
 # ------------------------------------------------------------------------------ running
-def _run(domain, losses, variants, reps, seed, key, *, eta=None, printed=False, record=False, monitor=None):
+def _run(domain, losses, variants, reps, seed, key, *, eta=None, zeta=None, printed=False, record=False, monitor=None,
+         engine="auto"):
     """One :func:`private_bandit` call over ``variants`` = [(alg, kind, scale), ...]; ``record``:
     keep the per-round records (for :func:`instrument`), ``monitor``: see :func:`private_bandit`."""
     V = len(variants)
@@ -229,8 +230,8 @@ def _run(domain, losses, variants, reps, seed, key, *, eta=None, printed=False, 
     kinds = ["gaussian" if k == "gaussian" else "laplace" for _, k, _ in variants]
     nz = RowStreams(_streams(seed, reps, *key, "noise"), V, scales, kinds) if noisy else None
     return private_bandit(domain, losses, u, noise="laplace" if noisy else "none", noise_scale=1.0 if noisy else None,
-                          eta=eta, record_rounds=record, noise_rng=nz, printed_line14_sign=printed,
-                          monitor=monitor)
+                          eta=eta, zeta=zeta, record_rounds=record, noise_rng=nz, printed_line14_sign=printed,
+                          monitor=monitor, engine=engine)
 
 
 class RoundMeter:
@@ -319,7 +320,8 @@ def instrument(domain, losses, run, reps, seed, key, V: int) -> dict[str, np.nda
     sequential), the queries rebuilt as ``y_t = x~_k + zeta Q u_t`` from the recorded played
     points and the losses re-evaluated; the meter checks every replayed batch sum against the
     recorded one.  Memory O(V R n) per step (plus the records and results).  Returns
-    :meth:`RoundMeter.result`, identical to the online measurement of the same run."""
+    :meth:`RoundMeter.result`, identical to the online measurement of the same run on the numpy
+    engine (on the compiled one, whose queries differ by rounding, equal to rounding)."""
     if run.plays is None or run.round_grads is None:
         raise ValueError("instrument needs a run recorded with record=True (record_rounds)")
     p = run.params
@@ -400,11 +402,11 @@ def simulate_rates(p: dict, point, reps, seed: int) -> pd.DataFrame:
     key = ("rates", dom_name, T)
     frames = []
 
-    def go(variants, losses=None, *, eta=None, printed=False, record=False, eps_of=None):
+    def go(variants, losses=None, *, eta=None, zeta=None, printed=False, record=False, eps_of=None):
         dom = make_domain(dom_name, n)
         ls = stationary_distance(dom, T, L=L) if losses is None else losses(dom)
         meter = RoundMeter(dom) if record else None  # Lemma C.2 / Cor. C.5, measured during the run
-        run = _run(dom, ls, variants, reps, seed, key, eta=eta, printed=printed, monitor=meter)
+        run = _run(dom, ls, variants, reps, seed, key, eta=eta, zeta=zeta, printed=printed, monitor=meter)
         extra = meter.result() if record else {}
         df = _frame(run, variants, reps, extra)
         frames.append(_bounds(df, T, dom.dim, L, dom.D, eps_of or {}, delta))
@@ -420,6 +422,18 @@ def simulate_rates(p: dict, point, reps, seed: int) -> pd.DataFrame:
     if dom_name == "simplex":
         main.append(("fixed_noise", "laplace", float(p["noise_level"])))
     go(main, record=True, eps_of=eps_of)
+    # near-miss controls of the T-rates: Algorithm 1 with the smoothing radius decaying as
+    # T^(-decay) instead of T^(-1/4) (equal at the grid's smallest T): the smoothing cost T L zeta
+    # alone is then ~ T^(1 - decay), between T^(3/4) and linear.  decay = zeta_decay_control for
+    # the claims with tolerance 0.10, zeta_decay_control_private for those with 0.15 (and switching)
+    T0 = int(min(grid))
+    zc = slow_zeta(T, T0, d, L, dom.D, float(p["zeta_decay_control"]))
+    zp = slow_zeta(T, T0, d, L, dom.D, float(p["zeta_decay_control_private"]))
+    slow = [("none_slow_zeta", "none", 0.0)]
+    if dom_name == "simplex":
+        slow.append(("fixed_noise_slow_zeta", "laplace", float(p["noise_level"])))
+        go([("laplace_slow_zeta", "laplace", lam), ("gaussian_slow_zeta", "gaussian", sig)], zeta=zp, eps_of=eps_of)
+    go(slow, zeta=zc, eps_of=eps_of)
     if dom_name == "simplex":  # controls: a step frozen at the smallest T's (not decreasing with T)
         eta0 = algorithm1_parameters(int(min(grid)), d, L, dom.D)[1]
         go([("laplace_fixed_step", "laplace", lam), ("gaussian_fixed_step", "gaussian", sig),
@@ -431,11 +445,18 @@ def simulate_rates(p: dict, point, reps, seed: int) -> pd.DataFrame:
     if dom_name == "simplex":  # varying losses: the centre switches between two points of K every round
         switching = lambda dm: switching_distance(dm, T, L=L, phases=batch_schedule(T)[1])  # noqa: E731
         go([("none_switching", "none", 0.0)], losses=switching)
+        go([("none_switching_slow_zeta", "none", 0.0)], losses=switching, zeta=zp)
         go([("printed_sign_switching", "none", 0.0)], losses=switching, printed=True)
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "rates", dom_name, dom.n, d, T, L, dom.D
     return df
+
+
+def slow_zeta(T: int, T0: int, d: int, L: float, D: float, decay: float) -> float:
+    """The near-miss control's smoothing radius: Algorithm 1's zeta at ``T0`` times
+    ``(T0 / T)^decay`` (Algorithm 1: decay 1/4)."""
+    return algorithm1_parameters(T0, d, L, D)[0] * (T0 / T) ** decay
 
 
 def simulate_n(p: dict, dim: int, reps, seed: int) -> pd.DataFrame:
@@ -503,7 +524,8 @@ def simulate_cost(p: dict, point, reps, seed: int) -> pd.DataFrame:
         u = _streams(seed, reps, "cost", dom_name, n, T, "u")
         t0 = time.perf_counter()
         fn = projected_bandit if alg == "projection" else private_bandit
-        run = fn(dom, losses, u)
+        kw = {} if alg == "projection" else {"engine": "numpy"}  # the numpy loop: LMO time measured
+        run = fn(dom, losses, u, **kw)
         wall = time.perf_counter() - t0
         frames.append(pd.DataFrame({
             "alg": alg, "replicate": list(reps), "regret": run.regret[:, -1], "oracle_calls": run.oracle_calls,
@@ -533,6 +555,10 @@ def simulate_noisyoco(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     G = float(np.linalg.norm(ell, axis=1).max())
     kappa = float(p["kappa_over_G"]) * G
     frames = []
+    # ``oco_replicate_factor`` f: replicate r of the chunk also runs replicates r + k R (k < f,
+    # R = the scenario's replicates): f R replicates in all, whatever the chunking
+    R_all, f = int(p["replicates"]), int(p.get("oco_replicate_factor", 1))
+    reps = [r + k * R_all for k in range(f) for r in reps]
     for gamma in p["gamma"]:
         gamma = float(gamma)
         bound = bound_lemma4_1(T, kappa, gamma, dom.D_omega)
