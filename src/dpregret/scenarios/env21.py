@@ -12,7 +12,10 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   ``none`` (no noise), ``laplace`` (Lemma 5.1's lambda at ``eps_rate_laplace``), ``gaussian``
   (Lemma 5.4's sigma at ``eps_rate_gaussian``, ``delta``), ``fixed_noise`` (Laplace noise of
   scale ``noise_level`` whatever T: a fixed noise distribution, Lemma 3.1 at fixed mu),
-  the controls ``*_fixed_step`` (the same noise with a step frozen at Algorithm 1's eta for
+  the near-miss controls ``*_slow_zeta`` (Algorithm 1 with zeta decaying as T^(-zeta_decay_control)
+  -- ``none``, ``fixed_noise`` -- or T^(-zeta_decay_control_private) -- ``laplace``, ``gaussian``,
+  ``none_switching`` -- instead of T^(-1/4), equal at the grid's smallest T: smoothing cost
+  T L zeta ~ T^(9/10) or T^(19/20)), the secondary controls ``*_fixed_step`` (the same noise with a step frozen at Algorithm 1's eta for
   the smallest T of the grid: non-decreasing in T), ``printed_sign`` (line 14 as printed:
   ascent) and ``offset_losses`` (f_t + 2 L D: minimum no longer 0, the precondition of
   Lemma C.2; first two T only); on the simplex also ``none_switching`` and its control
@@ -35,7 +38,7 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
 - ``cost``: LMO calls, projections and times at ``T_cost`` for ``n_cost`` coordinates on the
   simplex and the l1 ball: ``fw`` (Algorithm 1), ``projection`` (the projection baseline,
   :func:`projected_bandit`) and ``fw_two_calls`` (control: every oracle query made twice).
-- ``noisyoco``: NOISYOCO (Algorithm 2) on linear losses over the l1 ball of radius
+- ``noisyoco`` (``oco_replicate_factor`` x the replicates): NOISYOCO (Algorithm 2) on linear losses over the l1 ball of radius
   ``rho_oco`` with a (kappa, gamma)-noisy oracle, ``kappa = kappa_over_G * max ||l_t||``,
   every gamma of ``gamma`` and both NOISYMAP errors (``sphere``, ``adversarial``); control
   ``printed_eta`` (Algorithm 2, line 1 as printed: eta = D_omega^(1/2) / (kappa T^(1/2))).
@@ -508,9 +511,12 @@ def simulate_eps(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
 
 
 def simulate_cost(p: dict, point, reps, seed: int) -> pd.DataFrame:
-    """One (domain, n) point of the ``cost`` experiment (``("simplex", n)`` or ``"l1ball:n"``):
+    """One (domain, n) point of the ``cost`` experiment (``("simplex", n)`` or ``"l1ball:n"``; ``"all"``: every one):
     Algorithm 1 (LMO), the projection baseline and the two-calls control, no noise, same
     directions."""
+    if point == "all":  # every (domain, n) of the grid in one job (job start-up costs more than a point)
+        return pd.concat([simulate_cost(p, (dm, int(n)), reps, seed) for dm in ("simplex", "l1ball")
+                          for n in p["n_cost"]], ignore_index=True)
     dom_name, n = _pair(point)
     if dom_name not in ("simplex", "l1ball"):
         raise ValueError(f"cost domain must be 'simplex' or 'l1ball', got {dom_name!r}")
@@ -548,7 +554,9 @@ def oco_losses(p: dict, T: int, seed: int) -> np.ndarray:
 
 
 def simulate_noisyoco(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
-    """One T of the ``noisyoco`` experiment (Lemma 4.1 on a direct instance)."""
+    """One T of the ``noisyoco`` experiment (Lemma 4.1 on a direct instance); ``"all"``: every T."""
+    if T == "all":
+        return pd.concat([simulate_noisyoco(p, int(t), reps, seed) for t in p["T_oco"]], ignore_index=True)
     T = int(T)
     dom = L1Ball(int(p["n_oco"]), rho=float(p["rho_oco"]))
     ell = oco_losses(p, T, seed)
@@ -585,8 +593,8 @@ def points(p: dict) -> dict[str, list]:
         "rates": [("simplex", int(T)) for T in p["T"]] + [("spanning_tree", int(T)) for T in p["T_tree"]],
         "n": [int(d) for d in p["dims"]],
         "eps": ["all"],
-        "cost": [(dm, int(n)) for dm in ("simplex", "l1ball") for n in p["n_cost"]],
-        "noisyoco": [int(T) for T in p["T_oco"]],
+        "cost": ["all"],  # one job each: the points take less time than a job's start-up
+        "noisyoco": ["all"],
     }
 
 
