@@ -395,7 +395,11 @@ def _pair(point) -> tuple[str, int]:
 
 def simulate_rates(p: dict, point, reps, seed: int) -> pd.DataFrame:
     """One (domain, T) point of the ``rates`` experiment (see the module docstring);
-    ``point`` is ``("simplex", T)`` / ``("spanning_tree", T)`` or ``"simplex:T"``."""
+    ``point`` is ``("simplex", T)`` / ``("spanning_tree", T)`` or ``"simplex:T"``, or a domain
+    name alone (every T of its grid)."""
+    if point in RATE_DOMAINS:  # every T of the domain's grid in one job
+        grid = p["T"] if point == "simplex" else p["T_tree"]
+        return pd.concat([simulate_rates(p, (point, int(T)), reps, seed) for T in grid], ignore_index=True)
     dom_name, T = _pair(point)
     if dom_name not in RATE_DOMAINS:
         raise ValueError(f"rates domain must be one of {RATE_DOMAINS}, got {dom_name!r}")
@@ -590,7 +594,7 @@ SIMULATE = {"rates": simulate_rates, "n": simulate_n, "eps": simulate_eps, "cost
 def points(p: dict) -> dict[str, list]:
     """Every point of every experiment (what the workflow fans out over)."""
     return {
-        "rates": [("simplex", int(T)) for T in p["T"]] + [("spanning_tree", int(T)) for T in p["T_tree"]],
+        "rates": list(RATE_DOMAINS),  # one job per domain (every T of its grid)
         "n": [int(d) for d in p["dims"]],
         "eps": ["all"],
         "cost": ["all"],  # one job each: the points take less time than a job's start-up
