@@ -33,8 +33,11 @@ def _close(a, b, scale=None):
     assert np.max(np.abs(a - b)) <= 1e-9 * scale
 
 
-@pytest.mark.parametrize("make_dom", [lambda: Simplex(5), lambda: Simplex(2), lambda: L1Ball(4, rho=2.0)],
-                         ids=["simplex5", "simplex2", "l1ball4"])
+@pytest.mark.parametrize("make_dom", [lambda: Simplex(5), lambda: Simplex(2), lambda: L1Ball(4, rho=2.0),
+                                      lambda: SpanningTreePolytope.complete(4, method="prim"),
+                                      lambda: SpanningTreePolytope(5, [(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 2)],
+                                                                   method="prim")],
+                         ids=["simplex5", "simplex2", "l1ball4", "tree-K4", "tree-bowtie"])
 @pytest.mark.parametrize("case", [dict(), dict(switching=True, V=3, checkpoints=[1, 17, 500, 1000]),
                                   dict(noise=False, printed_line14_sign=True), dict(generator=True),
                                   dict(shrink=True, zeta=0.05)],
@@ -66,7 +69,7 @@ def test_jit_monitor_and_queries_match():
 
 
 def test_jit_engine_refuses_what_it_does_not_compile():
-    dom = SpanningTreePolytope.complete(4, method="prim")
+    dom = SpanningTreePolytope.complete(4, method="scipy")  # the compiled LMO is Prim's
     u = ReplicateStreams(1, stable_key("jit-test", "tree"), range(2))
     with pytest.raises(ValueError, match="engine='jit' is not available"):
         private_bandit(dom, stationary_distance(dom, 50), u, engine="jit")

@@ -53,10 +53,10 @@ import numpy as np
 
 from .. import _validate as V
 from ..environments.bco import DistanceLosses
-from ..environments.polytopes import L1Ball, Polytope, Simplex
+from ..environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope
 from ..rng import ReplicateStreams, draw_laplace, draw_normal
 from ..tree import TreeBasedAgg
-from .private_bandit_jit import L1BALL, SIMPLEX, fw_round
+from .private_bandit_jit import L1BALL, SIMPLEX, TREE, fw_round
 
 NOISES = ("none", "laplace", "gaussian")
 
@@ -296,22 +296,27 @@ class _JitPlan:
     """What the compiled rounds need: the domain's kind, the loss centres and pieces, and the
     direction draws of a round (the numpy path's draws, requested for the whole round)."""
 
-    def __init__(self, kind: int, rho: float, centres: np.ndarray, pieces: np.ndarray, directions):
+    def __init__(self, kind: int, rho: float, centres: np.ndarray, pieces: np.ndarray, directions,
+                 edge_index: np.ndarray):
         self.kind, self.rho, self.centres, self.pieces, self.directions = kind, rho, centres, pieces, directions
+        self.edge_index = edge_index
 
 
 def _jit_plan(engine: str, domain: Polytope, losses, mode: str, rng, R: int) -> _JitPlan | None:
     """The compiled path when ``engine`` allows it and the run is eligible: Algorithm 1
-    (``mode="fw"``) on a plain :class:`Simplex` or :class:`L1Ball` (not a subclass: a subclass
-    may change the oracle) with :class:`DistanceLosses`; otherwise None (numpy path).
+    (``mode="fw"``) on a plain :class:`Simplex`, :class:`L1Ball` or :class:`SpanningTreePolytope`
+    with ``method="prim"`` (not a subclass: a subclass may change the oracle) with
+    :class:`DistanceLosses`; otherwise None (numpy path).
     ``engine="jit"`` raises if the run is not eligible."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     why = None
     if mode != "fw":
         why = "the projection baseline runs in numpy"
-    elif type(domain) not in (Simplex, L1Ball):
+    elif type(domain) not in (Simplex, L1Ball, SpanningTreePolytope):
         why = f"no compiled LMO for {type(domain).__name__}"
+    elif type(domain) is SpanningTreePolytope and domain.method != "prim":
+        why = "the compiled spanning-tree LMO is Prim's (method='prim'), not scipy's"
     elif type(losses) is not DistanceLosses:
         why = f"no compiled loss for {type(losses).__name__}"
     if engine == "numpy" or (why is not None and engine == "auto"):
@@ -325,9 +330,10 @@ def _jit_plan(engine: str, domain: Polytope, losses, mode: str, rng, R: int) -> 
         directions = lambda nb, d: rng.normal((nb, d))  # noqa: E731
     else:
         directions = lambda nb, d: np.stack([rng.standard_normal((R, d)) for _ in range(nb)], axis=1)  # noqa: E731
-    kind = SIMPLEX if type(domain) is Simplex else L1BALL
+    kind = {Simplex: SIMPLEX, L1Ball: L1BALL, SpanningTreePolytope: TREE}[type(domain)]
     rho = float(getattr(domain, "rho", 1.0))
-    return _JitPlan(kind, rho, np.ascontiguousarray(losses.centres, dtype=float), losses.schedule, directions)
+    edges = np.ascontiguousarray(domain._edge_index) if kind == TREE else np.full((1, 1), -1, dtype=np.int64)
+    return _JitPlan(kind, rho, np.ascontiguousarray(losses.centres, dtype=float), losses.schedule, directions, edges)
 
 
 def _timed(fn, *args) -> float:
@@ -416,7 +422,7 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
             vals = np.empty((nb, R))
             Y = np.empty((nb, R, n)) if (monitor is not None or record_queries) else _NO_Y
             fw_round(jit.kind, jit.rho, np.ascontiguousarray(play), QU, UC, zeta, d / zeta, L, jit.centres,
-                     jit.pieces[t:t + nb], np.ascontiguousarray(sgn * eta * S), z, g, cum, step_cp, out, vals, Y, True)
+                     jit.pieces[t:t + nb], np.ascontiguousarray(sgn * eta * S), z, g, cum, step_cp, out, vals, Y, True, jit.edge_index)
             domain.oracle_calls += nb  # one LMO call per step, answered inside the kernel
             domain.oracle_rows += nb * R
             if record_queries:
@@ -488,7 +494,8 @@ def private_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise
     ``wall_time``.  It does not change the run (no random numbers, no domain calls).
 
     ``engine``: ``"numpy"`` the loop above; ``"jit"`` the compiled rounds of
-    :mod:`dpregret.learners.private_bandit_jit` (plain Simplex / L1Ball with distance losses;
+    :mod:`dpregret.learners.private_bandit_jit` (plain Simplex / L1Ball / Prim spanning-tree
+    polytope with distance losses;
     the same draws and the same numbers to rounding, tests: 1e-9; ``oracle_calls`` counted, but
     the LMO time inside the kernel is not measured: ``oracle_time`` stays 0); ``"auto"`` (default)
     the compiled rounds where they apply, else numpy."""

@@ -25,14 +25,14 @@ import numpy as np
 from numba import njit
 
 _FM = {"reassoc", "nsz", "arcp", "contract"}
-SIMPLEX, L1BALL = 0, 1
+SIMPLEX, L1BALL, TREE = 0, 1, 2  # TREE: spanning-tree polytope, Prim's algorithm (method="prim")
 
 
 @njit(cache=True, fastmath=_FM)
 def fw_round(kind: int, rho: float, play: np.ndarray, QU: np.ndarray, UC: np.ndarray, zeta: float, coef: float,
              L: float, centres: np.ndarray, piece: np.ndarray, lin: np.ndarray, z: np.ndarray, g: np.ndarray,
              cum: np.ndarray, step_cp: np.ndarray, out: np.ndarray, vals: np.ndarray, Y: np.ndarray,
-             fw: bool) -> None:
+             fw: bool, edge_index: np.ndarray) -> None:
     """One round in place.
 
     ``play`` (B, n) the point played this round; ``QU`` (Rb, nb, n) the ambient directions
@@ -42,13 +42,20 @@ def fw_round(kind: int, rho: float, play: np.ndarray, QU: np.ndarray, UC: np.nda
     the batch sum; ``cum`` (B,) the cumulative loss; ``step_cp`` (nb,) the checkpoint index
     reached at each step (-1: none) and ``out`` (B, C) the checkpoint values; ``vals`` (nb, B)
     receives the losses.  ``Y`` (nb, B, n) receives the queries when it is not empty (monitor,
-    record_queries).  ``fw=False`` skips the Frank-Wolfe iterations.
+    record_queries).  ``fw=False`` skips the Frank-Wolfe iterations.  ``edge_index`` (V, V) (TREE
+    only; -1 off the edges) maps a node pair to its coordinate: the LMO is Prim's algorithm from
+    node 0 with the ties of ``SpanningTreePolytope._lmo_prim`` (first minimum, strict improvement).
     """
     B, n = z.shape
     Rb, nb = QU.shape[0], QU.shape[1]
     d = UC.shape[2]
     keep = Y.shape[0] > 0
     grad = np.empty(n)
+    vert = np.zeros(n)
+    Vn = edge_index.shape[0]
+    key = np.empty(Vn)
+    parent = np.zeros(Vn, dtype=np.int64)
+    done = np.zeros(Vn, dtype=np.bool_)
     for b in range(B):
         r = b % Rb
         for s in range(nb):
@@ -74,28 +81,51 @@ def fw_round(kind: int, rho: float, play: np.ndarray, QU: np.ndarray, UC: np.nda
             # one Frank-Wolfe iteration: v = LMO(grad), gamma = clip(<grad, z - v> / ||z - v||^2, 0, 1)
             for j in range(n):
                 grad[j] = z[b, j] + lin[b, j]
-            i = 0
+            for j in range(n):
+                vert[j] = 0.0
             if kind == SIMPLEX:
-                best = np.inf
+                i, best = 0, np.inf
                 for j in range(n):
                     if grad[j] < best:
                         best, i = grad[j], j
-                vi = 1.0
-            else:
-                best = -1.0
+                vert[i] = 1.0
+            elif kind == L1BALL:
+                i, best = 0, -1.0
                 for j in range(n):
                     a = abs(grad[j])
                     if a > best:
                         best, i = a, j
-                vi = -rho if grad[i] > 0 else rho
+                vert[i] = -rho if grad[i] > 0 else rho
+            else:  # Prim from node 0 on the weights grad
+                for v in range(Vn):
+                    done[v] = v == 0
+                    parent[v] = 0
+                    e = edge_index[0, v]
+                    key[v] = grad[e] if (e >= 0 and v != 0) else np.inf
+                for _ in range(Vn - 1):
+                    jn, best = 0, np.inf
+                    for v in range(Vn):
+                        if key[v] < best:
+                            best, jn = key[v], v
+                    vert[edge_index[parent[jn], jn]] = 1.0
+                    done[jn] = True
+                    for v in range(Vn):
+                        e = edge_index[jn, v]
+                        wv = grad[e] if e >= 0 else np.inf
+                        if wv < key[v] and not done[v]:
+                            key[v] = wv
+                            parent[v] = jn
+                    for v in range(Vn):
+                        if done[v]:
+                            key[v] = np.inf
             den = 0.0
             num = 0.0
             for j in range(n):
-                dv = z[b, j] - (vi if j == i else 0.0)
+                dv = z[b, j] - vert[j]
                 den += dv * dv
                 num += grad[j] * dv
             gam = 0.0
             if den > 0:
                 gam = min(max(num / den, 0.0), 1.0)
             for j in range(n):
-                z[b, j] -= gam * (z[b, j] - (vi if j == i else 0.0))
+                z[b, j] -= gam * (z[b, j] - vert[j])
