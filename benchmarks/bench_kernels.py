@@ -9,7 +9,7 @@ draw the uniforms the kernel consumes (``Generator.random`` in the same block si
 Kernels: EXP2 bandit step (Agarwal-Singh Alg. 4 + 5), FTRL experts on TreeBasedAgg (Alg. 1 + 2),
 TreeBasedAgg, TreeNoise (Zhang-Tran-Cutkosky NOISE(t)), Van der Hoeven Algorithm 1 and
 Algorithm 3, the DP online-to-batch step (ZTC Alg. 1, ``o2b.run``), the PrivateBandit step
-(Ene-Nguyen-Vladu Alg. 1, ``private_bandit``), and the numba-compiled rounds of EXP2 (the same
+(Ene-Nguyen-Vladu Alg. 1, ``private_bandit``, numpy loop and compiled rounds), and the numba-compiled rounds of EXP2 (the same
 step as the first kernel) and of Algorithm 4 + SCRiBLe on the cube (numpy class and compiled).  Throughput = rounds x replicates per second;
 ``x ref`` = kernel throughput / reference throughput; ``x rng`` = kernel time / random-number
 time (1 = as fast as drawing the random numbers alone).  No timing assertions anywhere:
@@ -422,7 +422,15 @@ def _pb_domain_losses(T: int):
 def kernel_pbandit(T: int, R: int, seed: int = SEED):
     dom, losses = _pb_domain_losses(T)
     su, sz = _streams("pbandit", "query", R, seed), _streams("pbandit", "noise", R, seed)
-    run = private_bandit(dom, losses, su, noise="laplace", eps=PB_EPS, noise_rng=sz)
+    run = private_bandit(dom, losses, su, noise="laplace", eps=PB_EPS, noise_rng=sz, engine="numpy")
+    return run.loss[:, -1:].copy(), [su, sz]
+
+
+def kernel_pbandit_jit(T: int, R: int, seed: int = SEED):
+    """The same run through the compiled rounds (``engine="jit"``, learners/private_bandit_jit.py)."""
+    dom, losses = _pb_domain_losses(T)
+    su, sz = _streams("pbandit", "query", R, seed), _streams("pbandit", "noise", R, seed)
+    run = private_bandit(dom, losses, su, noise="laplace", eps=PB_EPS, noise_rng=sz, engine="jit")
     return run.loss[:, -1:].copy(), [su, sz]
 
 
@@ -558,6 +566,7 @@ KERNELS = {
     "vdh3": ("VdH Algorithm 3", kernel_vdh3, reference_vdh3, 400, 10),
     "o2b": ("DP online-to-batch", kernel_o2b, reference_o2b, 8000, 40),
     "pbandit": ("PrivateBandit step", kernel_pbandit, reference_pbandit, 8000, 40),
+    "pbandit_jit": ("PrivateBandit, numba", kernel_pbandit_jit, reference_pbandit, 8000, 40),
     "exp2_jit": ("EXP2 step, numba", kernel_exp2_jit, reference_exp2, 8000, 40),
     "scrible": ("SCRiBLe step (cube)", kernel_scrible, reference_scrible, 8000, 40),
     "scrible_jit": ("SCRiBLe step, numba", kernel_scrible_jit, reference_scrible, 8000, 40),

@@ -24,6 +24,7 @@ CASES = [
     ("vdh3", 12, 2),
     ("o2b", 70, 3),
     ("pbandit", 70, 3),  # 9 rounds of 8 steps (the last shorter)
+    ("pbandit_jit", 70, 3),  # the same run, compiled rounds
     ("exp2_jit", 70, 3),
     ("scrible", 70, 3),
     ("scrible_jit", 70, 3),

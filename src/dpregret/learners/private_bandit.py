@@ -52,9 +52,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _validate as V
-from ..environments.polytopes import Polytope
+from ..environments.bco import DistanceLosses
+from ..environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope
 from ..rng import ReplicateStreams, draw_laplace, draw_normal
 from ..tree import TreeBasedAgg
+from .private_bandit_jit import L1BALL, SIMPLEX, TREE, fw_round
 
 NOISES = ("none", "laplace", "gaussian")
 
@@ -286,6 +288,54 @@ def frank_wolfe_step(domain: Polytope, z: np.ndarray, lin: np.ndarray) -> np.nda
     return z - gam[:, None] * dv
 
 
+ENGINES = ("auto", "numpy", "jit")
+_NO_Y = np.empty((0, 1, 1))
+
+
+class _JitPlan:
+    """What the compiled rounds need: the domain's kind, the loss centres and pieces, and the
+    direction draws of a round (the numpy path's draws, requested for the whole round)."""
+
+    def __init__(self, kind: int, rho: float, centres: np.ndarray, pieces: np.ndarray, directions,
+                 edge_index: np.ndarray):
+        self.kind, self.rho, self.centres, self.pieces, self.directions = kind, rho, centres, pieces, directions
+        self.edge_index = edge_index
+
+
+def _jit_plan(engine: str, domain: Polytope, losses, mode: str, rng, R: int) -> _JitPlan | None:
+    """The compiled path when ``engine`` allows it and the run is eligible: Algorithm 1
+    (``mode="fw"``) on a plain :class:`Simplex`, :class:`L1Ball` or :class:`SpanningTreePolytope`
+    with ``method="prim"`` (not a subclass: a subclass may change the oracle) with
+    :class:`DistanceLosses`; otherwise None (numpy path).
+    ``engine="jit"`` raises if the run is not eligible."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    why = None
+    if mode != "fw":
+        why = "the projection baseline runs in numpy"
+    elif type(domain) not in (Simplex, L1Ball, SpanningTreePolytope):
+        why = f"no compiled LMO for {type(domain).__name__}"
+    elif type(domain) is SpanningTreePolytope and domain.method != "prim":
+        why = "the compiled spanning-tree LMO is Prim's (method='prim'), not scipy's"
+    elif type(losses) is not DistanceLosses:
+        why = f"no compiled loss for {type(losses).__name__}"
+    if engine == "numpy" or (why is not None and engine == "auto"):
+        return None
+    if why is not None:
+        raise ValueError(f"engine='jit' is not available here: {why}")
+    base = getattr(rng, "_base", None)
+    if isinstance(base, ReplicateStreams) and getattr(rng, "scales", None) is None:
+        directions = lambda nb, d: base.normal((nb, d))  # noqa: E731 - tiled streams: rows share the draws
+    elif isinstance(rng, ReplicateStreams):
+        directions = lambda nb, d: rng.normal((nb, d))  # noqa: E731
+    else:
+        directions = lambda nb, d: np.stack([rng.standard_normal((R, d)) for _ in range(nb)], axis=1)  # noqa: E731
+    kind = {Simplex: SIMPLEX, L1Ball: L1BALL, SpanningTreePolytope: TREE}[type(domain)]
+    rho = float(getattr(domain, "rho", 1.0))
+    edges = np.ascontiguousarray(domain._edge_index) if kind == TREE else np.full((1, 1), -1, dtype=np.int64)
+    return _JitPlan(kind, rho, np.ascontiguousarray(losses.centres, dtype=float), losses.schedule, directions, edges)
+
+
 def _timed(fn, *args) -> float:
     """Call ``fn(*args)``; its wall time (monitor time is kept out of the run's wall_time)."""
     t0 = time.perf_counter()
@@ -295,7 +345,7 @@ def _timed(fn, *args) -> float:
 
 def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, noise_scale, shrink, zeta, eta,
          batch, checkpoints, record_queries, record_rounds, noise_rng, printed_line14_sign,
-         monitor=None) -> BanditRun:
+         monitor=None, engine="auto") -> BanditRun:
     t_wall = time.perf_counter()
     t_mon = 0.0  # time spent in the monitor, excluded from wall_time
     if not isinstance(domain, Polytope):
@@ -348,6 +398,7 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
     grads = np.zeros((rounds, R, d)) if record_rounds else None
     releases = np.zeros((rounds, R, d)) if record_rounds else None
     t, k = 0, 0
+    jit = _jit_plan(engine, domain, losses, mode, rng, R)
     for rnd in range(rounds):
         if mode == "proj":
             x_t = domain.project(-eta * S)
@@ -357,7 +408,34 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
         if monitor is not None:
             t_mon += _timed(monitor.round_start, rnd, play)
         g = np.zeros((R, d))
-        for _ in range(min(b, T - t)):
+        if jit is not None:  # the round's steps, compiled (private_bandit_jit.fw_round)
+            nb = min(b, T - t)
+            W = jit.directions(nb, d)  # (Rb, nb, d): the draws of nb per-step requests
+            UC = W / np.linalg.norm(W, axis=2, keepdims=True)
+            QU = UC @ Q.T
+            step_cp = np.full(nb, -1, dtype=np.int64)
+            while t < cps[k] <= t + nb:
+                step_cp[cps[k] - t - 1] = k
+                if k + 1 == cps.size:
+                    break
+                k += 1
+            vals = np.empty((nb, R))
+            Y = np.empty((nb, R, n)) if (monitor is not None or record_queries) else _NO_Y
+            fw_round(jit.kind, jit.rho, np.ascontiguousarray(play), QU, UC, zeta, d / zeta, L, jit.centres,
+                     jit.pieces[t:t + nb], np.ascontiguousarray(sgn * eta * S), z, g, cum, step_cp, out, vals, Y, True, jit.edge_index)
+            domain.oracle_calls += nb  # one LMO call per step, answered inside the kernel
+            domain.oracle_rows += nb * R
+            if record_queries:
+                queries[t:t + nb] = Y
+            if monitor is not None:
+                rows = np.arange(R) % UC.shape[0]
+                for s_ in range(nb):
+                    t_mon += _timed(monitor.step, t + s_ + 1, Y[s_], vals[s_], UC[rows, s_])
+            t += nb
+            nsteps = 0
+        else:
+            nsteps = min(b, T - t)
+        for _ in range(nsteps):
             t += 1
             w = _normal(rng, R, (d,))
             uc = w / np.linalg.norm(w, axis=1, keepdims=True)
@@ -397,7 +475,7 @@ def private_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise
                    eps: float | None = None, delta: float | None = None, noise_scale: float | None = None,
                    shrink: bool = False, zeta: float | None = None, eta: float | None = None,
                    checkpoints=None, record_queries: bool = False, record_rounds: bool = False, noise_rng=None,
-                   printed_line14_sign: bool = False, monitor=None) -> BanditRun:
+                   printed_line14_sign: bool = False, monitor=None, engine: str = "auto") -> BanditRun:
     """PRIVATEBANDIT (Algorithm 1) on ``losses`` (T, L from the loss sequence, D = domain.D);
     one LMO call per step.  See the module docstring for every convention.
 
@@ -413,11 +491,18 @@ def private_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise
     ``step(t, y, f, u)`` (query, loss values, unit direction in the dim coordinates) and
     ``round_end(rnd, g)`` (the batch sum handed to the tree).  The arrays are the run's own
     (read-only: do not modify them); the time spent in the monitor is excluded from
-    ``wall_time``.  It does not change the run (no random numbers, no domain calls)."""
+    ``wall_time``.  It does not change the run (no random numbers, no domain calls).
+
+    ``engine``: ``"numpy"`` the loop above; ``"jit"`` the compiled rounds of
+    :mod:`dpregret.learners.private_bandit_jit` (plain Simplex / L1Ball / Prim spanning-tree
+    polytope with distance losses;
+    the same draws and the same numbers to rounding, tests: 1e-9; ``oracle_calls`` counted, but
+    the LMO time inside the kernel is not measured: ``oracle_time`` stays 0); ``"auto"`` (default)
+    the compiled rounds where they apply, else numpy."""
     return _run(domain, losses, rng, mode="fw", R=R, noise=noise, eps=eps, delta=delta, noise_scale=noise_scale,
                 shrink=shrink, zeta=zeta, eta=eta, batch=None, checkpoints=checkpoints,
                 record_queries=record_queries, record_rounds=record_rounds, noise_rng=noise_rng,
-                printed_line14_sign=printed_line14_sign, monitor=monitor)
+                printed_line14_sign=printed_line14_sign, monitor=monitor, engine=engine)
 
 
 def projected_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise: str = "none",

@@ -245,9 +245,12 @@ _LIST = [
     Mutant(
         "env-line14-printed-sign", "ENV21", "learner",
         "frank_wolfe_step minimises ||x||^2/2 - <eta s, x> (line 14 of Algorithm 1 as printed, an erratum) instead of "
-        "||x||^2/2 + <eta s, x>: the Frank-Wolfe target is Proj(+eta s), gradient ascent on the losses.",
+        "||x||^2/2 + <eta s, x>: the Frank-Wolfe target is Proj(+eta s), gradient ascent on the losses (numpy step "
+        "and compiled rounds alike).",
         ("ENV-corC.5-bound",),
-        (SourceEdit(f"{KERNEL}.private_bandit:frank_wolfe_step", "grad = z + lin", "grad = z - lin"),)),
+        (SourceEdit(f"{KERNEL}.private_bandit:frank_wolfe_step", "grad = z + lin", "grad = z - lin"),
+         SourceEdit(f"{KERNEL}.private_bandit_jit:fw_round", "grad[j] = z[b, j] + lin[b, j]",
+                    "grad[j] = z[b, j] - lin[b, j]"))),
     Mutant(
         "env-learner-reads-exact-sums", "ENV21", "learner",
         "PRIVATEBANDIT steps on the exact prefix sum of the batch gradients: the tree's noisy release s~_R is "

@@ -35,6 +35,11 @@ STYLE = {
     "laplace_eps_sq": dict(color="tab:blue", ls="--", label="control: lambda ~ 1/eps^2"),
     "gaussian_eps_sq": dict(color="tab:green", ls="--", label="control: sigma ~ 1/eps^2"),
     "offset_losses": dict(color="tab:brown", ls="--", label="control: losses + 2 L D"),
+    "none_slow_zeta": dict(color="k", ls=(0, (1, 1)), label="near-miss control: zeta ~ T^(-1/10)"),
+    "fixed_noise_slow_zeta": dict(color="tab:purple", ls=(0, (1, 1)), label="near miss: fixed noise, zeta ~ T^(-1/10)"),
+    "laplace_slow_zeta": dict(color="tab:blue", ls=(0, (1, 1)), label="near miss: Laplace, zeta ~ T^(-1/20)"),
+    "gaussian_slow_zeta": dict(color="tab:green", ls=(0, (1, 1)), label="near miss: Gaussian, zeta ~ T^(-1/20)"),
+    "none_switching_slow_zeta": dict(color="tab:olive", ls=(0, (1, 1)), label="near miss: switching, zeta ~ T^(-1/20)"),
 }
 
 

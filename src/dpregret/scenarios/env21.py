@@ -12,7 +12,10 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   ``none`` (no noise), ``laplace`` (Lemma 5.1's lambda at ``eps_rate_laplace``), ``gaussian``
   (Lemma 5.4's sigma at ``eps_rate_gaussian``, ``delta``), ``fixed_noise`` (Laplace noise of
   scale ``noise_level`` whatever T: a fixed noise distribution, Lemma 3.1 at fixed mu),
-  the controls ``*_fixed_step`` (the same noise with a step frozen at Algorithm 1's eta for
+  the near-miss controls ``*_slow_zeta`` (Algorithm 1 with zeta decaying as T^(-zeta_decay_control)
+  -- ``none``, ``fixed_noise`` -- or T^(-zeta_decay_control_private) -- ``laplace``, ``gaussian``,
+  ``none_switching`` -- instead of T^(-1/4), equal at the grid's smallest T: smoothing cost
+  T L zeta ~ T^(9/10) or T^(19/20)), the secondary controls ``*_fixed_step`` (the same noise with a step frozen at Algorithm 1's eta for
   the smallest T of the grid: non-decreasing in T), ``printed_sign`` (line 14 as printed:
   ascent) and ``offset_losses`` (f_t + 2 L D: minimum no longer 0, the precondition of
   Lemma C.2; first two T only); on the simplex also ``none_switching`` and its control
@@ -35,7 +38,7 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
 - ``cost``: LMO calls, projections and times at ``T_cost`` for ``n_cost`` coordinates on the
   simplex and the l1 ball: ``fw`` (Algorithm 1), ``projection`` (the projection baseline,
   :func:`projected_bandit`) and ``fw_two_calls`` (control: every oracle query made twice).
-- ``noisyoco``: NOISYOCO (Algorithm 2) on linear losses over the l1 ball of radius
+- ``noisyoco`` (``oco_replicate_factor`` x the replicates): NOISYOCO (Algorithm 2) on linear losses over the l1 ball of radius
   ``rho_oco`` with a (kappa, gamma)-noisy oracle, ``kappa = kappa_over_G * max ||l_t||``,
   every gamma of ``gamma`` and both NOISYMAP errors (``sphere``, ``adversarial``); control
   ``printed_eta`` (Algorithm 2, line 1 as printed: eta = D_omega^(1/2) / (kappa T^(1/2))).
@@ -219,7 +222,8 @@ def noise_to_smoothing(kind: str, T: int, d: int, L: float, D: float, scale: flo
 
 
 # ------------------------------------------------------------------------------ running
-def _run(domain, losses, variants, reps, seed, key, *, eta=None, printed=False, record=False, monitor=None):
+def _run(domain, losses, variants, reps, seed, key, *, eta=None, zeta=None, printed=False, record=False, monitor=None,
+         engine="auto"):
     """One :func:`private_bandit` call over ``variants`` = [(alg, kind, scale), ...]; ``record``:
     keep the per-round records (for :func:`instrument`), ``monitor``: see :func:`private_bandit`."""
     V = len(variants)
@@ -229,8 +233,8 @@ def _run(domain, losses, variants, reps, seed, key, *, eta=None, printed=False, 
     kinds = ["gaussian" if k == "gaussian" else "laplace" for _, k, _ in variants]
     nz = RowStreams(_streams(seed, reps, *key, "noise"), V, scales, kinds) if noisy else None
     return private_bandit(domain, losses, u, noise="laplace" if noisy else "none", noise_scale=1.0 if noisy else None,
-                          eta=eta, record_rounds=record, noise_rng=nz, printed_line14_sign=printed,
-                          monitor=monitor)
+                          eta=eta, zeta=zeta, record_rounds=record, noise_rng=nz, printed_line14_sign=printed,
+                          monitor=monitor, engine=engine)
 
 
 class RoundMeter:
@@ -319,7 +323,8 @@ def instrument(domain, losses, run, reps, seed, key, V: int) -> dict[str, np.nda
     sequential), the queries rebuilt as ``y_t = x~_k + zeta Q u_t`` from the recorded played
     points and the losses re-evaluated; the meter checks every replayed batch sum against the
     recorded one.  Memory O(V R n) per step (plus the records and results).  Returns
-    :meth:`RoundMeter.result`, identical to the online measurement of the same run."""
+    :meth:`RoundMeter.result`, identical to the online measurement of the same run on the numpy
+    engine (on the compiled one, whose queries differ by rounding, equal to rounding)."""
     if run.plays is None or run.round_grads is None:
         raise ValueError("instrument needs a run recorded with record=True (record_rounds)")
     p = run.params
@@ -390,7 +395,11 @@ def _pair(point) -> tuple[str, int]:
 
 def simulate_rates(p: dict, point, reps, seed: int) -> pd.DataFrame:
     """One (domain, T) point of the ``rates`` experiment (see the module docstring);
-    ``point`` is ``("simplex", T)`` / ``("spanning_tree", T)`` or ``"simplex:T"``."""
+    ``point`` is ``("simplex", T)`` / ``("spanning_tree", T)`` or ``"simplex:T"``, or a domain
+    name alone (every T of its grid)."""
+    if point in RATE_DOMAINS:  # every T of the domain's grid in one job
+        grid = p["T"] if point == "simplex" else p["T_tree"]
+        return pd.concat([simulate_rates(p, (point, int(T)), reps, seed) for T in grid], ignore_index=True)
     dom_name, T = _pair(point)
     if dom_name not in RATE_DOMAINS:
         raise ValueError(f"rates domain must be one of {RATE_DOMAINS}, got {dom_name!r}")
@@ -400,11 +409,11 @@ def simulate_rates(p: dict, point, reps, seed: int) -> pd.DataFrame:
     key = ("rates", dom_name, T)
     frames = []
 
-    def go(variants, losses=None, *, eta=None, printed=False, record=False, eps_of=None):
+    def go(variants, losses=None, *, eta=None, zeta=None, printed=False, record=False, eps_of=None):
         dom = make_domain(dom_name, n)
         ls = stationary_distance(dom, T, L=L) if losses is None else losses(dom)
         meter = RoundMeter(dom) if record else None  # Lemma C.2 / Cor. C.5, measured during the run
-        run = _run(dom, ls, variants, reps, seed, key, eta=eta, printed=printed, monitor=meter)
+        run = _run(dom, ls, variants, reps, seed, key, eta=eta, zeta=zeta, printed=printed, monitor=meter)
         extra = meter.result() if record else {}
         df = _frame(run, variants, reps, extra)
         frames.append(_bounds(df, T, dom.dim, L, dom.D, eps_of or {}, delta))
@@ -420,6 +429,18 @@ def simulate_rates(p: dict, point, reps, seed: int) -> pd.DataFrame:
     if dom_name == "simplex":
         main.append(("fixed_noise", "laplace", float(p["noise_level"])))
     go(main, record=True, eps_of=eps_of)
+    # near-miss controls of the T-rates: Algorithm 1 with the smoothing radius decaying as
+    # T^(-decay) instead of T^(-1/4) (equal at the grid's smallest T): the smoothing cost T L zeta
+    # alone is then ~ T^(1 - decay), between T^(3/4) and linear.  decay = zeta_decay_control for
+    # the claims with tolerance 0.10, zeta_decay_control_private for those with 0.15 (and switching)
+    T0 = int(min(grid))
+    zc = slow_zeta(T, T0, d, L, dom.D, float(p["zeta_decay_control"]))
+    zp = slow_zeta(T, T0, d, L, dom.D, float(p["zeta_decay_control_private"]))
+    slow = [("none_slow_zeta", "none", 0.0)]
+    if dom_name == "simplex":
+        slow.append(("fixed_noise_slow_zeta", "laplace", float(p["noise_level"])))
+        go([("laplace_slow_zeta", "laplace", lam), ("gaussian_slow_zeta", "gaussian", sig)], zeta=zp, eps_of=eps_of)
+    go(slow, zeta=zc, eps_of=eps_of)
     if dom_name == "simplex":  # controls: a step frozen at the smallest T's (not decreasing with T)
         eta0 = algorithm1_parameters(int(min(grid)), d, L, dom.D)[1]
         go([("laplace_fixed_step", "laplace", lam), ("gaussian_fixed_step", "gaussian", sig),
@@ -431,11 +452,18 @@ def simulate_rates(p: dict, point, reps, seed: int) -> pd.DataFrame:
     if dom_name == "simplex":  # varying losses: the centre switches between two points of K every round
         switching = lambda dm: switching_distance(dm, T, L=L, phases=batch_schedule(T)[1])  # noqa: E731
         go([("none_switching", "none", 0.0)], losses=switching)
+        go([("none_switching_slow_zeta", "none", 0.0)], losses=switching, zeta=zp)
         go([("printed_sign_switching", "none", 0.0)], losses=switching, printed=True)
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "rates", dom_name, dom.n, d, T, L, dom.D
     return df
+
+
+def slow_zeta(T: int, T0: int, d: int, L: float, D: float, decay: float) -> float:
+    """The near-miss control's smoothing radius: Algorithm 1's zeta at ``T0`` times
+    ``(T0 / T)^decay`` (Algorithm 1: decay 1/4)."""
+    return algorithm1_parameters(T0, d, L, D)[0] * (T0 / T) ** decay
 
 
 def simulate_n(p: dict, dim: int, reps, seed: int) -> pd.DataFrame:
@@ -487,9 +515,12 @@ def simulate_eps(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
 
 
 def simulate_cost(p: dict, point, reps, seed: int) -> pd.DataFrame:
-    """One (domain, n) point of the ``cost`` experiment (``("simplex", n)`` or ``"l1ball:n"``):
+    """One (domain, n) point of the ``cost`` experiment (``("simplex", n)`` or ``"l1ball:n"``; ``"all"``: every one):
     Algorithm 1 (LMO), the projection baseline and the two-calls control, no noise, same
     directions."""
+    if point == "all":  # every (domain, n) of the grid in one job (job start-up costs more than a point)
+        return pd.concat([simulate_cost(p, (dm, int(n)), reps, seed) for dm in ("simplex", "l1ball")
+                          for n in p["n_cost"]], ignore_index=True)
     dom_name, n = _pair(point)
     if dom_name not in ("simplex", "l1ball"):
         raise ValueError(f"cost domain must be 'simplex' or 'l1ball', got {dom_name!r}")
@@ -503,7 +534,8 @@ def simulate_cost(p: dict, point, reps, seed: int) -> pd.DataFrame:
         u = _streams(seed, reps, "cost", dom_name, n, T, "u")
         t0 = time.perf_counter()
         fn = projected_bandit if alg == "projection" else private_bandit
-        run = fn(dom, losses, u)
+        kw = {} if alg == "projection" else {"engine": "numpy"}  # the numpy loop: LMO time measured
+        run = fn(dom, losses, u, **kw)
         wall = time.perf_counter() - t0
         frames.append(pd.DataFrame({
             "alg": alg, "replicate": list(reps), "regret": run.regret[:, -1], "oracle_calls": run.oracle_calls,
@@ -526,13 +558,19 @@ def oco_losses(p: dict, T: int, seed: int) -> np.ndarray:
 
 
 def simulate_noisyoco(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
-    """One T of the ``noisyoco`` experiment (Lemma 4.1 on a direct instance)."""
+    """One T of the ``noisyoco`` experiment (Lemma 4.1 on a direct instance); ``"all"``: every T."""
+    if T == "all":
+        return pd.concat([simulate_noisyoco(p, int(t), reps, seed) for t in p["T_oco"]], ignore_index=True)
     T = int(T)
     dom = L1Ball(int(p["n_oco"]), rho=float(p["rho_oco"]))
     ell = oco_losses(p, T, seed)
     G = float(np.linalg.norm(ell, axis=1).max())
     kappa = float(p["kappa_over_G"]) * G
     frames = []
+    # ``oco_replicate_factor`` f: replicate r of the chunk also runs replicates r + k R (k < f,
+    # R = the scenario's replicates): f R replicates in all, whatever the chunking
+    R_all, f = int(p["replicates"]), int(p.get("oco_replicate_factor", 1))
+    reps = [r + k * R_all for k in range(f) for r in reps]
     for gamma in p["gamma"]:
         gamma = float(gamma)
         bound = bound_lemma4_1(T, kappa, gamma, dom.D_omega)
@@ -556,11 +594,11 @@ SIMULATE = {"rates": simulate_rates, "n": simulate_n, "eps": simulate_eps, "cost
 def points(p: dict) -> dict[str, list]:
     """Every point of every experiment (what the workflow fans out over)."""
     return {
-        "rates": [("simplex", int(T)) for T in p["T"]] + [("spanning_tree", int(T)) for T in p["T_tree"]],
+        "rates": list(RATE_DOMAINS),  # one job per domain (every T of its grid)
         "n": [int(d) for d in p["dims"]],
         "eps": ["all"],
-        "cost": [(dm, int(n)) for dm in ("simplex", "l1ball") for n in p["n_cost"]],
-        "noisyoco": [int(T) for T in p["T_oco"]],
+        "cost": ["all"],  # one job each: the points take less time than a job's start-up
+        "noisyoco": ["all"],
     }
 
 
