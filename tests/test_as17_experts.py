@@ -88,3 +88,16 @@ def test_exact_draws_claim_and_its_control():
     Ts = [1, 2, 7, 8, 100]
     assert check_draws(Ts).verdict == "PASS"
     assert check_draws(Ts, pad=False).verdict == "FAIL"
+
+
+def test_blocked_laplace_serves_the_streams_draws():
+    """scenarios.as17_experts._BlockedLaplace (speed only) serves exactly streams.laplace(1.0, (k, N))."""
+    import numpy as np
+
+    from dpregret.rng import ReplicateStreams
+    from dpregret.scenarios import as17_experts as S
+
+    a, b = ReplicateStreams(3, (1, 2), range(4)), ReplicateStreams(3, (1, 2), range(4))
+    blocked = S._BlockedLaplace(b, 5)
+    for k in [1, 3, 1, S.BLOCK - 2, 7, 2 * S.BLOCK, 1]:
+        np.testing.assert_array_equal(blocked.laplace(1.0, (k, 5)), a.laplace(1.0, (k, 5)))

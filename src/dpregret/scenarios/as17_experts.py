@@ -40,6 +40,32 @@ def fresh_lambda(N: int, T: int, eps: float) -> float:
     return fresh_noise_lambda(N, T, eps, min(0.5, 1.0 / T**2))
 
 
+BLOCK = 4096  # rounds of losses / standard Laplace draws made at once (speed only: the same numbers)
+
+
+class _BlockedLaplace:
+    """A stand-in for a ReplicateStreams in :func:`scaled_draws`: serves ``laplace(1.0, (k, N))``
+    from standard Laplace draws made ``BLOCK`` rows at a time.  ``laplace`` is elementwise in the
+    stream's uniforms, which a ReplicateStreams serves in order whatever the block, so every call
+    returns the numbers of ``streams.laplace(1.0, (k, N))`` (``tests/test_as17_experts.py``)."""
+
+    def __init__(self, streams: ReplicateStreams, N: int):
+        self.streams, self.N, self.R = streams, N, streams.R
+        self._buf = np.empty((streams.R, 0, N))
+        self._pos = 0
+
+    def laplace(self, scale, shape):
+        k = shape[0]
+        if scale != 1.0 or tuple(shape) != (k, self.N):
+            raise ValueError("blocked draws serve standard Laplace (k, N) draws only")
+        if self._pos + k > self._buf.shape[1]:
+            self._buf = np.concatenate([self._buf[:, self._pos:], self.streams.laplace(1.0, (max(BLOCK, k), self.N))],
+                                       axis=1)
+            self._pos = 0
+        self._pos += k
+        return self._buf[:, self._pos - k : self._pos]
+
+
 def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequence[int], root_seed: int,
              gap: float = 0.1, phases: int = 4) -> pd.DataFrame:
     if env not in KINDS:
@@ -60,14 +86,21 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     fresh_streams = ReplicateStreams(root_seed, stable_key(*point, "fresh"), replicates)
     learners = {
         "nonprivate": ExpWeights(eta, ExactSum(R, N)),
-        "tree": ExpWeights(eta, TreeSum(T, E * R, N, scaled_draws(tree_streams, np.array([tree_lambda(N, T, e) for e in eps]), N))),
-        "fresh_noise": ExpWeights(eta, FreshNoise(E * R, N, scaled_draws(fresh_streams, np.array([fresh_lambda(N, T, e) for e in eps]), N))),
+        "tree": ExpWeights(eta, TreeSum(T, E * R, N, scaled_draws(_BlockedLaplace(tree_streams, N), np.array([tree_lambda(N, T, e) for e in eps]), N))),
+        "fresh_noise": ExpWeights(eta, FreshNoise(E * R, N, scaled_draws(_BlockedLaplace(fresh_streams, N), np.array([fresh_lambda(N, T, e) for e in eps]), N))),
     }
     suffered = {a: 0.0 for a in learners}
     cum = np.zeros((R, N))
     sum_sq = np.zeros(R)
+    losses = np.empty((R, 0, N))
     for t in range(1, T + 1):
-        l = source.loss(t, R)
+        if env == "switching":
+            l = source.loss(t, R)
+        else:  # the same draws as source.loss(t, R), BLOCK rounds at a time
+            i = (t - 1) % BLOCK
+            if i == 0:
+                losses = source.block(min(BLOCK, T - t + 1))
+            l = losses[:, i]
         for name, learner in learners.items():
             x = learner.predict()
             lb = l if x.shape[0] == R else np.broadcast_to(l, (E, R, N)).reshape(E * R, N)
