@@ -43,3 +43,17 @@ def test_pairwise_sum_rounds_as_numpy():
     for n in [1, 2, 7, 8, 9, 16, 100, 127, 128, 129, 130, 250, 256, 300, 1000, 2049]:
         a = rng.standard_normal(n) * np.exp(5 * rng.standard_normal(n))
         assert _pw(a, 0, n) == np.sum(a)
+
+
+def test_blocked_normal_serves_the_streams_draws_and_stops_where_they_stop():
+    from dpregret.rng import ReplicateStreams
+
+    a, b = ReplicateStreams(5, (9,), range(3)), ReplicateStreams(5, (9,), range(3))
+    bn = o2b._BlockedNormal(b, 4, block=7, limit=20)
+    for _ in range(20):
+        np.testing.assert_array_equal(bn.standard_normal((1, 4)), a.normal((1, 4)))
+    assert a.consumed == b.consumed
+    bn = o2b._BlockedNormal(b, 4, block=3, limit=5)
+    for _ in range(5):
+        np.testing.assert_array_equal(bn.standard_normal((4,)), a.normal((4,)))
+    assert a.consumed == b.consumed

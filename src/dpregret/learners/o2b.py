@@ -129,7 +129,9 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     g = np.zeros((R, d))
     bsum = 0.0
     maxdist = np.zeros(R)
-    tree = TreeNoise(T, d, lambda kk: draw_normal(noise_src, (kk, d) if isinstance(noise_src, ReplicateStreams) else (R, kk, d)), R) if conversion == "tree" else None
+    if isinstance(noise_src, ReplicateStreams) and conversion != "none":  # the same N(0, 1) draws, in blocks
+        noise_src = _BlockedNormal(noise_src, d, max(1, min(T, 1_000_000 // (R * d))), limit=T)
+    tree = TreeNoise(T, d, lambda kk: draw_normal(noise_src, (kk, d) if isinstance(noise_src, (ReplicateStreams, _BlockedNormal)) else (R, kk, d)), R) if conversion == "tree" else None
     regret = np.zeros(R)
     sub, reg_c, sub_w = [], [], []
     ratio = np.zeros(R) if check_sensitivity else None
@@ -156,7 +158,7 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
             noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho)
         elif conversion == "naive":
             Delta = 2.0 * b_t * G
-            noise = (noise_factor * Delta / rho) * draw_normal(noise_src, (d,) if isinstance(noise_src, ReplicateStreams) else (R, d))
+            noise = (noise_factor * Delta / rho) * draw_normal(noise_src, (d,) if isinstance(noise_src, (ReplicateStreams, _BlockedNormal)) else (R, d))
         else:
             Delta, noise = None, 0.0
         if check_sensitivity and Delta is not None:
@@ -194,6 +196,35 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     if reg == "pf":
         extra["gbar_ratio"] = gbar_ratio
     return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), ratio, extra)
+
+
+class _BlockedNormal:
+    """A ReplicateStreams' standard normal draws ``normal((k, d))`` / ``normal((d,))`` served
+    from blocks of ``block`` rows (speed only): ``normal`` is the inverse CDF of the stream's
+    uniforms, elementwise, and the stream serves its uniforms in order whatever the block, so
+    every call returns the numbers the stream itself would (``tests/test_o2b_jit.py``).  At most
+    ``limit`` rows are drawn from the stream (run() needs one per step), so it ends where the
+    per-step draws would leave it."""
+
+    def __init__(self, src: ReplicateStreams, d: int, block: int, limit: int):
+        self.src, self.d, self.block, self.left = src, d, block, limit
+        self._buf = None
+        self._pos = 0
+
+    def standard_normal(self, shape):
+        shape = tuple(shape)
+        k = 1 if shape == (self.d,) else shape[0]
+        if shape not in ((self.d,), (k, self.d)):
+            raise ValueError(f"blocked normal draws serve shapes (d,) and (k, d), got {shape}")
+        if self._buf is None or self._pos + k > self._buf.shape[1]:
+            rows = max(min(self.block, self.left), k)
+            self.left -= rows
+            new = draw_normal(self.src, (rows, self.d))
+            self._buf = new if self._buf is None else np.concatenate([self._buf[:, self._pos:], new], axis=1)
+            self._pos = 0
+        self._pos += k
+        z = self._buf[:, self._pos - k : self._pos]
+        return z[:, 0] if shape == (self.d,) else z
 
 
 def _linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src) -> bool:
