@@ -84,34 +84,16 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     eta = eta_thm34(N, T)
     tree_streams = ReplicateStreams(root_seed, stable_key(*point, "tree"), replicates)
     fresh_streams = ReplicateStreams(root_seed, stable_key(*point, "fresh"), replicates)
-    learners = {
-        "nonprivate": ExpWeights(eta, ExactSum(R, N)),
-        "tree": ExpWeights(eta, TreeSum(T, E * R, N, scaled_draws(_BlockedLaplace(tree_streams, N), np.array([tree_lambda(N, T, e) for e in eps]), N))),
-        "fresh_noise": ExpWeights(eta, FreshNoise(E * R, N, scaled_draws(_BlockedLaplace(fresh_streams, N), np.array([fresh_lambda(N, T, e) for e in eps]), N))),
-    }
-    suffered = {a: 0.0 for a in learners}
-    cum = np.zeros((R, N))
-    sum_sq = np.zeros(R)
-    losses = np.empty((R, 0, N))
-    for t in range(1, T + 1):
-        if env == "switching":
-            l = source.loss(t, R)
-        else:  # the same draws as source.loss(t, R), BLOCK rounds at a time
-            i = (t - 1) % BLOCK
-            if i == 0:
-                losses = source.block(min(BLOCK, T - t + 1))
-            l = losses[:, i]
-        for name, learner in learners.items():
-            x = learner.predict()
-            lb = l if x.shape[0] == R else np.broadcast_to(l, (E, R, N)).reshape(E * R, N)
-            suffered[name] = suffered[name] + np.einsum("bi,bi->b", x, lb)
-            learner.update(lb)
-        cum += l
-        sum_sq += np.max(np.abs(l), axis=1) ** 2
+    sc_t = np.array([tree_lambda(N, T, e) for e in eps])
+    sc_f = np.array([fresh_lambda(N, T, e) for e in eps])
+    if COMPILED:
+        suffered, cum, sum_sq = _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f)
+    else:
+        suffered, cum, sum_sq = _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f)
     best = cum.min(axis=1)
 
     rows = []
-    for name in learners:
+    for name in ALGORITHMS:
         reg = suffered[name] - (best if name == "nonprivate" else np.tile(best, E))
         reg = reg.reshape(-1, R)
         for ei, e in enumerate(eps):
@@ -122,6 +104,88 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
                 "lambda": {"nonprivate": 0.0, "tree": tree_lambda(N, T, e), "fresh_noise": fresh_lambda(N, T, e)}[name],
             }))
     return pd.concat(rows, ignore_index=True)
+
+
+COMPILED = True  # learners.experts_jit (speed only; False: the per-round classes, the reference)
+CBLOCK = 512  # rounds per compiled block (speed only: numpy's temporaries stay in cache)
+
+
+def _losses(source, env, t, R, state):
+    """The losses of round t: source.loss(t, R), BLOCK rounds at a time for the stochastic
+    experts (StochasticExperts.block: the same draws)."""
+    if env == "switching":
+        return source.loss(t, R)
+    i = (t - 1) % BLOCK
+    if i == 0:
+        state[0] = source.block(min(BLOCK, state[1] - t + 1))  # state = [current block, T]
+    return state[0][:, i]
+
+
+def _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f):
+    """The rounds with the per-round classes (Algorithm 1 on ExactSum / TreeSum / FreshNoise)."""
+    learners = {
+        "nonprivate": ExpWeights(eta, ExactSum(R, N)),
+        "tree": ExpWeights(eta, TreeSum(T, E * R, N, scaled_draws(_BlockedLaplace(tree_streams, N), sc_t, N))),
+        "fresh_noise": ExpWeights(eta, FreshNoise(E * R, N, scaled_draws(_BlockedLaplace(fresh_streams, N), sc_f, N))),
+    }
+    suffered = {a: 0.0 for a in learners}
+    cum = np.zeros((R, N))
+    sum_sq = np.zeros(R)
+    state = [None, T]
+    for t in range(1, T + 1):
+        l = _losses(source, env, t, R, state)
+        for name, learner in learners.items():
+            x = learner.predict()
+            lb = l if x.shape[0] == R else np.broadcast_to(l, (E, R, N)).reshape(E * R, N)
+            suffered[name] = suffered[name] + np.einsum("bi,bi->b", x, lb)
+            learner.update(lb)
+        cum += l
+        sum_sq += np.max(np.abs(l), axis=1) ** 2
+    return suffered, cum, sum_sq
+
+
+def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f):
+    """The same rounds through learners.experts_jit.experts_block, BLOCK rounds at a time: the
+    same draws in the same order (the tree's K initial draws, then 1 + K - popcount(t) per round;
+    the fresh-noise learner's one initial draw, then one per round) and the same arithmetic."""
+    from ..learners.experts_jit import accumulate, experts_block
+
+    K = draws_per_release(T)
+    levels = T.bit_length()
+    ER = E * R
+    init_t = scaled_draws(tree_streams, sc_t, N)(K)  # TreeBasedAgg.__init__: L~_0 = sum of K draws
+    noise_t = init_t.sum(axis=1)
+    est_f = np.zeros((ER, N)) + scaled_draws(fresh_streams, sc_f, N)(1)[:, 0]  # FreshNoise.__init__
+    est_n = np.zeros((R, N))
+    alpha = np.zeros((levels, ER, N))
+    noisy = np.zeros((levels, ER, N))
+    node_noise = np.zeros((ER, N))
+    true_t = np.zeros((ER, N))
+    true_f = np.zeros((ER, N))
+    cum = np.zeros((R, N))
+    sum_sq = np.zeros(R)
+    suffered = {"nonprivate": np.zeros(R), "tree": np.zeros(ER), "fresh_noise": np.zeros(ER)}
+    neg_eta = float(-np.asarray(eta, dtype=float))
+    for t0 in range(0, T, CBLOCK):
+        B = min(CBLOCK, T - t0)
+        if env == "switching":
+            L = np.ascontiguousarray(np.stack([source.loss(t, R) for t in range(t0 + 1, t0 + B + 1)], axis=1), dtype=float)
+        else:
+            L = np.ascontiguousarray(source.block(B), dtype=float)
+        rows = sum(1 + K - t.bit_count() for t in range(t0 + 1, t0 + B + 1))
+        zt = np.ascontiguousarray(tree_streams.laplace(1.0, (rows, N)))
+        zf = np.ascontiguousarray(fresh_streams.laplace(1.0, (B, N)))
+        Xn = np.empty((B, R, N))
+        Xt = np.empty((B, ER, N))
+        Xf = np.empty((B, ER, N))
+        experts_block(t0, K, L, neg_eta, sc_t, sc_f, zt, zf, est_n, alpha, noisy, node_noise, true_t, noise_t, true_f,
+                      est_f, cum, sum_sq, Xn, Xt, Xf)
+        Lt = np.ascontiguousarray(L.transpose(1, 0, 2))  # (B, R, N)
+        LE = np.broadcast_to(Lt[:, None], (B, E, R, N)).reshape(B, ER, N)
+        accumulate(suffered["nonprivate"], np.einsum("tbi,tbi->tb", Xn, Lt))
+        accumulate(suffered["tree"], np.einsum("tbi,tbi->tb", Xt, LE))
+        accumulate(suffered["fresh_noise"], np.einsum("tbi,tbi->tb", Xf, LE))
+    return suffered, cum, sum_sq
 
 
 def d_noise_mc(N: int, T: int, eps: float, samples: int, root_seed: int) -> tuple[float, float]:
