@@ -557,6 +557,88 @@ def reference_scrible(T: int, replicates, seed: int = SEED) -> np.ndarray:
     return np.array(out)
 
 
+# --- 12. FTRL experts on TreeBasedAgg, numba (learners.experts_jit, the same rounds as kernel 2) -----
+def kernel_ftrl_jit(T: int, R: int, seed: int = SEED):
+    """Kernel 2's learner through experts_jit.experts_block (E = 1; the nonprivate and
+    fresh-noise learners of the block run on their own zero-scale draws and are ignored)."""
+    from dpregret.learners.experts_jit import experts_block
+    from dpregret.tree import draws_per_release
+
+    N = FTRL_N
+    L = _fixed_losses(T, N)
+    st = _streams("ftrl", "tree", R, seed)
+    lam = np.array([nodes_covering_leaf(T) / EPS])
+    K = draws_per_release(T)
+    noise = scaled_draws(st, lam, N)(K).sum(axis=1)
+    lv = T.bit_length()
+    alpha, noisy = np.zeros((lv, R, N)), np.zeros((lv, R, N))
+    node, true_t, true_f, est_f, est_n = (np.zeros((R, N)) for _ in range(5))
+    cum, sum_sq = np.zeros((R, N)), np.zeros(R)
+    Ls = np.ascontiguousarray(np.broadcast_to(L[None], (R, T, N)))
+    rows = sum(1 + K - t.bit_count() for t in range(1, T + 1))
+    zt = st.laplace(1.0, (rows, N))
+    Xn, Xt, Xf = np.empty((T, R, N)), np.empty((T, R, N)), np.empty((T, R, N))
+    experts_block(0, K, Ls, -eta_thm34(N, T), lam, np.zeros(1), zt, np.zeros((R, T, N)), est_n, alpha, noisy, node,
+                  true_t, noise, true_f, est_f, cum, sum_sq, Xn, Xt, Xf)
+    return np.c_[np.einsum("tbi,ti->b", Xt, L), true_t + noise], [st]
+
+
+# --- 13. DP online-to-batch on the minimax family, numba (o2b_jit: o2b.run's fast path) -----------
+MM_D, MM_C, MM_RHO = 3, 0.2, 0.5
+
+
+def kernel_o2b_mm_jit(T: int, R: int, seed: int = SEED):
+    from dpregret.environments.stochastic import LinearFamily
+
+    prob = LinearFamily(MM_D, [MM_C], R)
+    sd, sn = _streams("o2b_mm", "data", R, seed), _streams("o2b_mm", "noise", R, seed)
+    learner = ProjectedOGD(R, MM_D, prob.r, lambda t: o2b.thm4_gsq(t, T, O2B_K, MM_RHO, prob))
+    run = o2b.run(prob, learner, T, k=O2B_K, rho=MM_RHO, src=sd, noise_src=sn, checkpoints=[T])
+    return np.c_[run.regret[:, -1], run.subopt[:, -1], run.subopt_w[:, -1]], [sd, sn]
+
+
+def reference_o2b_mm(T: int, replicates, seed: int = SEED) -> np.ndarray:
+    from dpregret.environments.stochastic import LinearFamily
+
+    prob = LinearFamily(MM_D, [MM_C], 1)
+    d, k, rho = MM_D, O2B_K, MM_RHO
+    c = [MM_C / math.sqrt(d)] * d
+    sr, r_ball, G, H = prob.G - MM_C, prob.r, prob.G, prob.H
+    xs = [-r_ball * ci / MM_C for ci in c]
+    sq_d, log_fac = math.sqrt(d), math.sqrt(math.log2(2 * T))
+    gsq = [o2b.thm4_gsq(t, T, k, rho, prob) for t in range(1, T + 1)]
+
+    def subopt(x):
+        return max(sum(xi * ci for xi, ci in zip(x, c)) + r_ball * MM_C, 0.0)
+
+    out = []
+    for r in replicates:
+        ud, un = _gen("o2b_mm", "data", r, seed), _gen("o2b_mm", "noise", r, seed)
+        tree = _RefTreeNoise(T, d, lambda: _INV_CDF(un()))
+        w, x, g = [0.0] * d, [0.0] * d, [0.0] * d
+        bsum, acc, maxdist, regret = 0.0, 0.0, 0.0, 0.0
+        for t in range(1, T + 1):
+            w_played = w
+            b_t, b_prev = float(t) ** k, float(t - 1) ** k
+            x_prev = x
+            bsum_prev, bsum = bsum, bsum + b_t
+            x = [(bsum_prev * xp + b_t * wi) / bsum for xp, wi in zip(x_prev, w)]
+            z = [ci + sr * (-1.0 if ud() < 0.5 else 1.0) / sq_d for ci in c]  # the gradient of <z, x>
+            g = [gi + (b_t * zi - (b_prev * zi if t > 1 else 0.0)) for gi, zi in zip(g, z)]
+            maxdist = max(maxdist, math.sqrt(sum((wi - xp) ** 2 for wi, xp in zip(w, x_prev))))
+            Delta = 2.0 * (k + 1) * t ** (k - 1) * (G + H * maxdist)
+            noise = tree.step(1.0 * Delta * log_fac / rho)
+            ghat = [gi + ni for gi, ni in zip(g, noise)]
+            regret += sum(gh * (wi - xi) for gh, wi, xi in zip(ghat, w, xs))
+            acc += gsq[t - 1]
+            eta = 2 * r_ball / math.sqrt(acc)
+            y = [wi - eta * gh for wi, gh in zip(w, ghat)]
+            ny = math.sqrt(sum(v * v for v in y))
+            w = [v * min(1.0, r_ball / max(ny, 1e-300)) for v in y]
+        out.append([regret, subopt(x), subopt(w_played)])
+    return np.array(out)
+
+
 KERNELS = {
     "exp2": ("EXP2 bandit step", kernel_exp2, reference_exp2, 8000, 40),
     "ftrl": ("FTRL experts (tree)", kernel_ftrl, reference_ftrl, 8000, 40),
@@ -570,6 +652,8 @@ KERNELS = {
     "exp2_jit": ("EXP2 step, numba", kernel_exp2_jit, reference_exp2, 8000, 40),
     "scrible": ("SCRiBLe step (cube)", kernel_scrible, reference_scrible, 8000, 40),
     "scrible_jit": ("SCRiBLe step, numba", kernel_scrible_jit, reference_scrible, 8000, 40),
+    "ftrl_jit": ("FTRL experts, numba", kernel_ftrl_jit, reference_ftrl, 8000, 40),
+    "o2b_mm_jit": ("o2b minimax, numba", kernel_o2b_mm_jit, reference_o2b_mm, 8000, 40),
 }
 
 

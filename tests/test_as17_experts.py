@@ -111,3 +111,33 @@ def test_vacuous_points_are_reported_and_decide_nothing():
         assert q["bound"] < q["trivial_max"]
     assert {(q["T"], q["eps"]) for q in res.detail["vacuous_points"]} == {(300, 0.5), (300, 4.0), (3000, 0.5)}
     assert [(q["T"], q["eps"]) for q in res.detail["points"]] == [(3000, 4.0)]
+
+
+def test_blocked_laplace_serves_the_streams_draws():
+    """scenarios.as17_experts._BlockedLaplace (speed only) serves exactly streams.laplace(1.0, (k, N))."""
+    import numpy as np
+
+    from dpregret.rng import ReplicateStreams
+    from dpregret.scenarios import as17_experts as S
+
+    a, b = ReplicateStreams(3, (1, 2), range(4)), ReplicateStreams(3, (1, 2), range(4))
+    blocked = S._BlockedLaplace(b, 5)
+    for k in [1, 3, 1, S.BLOCK - 2, 7, 2 * S.BLOCK, 1]:
+        np.testing.assert_array_equal(blocked.laplace(1.0, (k, 5)), a.laplace(1.0, (k, 5)))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("env,T,cblock", [("stochastic", 300, 7), ("switching", 77, 512), ("stochastic", 64, 64)])
+def test_compiled_rounds_equal_the_per_round_classes(monkeypatch, env, T, cblock):
+    """learners.experts_jit (speed only) gives the per-round classes' numbers, bit for bit."""
+    import pandas as pd
+
+    from dpregret.scenarios import as17_experts as S
+
+    monkeypatch.setattr(S, "CBLOCK", cblock)
+    fast = S.simulate(env, 5, T, [0.5, 3], range(2, 5), 11)
+    monkeypatch.setattr(S, "COMPILED", False)
+    ref = S.simulate(env, 5, T, [0.5, 3], range(2, 5), 11)
+    pd.testing.assert_frame_equal(fast, ref, check_exact=True)

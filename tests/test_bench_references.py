@@ -28,6 +28,8 @@ CASES = [
     ("exp2_jit", 70, 3),
     ("scrible", 70, 3),
     ("scrible_jit", 70, 3),
+    ("ftrl_jit", 70, 3),
+    ("o2b_mm_jit", 70, 3),
 ]
 
 

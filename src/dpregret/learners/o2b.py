@@ -121,13 +121,17 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     cps = sorted({int(c) for c in checkpoints if 1 <= int(c) <= T})
     if not cps:
         raise ValueError(f"checkpoints must contain a value in [1, T={T}], got {checkpoints!r}")
+    if _linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
+        return _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor)
     R, d = learner.predict().shape
     G, H = problem.G, problem.H
     x = np.zeros((R, d))
     g = np.zeros((R, d))
     bsum = 0.0
     maxdist = np.zeros(R)
-    tree = TreeNoise(T, d, lambda kk: draw_normal(noise_src, (kk, d) if isinstance(noise_src, ReplicateStreams) else (R, kk, d)), R) if conversion == "tree" else None
+    if isinstance(noise_src, ReplicateStreams) and conversion != "none":  # the same N(0, 1) draws, in blocks
+        noise_src = _BlockedNormal(noise_src, d, max(1, min(T, 1_000_000 // (R * d))), limit=T)
+    tree = TreeNoise(T, d, lambda kk: draw_normal(noise_src, (kk, d) if isinstance(noise_src, (ReplicateStreams, _BlockedNormal)) else (R, kk, d)), R) if conversion == "tree" else None
     regret = np.zeros(R)
     sub, reg_c, sub_w = [], [], []
     ratio = np.zeros(R) if check_sensitivity else None
@@ -154,7 +158,7 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
             noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho)
         elif conversion == "naive":
             Delta = 2.0 * b_t * G
-            noise = (noise_factor * Delta / rho) * draw_normal(noise_src, (d,) if isinstance(noise_src, ReplicateStreams) else (R, d))
+            noise = (noise_factor * Delta / rho) * draw_normal(noise_src, (d,) if isinstance(noise_src, (ReplicateStreams, _BlockedNormal)) else (R, d))
         else:
             Delta, noise = None, 0.0
         if check_sensitivity and Delta is not None:
@@ -192,6 +196,114 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     if reg == "pf":
         extra["gbar_ratio"] = gbar_ratio
     return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), ratio, extra)
+
+
+class _BlockedNormal:
+    """A ReplicateStreams' standard normal draws ``normal((k, d))`` / ``normal((d,))`` served
+    from blocks of ``block`` rows (speed only): ``normal`` is the inverse CDF of the stream's
+    uniforms, elementwise, and the stream serves its uniforms in order whatever the block, so
+    every call returns the numbers the stream itself would (``tests/test_o2b_jit.py``).  At most
+    ``limit`` rows are drawn from the stream (run() needs one per step), so it ends where the
+    per-step draws would leave it."""
+
+    def __init__(self, src: ReplicateStreams, d: int, block: int, limit: int):
+        self.src, self.d, self.block, self.left = src, d, block, limit
+        self._buf = None
+        self._pos = 0
+
+    def standard_normal(self, shape):
+        shape = tuple(shape)
+        k = 1 if shape == (self.d,) else shape[0]
+        if shape not in ((self.d,), (k, self.d)):
+            raise ValueError(f"blocked normal draws serve shapes (d,) and (k, d), got {shape}")
+        if self._buf is None or self._pos + k > self._buf.shape[1]:
+            rows = max(min(self.block, self.left), k)
+            self.left -= rows
+            new = draw_normal(self.src, (rows, self.d))
+            self._buf = new if self._buf is None else np.concatenate([self._buf[:, self._pos:], new], axis=1)
+            self._pos = 0
+        self._pos += k
+        z = self._buf[:, self._pos - k : self._pos]
+        return z[:, 0] if shape == (self.d,) else z
+
+
+def _linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src) -> bool:
+    """Whether :func:`run` may use the compiled loop of :mod:`dpregret.learners.o2b_jit` (speed
+    only, the same numbers): linear losses of the minimax family, Remark 5's OGD, streams."""
+    from ..environments.stochastic import LinearFamily
+    from .oco import ProjectedOGD
+
+    return (type(problem) is LinearFamily and type(learner) is ProjectedOGD and conversion in ("tree", "none")
+            and reg is None and not check_sensitivity and not record_released and isinstance(src, ReplicateStreams)
+            and (conversion == "none" or isinstance(noise_src, ReplicateStreams)) and learner.t == 0)
+
+
+def _base_uniform(src, shape):
+    """The stream replicates' own uniforms (a TiledStreams serves them tiled m times)."""
+    return ReplicateStreams.uniform(src, shape)
+
+
+def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor) -> Run:
+    """:func:`run` on :class:`LinearFamily` with :class:`ProjectedOGD` (tree or no noise), in
+    blocks of steps through :func:`dpregret.learners.o2b_jit.linear_ogd_block`: the same draws
+    and the same arithmetic in the same order as the loop of :func:`run`.  The inverse normal
+    CDF is taken before a TiledStreams' tiling (elementwise: the same numbers, m times fewer)."""
+    from scipy import special
+
+    from ..environments.stochastic import TiledStreams
+    from .o2b_jit import linear_ogd_block
+
+    R, d = learner.predict().shape
+    G, H = problem.G, problem.H
+    for s in (src,) + ((noise_src,) if conversion == "tree" else ()):
+        if (s.m if isinstance(s, TiledStreams) else 1) * s.R != R:
+            raise ValueError(f"stream replicates x tiling must equal the learner's rows {R}")
+    # per-step scalars, computed as run() computes them
+    b_t = np.empty(T)
+    b_prev = np.empty(T)
+    bs0 = np.empty(T)
+    bs1 = np.empty(T)
+    eta = np.empty(T)
+    c1 = np.empty(T)
+    bsum = 0.0
+    for t in range(1, T + 1):
+        b_t[t - 1], b_prev[t - 1] = float(t) ** k, float(t - 1) ** k
+        bs0[t - 1], bsum = bsum, bsum + float(t) ** k
+        bs1[t - 1] = bsum
+        learner.t += 1
+        learner._acc += learner.ghat_sq(learner.t)
+        eta[t - 1] = 2 * learner.r / math.sqrt(learner._acc)
+        c1[t - 1] = sensitivity_eq6(t, k, 1.0, 0.0, 0.0)  # 2 (k+1) t^(k-1), the factor of eq. (6)
+    Gs, Hs = {"eq6": (G, H), "G_only": (G, 0.0), "H_only": (0.0, H)}[sensitivity]
+    sq = math.sqrt(math.log2(2 * T))
+    x = np.zeros((R, d))
+    g = np.zeros((R, d))
+    w = np.array(learner.w, dtype=float, copy=True)
+    wpre = np.zeros((R, d))
+    maxdist = np.zeros(R)
+    regret = np.zeros(R)
+    tree = np.zeros((T.bit_length(), R, d))
+    xs = np.ascontiguousarray(np.broadcast_to(problem.x_star, (R, d)), dtype=float)
+    c = np.ascontiguousarray(np.broadcast_to(problem.c, (R, d)), dtype=float)
+    s_rows = np.ascontiguousarray(np.broadcast_to(problem.s_rows, (R, 1))[:, 0], dtype=float)
+    sub, reg_c, sub_w = [], [], []
+    block = max(1, 2_000_000 // (src.R * d))
+    t0 = 0
+    for stop in cps + ([T] if cps[-1] < T else []):
+        while t0 < stop:
+            B = min(block, stop - t0)
+            u = _base_uniform(src, (B, d))  # B steps of problem.sample: d uniforms each
+            nz = special.ndtri(_base_uniform(noise_src, (B, d))) if conversion == "tree" else np.empty((src.R, 0, d))
+            linear_ogd_block(t0, u, nz, c, s_rows, math.sqrt(problem.d), tree, x, g, w, wpre, maxdist, regret, xs,
+                             b_t, b_prev, bs0, bs1, eta, c1, float(Gs), float(Hs), sq, float(rho),
+                             float(noise_factor), float(learner.r))
+            t0 += B
+        if stop in cps:
+            sub.append(problem.subopt(x))
+            sub_w.append(problem.subopt(wpre.copy()))
+            reg_c.append(regret.copy())
+    learner.w = w
+    return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), None, {})
 
 
 def _delta(sensitivity: str, t: int, k: float, G: float, H: float, maxdist: np.ndarray) -> np.ndarray:

@@ -335,6 +335,16 @@ def run_mutant(name: str, settings: dict | None = None, cache: dict | None = Non
             "seconds_mutated": round(t2 - t1, 3)}
 
 
+def unpatched_verdicts(settings: dict | None = None, names: Iterable[str] | None = None) -> dict[str, dict]:
+    """The unpatched verdicts of every target claim of the mutants ``names`` (default: all), each
+    decided once: the ``cache`` :func:`run_mutant` takes (rule mutation_unpatched computes it once
+    for all mutation_run jobs instead of once per mutant; the same verdicts, run_mutant's own
+    ``decide`` of the same claims on the same instances)."""
+    ctx = _settings_ctx(settings)
+    cids = list(dict.fromkeys(c for n in (names or MUTANTS) for c in MUTANTS[n].targets))
+    return decide(ctx, cids)
+
+
 def summary(records: list[dict]) -> dict:
     """The merged result: score = caught / total, and one entry per mutant."""
     n = len(records)

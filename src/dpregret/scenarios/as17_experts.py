@@ -9,9 +9,7 @@ learner (negative control, eps-DP without the tree).
 
 :func:`simulate` runs one (environment, N, T) point for a grid of eps and a chunk of
 replicates, all vectorised, and returns one row per (algorithm, eps, replicate) with the
-regret, the realised terms of the Theorem 3.4 bound and ``max_regret``, the largest regret any
-play could suffer on the replicate's losses (``sum_t max_i l_t,i - min_i L_T,i``: the trivial
-maximum that makes a bound vacuous).  :func:`d_noise_mc` estimates
+regret and the realised terms of the Theorem 3.4 bound.  :func:`d_noise_mc` estimates
 ``D_{D'}`` by Monte Carlo.
 """
 from __future__ import annotations
@@ -42,6 +40,32 @@ def fresh_lambda(N: int, T: int, eps: float) -> float:
     return fresh_noise_lambda(N, T, eps, min(0.5, 1.0 / T**2))
 
 
+BLOCK = 4096  # rounds of losses / standard Laplace draws made at once (speed only: the same numbers)
+
+
+class _BlockedLaplace:
+    """A stand-in for a ReplicateStreams in :func:`scaled_draws`: serves ``laplace(1.0, (k, N))``
+    from standard Laplace draws made ``BLOCK`` rows at a time.  ``laplace`` is elementwise in the
+    stream's uniforms, which a ReplicateStreams serves in order whatever the block, so every call
+    returns the numbers of ``streams.laplace(1.0, (k, N))`` (``tests/test_as17_experts.py``)."""
+
+    def __init__(self, streams: ReplicateStreams, N: int):
+        self.streams, self.N, self.R = streams, N, streams.R
+        self._buf = np.empty((streams.R, 0, N))
+        self._pos = 0
+
+    def laplace(self, scale, shape):
+        k = shape[0]
+        if scale != 1.0 or tuple(shape) != (k, self.N):
+            raise ValueError("blocked draws serve standard Laplace (k, N) draws only")
+        if self._pos + k > self._buf.shape[1]:
+            self._buf = np.concatenate([self._buf[:, self._pos:], self.streams.laplace(1.0, (max(BLOCK, k), self.N))],
+                                       axis=1)
+            self._pos = 0
+        self._pos += k
+        return self._buf[:, self._pos - k : self._pos]
+
+
 def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequence[int], root_seed: int,
              gap: float = 0.1, phases: int = 4) -> pd.DataFrame:
     if env not in KINDS:
@@ -60,29 +84,16 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     eta = eta_thm34(N, T)
     tree_streams = ReplicateStreams(root_seed, stable_key(*point, "tree"), replicates)
     fresh_streams = ReplicateStreams(root_seed, stable_key(*point, "fresh"), replicates)
-    learners = {
-        "nonprivate": ExpWeights(eta, ExactSum(R, N)),
-        "tree": ExpWeights(eta, TreeSum(T, E * R, N, scaled_draws(tree_streams, np.array([tree_lambda(N, T, e) for e in eps]), N))),
-        "fresh_noise": ExpWeights(eta, FreshNoise(E * R, N, scaled_draws(fresh_streams, np.array([fresh_lambda(N, T, e) for e in eps]), N))),
-    }
-    suffered = {a: 0.0 for a in learners}
-    cum = np.zeros((R, N))
-    sum_sq = np.zeros(R)
-    sum_max = np.zeros(R)
-    for t in range(1, T + 1):
-        l = source.loss(t, R)
-        for name, learner in learners.items():
-            x = learner.predict()
-            lb = l if x.shape[0] == R else np.broadcast_to(l, (E, R, N)).reshape(E * R, N)
-            suffered[name] = suffered[name] + np.einsum("bi,bi->b", x, lb)
-            learner.update(lb)
-        cum += l
-        sum_sq += np.max(np.abs(l), axis=1) ** 2
-        sum_max += np.max(l, axis=1)
+    sc_t = np.array([tree_lambda(N, T, e) for e in eps])
+    sc_f = np.array([fresh_lambda(N, T, e) for e in eps])
+    if COMPILED:
+        suffered, cum, sum_sq, sum_max = _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f)
+    else:
+        suffered, cum, sum_sq, sum_max = _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f)
     best = cum.min(axis=1)
 
     rows = []
-    for name in learners:
+    for name in ALGORITHMS:
         reg = suffered[name] - (best if name == "nonprivate" else np.tile(best, E))
         reg = reg.reshape(-1, R)
         for ei, e in enumerate(eps):
@@ -93,6 +104,93 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
                 "lambda": {"nonprivate": 0.0, "tree": tree_lambda(N, T, e), "fresh_noise": fresh_lambda(N, T, e)}[name],
             }))
     return pd.concat(rows, ignore_index=True)
+
+
+COMPILED = True  # learners.experts_jit (speed only; False: the per-round classes, the reference)
+CBLOCK = 512  # rounds per compiled block (speed only: numpy's temporaries stay in cache)
+
+
+def _losses(source, env, t, R, state):
+    """The losses of round t: source.loss(t, R), BLOCK rounds at a time for the stochastic
+    experts (StochasticExperts.block: the same draws)."""
+    if env == "switching":
+        return source.loss(t, R)
+    i = (t - 1) % BLOCK
+    if i == 0:
+        state[0] = source.block(min(BLOCK, state[1] - t + 1))  # state = [current block, T]
+    return state[0][:, i]
+
+
+def _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f):
+    """The rounds with the per-round classes (Algorithm 1 on ExactSum / TreeSum / FreshNoise)."""
+    learners = {
+        "nonprivate": ExpWeights(eta, ExactSum(R, N)),
+        "tree": ExpWeights(eta, TreeSum(T, E * R, N, scaled_draws(_BlockedLaplace(tree_streams, N), sc_t, N))),
+        "fresh_noise": ExpWeights(eta, FreshNoise(E * R, N, scaled_draws(_BlockedLaplace(fresh_streams, N), sc_f, N))),
+    }
+    suffered = {a: 0.0 for a in learners}
+    cum = np.zeros((R, N))
+    sum_sq = np.zeros(R)
+    sum_max = np.zeros(R)  # sum_t max_i l_t,i: the trivial maximum of the regret is sum_max - min_i L_T,i
+    state = [None, T]
+    for t in range(1, T + 1):
+        l = _losses(source, env, t, R, state)
+        for name, learner in learners.items():
+            x = learner.predict()
+            lb = l if x.shape[0] == R else np.broadcast_to(l, (E, R, N)).reshape(E * R, N)
+            suffered[name] = suffered[name] + np.einsum("bi,bi->b", x, lb)
+            learner.update(lb)
+        cum += l
+        sum_sq += np.max(np.abs(l), axis=1) ** 2
+        sum_max += np.max(l, axis=1)
+    return suffered, cum, sum_sq, sum_max
+
+
+def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f):
+    """The same rounds through learners.experts_jit.experts_block, BLOCK rounds at a time: the
+    same draws in the same order (the tree's K initial draws, then 1 + K - popcount(t) per round;
+    the fresh-noise learner's one initial draw, then one per round) and the same arithmetic."""
+    from ..learners.experts_jit import accumulate, experts_block
+
+    K = draws_per_release(T)
+    levels = T.bit_length()
+    ER = E * R
+    init_t = scaled_draws(tree_streams, sc_t, N)(K)  # TreeBasedAgg.__init__: L~_0 = sum of K draws
+    noise_t = init_t.sum(axis=1)
+    est_f = np.zeros((ER, N)) + scaled_draws(fresh_streams, sc_f, N)(1)[:, 0]  # FreshNoise.__init__
+    est_n = np.zeros((R, N))
+    alpha = np.zeros((levels, ER, N))
+    noisy = np.zeros((levels, ER, N))
+    node_noise = np.zeros((ER, N))
+    true_t = np.zeros((ER, N))
+    true_f = np.zeros((ER, N))
+    cum = np.zeros((R, N))
+    sum_sq = np.zeros(R)
+    sum_max = np.zeros(R)
+    suffered = {"nonprivate": np.zeros(R), "tree": np.zeros(ER), "fresh_noise": np.zeros(ER)}
+    neg_eta = float(-np.asarray(eta, dtype=float))
+    for t0 in range(0, T, CBLOCK):
+        B = min(CBLOCK, T - t0)
+        if env == "switching":
+            L = np.ascontiguousarray(np.stack([source.loss(t, R) for t in range(t0 + 1, t0 + B + 1)], axis=1), dtype=float)
+        else:
+            L = np.ascontiguousarray(source.block(B), dtype=float)
+        rows = sum(1 + K - t.bit_count() for t in range(t0 + 1, t0 + B + 1))
+        zt = np.ascontiguousarray(tree_streams.laplace(1.0, (rows, N)))
+        zf = np.ascontiguousarray(fresh_streams.laplace(1.0, (B, N)))
+        Xn = np.empty((B, R, N))
+        Xt = np.empty((B, ER, N))
+        Xf = np.empty((B, ER, N))
+        experts_block(t0, K, L, neg_eta, sc_t, sc_f, zt, zf, est_n, alpha, noisy, node_noise, true_t, noise_t, true_f,
+                      est_f, cum, sum_sq, Xn, Xt, Xf)
+        Lt = np.ascontiguousarray(L.transpose(1, 0, 2))  # (B, R, N)
+        LE = np.broadcast_to(Lt[:, None], (B, E, R, N)).reshape(B, ER, N)
+        accumulate(suffered["nonprivate"], np.einsum("tbi,tbi->tb", Xn, Lt))
+        accumulate(suffered["tree"], np.einsum("tbi,tbi->tb", Xt, LE))
+        accumulate(suffered["fresh_noise"], np.einsum("tbi,tbi->tb", Xf, LE))
+        for m in L.max(axis=2).T:  # round by round, the reference's order of summation
+            sum_max += m
+    return suffered, cum, sum_sq, sum_max
 
 
 def d_noise_mc(N: int, T: int, eps: float, samples: int, root_seed: int) -> tuple[float, float]:

@@ -1,0 +1,179 @@
+"""Compiled fast path of :func:`dpregret.learners.o2b.run` for the minimax family (Zhang, Tran,
+Cutkosky 2022, Remark 5): :class:`~dpregret.environments.stochastic.LinearFamily` losses,
+:class:`~dpregret.learners.oco.ProjectedOGD` (Remark 5's step) and the ``"tree"`` (Algorithm 1)
+or ``"none"`` conversion, without regulariser, sensitivity check or recorded releases.
+
+Speed only: the same numbers as the reference loop of ``o2b.run``, bit for bit.
+
+- The random numbers are the same uniforms of the same streams, drawn in blocks of steps
+  (a :class:`~dpregret.rng.ReplicateStreams` serves each replicate's uniforms in order,
+  whatever the block), and turned into the same samples and N(0, 1) draws elementwise.
+- Every per-step scalar (``beta_t``, ``beta_{1:t}``, OGD's ``eta_t``, eq. (6)'s factor, the
+  latter through :func:`dpregret.learners.o2b.sensitivity_eq6`) is computed in Python as in
+  the reference; the kernel does the per-replicate arithmetic in the reference's order.
+- Reductions over the d coordinates (``np.sum(..., axis=-1)``, ``np.linalg.norm(..., axis=-1)``)
+  use :func:`_pw`, numpy's pairwise summation (8 accumulators, blocks of 128), so they round
+  as numpy does; TreeNoise's ``gamma_t`` is the sum of the alive nodes in increasing level, as
+  ``ndarray.sum(axis=0)`` adds them.
+``tests/test_o2b_jit.py`` checks equality with the reference loop.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _pw_base(a, lo, n):
+    """numpy's pairwise sum of ``a[lo:lo+n]`` for n <= 128 (numpy/_core/src/umath/loops_utils.h.src)."""
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[lo + i]
+        return res
+    r0 = a[lo]
+    r1 = a[lo + 1]
+    r2 = a[lo + 2]
+    r3 = a[lo + 3]
+    r4 = a[lo + 4]
+    r5 = a[lo + 5]
+    r6 = a[lo + 6]
+    r7 = a[lo + 7]
+    m = n - (n % 8)
+    i = 8
+    while i < m:
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[lo + i]
+        i += 1
+    return res
+
+
+@njit(cache=True)
+def _pw(a, lo, n):
+    """numpy's pairwise sum of ``a[lo:lo+n]``: blocks of at most 128 combined as numpy splits
+    them (n2 = n/2 rounded down to a multiple of 8), without recursion (numba's cache cannot
+    reload recursive functions)."""
+    if n <= 128:
+        return _pw_base(a, lo, n)
+    los = np.empty(128, np.int64)
+    ns = np.empty(128, np.int64)
+    st = np.zeros(128, np.int64)
+    vals = np.empty(128)
+    sp, vp = 0, 0
+    los[0], ns[0], st[0] = lo, n, 0
+    while sp >= 0:
+        cl, cn = los[sp], ns[sp]
+        if cn <= 128:
+            vals[vp] = _pw_base(a, cl, cn)
+            vp += 1
+            sp -= 1
+        elif st[sp] == 0:
+            st[sp] = 1
+            n2 = cn // 2
+            n2 -= n2 % 8
+            los[sp + 1], ns[sp + 1], st[sp + 1] = cl + n2, cn - n2, 0  # right, evaluated second
+            los[sp + 2], ns[sp + 2], st[sp + 2] = cl, n2, 0  # left, evaluated first
+            sp += 2
+        else:
+            vals[vp - 2] = vals[vp - 2] + vals[vp - 1]
+            vp -= 1
+            sp -= 1
+    return vals[0]
+
+
+@njit(cache=True)
+def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, maxdist, regret, xs, b_t, b_prev, bsum_prev,
+                     bsum, eta, c1, Gs, Hs, sq, rho, factor, r):
+    """Steps ``t0 + 1 .. t0 + B`` of ``o2b.run`` (see the module docstring), in place.
+
+    u: (Rb, B, d) the data stream's uniforms and nz: (Rb, B, d) the noise stream's N(0, 1)
+    draws (shape (Rb, 0, d) for the ``"none"`` conversion), of the Rb stream replicates; row
+    ``rr`` of the R = m Rb rows (member-major, :class:`TiledStreams`) uses replicate ``rr % Rb``.
+    The sample of row rr is ``c[rr] + s_rows[rr] * sign(u - 1/2) / sqrt(d)``
+    (:meth:`LinearFamily.sample`), the gradient of its linear loss.  tree: (L, R, d) stored
+    nodes; the per-step scalars are indexed by step - 1; wpre receives the w played at the
+    last step."""
+    R, d = x.shape
+    Rb, B = u.shape[0], u.shape[1]
+    use_tree = nz.shape[1] > 0
+    tmp = np.empty(d)
+    xp = np.empty(d)
+    acc = np.empty(d)
+    gam = np.empty(d)
+    for rr in range(R):
+        rb = rr % Rb
+        sr = s_rows[rr]
+        for s in range(B):
+            t = t0 + s + 1
+            i = t - 1
+            bt, bp, bs0, bs1 = b_t[i], b_prev[i], bsum_prev[i], bsum[i]
+            for j in range(d):
+                xp[j] = x[rr, j]
+                x[rr, j] = (bs0 * xp[j] + bt * w[rr, j]) / bs1
+            # delta = b_t grad(x, z) - b_{t-1} grad(x_prev, z); g = g + delta
+            for j in range(d):
+                sign = -1.0 if u[rb, s, j] < 0.5 else 1.0
+                zj = c[rr, j] + sr * sign / sqrt_d
+                if t > 1:
+                    g[rr, j] = g[rr, j] + (bt * zj - bp * zj)
+                else:
+                    g[rr, j] = g[rr, j] + (bt * zj - 0.0)
+            for j in range(d):
+                v = w[rr, j] - xp[j]
+                tmp[j] = v * v
+            dist = np.sqrt(_pw(tmp, 0, d))
+            if dist > maxdist[rr] or maxdist[rr] != maxdist[rr]:
+                maxdist[rr] = dist
+            # ghat = g + gamma_t (TreeNoise.step); regret += <ghat, w - x*>; OGD on ghat
+            if use_tree:
+                sig = ((factor * (c1[i] * (Gs + Hs * maxdist[rr]))) * sq) / rho
+                j0 = 0
+                while ((t >> j0) & 1) == 0:
+                    j0 += 1
+                for lv in range(j0):
+                    for j in range(d):
+                        tree[lv, rr, j] = 0.0
+                for j in range(d):
+                    tree[j0, rr, j] = sig * nz[rb, s, j]
+                first = True
+                lv = 0
+                while (t >> lv) > 0:
+                    if (t >> lv) & 1:
+                        if first:
+                            for j in range(d):
+                                gam[j] = tree[lv, rr, j]
+                            first = False
+                        else:
+                            for j in range(d):
+                                gam[j] = gam[j] + tree[lv, rr, j]
+                    lv += 1
+                for j in range(d):
+                    tmp[j] = g[rr, j] + gam[j]
+            else:
+                for j in range(d):
+                    tmp[j] = g[rr, j] + 0.0
+            for j in range(d):
+                acc[j] = tmp[j] * (w[rr, j] - xs[rr, j])
+            regret[rr] = regret[rr] + _pw(acc, 0, d)
+            e = eta[i]
+            for j in range(d):
+                acc[j] = w[rr, j] - e * tmp[j]
+            for j in range(d):
+                tmp[j] = acc[j] * acc[j]
+            nrm = np.sqrt(_pw(tmp, 0, d))
+            den = nrm if nrm > 1e-300 else 1e-300
+            q = r / den
+            sc = q if q < 1.0 else 1.0
+            for j in range(d):
+                wpre[rr, j] = w[rr, j]
+                w[rr, j] = acc[j] * sc

@@ -1,0 +1,59 @@
+"""The compiled minimax path of o2b.run (learners.o2b_jit) gives the reference loop's numbers, bit for bit."""
+import math
+
+import numpy as np
+import pytest
+
+from dpregret.environments.stochastic import LinearFamily, TiledStreams
+from dpregret.learners import o2b
+from dpregret.learners.o2b_jit import _pw
+from dpregret.learners.oco import ProjectedOGD
+from dpregret.rng import stable_key
+
+
+def _run(d, conversion, sensitivity, factor, T, cps, reps=range(3, 6), cg=(0.01, 0.3)):
+    prob = LinearFamily(d, list(cg), len(reps))
+    rho = 0.3 if conversion == "tree" else math.inf
+    learner = ProjectedOGD(len(reps) * len(cg), d, prob.r, lambda t: o2b.thm4_gsq(t, T, 1, rho, prob))
+    run = o2b.run(prob, learner, T, k=1, rho=rho, src=TiledStreams(7, stable_key("t", "data", d), reps, len(cg)),
+                  noise_src=TiledStreams(7, stable_key("t", "noise", d), reps, len(cg)), checkpoints=cps,
+                  conversion=conversion, sensitivity=sensitivity, noise_factor=factor)
+    return run, learner
+
+
+@pytest.mark.parametrize("d,conversion,sensitivity,factor,T,cps", [
+    (1, "tree", "eq6", 1.0, 77, [77]), (8, "tree", "eq6", 2.5, 130, [1, 64, 100, 130]),
+    (13, "none", "eq6", 1.0, 90, [45, 90]), (5, "tree", "H_only", 1.0, 40, [40]), (3, "tree", "G_only", 0.5, 50, [20]),
+    (150, "tree", "eq6", 1.0, 33, [33]),
+])
+def test_fast_path_equals_reference_loop(monkeypatch, d, conversion, sensitivity, factor, T, cps):
+    assert o2b._linear_fast_path(LinearFamily(d, [0.1], 1), ProjectedOGD(1, d, 1.0, lambda t: 1.0), conversion, None,
+                                 False, False, TiledStreams(1, (1,), [0], 1), TiledStreams(1, (2,), [0], 1))
+    fast, lf = _run(d, conversion, sensitivity, factor, T, cps)
+    monkeypatch.setattr(o2b, "_linear_fast_path", lambda *a, **k: False)
+    ref, lr = _run(d, conversion, sensitivity, factor, T, cps)
+    for name in ("subopt", "regret", "subopt_w"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(ref, name))
+    np.testing.assert_array_equal(lf.w, lr.w)  # the learner ends in the same state
+    assert (lf.t, lf._acc) == (lr.t, lr._acc)
+
+
+def test_pairwise_sum_rounds_as_numpy():
+    rng = np.random.default_rng(0)
+    for n in [1, 2, 7, 8, 9, 16, 100, 127, 128, 129, 130, 250, 256, 300, 1000, 2049]:
+        a = rng.standard_normal(n) * np.exp(5 * rng.standard_normal(n))
+        assert _pw(a, 0, n) == np.sum(a)
+
+
+def test_blocked_normal_serves_the_streams_draws_and_stops_where_they_stop():
+    from dpregret.rng import ReplicateStreams
+
+    a, b = ReplicateStreams(5, (9,), range(3)), ReplicateStreams(5, (9,), range(3))
+    bn = o2b._BlockedNormal(b, 4, block=7, limit=20)
+    for _ in range(20):
+        np.testing.assert_array_equal(bn.standard_normal((1, 4)), a.normal((1, 4)))
+    assert a.consumed == b.consumed
+    bn = o2b._BlockedNormal(b, 4, block=3, limit=5)
+    for _ in range(5):
+        np.testing.assert_array_equal(bn.standard_normal((4,)), a.normal((4,)))
+    assert a.consumed == b.consumed
