@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from dpregret.claims.as17_table_layout import tables_frame
-from dpregret.claims.as17_tables import BLO_SPECS, EXTRA, MAB_SPECS, OLO_SPECS, evaluate_extra
+from dpregret.claims.as17_tables import BLO_SPECS, EXTRA, MAB_SPECS, OLO_SPECS, eps_window_regime, evaluate_extra
 from dpregret.claims.core import failed, record
 from dpregret.claims.rates import evaluate_rate
 from dpregret.rng import stable_key
@@ -39,9 +39,13 @@ for specs, path, p, envs, scen in ((OLO_SPECS, sm.input.olo, sm.params.olo, sm.p
         if "row" in spec.where and spec.where["row"] not in rows:
             continue
         for env in envs:
+            if spec.where.get("grid") == "eps" and env not in p.get("eps_envs", envs):
+                continue
             try:
                 res, ctl = evaluate_rate(df[df.env == env], spec, p["rate_eps"], tol.get(spec.claim.claim_id, 0.0),
                                          alpha, rng(spec.claim.claim_id, env))
+                if spec.where.get("grid") == "eps" and scen != "as17_olo":
+                    res = eps_window_regime(df[df.env == env], spec, res, p["regime"])
             except Exception as err:  # one claim's failure never stops the others: a FAIL with the reason
                 res = ctl = failed(err)
             write(record(spec.claim, res, ctl, scenario=scen, env=env, ci_level=1 - alpha,

@@ -34,7 +34,7 @@ import pandas as pd
 from .. import _validate as V
 from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
 from ..learners.bandits import ExploreTree, bound_thm4_1, exp2_params_thm4_1
-from ..learners.exp2_jit import exp2_block
+from ..learners.exp2_jit import exp2_block, exp2_block_pulled
 from ..rng import ReplicateStreams, stable_key
 
 SCENARIO = "as17_mab"
@@ -55,8 +55,22 @@ def row_params(name: str, N: int, T: int, eps: float | None) -> tuple[float, flo
     return lam, eta, gam
 
 
+def switching_block(source: SwitchingExperts, t0: int, tb: int, R: int) -> np.ndarray:
+    """Rounds ``t0 + 1 .. t0 + tb`` of :class:`SwitchingExperts`, ``(R, tb, N)``: the vectors of
+    ``source.loss`` (arm ``phase % 2`` has loss 0, the others 1), built without a per-round loop."""
+    t = np.arange(t0 + 1, t0 + tb + 1)
+    zero = (((t - 1) * source.phases) // source.T) % 2
+    L = np.ones((tb, source.N))
+    L[np.arange(tb), zero] = 0.0
+    return np.ascontiguousarray(np.broadcast_to(L, (R, tb, source.N)))
+
+
 def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], replicates: Sequence[int],
-             root_seed: int, gap: float = 0.2, phases: int = 4) -> pd.DataFrame:
+             root_seed: int, gap: float = 0.2, phases: int = 4, pulled_noise: bool = False) -> pd.DataFrame:
+    """``pulled_noise``: draw only the pulled arm's Laplace number per round
+    (:func:`~dpregret.learners.exp2_jit.exp2_block_pulled`; same law by Lemma 4.2, far fewer
+    draws and exps at large N) and leave Lemma 4.3's ``noisy_regret`` out (NaN); the biased-noise
+    control needs the whole vector and is refused."""
     if env not in KINDS:
         raise ValueError(f"env must be one of {KINDS}, got {env!r}")
     N = V.integer("N", N, minimum=2)
@@ -64,6 +78,8 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
     unknown = set(plan) - set(ALGORITHMS)
     if unknown:
         raise ValueError(f"plan keys must be among {ALGORITHMS}, got {sorted(unknown)}")
+    if pulled_noise and "dp_exp2_biased" in plan:
+        raise ValueError("dp_exp2_biased needs the whole noise vector (pulled_noise=False)")
     replicates = list(replicates)
     R = len(replicates)
     point = (SCENARIO, env, N, T, gap if env == "stochastic" else phases)
@@ -82,7 +98,7 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
     bias_b = np.repeat(bias, R, axis=0) if rows else None
     logq = np.full((B, N), -np.log(N))
     suffered, noisy, zsum = np.zeros(B), np.zeros(B), np.zeros((B, N))
-    draws, noise = streams("exp2"), streams("exp2/noise")
+    draws, noise = streams("exp2"), streams("exp2/noise-pulled" if pulled_noise else "exp2/noise")
     tree_eps = [float(V.positive("eps", e)) for e in plan.get("explore_tree", [])]
     tree = (ExploreTree(N, T, np.repeat(tree_eps, R)[:, None], streams("explore_tree"), streams("explore_tree/tree"),
                         len(tree_eps) * R) if tree_eps else None)
@@ -92,8 +108,12 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
     for t0 in range(0, T, block):
         tb = min(block, T - t0)
         L = (source.block(tb) if isinstance(source, StochasticExperts)
-             else np.stack([source.loss(t, R) for t in range(t0 + 1, t0 + tb + 1)], axis=1))
-        if rows:  # the EXP2 family through the compiled kernel (learners/exp2_jit.py)
+             else switching_block(source, t0, tb, R))
+        if rows and pulled_noise:
+            U = np.ascontiguousarray(draws.uniform((tb,)))
+            z = np.ascontiguousarray(noise.laplace(1.0, (tb,)))
+            exp2_block_pulled(logq, eta_b, gam_b, lam_b, np.ascontiguousarray(L), z, U, suffered)
+        elif rows:  # the EXP2 family through the compiled kernel (learners/exp2_jit.py)
             U = np.ascontiguousarray(draws.uniform((tb,)))
             Z = np.ascontiguousarray(noise.laplace(1.0, (tb, N)))
             exp2_block(logq, eta_b, gam_b, lam_b, bias_b, np.ascontiguousarray(L), Z, U, suffered, noisy, zsum)
@@ -104,6 +124,7 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
             tree.update(lb[np.arange(tree.B), arm])
         cum += L.sum(axis=1)
     best_arm, best = cum.argmin(axis=1), cum.min(axis=1)
+    trivial = cum.mean(axis=1) - best  # regret of uniform play: the saturation level of the eps window
 
     out = []
     base = {"scenario": SCENARIO, "env": env, "N": N, "T": T, "replicate": replicates}
@@ -114,12 +135,14 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
             lam, eta, gam = par[k]
             sl = slice(k * R, (k + 1) * R)
             out.append(pd.DataFrame({**base, "algorithm": a, "eps": np.nan if e is None else e, "regret": reg[sl],
-                                     "noisy_regret": nz[sl] if a != "exp2" else np.nan, "lambda": lam, "eta": eta,
+                                     "trivial_regret": trivial,
+                                     "noisy_regret": nz[sl] if a != "exp2" and not pulled_noise else np.nan, "lambda": lam, "eta": eta,
                                      "gamma": gam, "bound_thm4_1": bound_thm4_1(N, T, eta, gam, lam)}))
     if tree_eps:
         reg = tree_suffered - np.tile(best, len(tree_eps))
         for k, e in enumerate(tree_eps):
             out.append(pd.DataFrame({**base, "algorithm": "explore_tree", "eps": e, "regret": reg[k * R:(k + 1) * R],
+                                     "trivial_regret": trivial,
                                      "noisy_regret": np.nan, "lambda": np.nan, "eta": np.nan,
                                      "gamma": tree.gamma, "bound_thm4_1": np.nan}))
     return pd.concat(out, ignore_index=True)
