@@ -237,3 +237,17 @@ def test_rate_window_of_one_decade_is_decided_only_when_declared():
     samples = [x_ * rng.lognormal(0, 0.02, 20) for x_ in x]
     assert check_rate(x, samples, 1.0, 0.1, 0.05, rng).verdict == "INCONCLUSIVE"
     assert check_rate(x, samples, 1.0, 0.1, 0.05, rng, decades=1.0).verdict == "PASS"
+
+
+def test_periodic_sequence_is_deterministic_non_iid_with_arm_0_best():
+    src = as17_bandits.PeriodicExperts(40, 3)
+    L = np.concatenate([src.block(0, 13, 2), src.block(13, 27, 2)], axis=1)
+    assert L.shape == (2, 40, 3) and np.array_equal(L[0], L[1])
+    np.testing.assert_array_equal(L[0, :4], [[0, 1, 1], [0, 1, 1], [0, 1, 1], [1, 0, 1]])
+    assert list(L[0].sum(axis=0)) == [10, 30, 40]
+    plan = {"exp2": [None], "dp_exp2": [4.0], "explore_tree": [4.0], "dp_exp2_biased": [4.0]}
+    whole = as17_bandits.simulate("periodic", 2, 300, plan, range(4), 3)
+    parts = pd.concat([as17_bandits.simulate("periodic", 2, 300, plan, r, 3) for r in (range(0, 1), range(1, 4))])
+    key = ["algorithm", "eps", "replicate"]
+    pd.testing.assert_frame_equal(whole.sort_values(key).reset_index(drop=True), parts.sort_values(key).reset_index(drop=True))
+    assert (whole.trivial_regret == 75.0).all()  # uniform play: 150 - 75

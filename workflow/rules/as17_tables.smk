@@ -13,9 +13,11 @@ OLO_FILES = [
     for g, N, T in (grid_points(OLO) if row != "ftpl" else [("T", OLO["N"], T) for T in OLO["T"]])
     for c in (chunk_ids("as17_olo") if OLO else [])
 ]
+# the T grid on every env of as17_mab.envs; the N grid and the eps window on the stochastic sequence
 MAB_FILES = [
-    f"results/as17/mab/{g}_N{N}_T{T}/chunk{c}.parquet"
-    for g, N, T in ((grid_points(MAB) + [("eps", MAB["N"], MAB["T_eps"])]) if MAB else []) for c in chunk_ids("as17_mab")
+    f"results/as17/mab/{env}/{g}_N{N}_T{T}/chunk{c}.parquet"
+    for g, N, T in ((grid_points(MAB) + [("eps", MAB["N"], MAB["T_eps"])]) if MAB else [])
+    for env in (MAB.get("envs", ["stochastic"]) if g == "T" else ["stochastic"]) for c in chunk_ids("as17_mab")
 ]
 
 
@@ -37,7 +39,8 @@ BLO_FILES = [
 AS17_TABLE_CLAIM_FILES = (
     [f"results/claims/{s.claim.claim_id}--{env}.json" for s in OLO_SPECS if s.where["row"] in OLO.get("rows", [])
      for env in OLO.get("envs", [])]
-    + [f"results/claims/{s.claim.claim_id}--stochastic.json" for s in (MAB_SPECS if MAB else [])]
+    + [f"results/claims/{s.claim.claim_id}--{env}.json" for s in (MAB_SPECS if MAB else [])
+       for env in MAB.get("envs", ["stochastic"]) if s.where["grid"] == "T" or env == "stochastic"]
     + [f"results/claims/{s.claim.claim_id}--{env}.json" for s in BLO_SPECS if s.where["row"] in BLO.get("domains", [])
        for env in BLO.get("envs", []) if s.where["grid"] != "eps" or env in BLO.get("eps_envs", BLO["envs"])]
     + ([f"results/claims/{cid}.json" for cid in EXTRA] if (MAB and BLO) else [])
@@ -72,12 +75,13 @@ rule as17_olo_simulate:
 
 rule as17_mab_simulate:
     output:
-        "results/as17/mab/{grid}_N{N}_T{T}/chunk{chunk}.parquet",
+        "results/as17/mab/{env}/{grid}_N{N}_T{T}/chunk{chunk}.parquet",
     log:
-        "logs/as17_mab_simulate/{grid}_N{N}_T{T}_{chunk}.log",
+        "logs/as17_mab_simulate/{env}_{grid}_N{N}_T{T}_{chunk}.log",
     benchmark:
-        "logs/bench/as17_mab_simulate/{grid}_N{N}_T{T}_{chunk}.tsv"
+        "logs/bench/as17_mab_simulate/{env}_{grid}_N{N}_T{T}_{chunk}.tsv"
     wildcard_constraints:
+        env="stochastic|periodic",
         grid="T|N|eps",
         N=r"\d+",
         T=r"\d+",

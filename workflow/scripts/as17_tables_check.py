@@ -31,7 +31,8 @@ def rng(*parts):
 
 
 for specs, path, p, envs, scen in ((OLO_SPECS, sm.input.olo, sm.params.olo, sm.params.olo["envs"], "as17_olo"),
-                                   (MAB_SPECS, sm.input.mab, sm.params.mab, ["stochastic"], "as17_mab"),
+                                   (MAB_SPECS, sm.input.mab, sm.params.mab, sm.params.mab.get("envs", ["stochastic"]),
+                                    "as17_mab"),
                                    (BLO_SPECS, sm.input.blo, sm.params.blo, sm.params.blo["envs"], "as17_blo")):
     df = pd.read_parquet(path)
     rows = set(p.get("rows", p.get("domains", [])))
@@ -41,6 +42,8 @@ for specs, path, p, envs, scen in ((OLO_SPECS, sm.input.olo, sm.params.olo, sm.p
         for env in envs:
             if spec.where.get("grid") == "eps" and env not in p.get("eps_envs", envs):
                 continue
+            if scen == "as17_mab" and spec.where.get("grid") != "T" and env != "stochastic":
+                continue  # the N grid and the eps window run on the stochastic sequence only
             try:
                 res, ctl = evaluate_rate(df[df.env == env], spec, p["rate_eps"], tol.get(spec.claim.claim_id, 0.0),
                                          alpha, rng(spec.claim.claim_id, env))

@@ -18,7 +18,7 @@ elif sm.rule == "as17_mab_simulate":
             "N": {"exp2": [None], "dp_exp2": [r], "dp_exp2_full_sens": [r]},
             "eps": {"exp2": [None], "dp_exp2": p["eps_window"], "dp_exp2_eps_squared": p["eps_window"]}}[w.grid]
     # Lemma 4.3's noisy-loss regret is needed on the T grid only; elsewhere only the pulled arm's noise is drawn
-    df = as17_bandits.simulate("stochastic", int(w.N), T, plan, reps, seed, gap=p["gap"], pulled_noise=w.grid != "T")
+    df = as17_bandits.simulate(w.get("env", "stochastic"), int(w.N), T, plan, reps, seed, gap=p["gap"], pulled_noise=w.grid != "T")
     df["grid"] = w.grid
 else:
     r = p["rate_eps"]

@@ -55,6 +55,28 @@ def row_params(name: str, N: int, T: int, eps: float | None) -> tuple[float, flo
     return lam, eta, gam
 
 
+ENVS = KINDS + ("periodic",)
+
+
+class PeriodicExperts:
+    """A deterministic, non-i.i.d. sequence for Theorem 4.1 (issue 16 item 4): rounds repeat
+    with period 4; in three of them arm 0 has loss 0 and the others loss 1, in the fourth
+    arm 1 has loss 0 and the others 1.  Arm 0 is the best in hindsight (mean loss 1/4 against
+    3/4 for arm 1 and 1 for the rest); no randomness: only the learner's draws and noise vary.
+    (Sequences with a change point give FTRL-type learners a mean regret near 0, no rate.)"""
+
+    def __init__(self, T: int, N: int, period: int = 4):
+        self.T, self.N = V.integer("T", T), V.integer("N", N, minimum=2)
+        self.period = V.integer("period", period, minimum=2)
+
+    def block(self, t0: int, tb: int, R: int) -> np.ndarray:
+        """Rounds ``t0 + 1 .. t0 + tb``, ``(R, tb, N)``."""
+        t = np.arange(t0 + 1, t0 + tb + 1)
+        L = np.ones((tb, self.N))
+        L[np.arange(tb), np.where(t % self.period == 0, 1, 0)] = 0.0
+        return np.ascontiguousarray(np.broadcast_to(L, (R, tb, self.N)))
+
+
 def switching_block(source: SwitchingExperts, t0: int, tb: int, R: int) -> np.ndarray:
     """Rounds ``t0 + 1 .. t0 + tb`` of :class:`SwitchingExperts`, ``(R, tb, N)``: the vectors of
     ``source.loss`` (arm ``phase % 2`` has loss 0, the others 1), built without a per-round loop."""
@@ -71,8 +93,8 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
     (:func:`~dpregret.learners.exp2_jit.exp2_block_pulled`; same law by Lemma 4.2, far fewer
     draws and exps at large N) and leave Lemma 4.3's ``noisy_regret`` out (NaN); the biased-noise
     control needs the whole vector and is refused."""
-    if env not in KINDS:
-        raise ValueError(f"env must be one of {KINDS}, got {env!r}")
+    if env not in ENVS:
+        raise ValueError(f"env must be one of {ENVS}, got {env!r}")
     N = V.integer("N", N, minimum=2)
     T = V.integer("T", T)
     unknown = set(plan) - set(ALGORITHMS)
@@ -82,12 +104,13 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
         raise ValueError("dp_exp2_biased needs the whole noise vector (pulled_noise=False)")
     replicates = list(replicates)
     R = len(replicates)
-    point = (SCENARIO, env, N, T, gap if env == "stochastic" else phases)
+    point = (SCENARIO, env, N, T, gap if env == "stochastic" else phases)  # (periodic: no parameter of its own)
 
     def streams(role):
         return ReplicateStreams(root_seed, stable_key(*point, role), replicates)
 
-    source = SwitchingExperts(T, N, phases) if env == "switching" else StochasticExperts(N, gap, streams("losses"))
+    source = (SwitchingExperts(T, N, phases) if env == "switching" else PeriodicExperts(T, N) if env == "periodic"
+              else StochasticExperts(N, gap, streams("losses")))
     rows = [(a, None if a == "exp2" else float(V.positive("eps", e))) for a in ALGORITHMS if a in plan and a != "explore_tree"
             for e in ([None] if a == "exp2" else plan[a])]
     par = np.array([row_params(a, N, T, e) for a, e in rows])  # (rows, 3)
@@ -107,8 +130,8 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
     block = max(1, min(T, BLOCK_DOUBLES // (R * N)))  # rounds per kernel call
     for t0 in range(0, T, block):
         tb = min(block, T - t0)
-        L = (source.block(tb) if isinstance(source, StochasticExperts)
-             else switching_block(source, t0, tb, R))
+        L = (source.block(tb) if isinstance(source, StochasticExperts) else source.block(t0, tb, R)
+             if isinstance(source, PeriodicExperts) else switching_block(source, t0, tb, R))
         if rows and pulled_noise:
             U = np.ascontiguousarray(draws.uniform((tb,)))
             z = np.ascontiguousarray(noise.laplace(1.0, (tb,)))
