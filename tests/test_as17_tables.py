@@ -162,3 +162,92 @@ def test_compiled_exp2_matches_the_classes(env, monkeypatch):
     priv = got.algorithm != "exp2"
     np.testing.assert_allclose(got.noisy_regret.to_numpy()[priv], nz[priv.to_numpy()], rtol=1e-9, atol=1e-9)
     assert np.ptp(reg) > 1.0
+
+
+def test_pulled_noise_kernel_equals_the_full_kernel_fed_the_pulled_arms_noise():
+    """exp2_block_pulled (one Laplace number per round, weights updated at the pulled arm) gives
+    the same regret as exp2_block when every arm's noise equals that number (Lemma 4.2: only the
+    pulled arm's noise reaches the learner), over many arm switches.  Step sizes as Theorem 4.1's
+    (eta N / gamma < 1): far outside, the importance weights amplify rounding chaotically."""
+    from dpregret.learners.exp2_jit import exp2_block, exp2_block_pulled
+    rng = np.random.default_rng(5)
+    R, N, T = 3, 6, 4000
+    eta, gam, lam = (np.repeat(v, R) for v in ([0.001, 0.01, 0.005], [0.01, 0.1, 0.05], [2.0, 0.5, 0.0]))
+    B = eta.size
+    L = (rng.random((R, T, N)) < np.linspace(0.3, 0.6, N)).astype(float)
+    z, U = rng.laplace(size=(R, T)), rng.random((R, T))
+    full, fast = np.zeros(B), np.zeros(B)
+    lq_full, lq_fast = np.zeros((B, N)), np.zeros((B, N))
+    rec = np.zeros((B, T, 2))
+    exp2_block(lq_full, eta, gam, lam, np.zeros((B, N)), L, np.ascontiguousarray(np.repeat(z[:, :, None], N, axis=2)), U,
+               full, np.zeros(B), np.zeros((B, N)), rec)
+    exp2_block_pulled(lq_fast, eta, gam, lam, L, z, U, fast)
+    np.testing.assert_allclose(fast, full, rtol=1e-7)
+    np.testing.assert_allclose(lq_fast - lq_fast.max(axis=1, keepdims=True), lq_full, atol=1e-6)
+    assert all(len(np.unique(rec[b, :, 0])) == N for b in range(B))  # every arm is played: a real test
+
+
+@pytest.mark.parametrize("env", ["switching", "stochastic"])
+def test_pulled_noise_scenario_is_block_and_chunk_invariant(env, monkeypatch):
+    plan = {"exp2": [None], "dp_exp2": [0.5, 4.0], "dp_exp2_full_sens": [4.0]}
+    whole = as17_bandits.simulate(env, 4, 500, plan, range(5), 7, gap=0.3, pulled_noise=True)
+    monkeypatch.setattr(as17_bandits, "BLOCK_DOUBLES", 17 * 2 * 4)
+    parts = pd.concat([as17_bandits.simulate(env, 4, 500, plan, r, 7, gap=0.3, pulled_noise=True)
+                       for r in (range(0, 2), range(2, 5))])
+    key = ["algorithm", "eps", "replicate"]
+    pd.testing.assert_frame_equal(whole.sort_values(key).reset_index(drop=True), parts.sort_values(key).reset_index(drop=True))
+    assert whole.noisy_regret.isna().all() and np.ptp(whole.regret) > 1.0
+    with pytest.raises(ValueError, match="biased"):
+        as17_bandits.simulate(env, 4, 50, {"dp_exp2_biased": [1.0]}, range(2), 7, pulled_noise=True)
+
+
+def test_switching_block_equals_the_sources_rounds():
+    from dpregret.environments.experts import SwitchingExperts
+    src = SwitchingExperts(103, 5, 4)
+    got = as17_bandits.switching_block(src, 20, 60, 3)
+    want = np.stack([src.loss(t, 3) for t in range(21, 81)], axis=1)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_eps_window_regime_passes_a_noise_dominated_window_and_flags_one_outside():
+    from dpregret.claims.as17_tables import MAB_SPECS, eps_window_regime
+    from dpregret.claims.core import Result
+    spec = next(s for s in MAB_SPECS if s.claim.claim_id == "AS17-T2-mab-rate-eps")
+    regime = {"noise_share_min": 0.5, "trivial_share_max": 0.5}
+
+    def frame(nonpriv, priv):
+        rows = [{"algorithm": "exp2", "eps": np.nan, "regret": nonpriv, "grid": "eps", "trivial_regret": 1000.0}]
+        rows += [{"algorithm": "dp_exp2", "eps": e, "regret": v, "grid": "eps", "trivial_regret": 1000.0}
+                 for e, v in priv.items()]
+        return pd.DataFrame(rows)
+
+    ok = Result("PASS", 0.9, 1.0, 0.8, 1.0, 0.25, {})
+    inside = eps_window_regime(frame(10.0, {0.2: 400.0, 2.0: 40.0}), spec, ok, regime)
+    assert inside.verdict == "PASS" and inside.detail["regime_numbers"]["noise_share"][1] == pytest.approx(0.75)
+    flat = eps_window_regime(frame(30.0, {0.2: 400.0, 2.0: 40.0}), spec, Result("PASS", 0.9, 1.0, 0.8, 1.0, 0.25, {}), regime)
+    assert flat.verdict == "INCONCLUSIVE" and "not in the regime" in flat.detail["not_in_regime"]
+    saturated = eps_window_regime(frame(10.0, {0.2: 900.0, 2.0: 40.0}), spec, Result("PASS", 0.9, 1.0, 0.8, 1.0, 0.25, {}), regime)
+    assert saturated.verdict == "INCONCLUSIVE"
+
+
+def test_rate_window_of_one_decade_is_decided_only_when_declared():
+    from dpregret.claims.core import check_rate
+    rng = np.random.default_rng(1)
+    x = np.array([1.0, 2.0, 4.0, 10.0])
+    samples = [x_ * rng.lognormal(0, 0.02, 20) for x_ in x]
+    assert check_rate(x, samples, 1.0, 0.1, 0.05, rng).verdict == "INCONCLUSIVE"
+    assert check_rate(x, samples, 1.0, 0.1, 0.05, rng, decades=1.0).verdict == "PASS"
+
+
+def test_periodic_sequence_is_deterministic_non_iid_with_arm_0_best():
+    src = as17_bandits.PeriodicExperts(40, 3)
+    L = np.concatenate([src.block(0, 13, 2), src.block(13, 27, 2)], axis=1)
+    assert L.shape == (2, 40, 3) and np.array_equal(L[0], L[1])
+    np.testing.assert_array_equal(L[0, :4], [[0, 1, 1], [0, 1, 1], [0, 1, 1], [1, 0, 1]])
+    assert list(L[0].sum(axis=0)) == [10, 30, 40]
+    plan = {"exp2": [None], "dp_exp2": [4.0], "explore_tree": [4.0], "dp_exp2_biased": [4.0]}
+    whole = as17_bandits.simulate("periodic", 2, 300, plan, range(4), 3)
+    parts = pd.concat([as17_bandits.simulate("periodic", 2, 300, plan, r, 3) for r in (range(0, 1), range(1, 4))])
+    key = ["algorithm", "eps", "replicate"]
+    pd.testing.assert_frame_equal(whole.sort_values(key).reset_index(drop=True), parts.sort_values(key).reset_index(drop=True))
+    assert (whole.trivial_regret == 75.0).all()  # uniform play: 150 - 75

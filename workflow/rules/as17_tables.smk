@@ -13,24 +13,38 @@ OLO_FILES = [
     for g, N, T in (grid_points(OLO) if row != "ftpl" else [("T", OLO["N"], T) for T in OLO["T"]])
     for c in (chunk_ids("as17_olo") if OLO else [])
 ]
+# the T grid on every env of as17_mab.envs; the N grid and the eps window on the stochastic sequence
 MAB_FILES = [
-    f"results/as17/mab/{g}_N{N}_T{T}/chunk{c}.parquet"
-    for g, N, T in (grid_points(MAB) if MAB else []) for c in chunk_ids("as17_mab")
+    f"results/as17/mab/{env}/{g}_N{N}_T{T}/chunk{c}.parquet"
+    for g, N, T in ((grid_points(MAB) + [("eps", MAB["N"], MAB["T_eps"])]) if MAB else [])
+    for env in (MAB.get("envs", ["stochastic"]) if g == "T" else ["stochastic"]) for c in chunk_ids("as17_mab")
 ]
+
+
+# replicate chunks of each BLO grid (the switching / stochastic T grids, the eps window): each may declare
+# its own replicate count (replicates_<key>, default replicates)
+BLO_CHUNKS = {
+    key: [f"{c.start}-{c.stop}" for c in replicate_chunks(BLO.get(f"replicates_{key}", BLO["replicates"]),
+                                                         BLO.get("chunk_size", RUN["chunk_size"]))]
+    for key in (["switching", "stochastic", "eps"] if BLO else [])
+}
 BLO_FILES = [
     f"results/as17/blo/{dom}/{env}/{g}_T{T}/chunk{c}.parquet"
     for dom in BLO.get("domains", []) for env in BLO.get("envs", [])
-    for g, T in ([("T", T) for T in BLO.get(f"T_{env}", BLO["T"])] + [("eps", BLO["T_eps"])] if BLO else [])
-    for c in (chunk_ids("as17_blo") if BLO else [])
+    for g, T, chunks in ([("T", T, BLO_CHUNKS[env]) for T in BLO.get(f"T_{env}", BLO["T"])]
+                         + ([("eps", BLO["T_eps"], BLO_CHUNKS["eps"])] if env in BLO.get("eps_envs", BLO["envs"]) else [])
+                         if BLO else [])
+    for c in chunks
 ]
 AS17_TABLE_CLAIM_FILES = (
     [f"results/claims/{s.claim.claim_id}--{env}.json" for s in OLO_SPECS if s.where["row"] in OLO.get("rows", [])
      for env in OLO.get("envs", [])]
     + [f"results/claims/{cid}--{env}.json" for cid in OLO_BOUNDS if cid.split("-")[2] in OLO.get("rows", [])
        for env in OLO.get("envs", [])]
-    + [f"results/claims/{s.claim.claim_id}--stochastic.json" for s in (MAB_SPECS if MAB else [])]
+    + [f"results/claims/{s.claim.claim_id}--{env}.json" for s in (MAB_SPECS if MAB else [])
+       for env in MAB.get("envs", ["stochastic"]) if s.where["grid"] == "T" or env == "stochastic"]
     + [f"results/claims/{s.claim.claim_id}--{env}.json" for s in BLO_SPECS if s.where["row"] in BLO.get("domains", [])
-       for env in BLO.get("envs", [])]
+       for env in BLO.get("envs", []) if s.where["grid"] != "eps" or env in BLO.get("eps_envs", BLO["envs"])]
     + ([f"results/claims/{cid}.json" for cid in EXTRA] if (MAB and BLO) else [])
 )
 AS17_TABLE_FIGURES = [f"figures/as17/{n}.png" for n in ("olo_regret_vs_T", "olo_gap_vs_N", "mab_regret_vs_T",
@@ -63,13 +77,14 @@ rule as17_olo_simulate:
 
 rule as17_mab_simulate:
     output:
-        "results/as17/mab/{grid}_N{N}_T{T}/chunk{chunk}.parquet",
+        "results/as17/mab/{env}/{grid}_N{N}_T{T}/chunk{chunk}.parquet",
     log:
-        "logs/as17_mab_simulate/{grid}_N{N}_T{T}_{chunk}.log",
+        "logs/as17_mab_simulate/{env}_{grid}_N{N}_T{T}_{chunk}.log",
     benchmark:
-        "logs/bench/as17_mab_simulate/{grid}_N{N}_T{T}_{chunk}.tsv"
+        "logs/bench/as17_mab_simulate/{env}_{grid}_N{N}_T{T}_{chunk}.tsv"
     wildcard_constraints:
-        grid="T|N",
+        env="stochastic|periodic",
+        grid="T|N|eps",
         N=r"\d+",
         T=r"\d+",
         chunk=r"\d+-\d+",

@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 
 from dpregret.claims.as17_table_layout import tables_frame
-from dpregret.claims.as17_tables import BLO_SPECS, EXTRA, MAB_SPECS, OLO_BOUNDS, OLO_SPECS, evaluate_extra, olo_bound_results
+from dpregret.claims.as17_tables import (BLO_SPECS, EXTRA, MAB_SPECS, OLO_BOUNDS, OLO_SPECS, eps_window_regime,
+                                         evaluate_extra, olo_bound_results)
 from dpregret.claims.core import failed, record
 from dpregret.claims.rates import evaluate_rate
 from dpregret.rng import stable_key
@@ -31,7 +32,8 @@ def rng(*parts):
 
 
 for specs, path, p, envs, scen in ((OLO_SPECS, sm.input.olo, sm.params.olo, sm.params.olo["envs"], "as17_olo"),
-                                   (MAB_SPECS, sm.input.mab, sm.params.mab, ["stochastic"], "as17_mab"),
+                                   (MAB_SPECS, sm.input.mab, sm.params.mab, sm.params.mab.get("envs", ["stochastic"]),
+                                    "as17_mab"),
                                    (BLO_SPECS, sm.input.blo, sm.params.blo, sm.params.blo["envs"], "as17_blo")):
     df = pd.read_parquet(path)
     rows = set(p.get("rows", p.get("domains", [])))
@@ -39,9 +41,15 @@ for specs, path, p, envs, scen in ((OLO_SPECS, sm.input.olo, sm.params.olo, sm.p
         if "row" in spec.where and spec.where["row"] not in rows:
             continue
         for env in envs:
+            if spec.where.get("grid") == "eps" and env not in p.get("eps_envs", envs):
+                continue
+            if scen == "as17_mab" and spec.where.get("grid") != "T" and env != "stochastic":
+                continue  # the N grid and the eps window run on the stochastic sequence only
             try:
                 res, ctl = evaluate_rate(df[df.env == env], spec, p["rate_eps"], tol.get(spec.claim.claim_id, 0.0),
                                          alpha, rng(spec.claim.claim_id, env))
+                if spec.where.get("grid") == "eps" and scen != "as17_olo":
+                    res = eps_window_regime(df[df.env == env], spec, res, p["regime"])
             except Exception as err:  # one claim's failure never stops the others: a FAIL with the reason
                 res = ctl = failed(err)
             write(record(spec.claim, res, ctl, scenario=scen, env=env, ci_level=1 - alpha,

@@ -7,6 +7,7 @@ from dpregret.report.figures import as17_tables_figures
 
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")
-as17_tables_figures(pd.read_parquet(sm.input.olo), pd.read_parquet(sm.input.mab), pd.read_parquet(sm.input.blo),
+mab = pd.read_parquet(sm.input.mab)
+as17_tables_figures(pd.read_parquet(sm.input.olo), mab[mab.env == "stochastic"], pd.read_parquet(sm.input.blo),
                     {"olo": sm.params.olo, "mab": sm.params.mab, "blo": sm.params.blo}, sm.params.alpha, list(sm.output),
                     seed=sm.params.seed)

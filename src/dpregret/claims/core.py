@@ -179,8 +179,11 @@ def fit_slope(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def check_rate(x, samples: list[np.ndarray], exponent: float, tol: float, alpha: float,
-               rng: np.random.Generator, n_boot: int = 2000, transform=None) -> Result:
+               rng: np.random.Generator, n_boot: int = 2000, transform=None, decades: float = 2.0) -> Result:
     """Rate claim ``mean metric = O(x^exponent)``; ``samples[i]`` are the replicates at ``x[i]``.
+
+    ``decades``: the span the grid must cover (2 by default; 1 is the testing rule's minimum,
+    for windows that cannot be wider inside the regime, e.g. the noise-dominated eps window).
 
     ``transform(x, means)`` may divide out factors the claim states explicitly (e.g. the
     log^2 T of a polylog bound) before the fit.
@@ -190,9 +193,10 @@ def check_rate(x, samples: list[np.ndarray], exponent: float, tol: float, alpha:
     tol = V.nonnegative("tol", tol)
     if x.size != len(samples):
         raise ValueError(f"x has {x.size} points but samples has {len(samples)}")
-    if x.size < 4 or np.any(x <= 0) or np.log10(x.max() / x.min()) < 2 - 1e-9:
+    if x.size < 4 or np.any(x <= 0) or np.log10(x.max() / x.min()) < decades - 1e-9:
         return Result("INCONCLUSIVE", float("nan"), exponent, float("nan"), float("nan"), tol,
-                      {"reason": "a rate needs >= 4 positive grid points spanning >= 2 decades", "x": x.tolist()})
+                      {"reason": f"a rate needs >= 4 positive grid points spanning >= {decades:g} decades",
+                       "x": x.tolist()})
     tf = transform or (lambda xx, mm: mm)
     if (bad := _diverged("metric", samples, x.tolist())) is not None:
         return bad

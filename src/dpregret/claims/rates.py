@@ -15,7 +15,7 @@ import pandas as pd
 
 from .core import Claim, Result, check_rate
 
-TRANSFORMS = {None: None, "log2sq": lambda x, m: m / np.log2(x) ** 2}
+TRANSFORMS = {None: None, "log2sq": lambda x, m: m / np.log2(x) ** 2, "sqrtlog": lambda x, m: m / np.sqrt(np.log(x))}
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,7 @@ class RateSpec:
     baseline: str = "nonprivate"  # for gaps
     fixed_eps: bool = True  # select eps == rate_eps (rates in T or N)
     fixed_T: str | None = None  # "max": select the largest T (rates in eps, N)
+    decades: float = 2.0  # span the grid must cover (1: a window bounded by the regime, e.g. eps)
 
 
 def _select(df: pd.DataFrame, spec: RateSpec, alg: str, rate_eps: float) -> pd.DataFrame:
@@ -68,5 +69,5 @@ def evaluate_rate(df: pd.DataFrame, spec: RateSpec, rate_eps: float, tol: float,
         x = 1.0 / xs if spec.x == "inv_eps" else xs.astype(float)
         order = np.argsort(x)
         out.append(check_rate(x[order], [samples[i] for i in order], spec.exponent, tol, alpha, rng,
-                              transform=TRANSFORMS[spec.transform]))
+                              transform=TRANSFORMS[spec.transform], decades=spec.decades))
     return out[0], out[1]

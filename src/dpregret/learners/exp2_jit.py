@@ -80,3 +80,62 @@ def exp2_block(logq: np.ndarray, eta: np.ndarray, gamma: np.ndarray, lam: np.nda
                     top = logq[b, j]
             for j in range(N):
                 logq[b, j] -= top
+
+
+@njit(cache=True)
+def exp2_block_pulled(logq: np.ndarray, eta: np.ndarray, gamma: np.ndarray, lam: np.ndarray, L: np.ndarray,
+                      z: np.ndarray, U: np.ndarray, suffered: np.ndarray) -> None:
+    """The rounds of :func:`exp2_block` when Lemma 4.3's quantities are not wanted: only the
+    pulled arm's noise is drawn (``z[r, s]``, one unit Laplace number per replicate-round
+    instead of a vector over the N arms) and the weights ``w = exp(logq)`` are updated at the
+    pulled arm only (one exp per round instead of N); ``logq`` is shifted to max 0 only when
+    the total weight leaves [1e-100, 1e100], so any block size gives the same numbers.
+
+    By Lemma 4.2's construction Algorithm 4 adds ``lam Z_t[arm_t]`` to the forwarded value,
+    and ``Z_t`` is independent of ``arm_t`` (chosen from the past), so ``Z_t[arm_t]`` is a
+    unit Laplace number independent of the past: the same law as ``z[r, s]``.  Fed ``Z`` with
+    ``Z[r, s, j] = z[r, s]`` for every arm and no bias, :func:`exp2_block` gives the same
+    ``suffered`` to rounding (test).
+    """
+    B, N = logq.shape
+    R, tb = L.shape[0], L.shape[1]
+    w = np.empty(N)
+    for b in range(B):
+        r = b % R
+        g, et, lm = gamma[b], eta[b], lam[b]
+        for j in range(N):
+            w[j] = math.exp(logq[b, j])
+        for s in range(tb):
+            tot = 0.0
+            for j in range(N):
+                tot += w[j]
+            if not (1e-100 < tot < 1e100):  # re-base (rare): shift logq to max 0, recompute w
+                top = logq[b, 0]
+                for j in range(1, N):
+                    if logq[b, j] > top:
+                        top = logq[b, j]
+                for j in range(N):
+                    logq[b, j] -= top
+                    w[j] = math.exp(logq[b, j])
+                tot = 0.0
+                for j in range(N):
+                    tot += w[j]
+            a, c0 = (1.0 - g) / tot, g / N
+            loss = 0.0
+            csum = 0.0
+            for j in range(N):
+                pj = a * w[j] + c0
+                loss += pj * L[r, s, j]
+                csum += pj
+            target = U[r, s] * csum
+            arm = N - 1
+            c = 0.0
+            for j in range(N):
+                c += a * w[j] + c0
+                if not c < target:
+                    arm = j
+                    break
+            suffered[b] += loss
+            value = L[r, s, arm] + lm * z[r, s]
+            logq[b, arm] -= et * (value / (a * w[arm] + c0))
+            w[arm] = math.exp(logq[b, arm])

@@ -80,10 +80,12 @@ def simulate(domain: str, env: str, N: int, T: int, plan: Mapping[str, Sequence[
         U = np.ascontiguousarray(draws.uniform((tb,)))
         scrible_block(domain == "ball", S, eta, lam, L, Z, U, suffered)
         cum += L.sum(axis=1)
-    reg = suffered - np.tile(best_in_hindsight(domain, cum), len(rows))
+    best = best_in_hindsight(domain, cum)
+    reg = suffered - np.tile(best, len(rows))
     out = []
     for k, (a, e) in enumerate(rows):
         out.append(pd.DataFrame({"scenario": SCENARIO, "row": domain, "env": env, "algorithm": a, "N": N, "T": T,
                                  "eps": np.nan if e is None else e, "replicate": replicates,
-                                 "regret": reg[k * R:(k + 1) * R], **{key: P[k][key] for key in ("nu", "lambda", "eta", "bound_thm4_5")}}))
+                                 "regret": reg[k * R:(k + 1) * R], "trivial_regret": -best,  # playing the centre
+                                 **{key: P[k][key] for key in ("nu", "lambda", "eta", "bound_thm4_5")}}))
     return pd.concat(out, ignore_index=True)
