@@ -52,19 +52,43 @@ AS17_TABLE_FIGURES = [f"figures/as17/{n}.png" for n in ("olo_regret_vs_T", "olo_
                                                          "blo_regret_vs_eps")]
 
 
+# One job per (row, env, grid, chunk): every T (or N) of the grid in one process (the per-job
+# start-up of numpy/pandas/numba is 1.3-1.7 s); each point is the same independent call as before,
+# so the files and their numbers do not change.
+OLO_GRIDS = {"T": [f"T_N{OLO['N']}_T{T}" for T in OLO["T"]],
+             "N": [f"N_N{N}_T{OLO['T_N']}" for N in OLO.get("N_grid", [])]} if OLO else {"T": [], "N": []}
+
+
 rule as17_olo_simulate:
     output:
-        "results/as17/olo/{row}/{env}/{grid}_N{N}_T{T}/chunk{chunk}.parquet",
+        [f"results/as17/olo/{{row}}/{{env}}/{pt}/chunk{{chunk}}.parquet" for pt in OLO_GRIDS["T"]],
     log:
-        "logs/as17_olo_simulate/{row}_{env}_{grid}_N{N}_T{T}_{chunk}.log",
+        "logs/as17_olo_simulate/{row}_{env}_T_{chunk}.log",
     benchmark:
-        "logs/bench/as17_olo_simulate/{row}_{env}_{grid}_N{N}_T{T}_{chunk}.tsv"
+        "logs/bench/as17_olo_simulate/{row}_{env}_T_{chunk}.tsv"
     wildcard_constraints:
         row="sphere|cube|ftpl",
         env="switching|stochastic",
-        grid="T|N",
-        N=r"\d+",
-        T=r"\d+",
+        chunk=r"\d+-\d+",
+    params:
+        p=OLO,
+        seed=SEED,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/as17_tables_simulate.py"
+
+
+rule as17_olo_simulate_N:
+    output:
+        [f"results/as17/olo/{{row}}/{{env}}/{pt}/chunk{{chunk}}.parquet" for pt in OLO_GRIDS["N"]],
+    log:
+        "logs/as17_olo_simulate/{row}_{env}_N_{chunk}.log",
+    benchmark:
+        "logs/bench/as17_olo_simulate/{row}_{env}_N_{chunk}.tsv"
+    wildcard_constraints:
+        row="sphere|cube",
+        env="switching|stochastic",
         chunk=r"\d+-\d+",
     params:
         p=OLO,

@@ -1,9 +1,10 @@
 """Mutation suite: decide every target claim unpatched once (rule mutation_unpatched), judge one
-mutant against those verdicts (rule mutation_run) or merge the mutants' records into
-results/mutation.json (rule mutation_merge: score = caught / total)."""
+group of mutants against those verdicts (rule mutation_run: a list of records, one per mutant)
+or merge the groups' records into results/mutation.json (rule mutation_merge: score = caught / total)."""
 import json
 import sys
 
+from dpregret.mutation.registry import MUTANTS
 from dpregret.mutation.runner import run_mutant, summary, unpatched_verdicts
 
 sm = snakemake  # noqa: F821
@@ -12,7 +13,9 @@ if sm.rule == "mutation_merge":
     records = []
     for path in sm.input:
         with open(path) as fh:
-            records.append(json.load(fh))
+            records += json.load(fh)
+    order = list(MUTANTS)  # the registry's order, whatever the grouping
+    records.sort(key=lambda r: order.index(r["name"]))
     out = summary(records)
     print(f"score {out['caught']}/{out['total']}, missed: {out['missed']}")
 else:
@@ -25,8 +28,10 @@ else:
     else:
         with open(sm.input.unpatched) as fh:
             cache = json.load(fh)
-        out = run_mutant(sm.wildcards.mutant, settings, cache)
-        for cid, row in out["targets"].items():
-            print(cid, row["unpatched"], "->", row["mutated"], "caught" if row["caught"] else "missed")
+        out = []
+        for name in sm.params.mutants:
+            out.append(run_mutant(name, settings, cache))
+            for cid, row in out[-1]["targets"].items():
+                print(name, cid, row["unpatched"], "->", row["mutated"], "caught" if row["caught"] else "missed")
 with open(sm.output[0], "w") as fh:
     json.dump(out, fh, indent=1, sort_keys=True, default=float)
