@@ -25,6 +25,31 @@ ZTC_FIGURES = [f"figures/ztc22/ztc22_{n}.png" for n in ("subopt_vs_T", "optimist
                ] if ZTC else []
 
 
+# The experiments made of many short points run as one job each (every point of the experiment
+# in one process: the per-job start-up of 1.3-1.7 s was most of their time); the long ones one
+# job per point.  The files and their numbers are the same either way.
+ZTC_BUNDLED = ("optimistic", "sensitivity", "rho_d", "minimax")
+
+for _exp in ZTC_BUNDLED if ZTC else ():
+
+    rule:
+        name:
+            f"ztc22_simulate_{_exp}"
+        output:
+            ZTC_FILES[_exp],
+        log:
+            f"logs/ztc22_simulate/{_exp}.log",
+        benchmark:
+            f"logs/bench/ztc22_simulate/{_exp}.tsv"
+        params:
+            p=ZTC,
+            seed=SEED,
+        conda:
+            CONDA_ENV
+        script:
+            "../scripts/ztc22_simulate.py"
+
+
 rule ztc22_simulate:
     output:
         "results/ztc22/{experiment}/{point}/chunk{chunk}.parquet",
@@ -33,7 +58,7 @@ rule ztc22_simulate:
     benchmark:
         "logs/bench/ztc22_simulate/{experiment}_{point}_{chunk}.tsv"
     wildcard_constraints:
-        experiment="rates|optimistic|sensitivity|strongly_convex|rho_d|minimax|param_free",
+        experiment="rates|strongly_convex|param_free",
         point=r"T\d+|s[0-9.e-]+|rho[0-9.e-]+|d\d+|least_squares|logistic",
         chunk=r"\d+-\d+",
     params:

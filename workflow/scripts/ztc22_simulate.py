@@ -1,27 +1,34 @@
-"""Simulate one point of the Zhang-Tran-Cutkosky scenario (one replicate chunk)."""
+"""Simulate the Zhang-Tran-Cutkosky scenario: one point (one replicate chunk), or every point of
+one bundled experiment (rules ztc22_simulate_<experiment>), each written to its own file."""
+import re
 import sys
 
 from dpregret.scenarios import ztc22
 
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")
-p, w, seed = sm.params.p, sm.wildcards, sm.params.seed
-lo, hi = map(int, w.chunk.split("-"))
-reps = range(lo, hi)
-if w.experiment == "rates":
-    df = ztc22.simulate_rates(p, int(w.point[1:]), reps, seed)
-elif w.experiment == "strongly_convex":
-    df = ztc22.simulate_strongly_convex(p, int(w.point[1:]), reps, seed)
-elif w.experiment == "minimax":
-    df = ztc22.simulate_minimax(p, w.point, reps, seed)
-elif w.experiment == "rho_d":
-    df = ztc22.simulate_rho_d(p, w.point, reps, seed)
-elif w.experiment == "param_free":
-    df = ztc22.simulate_param_free(p, int(w.point[1:]), reps, seed)
-elif w.experiment == "optimistic":
-    df = ztc22.simulate_optimistic(p, float(w.point[1:]), reps, seed)
-else:
-    df = ztc22.simulate_sensitivity(p, w.point, reps, seed)
-df["scenario"] = "ztc22"
-df.to_parquet(sm.output[0], index=False)
-print(len(df), "rows")
+p, seed = sm.params.p, sm.params.seed
+
+
+def simulate(experiment, point, reps):
+    if experiment == "rates":
+        return ztc22.simulate_rates(p, int(point[1:]), reps, seed)
+    if experiment == "strongly_convex":
+        return ztc22.simulate_strongly_convex(p, int(point[1:]), reps, seed)
+    if experiment == "minimax":
+        return ztc22.simulate_minimax(p, point, reps, seed)
+    if experiment == "rho_d":
+        return ztc22.simulate_rho_d(p, point, reps, seed)
+    if experiment == "param_free":
+        return ztc22.simulate_param_free(p, int(point[1:]), reps, seed)
+    if experiment == "optimistic":
+        return ztc22.simulate_optimistic(p, float(point[1:]), reps, seed)
+    return ztc22.simulate_sensitivity(p, point, reps, seed)
+
+
+for path in sm.output:  # results/ztc22/{experiment}/{point}/chunk{lo}-{hi}.parquet
+    experiment, point, lo, hi = re.fullmatch(r"results/ztc22/([a-z_]+)/([^/]+)/chunk(\d+)-(\d+)\.parquet", path).groups()
+    df = simulate(experiment, point, range(int(lo), int(hi)))
+    df["scenario"] = "ztc22"
+    df.to_parquet(path, index=False)
+    print(path, len(df), "rows")
