@@ -83,30 +83,34 @@ class ReplicateStreams:
     def R(self) -> int:
         return len(self._gens)
 
-    def _refill(self) -> None:
-        self._buf = np.stack([g.random(self.block) for g in self._gens])
+    def _fill(self, out: np.ndarray) -> None:
+        """The next ``out.shape[1]`` uniforms of every replicate, written into ``out`` (rows
+        C-contiguous). A generator gives the same sequence whether its doubles are drawn in one
+        call or in several, so how requests are split never changes a number."""
+        for row, g in zip(out, self._gens):
+            g.random(out=row)
         # Generator.random lies in [0, 1); an exact 0 becomes the smallest positive double
-        self._buf[self._buf == 0.0] = _TINY
-        self._pos = 0
+        out[out == 0.0] = _TINY
 
     def _take(self, k: int) -> np.ndarray:
         """The next ``k`` uniforms of every replicate, ``(R, k)``: a view of the buffer when
         they lie in it (consumed positions are never read again, so callers may write to it)."""
         self.consumed += k
-        if k <= self._buf.shape[1] - self._pos:
+        avail = self._buf.shape[1] - self._pos
+        if k <= avail:
             self._pos += k
             return self._buf[:, self._pos - k : self._pos]
         out = np.empty((self.R, k))
-        filled = 0
-        while filled < k:
-            avail = self._buf.shape[1] - self._pos
-            if avail == 0:
-                self._refill()
-                avail = self.block
-            n = min(avail, k - filled)
-            out[:, filled : filled + n] = self._buf[:, self._pos : self._pos + n]
-            self._pos += n
-            filled += n
+        out[:, :avail] = self._buf[:, self._pos :]
+        rest = k - avail
+        if rest >= self.block:  # a large request: straight into the output, the buffer stays spent
+            self._fill(out[:, avail:])
+            self._pos = self._buf.shape[1]
+            return out
+        self._buf = np.empty((self.R, self.block))  # a new array: views handed out earlier stay valid
+        self._fill(self._buf)
+        out[:, avail:] = self._buf[:, :rest]
+        self._pos = rest
         return out
 
     def uniform(self, shape: tuple[int, ...] = ()) -> np.ndarray:

@@ -27,5 +27,5 @@ for env in p["envs"]:
     for cid, res in evaluate(runs, d_noise, env, p["rate_eps"], sm.params.tolerances, alpha, rng).items():
         write(record(CLAIMS[cid], res["claim"], res["control"], scenario="as17_experts", env=env, ci_level=1 - alpha,
                      secondary=res.get("secondary"), history=sm.params.history.get(cid)))
-write(record(EXACT_CLAIM, check_draws(p["T"]), check_draws(p["T"], pad=False), scenario="as17_experts", env=None,
+write(record(EXACT_CLAIM, check_draws(p["T"]), check_draws(p["T"][:1], pad=False), scenario="as17_experts", env=None,
              ci_level=1 - alpha))

@@ -109,7 +109,7 @@ EXACT_CLAIM = Claim(
     "every released prefix sum, L~_0 included, is the true prefix sum plus exactly ceil(log2 T) i.i.d. "
     "draws, and with the noise off the releases are the exact prefix sums, for every T of the run",
     "draws per release; |released - true prefix sum| with noise off",
-    "Jain et al.'s PrivateSum without the padding (popcount(t) draws per release)")
+    "Jain et al.'s PrivateSum without the padding (popcount(t) draws per release), at the run's smallest T")
 
 
 def check_draws(Ts: list[int], pad: bool = True, d: int = 2) -> Result:
