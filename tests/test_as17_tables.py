@@ -153,7 +153,7 @@ def test_compiled_exp2_matches_the_classes(env, monkeypatch):
     """The scenario's fused numba rounds equal Exp2 behind PrivateFeedback on the same draws
     (every EXP2-family algorithm, including the biased-noise control), across block edges."""
     plan = {"exp2": [None], "dp_exp2": [0.5, 4.0], "dp_exp2_full_sens": [4.0], "dp_exp2_eps_squared": [0.5],
-            "dp_exp2_fixed_explore": [4.0], "dp_exp2_biased": [4.0]}
+            "dp_exp2_fixed_explore": [4.0], "dp_exp2_biased": [4.0], "dp_exp2_half_step": [0.5]}
     N, T, reps = 5, 700, [1, 4, 6]
     monkeypatch.setattr(as17_bandits, "BLOCK_DOUBLES", 13 * len(reps) * N)  # blocks of 13 rounds
     got = as17_bandits.simulate(env, N, T, plan, reps, 19, gap=0.3)

@@ -24,7 +24,7 @@ elif sm.rule == "as17_mab_simulate":
     T = int(w.T)
     r = p["rate_eps"]
     plan = {"T": {"exp2": [None], "dp_exp2": p["eps"], "explore_tree": [r], "dp_exp2_eps_squared": p["eps"],
-                  "dp_exp2_fixed_explore": p["eps"], "dp_exp2_biased": [r]},
+                  "dp_exp2_half_step": p["eps"], "dp_exp2_biased": [r]},
             "N": {"exp2": [None], "dp_exp2": [r], "dp_exp2_full_sens": [r]},
             "eps": {"exp2": [None], "dp_exp2": p["eps_window"], "dp_exp2_eps_squared": p["eps_window"]}}[w.grid]
     # Lemma 4.3's noisy-loss regret is needed on the T grid only; elsewhere only the pulled arm's noise is drawn

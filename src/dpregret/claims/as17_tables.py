@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .core import Claim, Result, check_bound, check_comparison, gross_only, not_in_regime, width_margin
+from .core import Claim, Result, check_bound, check_comparison, not_in_regime, width_margin
 from .rates import RateSpec
 
 PAPER = "003_a21566fafc49b886.txt"
@@ -166,7 +166,8 @@ for dom in ("ball", "cube"):
 EXTRA = {
     "AS17-thm4.1-bound": _c("AS17-thm4.1-bound", "Theorem 4.1 (proof, section 4.1)", "bound",
                             "E[Regret] <= log N/eta + 2 eta T N (1 + 10 lambda^2 log^2 NT) + 2 T gamma + 1 at every (T, eps)",
-                            "regret - bound", "exploration rate fixed at gamma = 1/2 (linear regret) against the same bound"),
+                            "regret - bound", "the step eta halved (a factor-2 slip in its constant), lambda and gamma unchanged, "
+                            "against the bound of the correct parameters"),
     "AS17-thm4.5-bound": _c("AS17-thm4.5-bound", "Theorem 4.5 (Appendix D)", "bound",
                             "E[Regret] <= the explicit bound at the end of Appendix D, at every (domain, T, eps)",
                             "regret - bound", "lambda by advanced composition against the same bound"),
@@ -176,7 +177,10 @@ EXTRA = {
                         "noisy-loss regret - true regret (paired)", "noise with mean lambda on arm 0 (not zero-mean)"),
     "AS17-thm4.1-vs-T2-3": _c("AS17-thm4.1-vs-T2-3", "Theorem 4.1 vs Smith-Thakurta, Table 2 row 2", "comparison",
                               "Algorithm 4 + EXP2 has lower regret than the O~(T^(2/3)) baseline at the largest T",
-                              "regret(dp_exp2) - regret(explore_tree), paired", "non-private EXP2 in place of the baseline"),
+                              "regret(dp_exp2) - regret(explore_tree), paired",
+                              "non-private EXP2 in place of the baseline: a comparator better than DP-EXP2 by only "
+                              "the privacy cost (a small fraction of the claimed effect, in the record), which the "
+                              "check must resolve with the right sign"),
 }
 # Theorem 4.1's bandit is non-stochastic (issue 16 item 4): Lemma 4.3 and the comparison with the
 # baseline are also decided on the deterministic periodic sequence (scenarios.as17_bandits.PeriodicExperts);
@@ -187,14 +191,6 @@ for _cid in ("AS17-lemma4.3", "AS17-thm4.1-vs-T2-3"):
         _c0 = EXTRA[_cid]
         EXTRA[f"{_cid}--{_env}"] = _c(f"{_cid}--{_env}", _c0.theorem, _c0.kind, f"{_c0.statement} (on the {_env} sequence)",
                                       _c0.metric, _c0.control)
-# Primary controls that are still straw men (linear regret, a frozen learner, no decay): a PASS
-# shows only that gross errors are caught, and the report says so.  Issues #16 / #17 restate them
-# with near-miss controls.
-EXTRA = gross_only(EXTRA, {
-    "AS17-thm4.1-bound",
-    "AS17-thm4.1-vs-T2-3",
-    *(f"AS17-thm4.1-vs-T2-3--{env}" for env in MAB_ADVERSARIAL_ENVS),
-})
 
 
 NONPRIVATE = {"dp_exp2": "exp2", "dp_scrible": "scrible"}
@@ -240,7 +236,7 @@ def evaluate_extra(mab: pd.DataFrame, blo: pd.DataFrame, rate_eps: float, alpha:
     # A point whose bound is at or above the trivial maximum of the regret decides nothing
     # (issue #16 item 5): losses in [0, 1], so Regret <= sum_t <p_t, l_t> <= T.
     res = {}
-    for role, alg in (("claim", "dp_exp2"), ("control", "dp_exp2_fixed_explore")):
+    for role, alg in (("claim", "dp_exp2"), ("control", "dp_exp2_half_step")):
         diffs, ratios, labels, vacuous = [], [], [], []
         for (env, t, e), g in T_all[T_all.algorithm == alg].groupby(["env", "T", "eps"]):
             B = T_all[(T_all.algorithm == "dp_exp2") & (T_all.env == env) & (T_all["T"] == t)
@@ -306,5 +302,7 @@ def _lemma43_and_baseline(T: pd.DataFrame, rate_eps: float, alpha: float, suffix
         crossover = next((int(t) for t in means.index if below.loc[t:].all()), None)
         r.detail.update({"mean_diff_by_T": {int(k): float(v) for k, v in means.items()}, "crossover_T": crossover})
         res.append(r)
+    # how near the control is: its (wrong-signed) difference as a share of the claim's effect
+    res[1].detail["control_effect_share"] = float(res[1].measured / abs(res[0].measured)) if res[0].measured else None
     out[f"AS17-thm4.1-vs-T2-3{suffix}"] = tuple(res)
     return out

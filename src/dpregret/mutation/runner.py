@@ -198,7 +198,7 @@ def _as17_extra(ctx: Ctx, cids) -> dict[str, Outcome]:
 
     p = ctx.params("as17_extra")
     r, reps = p["rate_eps"], range(p["replicates"])
-    mplan = {"exp2": [None], "dp_exp2": [r], "explore_tree": [r], "dp_exp2_fixed_explore": [r], "dp_exp2_biased": [r]}
+    mplan = {"exp2": [None], "dp_exp2": [r], "explore_tree": [r], "dp_exp2_half_step": [r], "dp_exp2_biased": [r]}
     mab = pd.concat([as17_bandits.simulate("stochastic", 2, T, mplan, reps, ctx.seed, gap=0.3).assign(grid="T")
                      for T in p["T_mab"]], ignore_index=True)
     bplan = {"scrible": [None], "dp_scrible": [r], "dp_scrible_composed": [r]}
