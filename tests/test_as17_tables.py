@@ -251,3 +251,35 @@ def test_periodic_sequence_is_deterministic_non_iid_with_arm_0_best():
     key = ["algorithm", "eps", "replicate"]
     pd.testing.assert_frame_equal(whole.sort_values(key).reset_index(drop=True), parts.sort_values(key).reset_index(drop=True))
     assert (whole.trivial_regret == 75.0).all()  # uniform play: 150 - 75
+
+
+@pytest.mark.parametrize("env", ["stochastic", "periodic"])
+def test_explore_tree_rounds_equal_the_class(env):
+    """ExploreTreeRounds (blocks of rounds, the scenario's path) gives the per-round class's
+    sum_t <p_t, l_t> on the same draws, for two eps rows, across uneven block edges (blocks of
+    7, 64 and 300 rounds, so stored tree nodes carry over between blocks)."""
+    from dpregret.learners.bandits import ExploreTree, ExploreTreeRounds
+    from dpregret.rng import ReplicateStreams
+    N, T, reps, eps = 3, 1000, [0, 2, 5], [0.5, 4.0]
+    R = len(reps)
+    rng = np.random.default_rng(3)
+    L = (rng.random((R, T, N)) < [0.2, 0.5, 0.5]).astype(float) if env == "stochastic" else \
+        as17_bandits.PeriodicExperts(T, N).block(0, T, R)
+
+    def streams(role):
+        return ReplicateStreams(11, (7, role), reps)
+    ref = ExploreTree(N, T, np.repeat(eps, R)[:, None], streams(1), streams(2), len(eps) * R)
+    suffered = np.zeros(len(eps) * R)
+    for s in range(T):
+        lb = np.tile(L[:, s], (len(eps), 1))
+        ref.predict()
+        suffered += np.einsum("bi,bi->b", ref.p, lb)
+        ref.update(lb[np.arange(ref.B), ref.arm])
+    fast = ExploreTreeRounds(N, T, eps, streams(1), streams(2))
+    t0 = 0
+    for tb in [7, 64, 300, 629]:
+        fast.run(np.ascontiguousarray(L[:, t0:t0 + tb]))
+        t0 += tb
+    assert t0 == T and fast.gamma == ref.gamma
+    np.testing.assert_allclose(fast.suffered.ravel(), suffered, rtol=1e-10)
+    assert np.ptp(suffered) > 1.0

@@ -36,7 +36,7 @@ import pandas as pd
 
 from .. import _validate as V
 from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
-from ..learners.bandits import ExploreTree, bound_thm4_1, exp2_params_thm4_1
+from ..learners.bandits import ExploreTreeRounds, bound_thm4_1, exp2_params_thm4_1
 from ..learners.exp2_jit import exp2_block, exp2_block_pulled
 from ..rng import ReplicateStreams, stable_key
 
@@ -128,9 +128,8 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
     suffered, noisy, zsum = np.zeros(B), np.zeros(B), np.zeros((B, N))
     draws, noise = streams("exp2"), streams("exp2/noise-pulled" if pulled_noise else "exp2/noise")
     tree_eps = [float(V.positive("eps", e)) for e in plan.get("explore_tree", [])]
-    tree = (ExploreTree(N, T, np.repeat(tree_eps, R)[:, None], streams("explore_tree"), streams("explore_tree/tree"),
-                        len(tree_eps) * R) if tree_eps else None)
-    tree_suffered = np.zeros(len(tree_eps) * R)
+    # the baseline in blocks of rounds (ExploreTreeRounds: ExploreTree's arithmetic and draws, vectorised over rounds)
+    tree = ExploreTreeRounds(N, T, tree_eps, streams("explore_tree"), streams("explore_tree/tree")) if tree_eps else None
     cum = np.zeros((R, N))
     block = max(1, min(T, BLOCK_DOUBLES // (R * N)))  # rounds per kernel call
     for t0 in range(0, T, block):
@@ -145,11 +144,8 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
             U = np.ascontiguousarray(draws.uniform((tb,)))
             Z = np.ascontiguousarray(noise.laplace(1.0, (tb, N)))
             exp2_block(logq, eta_b, gam_b, lam_b, bias_b, np.ascontiguousarray(L), Z, U, suffered, noisy, zsum)
-        for s in range(tb) if tree else ():
-            lb = np.tile(L[:, s], (tree.B // R, 1))
-            arm = tree.predict()
-            tree_suffered += np.einsum("bi,bi->b", tree.p, lb)
-            tree.update(lb[np.arange(tree.B), arm])
+        if tree:
+            tree.run(L)
         cum += L.sum(axis=1)
     best_arm, best = cum.argmin(axis=1), cum.min(axis=1)
     trivial = cum.mean(axis=1) - best  # regret of uniform play: the saturation level of the eps window
@@ -167,7 +163,7 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
                                      "noisy_regret": nz[sl] if a != "exp2" and not pulled_noise else np.nan, "lambda": lam, "eta": eta,
                                      "gamma": gam, "bound_thm4_1": bound_thm4_1(N, T, eta, gam, lam)}))
     if tree_eps:
-        reg = tree_suffered - np.tile(best, len(tree_eps))
+        reg = tree.suffered.ravel() - np.tile(best, len(tree_eps))
         for k, e in enumerate(tree_eps):
             out.append(pd.DataFrame({**base, "algorithm": "explore_tree", "eps": e, "regret": reg[k * R:(k + 1) * R],
                                      "trivial_regret": trivial,
