@@ -78,3 +78,40 @@ def test_no_point_in_the_regime_is_inconclusive_with_the_numbers(sphere_run):
     assert claim.verdict == control.verdict == "INCONCLUSIVE"
     assert "not in the regime" in claim.detail["not_in_regime"]
     assert claim.detail["regime_numbers"]["points"][0]["N"] == 2
+
+
+@pytest.mark.parametrize("row,env", [("sphere", "switching"), ("cube", "stochastic"), ("ftpl", "stochastic"),
+                                     ("ftpl", "switching")])
+def test_blocks_of_rounds_equal_the_per_round_learners(row, env, monkeypatch):
+    """simulate() runs blocks of rounds through the prefix sums' block(); the per-round
+    predict/update loop of the same learners on the same draws gives the same regret to rounding,
+    whatever the block size (here blocks of 37 rounds, so tree nodes carry over block edges)."""
+    from dpregret.environments.olo import StochasticOLO, SwitchingOLO, best_in_hindsight
+    from dpregret.rng import ReplicateStreams, stable_key
+    N, T, eps, reps = 4, 300, [1.0, 4.0], [0, 3, 5]
+    monkeypatch.setattr(as17_olo, "BLOCK_DOUBLES", 37 * len(eps) * len(reps) * N)
+    got = as17_olo.simulate(row, env, N, T, eps, reps, 17, mu=0.3)
+    # the reference: the same learners one round at a time (the loop simulate ran before the blocks)
+    point = (as17_olo.SCENARIO, row, env, N, T, 4 if env == "switching" else 0.3)
+    dom = as17_olo.DOMAIN[row]
+    src = SwitchingOLO(dom, T, N, 4) if env == "switching" else StochasticOLO(
+        dom, N, 0.3, ReplicateStreams(17, stable_key(*point, "losses"), reps))
+    learners = as17_olo._learners(row, N, T, eps, reps, 17, point)
+    R = len(reps)
+    suffered = {a: 0.0 for a in learners}
+    cum = np.zeros((R, N))
+    for t in range(1, T + 1):
+        l = src.loss(t, R)
+        for name, learner in learners.items():
+            x = learner.predict()
+            lb = l if x.shape[0] == R else np.tile(l, (x.shape[0] // R, 1))
+            suffered[name] = suffered[name] + np.einsum("bi,bi->b", x, lb)
+            learner.update(lb)
+        cum += l
+    best = best_in_hindsight(dom, cum)
+    for name in learners:
+        want = (suffered[name] - np.tile(best, np.size(suffered[name]) // R)).reshape(-1, R)
+        g = got[got.algorithm == name]
+        for ei, e in enumerate(eps):
+            have = g[g.eps == e].regret.to_numpy()
+            np.testing.assert_allclose(have, want[0 if want.shape[0] == 1 else ei], rtol=1e-9, atol=1e-9)

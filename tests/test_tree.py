@@ -144,3 +144,37 @@ def test_releases_are_node_map_applied_to_node_transcript(T):
         values.append(tree.last_node[1])
         releases.append(tree.released - tree.padding)
     np.testing.assert_allclose(np.einsum("tk,krd->trd", M, np.array(values)), np.array(releases), atol=1e-12)
+
+
+@pytest.mark.parametrize("T", [1, 2, 37, 64, 513])
+def test_tree_releases_in_blocks_equal_the_streaming_class(T):
+    """TreeReleases (blocks of steps) releases what TreeBasedAgg releases step by step on the
+    same draws, to rounding, whatever the block edges; and the prefix-sum classes' block()
+    methods equal their step() paths (ExactSum and FreshNoise exactly)."""
+    from dpregret.learners.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
+    from dpregret.rng import ReplicateStreams, stable_key
+    from dpregret.tree import TreeReleases
+    d, reps, scales = 3, [0, 4], [1.0, 2.5]
+    B = len(reps) * len(scales)
+    losses = np.random.default_rng(T).normal(size=(B, T, d))
+
+    def draw(role):
+        return scaled_draws(ReplicateStreams(2, stable_key(T, role), reps), scales, d)
+    edges = sorted({0, T, *[e for e in (1, 5, T // 3, T // 2 + 1) if 0 < e < T]})
+    for name, make in (("tree", lambda: TreeSum(T, B, d, draw("t"))), ("exact", lambda: ExactSum(B, d)),
+                       ("fresh", lambda: FreshNoise(B, d, draw("f")))):
+        ref, fast = make(), make()
+        want = []
+        for t in range(T):
+            want.append(ref.estimate.copy())
+            ref.step(losses[:, t])
+        got = np.concatenate([fast.block(losses[:, a:b]) for a, b in zip(edges[:-1], edges[1:])], axis=1)
+        want = np.stack(want, axis=1)
+        if name == "tree":
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+        else:
+            np.testing.assert_array_equal(got, want)
+    # a TreeReleases built on its own draws the initial release's K draws first, as the class does
+    a = TreeReleases(T, d, draw("t"), B)
+    b = TreeSum(T, B, d, draw("t"))
+    np.testing.assert_array_equal(a.noise, b.tree.noise)

@@ -144,6 +144,57 @@ class TreeBasedAgg:
         return self.released
 
 
+
+class TreeReleases:
+    """The releases of :class:`TreeBasedAgg`, a block of steps at a time (the fast path of
+    scenarios whose learner's input does not depend on its plays: full information against an
+    oblivious sequence).  The same draws in the same order as the class (``draw(K)`` for
+    ``L~_0``, then ``1 + K - popcount(t)`` per step); the release of step t is the true prefix
+    sum plus the draws of the nodes completed at the steps of ``binary_prefix_set(t)`` plus
+    its padding draws: the class's numbers up to rounding (the sums are taken in another
+    order; tests/test_tree.py)."""
+
+    def __init__(self, T: int, d: int, draw: Draw, B: int, initial=None):
+        self.T, self.d, self.B = V.integer("T", T, minimum=1), V.integer("d", d), V.integer("B", B)
+        self.K = draws_per_release(self.T)
+        self._draw = draw
+        self.t = 0
+        self.true = np.zeros((self.B, self.d))
+        self._node = np.zeros((self.T.bit_length(), self.B, self.d))  # draws of the nodes of [1, t]
+        # L~_0's noise: K draws (or the sum already drawn by a TreeBasedAgg built on the same draw)
+        self.noise = draw(self.K).sum(axis=1) if initial is None else np.array(initial, dtype=float)
+
+    def block(self, losses: np.ndarray) -> np.ndarray:
+        """Feed ``losses`` (``(B, tb, d)``, steps ``t + 1 .. t + tb``); return the release each of
+        these steps is played on, ``L~_{t-1}`` (``(B, tb, d)``), and advance to ``t + tb``."""
+        B, tb, d = losses.shape
+        if self.t + tb > self.T:
+            raise ValueError(f"TreeReleases was built for T={self.T} steps; {self.t + tb} is too many")
+        t0, ts = self.t, np.arange(self.t + 1, self.t + tb + 1)
+        true = np.cumsum(np.concatenate([self.true[:, None], losses], axis=1), axis=1)  # true[:, s]: after s steps
+        counts = 1 + self.K - np.array([int(t).bit_count() for t in ts])
+        first = np.cumsum(counts) - counts
+        Z = self._draw(int(counts.sum()))
+        if Z.shape != (B, int(counts.sum()), d):
+            raise ValueError(f"draw must return shape {(B, int(counts.sum()), d)}, got {Z.shape}")
+        node = Z[:, first]  # the node completed at each step
+        noise = np.add.reduceat(Z, first, axis=1) - node  # each step's padding draws
+        for j in range(self.T.bit_length()):
+            on = ((ts >> j) & 1).astype(bool)
+            at = (ts >> j) << j  # the step that completed the level-j node of [1, t]
+            inside = on & (at > t0)
+            noise[:, inside] += node[:, at[inside] - t0 - 1]
+            noise[:, on & ~inside] += self._node[j][:, None]
+        before = true[:, :-1] + np.concatenate([self.noise[:, None], noise[:, :-1]], axis=1)
+        end = int(ts[-1])
+        for j in range(self.T.bit_length()):
+            at = (end >> j) << j
+            if (end >> j) & 1 and at > t0:
+                self._node[j] = node[:, at - t0 - 1]
+        self.true, self.noise, self.t = true[:, -1], noise[:, -1], end
+        return before
+
+
 class TreeNoise:
     """Zhang--Tran--Cutkosky NOISE(t), streaming, vectorised over replicates.
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import _validate as V
 from ..rng import ReplicateStreams
-from ..tree import draws_per_release, nodes_covering_leaf
+from ..tree import TreeReleases, nodes_covering_leaf
 from .ftrl import ExpWeights
 from .prefix_sums import TreeSum, scaled_draws
 
@@ -158,64 +158,35 @@ class ExploreTreeRounds:
 
     Whether a round explores, and which arm it explores, depend on that round's two uniforms
     alone, and the full-information learner is fed only explored losses; so its input, and with
-    it the tree's releases, do not depend on its own plays.  A block of ``tb`` rounds therefore
-    takes its uniforms and its tree draws at once (the same streams, in the same order as the
-    class), forms the true sums by a cumulative sum and the noise of every release from the
-    dyadic nodes (release t holds the nodes completed at the steps of ``binary_prefix_set(t)``
-    plus its ``K - popcount(t)`` padding draws, :class:`~dpregret.tree.TreeBasedAgg`), and
-    accumulates ``sum_t <p_t, l_t>``.  Rows: one per eps, sharing the replicates' draws
-    (row ``e R + r`` uses replicate ``r``), as in the class."""
+    it the tree's releases, do not depend on its own plays.  A block of rounds therefore takes
+    its uniforms at once and its releases from :class:`~dpregret.tree.TreeReleases` (the same
+    streams, in the same order as the class) and accumulates ``sum_t <p_t, l_t>``.  Rows: one
+    per eps, sharing the replicates' draws (row ``e R + r`` uses replicate ``r``), as in the class."""
 
     def __init__(self, N: int, T: int, eps, streams: ReplicateStreams, tree_streams: ReplicateStreams):
         self.N, self.T = V.integer("N", N, minimum=2), V.integer("T", T)
-        self.R = streams.R
+        self.R, self.E = streams.R, np.size(eps)
         self.gamma = float(min(1.0, (self.N * np.log(self.N) / self.T) ** (1 / 3)))
         eps = np.array([V.positive("eps", e) for e in np.atleast_1d(eps)], dtype=float)
-        self.lam = (self.N / self.gamma) * nodes_covering_leaf(self.T) / eps  # (E,)
+        lam = (self.N / self.gamma) * nodes_covering_leaf(self.T) / eps
         self.eta = float(np.sqrt(self.gamma * np.log(self.N) / (self.N * self.T)))
-        self.K = draws_per_release(self.T)
-        self.streams, self.tree_streams = streams, tree_streams
-        self.t = 0
-        self.true = np.zeros((self.R, self.N))  # sum of the fed estimates (the same for every eps row)
-        self.node = np.zeros((self.T.bit_length(), self.R, self.N))  # unit draws of the stored nodes
-        self.noise = tree_streams.laplace(1.0, (self.K, self.N)).sum(axis=1)  # L~_0's K unit draws
-        self.suffered = np.zeros((eps.size, self.R))
+        self.tree = TreeReleases(self.T, self.N, scaled_draws(tree_streams, lam, self.N), self.E * self.R)
+        self.streams = streams
+        self.suffered = np.zeros(self.E * self.R)
 
     def run(self, L: np.ndarray) -> None:
         """The next ``L.shape[1]`` rounds with losses ``L`` (``(R, tb, N)``)."""
         R, tb, N = L.shape
-        t0, ts = self.t, np.arange(self.t + 1, self.t + tb + 1)
         u = self.streams.uniform((tb, 2))
         explore = u[:, :, 0] < self.gamma
         arm = np.minimum((u[:, :, 1] * N).astype(int), N - 1)
         est = np.zeros((R, tb, N))
         r, s = np.nonzero(explore)
         est[r, s, arm[r, s]] = L[r, s, arm[r, s]] * N / self.gamma
-        true = np.cumsum(np.concatenate([self.true[:, None], est], axis=1), axis=1)  # true[:, s]: after s rounds
-        counts = 1 + self.K - np.array([int(t).bit_count() for t in ts])
-        first = np.cumsum(counts) - counts
-        Z = self.tree_streams.laplace(1.0, (int(counts.sum()), N))
-        node = Z[:, first]  # the node completed at each round
-        noise = np.add.reduceat(Z, first, axis=1) - node  # padding draws
-        for j in range(self.T.bit_length()):
-            on = ((ts >> j) & 1).astype(bool)
-            at = (ts >> j) << j  # the step that completed release t's level-j node
-            inside = on & (at > t0)
-            noise[:, inside] += node[:, at[inside] - t0 - 1]
-            noise[:, on & ~inside] += self.node[j][:, None]
-        before = np.concatenate([self.noise[:, None], noise[:, :-1]], axis=1)  # the release each round plays on
-        for e, lam in enumerate(self.lam):
-            z = -self.eta * (true[:, :-1] + lam * before)
-            w = np.exp(z - z.max(axis=-1, keepdims=True))
-            p = (1 - self.gamma) * (w / w.sum(axis=-1, keepdims=True)) + self.gamma / N
-            self.suffered[e] += np.einsum("rsi,rsi->r", p, L)
-        end = int(ts[-1])
-        for j in range(self.T.bit_length()):  # the nodes of the new prefix [1, end]
-            at = (end >> j) << j
-            if (end >> j) & 1 and at > t0:
-                self.node[j] = node[:, at - t0 - 1]
-        self.true, self.noise, self.t = true[:, -1], noise[:, -1], end
-
+        z = -self.eta * self.tree.block(_tile(est, self.E * R))
+        w = np.exp(z - z.max(axis=-1, keepdims=True))
+        p = (1 - self.gamma) * (w / w.sum(axis=-1, keepdims=True)) + self.gamma / N
+        self.suffered += np.einsum("bsi,bsi->b", p, _tile(L, self.E * R))
 
 def exp2_params_thm4_1(N: int, T: int, eps: float | None, sensitivity: float = 1.0) -> tuple[float, float, float]:
     """Theorem 4.1: lambda = B/eps with B = 1 (Lemma 4.2 for arms), eta = sqrt(log N /

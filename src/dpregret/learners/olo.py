@@ -73,7 +73,11 @@ class _QuadraticFTRL:
         self.sums = prefix_sum
 
     def predict(self) -> np.ndarray:
-        return self._project(-0.5 * self.eta * self.sums.estimate)
+        return self.play(self.sums.estimate)
+
+    def play(self, estimate: np.ndarray) -> np.ndarray:
+        """The point played on the prefix-sum estimate ``estimate`` (any leading axes)."""
+        return self._project(-0.5 * self.eta * estimate)
 
     def update(self, loss: np.ndarray) -> None:
         self.sums.step(loss)
@@ -124,7 +128,11 @@ class FTPLLinear:
         self.sums = prefix_sum
 
     def predict(self) -> np.ndarray:
-        return linear_oracle(self.domain, self.sums.estimate)
+        return self.play(self.sums.estimate)
+
+    def play(self, estimate: np.ndarray) -> np.ndarray:
+        """The point played on the prefix-sum estimate ``estimate`` (any leading axes)."""
+        return linear_oracle(self.domain, estimate)
 
     def update(self, loss: np.ndarray) -> None:
         self.sums.step(loss)

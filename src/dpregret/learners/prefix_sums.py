@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _validate as V
 from ..rng import ReplicateStreams
-from ..tree import Draw, TreeBasedAgg
+from ..tree import Draw, TreeBasedAgg, TreeReleases
 
 
 def scaled_draws(streams: ReplicateStreams, scales, d: int, kind: str = "laplace") -> Draw:
@@ -39,17 +39,37 @@ class ExactSum:
     def step(self, loss: np.ndarray) -> None:
         self.estimate = self.estimate + loss
 
+    def block(self, losses: np.ndarray) -> np.ndarray:
+        """``block(losses)`` (``(B, tb, d)``): the estimate each step reads, ``(B, tb, d)``, then
+        advance by ``tb`` steps; the same numbers as ``estimate`` / ``step`` one step at a time."""
+        c = np.cumsum(np.concatenate([self.estimate[:, None], losses], axis=1), axis=1)
+        self.estimate = c[:, -1]
+        return c[:, :-1]
+
 
 class TreeSum:
+    """Prefix sums released by TreeBasedAgg; :meth:`block` runs blocks of steps through
+    :class:`~dpregret.tree.TreeReleases` (same draws; the two paths are not mixed)."""
+
     def __init__(self, T: int, B: int, d: int, draw: Draw):
         self.tree = TreeBasedAgg(T, d, draw, B)
+        self._blocks = None
 
     @property
     def estimate(self) -> np.ndarray:
         return self.tree.released
 
     def step(self, loss: np.ndarray) -> None:
+        if self._blocks is not None:
+            raise RuntimeError("TreeSum: step() after block()")
         self.tree.step(loss)
+
+    def block(self, losses: np.ndarray) -> np.ndarray:
+        if self._blocks is None:
+            if self.tree.t:
+                raise RuntimeError("TreeSum: block() after step()")
+            self._blocks = TreeReleases(self.tree.T, self.tree.d, self.tree._draw, self.tree.R, initial=self.tree.noise)
+        return self._blocks.block(losses)
 
 
 
@@ -69,6 +89,14 @@ class FreshNoise:
     def step(self, loss: np.ndarray) -> None:
         self.true = self.true + loss
         self.estimate = self.true + self._draw(1)[:, 0]
+
+    def block(self, losses: np.ndarray) -> np.ndarray:
+        """As :meth:`ExactSum.block`; one fresh draw per step, the same draws and numbers."""
+        true = np.cumsum(np.concatenate([self.true[:, None], losses], axis=1), axis=1)[:, 1:]
+        est = true + self._draw(losses.shape[1])
+        before = np.concatenate([self.estimate[:, None], est[:, :-1]], axis=1)
+        self.true, self.estimate = true[:, -1], est[:, -1]
+        return before
 
 
 def fresh_noise_lambda(sensitivity: float, T: int, eps: float, delta: float) -> float:

@@ -163,7 +163,7 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
                                      "noisy_regret": nz[sl] if a != "exp2" and not pulled_noise else np.nan, "lambda": lam, "eta": eta,
                                      "gamma": gam, "bound_thm4_1": bound_thm4_1(N, T, eta, gam, lam)}))
     if tree_eps:
-        reg = tree.suffered.ravel() - np.tile(best, len(tree_eps))
+        reg = tree.suffered - np.tile(best, len(tree_eps))
         for k, e in enumerate(tree_eps):
             out.append(pd.DataFrame({**base, "algorithm": "explore_tree", "eps": e, "regret": reg[k * R:(k + 1) * R],
                                      "trivial_regret": trivial,

@@ -37,6 +37,7 @@ from ..learners.olo import d_noise_range
 from ..tree import draws_per_release, nodes_covering_leaf
 
 SCENARIO = "as17_olo"
+BLOCK_DOUBLES = 2**18  # (rows x rounds x N) per block: memory only, the numbers are the same to rounding
 ROWS = ("sphere", "cube", "ftpl")
 DOMAIN = {"sphere": "ball", "cube": "cube", "ftpl": "ball"}
 # What each grid's claims read (FTRL rows): the T grid the rates in T (control: fresh noise),
@@ -54,6 +55,38 @@ def noise_scales(row: str, N: int, T: int, eps: float) -> dict[str, float]:
     return {"nonprivate": 0.0, "tree": laplace_scale_cor3_2(DOMAIN[row], N, T, eps),
             "fresh_noise": fresh_noise_lambda(diam, T, eps, min(0.5, 1.0 / T**2)),
             "wrong_sensitivity": 2.0 * N * nodes_covering_leaf(T) / eps}
+
+
+def switching_block(source: SwitchingOLO, t0: int, tb: int, R: int) -> np.ndarray:
+    """Rounds ``t0 + 1 .. t0 + tb`` of :class:`SwitchingOLO`, ``(R, tb, N)``: ``source.loss`` at once."""
+    sign = np.array([source.sign(t) for t in range(t0 + 1, t0 + tb + 1)])
+    return np.broadcast_to(sign[None, :, None] * source.u, (R, tb, source.N))
+
+
+def _scales(row: str, N: int, T: int, eps) -> dict[str, np.ndarray]:
+    return {a: np.array([noise_scales(row, N, T, e)[a] for e in eps]) for a in noise_scales(row, N, T, eps[0])}
+
+
+def _learners(row: str, N: int, T: int, eps, replicates, root_seed: int, point: tuple) -> dict:
+    """Every algorithm of the row, on its own stream (common random numbers across eps)."""
+    R, E, domain = len(replicates), len(eps), DOMAIN[row]
+
+    def streams(role):
+        return ReplicateStreams(root_seed, stable_key(*point, role), replicates)
+    scales = _scales(row, N, T, eps)
+    learners = {}
+    if row == "ftpl":
+        learners["nonprivate"] = FTPLLinear(domain, TreeSum(T, R, N, scaled_draws(streams("nonprivate"), scales["nonprivate"][:1], N, "gaussian")))
+        learners["tree"] = FTPLLinear(domain, TreeSum(T, E * R, N, scaled_draws(streams("tree"), scales["tree"], N, "gaussian")))
+        learners["fresh_noise"] = FTPLLinear(domain, FreshNoise(E * R, N, scaled_draws(streams("fresh"), scales["fresh_noise"], N, "gaussian")))
+    else:
+        eta = eta_ftrl(d_r_quadratic(domain, N), T / 2.0)  # S = sum ||l||_2^2 / 2 <= T / 2 (||l||_2 <= 1)
+        cls = BallFTRL if domain == "ball" else CubeFTRL
+        learners["nonprivate"] = cls(eta, ExactSum(R, N))
+        learners["tree"] = cls(eta, TreeSum(T, E * R, N, scaled_draws(streams("tree"), scales["tree"], N)))
+        learners["fresh_noise"] = cls(eta, FreshNoise(E * R, N, scaled_draws(streams("fresh"), scales["fresh_noise"], N)))
+        learners["wrong_sensitivity"] = cls(eta, TreeSum(T, E * R, N, scaled_draws(streams("wrong"), scales["wrong_sensitivity"], N)))
+    return learners
 
 
 def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicates: Sequence[int], root_seed: int,
@@ -75,36 +108,30 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
         return ReplicateStreams(root_seed, stable_key(*point, role), replicates)
 
     source = SwitchingOLO(domain, T, N, min(phases, T)) if env == "switching" else StochasticOLO(domain, N, mu, streams("losses"))
-    scales = {a: np.array([noise_scales(row, N, T, e)[a] for e in eps]) for a in noise_scales(row, N, T, eps[0])}
-    learners = {}
-    if row == "ftpl":
-        learners["nonprivate"] = FTPLLinear(domain, TreeSum(T, R, N, scaled_draws(streams("nonprivate"), scales["nonprivate"][:1], N, "gaussian")))
-        learners["tree"] = FTPLLinear(domain, TreeSum(T, E * R, N, scaled_draws(streams("tree"), scales["tree"], N, "gaussian")))
-        learners["fresh_noise"] = FTPLLinear(domain, FreshNoise(E * R, N, scaled_draws(streams("fresh"), scales["fresh_noise"], N, "gaussian")))
-    else:
-        eta = eta_ftrl(d_r_quadratic(domain, N), T / 2.0)  # S = sum ||l||_2^2 / 2 <= T / 2 (||l||_2 <= 1)
-        cls = BallFTRL if domain == "ball" else CubeFTRL
-        learners["nonprivate"] = cls(eta, ExactSum(R, N))
-        learners["tree"] = cls(eta, TreeSum(T, E * R, N, scaled_draws(streams("tree"), scales["tree"], N)))
-        learners["fresh_noise"] = cls(eta, FreshNoise(E * R, N, scaled_draws(streams("fresh"), scales["fresh_noise"], N)))
-        learners["wrong_sensitivity"] = cls(eta, TreeSum(T, E * R, N, scaled_draws(streams("wrong"), scales["wrong_sensitivity"], N)))
+    scales = _scales(row, N, T, eps)
+    learners = _learners(row, N, T, eps, replicates, root_seed, point)
+    eta = eta_ftrl(d_r_quadratic(domain, N), T / 2.0) if row != "ftpl" else None  # as in _learners
     if algorithms is not None:
         unknown = set(algorithms) - set(learners)
         if unknown or "nonprivate" not in algorithms:
             raise ValueError(f"algorithms must include 'nonprivate' and lie in {tuple(learners)}, got {algorithms!r}")
         learners = {a: learners[a] for a in learners if a in algorithms}
+    # blocks of rounds: the learners' inputs (full information, oblivious sequences) do not depend
+    # on their plays, so each prefix sum releases a block's estimates at once (prefix_sums *.block;
+    # the per-round predict/update path is the reference, tests/test_as17_olo.py)
     suffered = {a: 0.0 for a in learners}
     cum = np.zeros((R, N))
     sum_sq = np.zeros(R)
-    for t in range(1, T + 1):
-        l = source.loss(t, R)
-        sum_sq += 0.5 * np.einsum("bi,bi->b", l, l)
+    block = max(1, min(T, BLOCK_DOUBLES // (E * R * N)))
+    for t0 in range(0, T, block):
+        tb = min(block, T - t0)
+        L = source.block(tb) if env == "stochastic" else switching_block(source, t0, tb, R)
+        sum_sq = np.cumsum(np.concatenate([sum_sq[:, None], 0.5 * np.einsum("rsi,rsi->rs", L, L)], axis=1), axis=1)[:, -1]
         for name, learner in learners.items():
-            x = learner.predict()
-            lb = l if x.shape[0] == R else np.tile(l, (x.shape[0] // R, 1))
-            suffered[name] = suffered[name] + np.einsum("bi,bi->b", x, lb)
-            learner.update(lb)
-        cum += l
+            B = learner.sums.estimate.shape[0]
+            lb = L if B == R else np.tile(L, (B // R, 1, 1))
+            suffered[name] = suffered[name] + np.einsum("bsi,bsi->b", learner.play(learner.sums.block(lb)), lb)
+        cum = np.cumsum(np.concatenate([cum[:, None], L], axis=1), axis=1)[:, -1]
     best = best_in_hindsight(domain, cum)
     out = []
     for name in learners:
