@@ -26,3 +26,22 @@ def test_environment_yml_matches_pyproject():
             have.add(_norm(d))
     assert have == wanted
     assert any(isinstance(d, str) and d.replace(" ", "") == f"python{py['requires-python']}" for d in env)
+
+
+def test_the_lock_pins_every_requirement_within_its_declared_range():
+    """config/constraints.txt (the versions CI tested, used by the README's install command)
+    pins every runtime and test requirement of pyproject.toml, inside its declared range."""
+    from packaging.requirements import Requirement
+
+    pins = {}
+    for line in (ROOT / "config" / "constraints.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            pins[name.lower().replace("_", "-")] = version
+    py = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    reqs = [Requirement(r) for r in py["project"]["dependencies"] + py["project"]["optional-dependencies"]["test"]]
+    for r in reqs:
+        key = r.name.lower().replace("_", "-")
+        assert key in pins, f"{r.name} is not pinned in config/constraints.txt"
+        assert r.specifier.contains(pins[key]), f"{r.name}=={pins[key]} lies outside {r.specifier}"
+    assert Requirement(py["build-system"]["requires"][0]).specifier.contains("77.0")  # license = "MIT" needs >= 77
