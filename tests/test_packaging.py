@@ -45,3 +45,12 @@ def test_the_lock_pins_every_requirement_within_its_declared_range():
         assert key in pins, f"{r.name} is not pinned in config/constraints.txt"
         assert r.specifier.contains(pins[key]), f"{r.name}=={pins[key]} lies outside {r.specifier}"
     assert Requirement(py["build-system"]["requires"][0]).specifier.contains("77.0")  # license = "MIT" needs >= 77
+
+
+def test_citation_file_and_bibliography_name_the_four_papers():
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    assert cff["cff-version"] == "1.2.0" and cff["type"] == "software" and cff["title"]
+    titles = {r["title"] for r in cff["references"]}
+    bib = (ROOT / "docs" / "papers.bib").read_text()
+    assert len(titles) == 4 and all(t in bib for t in titles)
+    assert all(r["authors"] and r["year"] for r in cff["references"])
