@@ -123,8 +123,12 @@ def test_claims_on_a_tiny_run():
     assert set(out) == set(C.CLAIMS)
     assert all(r.verdict in VERDICTS and c.verdict in VERDICTS for r, c in out.values())
     for cid in ("ENV-lemma3.1-rate-T", "ENV-lemma3.1-rate-T-switching", "ENV-oracle-calls", "ENV-lemma4.1-bound",
-                "ENV-corC.5-bound", "ENV-lemmaC.2-bound"):
+                "ENV-lemmaC.2-bound"):
         assert out[cid][1].verdict == "FAIL", cid
+    # Corollary C.5: the near miss (2 lambda) stays under the loose bound, the gross secondary is caught
+    c5, c5_control = out["ENV-corC.5-bound"]
+    assert c5_control.verdict != "FAIL" and c5.detail["secondary_control"]["verdict"] == "FAIL"
+    assert c5_control.detail["max_ratio"] > c5.detail["max_ratio"]
     for cid in ("ENV-lemma3.1-rate-T", "ENV-lemma3.1-rate-T-switching", "ENV-oracle-calls"):
         assert out[cid][0].verdict == "PASS", cid
     assert out["ENV-oracle-calls"][1].measured == 2.0

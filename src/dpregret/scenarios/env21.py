@@ -449,6 +449,8 @@ def simulate_rates(p: dict, point, reps, seed: int) -> pd.DataFrame:
             go([("offset_losses", "none", 0.0)], losses=lambda dm: OffsetLosses(
                 stationary_distance(dm, T, L=L), OFFSET * L * dm.D), record=True)
     go([("printed_sign", "none", 0.0)], printed=True, record=True)
+    if dom_name == "simplex":  # Corollary C.5's near miss: Laplace noise for twice the sensitivity (2 lambda)
+        go([("laplace_sens2", "laplace", 2.0 * lam)], record=True, eps_of=eps_of)
     if dom_name == "simplex":  # varying losses: the centre switches between two points of K every round
         switching = lambda dm: switching_distance(dm, T, L=L, phases=batch_schedule(T)[1])  # noqa: E731
         go([("none_switching", "none", 0.0)], losses=switching)
