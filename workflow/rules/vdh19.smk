@@ -92,13 +92,8 @@ rule vdh19_plot:
 
 
 rule vdh19:
+    # no output: `snakemake vdh19` rebuilds whatever of these is missing (a touched flag would hide it)
     input:
         VDH_CLAIM_FILES,
         VDH_FIGURES,
-    output:
-        touch("results/vdh19/done.flag"),
-    log:
-        "logs/vdh19.log",
-    benchmark:
-        "logs/bench/vdh19.tsv"
     localrule: True

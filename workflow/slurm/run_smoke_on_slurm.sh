@@ -34,7 +34,7 @@ copy_repo "$LOCAL_DIR"
 
 echo "== smoke preset through the SLURM executor ($SLURM_DIR)"
 t0=$(date +%s)
-(cd "$SLURM_DIR" && "$SNAKEMAKE" --profile workflow/profiles/slurm --config preset=smoke) \
+(cd "$SLURM_DIR" && "$SNAKEMAKE" --profile profiles/slurm --config preset=smoke) \
     >"$ROOT/slurm.log" 2>&1 || { tail -n 60 "$ROOT/slurm.log"; echo "SLURM run failed (log: $ROOT/slurm.log)" >&2; exit 2; }
 t1=$(date +%s)
 echo "   done in $((t1 - t0)) s; $(grep -c 'submitted with SLURM jobid' "$ROOT/slurm.log" || true) SLURM submissions (log: $ROOT/slurm.log)"
