@@ -1,7 +1,10 @@
 # Effective parameters (preset merged with overrides), checked before any job runs.
 import json
 
+import os
+
 from dpregret.config import ConfigError, effective, replicate_chunks
+from dpregret.provenance import ENV_VAR as PROVENANCE_VAR, provenance
 
 try:
     RUN = effective(config)
@@ -9,6 +12,9 @@ except ConfigError as err:
     raise WorkflowError(str(err))
 
 SEED = RUN["seed"]
+# what produced this run (dpregret.provenance): every job reads it from the environment
+PROVENANCE = provenance(RUN, repo=workflow.basedir)
+os.environ[PROVENANCE_VAR] = json.dumps(PROVENANCE)
 ALPHA = round(1 - RUN["ci_level"], 12)
 CONDA_ENV = "../../environment.yml"
 

@@ -6,10 +6,13 @@ rule claims_table:
         claim_files(),
     output:
         report("results/claims.csv", caption="../report/claims.rst", category="Claims"),
+        provenance="results/claims.provenance.json",
     log:
         "logs/claims_table.log",
     benchmark:
         "logs/bench/claims_table.tsv"
+    params:
+        run=RUN,
     conda:
         CONDA_ENV
     script:
@@ -27,6 +30,7 @@ rule report_html:
         + VDH_FIGURES,
         tables=["results/as17/tables.csv"] if "as17_mab" in RUN["scenarios"] else [],
         mutation="results/mutation.json",
+        provenance="results/claims.provenance.json",
     output:
         report("report/index.html", caption="../report/index.rst", category="Report"),
     log:

@@ -1,4 +1,5 @@
 """report/index.html: the self-contained report (figures embedded)."""
+import json
 import sys
 
 from dpregret.report.html import write_report
@@ -6,5 +7,6 @@ from dpregret.report.html import write_report
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")
 write_report(sm.input.claims, list(sm.input.details), list(sm.input.figures), sm.output[0],
-             {"preset": sm.params.preset, "seed": sm.params.seed, "ci_level": sm.params.ci_level},
+             {"preset": sm.params.preset, "seed": sm.params.seed, "ci_level": sm.params.ci_level,
+              "provenance": json.loads(open(sm.input.provenance).read())},
              tables=list(sm.input.tables), mutation=sm.input.mutation)

@@ -39,6 +39,7 @@ import numpy as np
 from scipy import stats
 
 from .. import _validate as V
+from ..provenance import current as current_provenance
 from .intervals import METHOD as INTERVAL_METHOD
 from .intervals import confidence_limits
 
@@ -326,4 +327,5 @@ def record(claim: Claim, result: Result, control_result: Result, *, scenario: st
         "ci_level": ci_level, "result": result.as_dict(), "control_result": control_result.as_dict(),
         "evidence": evidence, "control_caught": control_caught(control_result),
         "control_margin": margin_of(control_result), "control_margin_unit": control_result.detail.get(
-            "margin_unit", "interval widths"), "secondary_results": sec, "history": list(history or [])}
+            "margin_unit", "interval widths"), "secondary_results": sec, "history": list(history or []),
+        "provenance": current_provenance()}

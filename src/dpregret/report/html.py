@@ -229,8 +229,23 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
     out.append("<h2>Errata found</h2><table><tr><th>paper</th><th>where</th><th>as printed</th><th>what holds</th><th>evidence</th></tr>")
     for e in ERRATA:
         out.append(f"<tr><td>{_e(e['paper'])}</td><td>{_e(e['where'])}</td><td>{_e(e['printed'])}</td><td>{_e(e['correct'])}</td><td>{_e(e['evidence'])}</td></tr>")
-    out.append("</table></body></html>")
+    out.append("</table>")
+    out.append(_footer(meta.get("provenance")))
+    out.append("</body></html>")
     return "\n".join(out)
+
+
+def _footer(prov: dict | None) -> str:
+    """Provenance: code, configuration and versions that produced this report (dpregret.provenance)."""
+    if not prov:
+        return "<footer><p>Provenance not recorded.</p></footer>"
+    commit = prov.get("git_commit") or "not a git checkout"
+    dirty = " (tracked files modified)" if prov.get("git_dirty") else ""
+    vers = ", ".join(f"{k} {v}" for k, v in sorted((prov.get("versions") or {}).items()) if v)
+    return (f"<footer id='provenance'><h2>Provenance</h2><p>dpregret {_e(prov.get('dpregret'))}, commit "
+            f"<code>{_e(commit)}</code>{_e(dirty)}; configuration hash <code>{_e(prov.get('config_hash'))}</code> "
+            f"(effective values in <code>results/claims.provenance.json</code>); {_e(vers)}; Python "
+            f"{_e(prov.get('python'))} on {_e(prov.get('platform'))}.</p></footer>")
 
 
 def write_report(claims_csv: str, detail_paths: list[str], figure_paths: list[str], out_path: str, meta: dict,
