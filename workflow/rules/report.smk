@@ -41,6 +41,7 @@ rule report_html:
         preset=RUN["preset"],
         seed=SEED,
         ci_level=RUN["ci_level"],
+        run=RUN,
     conda:
         CONDA_ENV
     script:

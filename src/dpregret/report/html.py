@@ -225,6 +225,7 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
                        + 
                        f"<details><summary>per-point detail</summary><pre>{_e(json.dumps(res['detail'], indent=1))}</pre></details></div>")
     out += _audit_section(details)
+    out += _accountant_section(meta.get("accountant") or [])
     out += _mutation_section(mutation)
     out.append("<h2>Errata found</h2><table><tr><th>paper</th><th>where</th><th>as printed</th><th>what holds</th><th>evidence</th></tr>")
     for e in ERRATA:
@@ -233,6 +234,25 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
     out.append(_footer(meta.get("provenance")))
     out.append("</body></html>")
     return "\n".join(out)
+
+
+def _accountant_section(rows: list[dict]) -> list[str]:
+    """Our epsilon beside dp-accounting's PLD accountant (dpregret.report.accountant)."""
+    if not rows:
+        return []
+    out = ["<h2 id='accountant'>Independent accountant</h2><p>For every privacy level a claim of this run states, "
+           "the epsilon our accounting gives and the epsilon of Google's <code>dp-accounting</code> PLD accountant "
+           "for the mechanism that runs (its pessimistic estimate). Ours is never below it (a test); where it is far "
+           "above, the stated calibration is conservative.</p>",
+           "<table><tr><th>paper</th><th>where</th><th>level</th><th>delta</th><th>eps, ours</th><th>eps, PLD</th>"
+           "<th>ours / PLD</th><th>note</th></tr>"]
+    for r in rows:
+        ratio = r["eps_ours"] / r["eps_pld"] if r["eps_pld"] > 0 else float("inf")
+        out.append(f"<tr><td>{_e(r['paper'])}</td><td>{_e(r['where'])}</td><td>{_e(r['level'])}</td>"
+                   f"<td>{_num(r['delta'])}</td><td>{_num(r['eps_ours'])}</td><td>{_num(r['eps_pld'])}</td>"
+                   f"<td>{_num(ratio)}</td><td>{_e(r.get('note', ''))}</td></tr>")
+    out.append("</table>")
+    return out
 
 
 def _footer(prov: dict | None) -> str:
