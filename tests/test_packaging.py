@@ -54,3 +54,15 @@ def test_citation_file_and_bibliography_name_the_four_papers():
     bib = (ROOT / "docs" / "papers.bib").read_text()
     assert len(titles) == 4 and all(t in bib for t in titles)
     assert all(r["authors"] and r["year"] for r in cff["references"])
+
+
+def test_paper_files_are_named_only_in_the_registry():
+    """No paper's source file name (the hashed names of the papers directory) outside
+    dpregret.papers: claims, errata and mutants name a paper by its key."""
+    from dpregret.papers import PAPERS, paper
+    hashed = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
+    offenders = [str(f.relative_to(ROOT)) for d in ("src", "workflow", "tests") for f in (ROOT / d).rglob("*")
+                 if f.suffix in (".py", ".smk", ".yaml") and f.name != "papers.py" and hashed.search(f.read_text())]
+    assert offenders == []
+    for p in PAPERS.values():
+        assert paper(p.file) is p and paper(p.key) is p and str(p.year) in p.reference

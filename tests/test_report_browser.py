@@ -43,7 +43,7 @@ def open_in_chromium(html: Path, tmp: Path) -> tuple[dict, list[str]]:
 
 
 def _tiny_report(tmp: Path) -> Path:
-    claim = Claim("ZTC-demo-bound", "002_ea604baa8d00e606.txt", "Theorem 4", "bound", "a statement", "metric", "control")
+    claim = Claim("ZTC-demo-bound", "ZTC22", "Theorem 4", "bound", "a statement", "metric", "control")
     paths = []
     for i, (v, c) in enumerate((("PASS", "FAIL"), ("INCONCLUSIVE", "PASS"))):
         rec = record(claim, Result(v, 0.5, 1.0, 0.4, 0.6, 0.0), Result(c, 2.0, 1.0, 1.5, 2.5, 0.0),

@@ -3,64 +3,64 @@ own definition, the pipeline implements the definition; each entry names the tes
 shows the disagreement independently."""
 
 ERRATA = [
-    {"paper": "003_a21566fafc49b886.txt", "where": "Theorem 3.1 / Lemma 3.3 (lambda = ||Y||_1 log T / eps)",
+    {"paper": "AS17", "where": "Theorem 3.1 / Lemma 3.3 (lambda = ||Y||_1 log T / eps)",
      "printed": "noise scale uses ceil(log T) = the number of draws per release",
      "correct": "the sensitivity multiplier is the number of released dyadic nodes covering a leaf, floor(log2 T) + 1, "
                 "which exceeds ceil(log2 T) when T is a power of two (leaf 1 lies in [1, 2^j] for every 2^j <= T); "
                 "dpregret uses lambda = ||Y||_1 (floor(log2 T) + 1) / eps",
      "evidence": "tests/test_tree.py::test_nodes_covering_a_leaf (brute-force count); the audit "
                  "AUDIT-as17-lemma3.3-tree catches the paper's count (control paper_log_count, eps_lb > eps at T = 4)"},
-    {"paper": "003_a21566fafc49b886.txt", "where": "Theorem 3.4 (first term)",
+    {"paper": "AS17", "where": "Theorem 3.4 (first term)",
      "printed": "sqrt(D_R sum_t max_x ||l_t||*^2)",
      "correct": "eqs. (3)-(4) give D_R/eta + eta S, whose minimum over eta is 2 sqrt(D_R S); dpregret checks the "
                 "eta-explicit form for the eta it uses",
      "evidence": "tests/test_as17_experts.py::test_thm34_optimum_has_factor_two"},
-    {"paper": "003_a21566fafc49b886.txt", "where": "Theorem 3.1, Lemma 3.3, Corollary 3.2 items 2-3 (lambda = ||Y||_1 log T / eps)",
+    {"paper": "AS17", "where": "Theorem 3.1, Lemma 3.3, Corollary 3.2 items 2-3 (lambda = ||Y||_1 log T / eps)",
      "printed": "sensitivity ||Y||_1",
      "correct": "under replace-one neighbours (Definition 2.1) a node changes by l - l', whose l1 norm reaches the l1 "
                 "diameter of Y, 2 ||Y||_1 for symmetric Y (sphere: 2 sqrt(N); cube: 2); dpregret uses the diameter "
                 "(for experts with losses in [0, 1]^N the diameter is N, as printed)",
      "evidence": "tests/test_olo.py::test_laplace_scale_definition_vs_printed"},
-    {"paper": "003_a21566fafc49b886.txt", "where": "Theorem 4.1 (parameters) and its proof",
+    {"paper": "AS17", "where": "Theorem 4.1 (parameters) and its proof",
      "printed": "eta = sqrt(log N / (2NT(1 + 2 lambda^2 log NT))), gamma = eta N sqrt(1 + 2 lambda^2 log NT); "
                 "'the condition eta N (1 + 4 lambda log NT) <= gamma holds by the choice of these parameters'",
      "correct": "gamma / (eta N) = sqrt(1 + 2 lambda^2 log NT) < 1 + 4 lambda log NT, so the condition fails; the "
                 "proof's last chain also drops the 10 of eq. (7). dpregret runs the printed parameters and checks "
                 "the bound with the 10 kept",
      "evidence": "tests/test_as17_tables.py::test_thm41_parameters_and_bound"},
-    {"paper": "003_a21566fafc49b886.txt", "where": "Appendix D (Theorem D.1 and the proof of Theorem 4.5)",
+    {"paper": "AS17", "where": "Appendix D (Theorem D.1 and the proof of Theorem 4.5)",
      "printed": "Theorem D.1 with 2 eta sum N <l, x>^2; failure term 1; 'it can now be verified that eta <= 1/(4N(M+L))'",
      "correct": "the proof applies D.1 with N^2 (the estimate's local norm is N^2 v^2); the failure term is 2M (regret "
                 "<= 2MT); eta <= 1/(4N(M+L)) holds only for T large (with lambda > 0, roughly T > 128 nu log T "
                 "log^2 NT); dpregret evaluates the bound as printed",
      "evidence": "tests/test_scrible.py::test_theorem_4_5_eta_balances_and_condition"},
-    {"paper": "002_ea604baa8d00e606.txt", "where": "Preliminaries, RDP -> DP conversion",
+    {"paper": "ZTC22", "where": "Preliminaries, RDP -> DP conversion",
      "printed": "(alpha, alpha rho^2/2)-RDP for all alpha => (2 rho sqrt(log 1/delta), delta)-DP for delta >= exp(-rho^2)",
      "correct": "the exact conversion gives rho^2/2 + rho sqrt(2 log 1/delta), below 2 rho sqrt(log 1/delta) only when "
                 "log(1/delta) >= 0.7286 rho^2: the condition should read delta <= exp(-rho^2)",
      "evidence": "tests/test_accounting.py::test_zcdp_printed_range_erratum"},
-    {"paper": "002_ea604baa8d00e606.txt", "where": "Definition 2 (Renyi divergence)",
+    {"paper": "ZTC22", "where": "Definition 2 (Renyi divergence)",
      "printed": "D_alpha(P||Q) = 1/(alpha-1) log E_Q[P/Q]",
      "correct": "1/(alpha-1) log E_Q[(P/Q)^alpha] (as used in the proof of Lemma 18)",
      "evidence": "tests/test_accounting.py::test_gaussian_rdp_matches_renyi_divergence_by_quadrature"},
-    {"paper": "000_7eed9852d6745801.txt", "where": "Proof of Lemma 4",
+    {"paper": "VDH19", "where": "Proof of Lemma 4",
      "printed": "numerator and denominator both written with g_{t,j'}",
      "correct": "the numerator uses g_{t,j}; tau_j = 0 gives an improper density, so dpregret requires tau_j > 0 (or inf)",
      "evidence": "tests/test_mechanisms.py (local randomiser scale 2 bound_j / tau_j, KS test)"},
-    {"paper": "004_99eed4067d44be32.txt", "where": "Algorithm 1, line 14 (the Frank-Wolfe objective)",
+    {"paper": "ENV21", "where": "Algorithm 1, line 14 (the Frank-Wolfe objective)",
      "printed": "min 1/2 ||x||^2 - <eta s~, x> (moves towards the gradient estimate: ascent)",
      "correct": "+<eta s~, x>, as in Algorithm 2 line 3 and Lemma C.3; dpregret implements the descent sign",
      "evidence": "tests/test_private_bandit.py::test_nonprivate_regret_sublinear_and_printed_sign_linear"},
-    {"paper": "004_99eed4067d44be32.txt", "where": "Lemma 5.1, proof (l1 norm of a batch sum)",
+    {"paper": "ENV21", "where": "Lemma 5.1, proof (l1 norm of a batch sum)",
      "printed": "T_batch n^(1/2) M = T^(1/2) n L",
      "correct": "T_batch n^(1/2) M = T^(3/4) n L; the printed lambda still suffices because replacing one loss changes "
                 "one term of one batch (sensitivity T^(1/4) n L)",
      "evidence": "tests/test_private_bandit.py::test_erratum_lemma5_1_batch_l1_norm"},
-    {"paper": "004_99eed4067d44be32.txt", "where": "Algorithm 2, line 1 (eta of NoisyOCO)",
+    {"paper": "ENV21", "where": "Algorithm 2, line 1 (eta of NoisyOCO)",
      "printed": "eta = D_omega^(1/2) / (kappa T^(1/2)), not homogeneous in D_omega",
      "correct": "the proof's step (4) uses eta = 2 D_omega / (kappa sqrt(T)), giving 1.5 sqrt(T) kappa D_omega + T kappa gamma",
      "evidence": "tests/test_private_bandit.py::test_erratum_algorithm2_eta_not_homogeneous"},
-    {"paper": "004_99eed4067d44be32.txt", "where": "Lemma 3.1, proof (D_omega^2 = max 1/2 ||x||^2 <= D^2)",
+    {"paper": "ENV21", "where": "Lemma 3.1, proof (D_omega^2 = max 1/2 ||x||^2 <= D^2)",
      "printed": "D_omega^2 <= D^2",
      "correct": "fails on the spanning-tree polytope of the 6-cycle (2.5 > 2); the step only needs omega*(0) + omega(x*)",
      "evidence": "tests/test_private_bandit.py::test_erratum_d_omega_exceeds_d"},

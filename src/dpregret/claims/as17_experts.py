@@ -14,7 +14,7 @@ import pandas as pd
 from ..scenarios.as17_experts import bound_thm3_4
 from .core import Claim, Result, check_bound, check_exact, check_rate
 
-PAPER = "003_a21566fafc49b886.txt"
+PAPER = "AS17"
 ALG, CONTROL = "tree", "fresh_noise"
 CONTROL_TEXT = ("FTRL on fresh-noise prefix sums without the tree (Laplace per release, "
                 "advanced composition over T releases): multiplicative O~(sqrt(T)/eps)")

@@ -17,7 +17,7 @@ import pandas as pd
 from .core import Claim, Result, check_bound, check_comparison, not_in_regime, width_margin
 from .rates import RateSpec
 
-PAPER = "003_a21566fafc49b886.txt"
+PAPER = "AS17"
 FRESH = "fresh noise on every release without the tree (advanced composition): multiplicative O~(sqrt(T)/eps)"
 WRONG = "lambda from the l1 diameter 2N of the l_inf ball (losses assumed only coordinate-bounded)"
 

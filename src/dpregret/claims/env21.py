@@ -25,7 +25,7 @@ import pandas as pd
 
 from .core import Claim, Result, check_bound, check_exact, check_rate, fit_slope, width_margin
 
-PAPER = "004_99eed4067d44be32.txt"
+PAPER = "ENV21"
 SEVERITY = {"PASS": 0, "INCONCLUSIVE": 1, "FAIL": 2}
 
 

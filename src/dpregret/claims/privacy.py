@@ -61,8 +61,8 @@ from ..rng import ReplicateStreams, stable_key
 from ..tree import TreeNoise, nodes_covering_leaf, prefix_node_matrix
 from .core import Claim, Result, check_privacy
 
-VDH, AS17, ZTC = "000_7eed9852d6745801.txt", "003_a21566fafc49b886.txt", "002_ea604baa8d00e606.txt"
-ENV = "004_99eed4067d44be32.txt"
+VDH, AS17, ZTC = "VDH19", "AS17", "ZTC22"
+ENV = "ENV21"
 CHUNK = 2**15  # rows per simulation call: memory and cache only (the rows are i.i.d. either way)
 CHECK_SHARE = 0.1  # share of alpha spent on a spec's statistical check (the lower bounds get the rest)
 CHECK_SAMPLES = 100_000  # transcripts per statistical check (at most the audit's n)

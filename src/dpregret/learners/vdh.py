@@ -54,7 +54,7 @@ _SQPI = math.sqrt(math.pi)
 _K = 15  # series terms: 2^(2K+1)/(2K+1)! < 1e-22
 
 ERRATA = [
-    {"paper": "000_7eed9852d6745801.txt",
+    {"paper": "VDH19",
      "where": "Sec. 3.3, eq. (3.3.4) (predictions (3.3.2) with the conjugate prior)",
      "printed": "w_t = sqrt(b) L e^{(L+2CB)^2/4B} (erf((L-2CB)/2sqrtB) - erf((L+2CB)/2sqrtB)) / "
                 "(erf(C sqrt b) e^{C(L+CB)} 4 B^{3/2}) + 2 sqrtB (e^{2CL} - 1) / (erf(C sqrt b) e^{C(L+CB)} 4 B^{3/2})",
@@ -64,7 +64,7 @@ ERRATA = [
                 "and lacks the factor sqrt(b/pi) of 1/Z, so it is neither w_t nor -w_t (for L > 0 it can even have the "
                 "wrong sign). Checked against mpmath quadrature of (3.3.2); dpregret implements T1 - T2 (in log space)",
      "test": "tests/test_vdh.py::test_printed_3_3_4_disagrees_with_definition"},
-    {"paper": "000_7eed9852d6745801.txt",
+    {"paper": "VDH19",
      "where": "Theorem 10 (hence Theorem 11, its per-coordinate sum); proof in Sec. 3.7.1 / Lemma 11",
      "printed": "E[R_T(u)] <= 1 + |u| max{11G (ln(|u| 11G) - 1 + ln(sqrt5 G sqrt(pi) / (4 sqrt b))), "
                 "E[sqrt(8B ln(16 u^2 B^{3/2} sqrt(pi)/sqrt(b) + 1))]}, B = b + sum_t g~_t^2",
@@ -77,7 +77,7 @@ ERRATA = [
                 "ln(sqrt(e) + 8e u^2 B^2 Z^2)), (1/k)(ln(|u|/k) - 1 + ln(Z/(C - eta)))}] (derived in bound_thm10), "
                 "which holds on the same sequences",
      "test": "tests/test_vdh.py::test_printed_theorem_10_violated_proof_constants_hold"},
-    {"paper": "000_7eed9852d6745801.txt",
+    {"paper": "VDH19",
      "where": "Theorem 12, eq. (3.8.2), and its proof (Sec. 3.8)",
      "printed": "max{|u| E[sqrt(8V)(sqrt(ln(8u^2 V + 1)) + 1)], |u| 11G (ln(|u| 11G ln 2) - 1) + ln 2, "
                 "|u| E[sqrt(2V)] + 1 + E[ln(1 + 2 sqrt(2V))]}, V = sum_t g~_t^2",

@@ -12,14 +12,9 @@ from pathlib import Path
 import pandas as pd
 
 from ..errata import ERRATA
+from ..papers import ORDER, PAPERS, paper
 from .tables import load_claims
 
-PAPERS = {
-    "000_7eed9852d6745801.txt": "Van der Hoeven: user-specified local DP in unconstrained adaptive online learning",
-    "002_ea604baa8d00e606.txt": "Zhang, Tran, Cutkosky: DP online-to-batch for smooth losses",
-    "003_a21566fafc49b886.txt": "Agarwal and Singh: the price of differential privacy for online learning",
-    "004_99eed4067d44be32.txt": "Ene, Nguyen, Vladu: projection-free private bandit optimisation",
-}
 FIGURES_BY_SCENARIO = {"as17_experts": "experts_", "as17_olo": "olo_", "as17_mab": "mab_", "as17_blo": "blo_",
                        "ztc22": "ztc22_", "env21": "env21_", "vdh19": "vdh19_"}
 CSS = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
@@ -127,7 +122,7 @@ def _audit_section(details: dict) -> list[str]:
         ctl = "<br>".join(f"{_e(k)}: {_num(v['mu_lb'] if gdp else v['eps_lb'])} ({'caught' if c['detail']['caught'][k] else 'NOT caught'})"
                           for k, v in c["detail"]["variants"].items())
         tight = r["detail"].get("tight")
-        out.append(f"<tr><td>{_e(d['claim_id'])}</td><td>{_e(d['paper'])}<br>{_e(d['theorem'])}</td>"
+        out.append(f"<tr><td>{_e(d['claim_id'])}</td><td>{_e(paper(d['paper']).short)}<br>{_e(d['theorem'])}</td>"
                    f"<td>{sym} = {_num(r['bound'])}</td><td>{sym}_lb = {_num(r['measured'])} "
                    f"(confidence {_num(d['ci_level'])}){extra}</td><td>{'n/a' if tight is None else tight}</td>"
                    f"{_verdict(r['verdict'])}<td>{ctl}</td></tr>")
@@ -189,15 +184,18 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
            "<h2>Summary</h2><table><tr><th>claim</th><th>paper, theorem</th><th>kind</th><th>verdict</th><th>measured</th>"
            "<th>bound / exponent</th><th>CI</th><th>tol</th><th>primary control</th><th>why not a plain PASS</th></tr>"]
     for _, r in table.iterrows():
-        out.append(f"<tr><td><a href='#{_e(r.claim_id)}'>{_e(r.claim_id)}</a></td><td>{_e(r.paper)}<br>{_e(r.theorem)}</td>"
+        out.append(f"<tr><td><a href='#{_e(r.claim_id)}'>{_e(r.claim_id)}</a></td><td>{_e(paper(r.paper).short)}<br>{_e(r.theorem)}</td>"
                    f"<td>{_e(r.kind)}</td>{_verdict(r.verdict)}<td>{_num(r.measured)}</td><td>{_num(r.bound)}</td>"
                    f"<td>[{_num(r.ci_low)}, {_num(r.ci_high)}]<br><small>{_e(r.ci_of)}</small></td><td>{_num(r.tolerance)}</td>"
                    f"{_caught_cell(r)}<td><small>{_e('' if pd.isna(r.reason) else r.reason)}</small></td></tr>")
     out.append("</table>")
     out += _paper_tables(tables or [])
-    for paper, title in PAPERS.items():
-        rows = table[table.paper == paper]
-        out.append(f"<h2>{_e(title)}</h2><p>Source: <code>{_e(paper)}</code>.</p>")
+    keys = table.paper.map(lambda x: paper(x).key)
+    for key in ORDER:
+        p = PAPERS[key]
+        rows = table[keys == key]
+        out.append(f"<h2 id='paper-{_e(key)}'>{_e(p.authors)} ({p.year}): {_e(p.title)}</h2>"
+                   f"<p class='ref'>{_e(p.reference)}</p>")
         if rows.empty:
             out.append("<p>No claims of this paper are in this run yet.</p>")
             continue
@@ -208,7 +206,7 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
             d = details[r.claim_id]
             res, ctl = d["result"], d["control_result"]
             out.append(f"<div class='claim' id='{_e(r.claim_id)}'><h3>{_e(r.claim_id)}: {_e(r.verdict)}</h3>"
-                       f"<p><b>{_e(d['theorem'])}</b> ({_e(d['paper'])}), environment <code>{_e(d['env'])}</code>: {_e(d['statement'])}.</p>"
+                       f"<p><b>{_e(d['theorem'])}</b> ({_e(paper(d['paper']).short)}), environment <code>{_e(d['env'])}</code>: {_e(d['statement'])}.</p>"
                        f"<p>Metric: {_e(d['metric'])}. Measured {_num(res['measured'])} vs {_num(res['bound'])}"
                        f" (CI of {_e(res['detail'].get('ci_of', ''))}: [{_num(res['ci_low'])}, {_num(res['ci_high'])}], tolerance {_num(res['tolerance'])}).</p>"
                        f"<p>Primary control{'' if d.get('near_miss', True) else ' (a straw man: catches only gross errors)'}: "
@@ -229,7 +227,7 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
     out += _mutation_section(mutation)
     out.append("<h2>Errata found</h2><table><tr><th>paper</th><th>where</th><th>as printed</th><th>what holds</th><th>evidence</th></tr>")
     for e in ERRATA:
-        out.append(f"<tr><td>{_e(e['paper'])}</td><td>{_e(e['where'])}</td><td>{_e(e['printed'])}</td><td>{_e(e['correct'])}</td><td>{_e(e['evidence'])}</td></tr>")
+        out.append(f"<tr><td>{_e(paper(e['paper']).short)}</td><td>{_e(e['where'])}</td><td>{_e(e['printed'])}</td><td>{_e(e['correct'])}</td><td>{_e(e['evidence'])}</td></tr>")
     out.append("</table>")
     out.append(_footer(meta.get("provenance")))
     out.append("</body></html>")

@@ -1,0 +1,57 @@
+"""The registry of the four papers: the only place their source files are named.
+
+Claims, errata and mutants name a paper by its key; the report shows its title, authors, year and
+full reference from here (and ``docs/papers.bib`` holds the same references as BibTeX).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Paper:
+    key: str
+    cite: str  # how the report names it, e.g. "Agarwal and Singh 2017"
+    title: str
+    authors: str
+    year: int
+    venue: str
+    bibkey: str
+    file: str  # the plain-text copy in the papers directory (see its README)
+
+    @property
+    def short(self) -> str:
+        return self.cite
+
+    @property
+    def reference(self) -> str:
+        return f"{self.authors}. {self.title}. {self.venue}, {self.year}."
+
+
+PAPERS = {p.key: p for p in (
+    Paper("AS17", "Agarwal and Singh 2017", "The Price of Differential Privacy for Online Learning", "Naman Agarwal and Karan Singh", 2017,
+          "Proceedings of the 34th International Conference on Machine Learning (ICML), PMLR 70", "agarwal2017price",
+          "003_a21566fafc49b886.txt"),
+    Paper("ZTC22", "Zhang, Tran, Cutkosky 2022", "Differentially Private Online-to-Batch for Smooth Losses", "Qinzi Zhang, Hoang Tran and Ashok Cutkosky",
+          2022, "Advances in Neural Information Processing Systems 35 (NeurIPS)", "zhang2022differentially",
+          "002_ea604baa8d00e606.txt"),
+    Paper("ENV21", "Ene, Nguyen, Vladu 2021", "Projection-Free Bandit Optimization with Privacy Guarantees", "Alina Ene, Huy L. Nguyen and Adrian Vladu",
+          2021, "Proceedings of the 35th AAAI Conference on Artificial Intelligence", "ene2021projection",
+          "004_99eed4067d44be32.txt"),
+    Paper("VDH19", "van der Hoeven 2019", "User-Specified Local Differential Privacy in Unconstrained Adaptive Online Learning", "Dirk van der Hoeven",
+          2019, "Advances in Neural Information Processing Systems 32 (NeurIPS); with appendix proofs in his 2021 "
+          "Leiden University thesis, The Many Faces of Online Learning, chapter 3", "vanderhoeven2019user",
+          "000_7eed9852d6745801.txt"),
+)}
+# a paper's claims are listed in this order in the report
+ORDER = ("AS17", "ZTC22", "ENV21", "VDH19")
+
+
+def paper(key_or_file: str) -> Paper:
+    """The paper of a key ("AS17") or of its source file name (older records)."""
+    if key_or_file in PAPERS:
+        return PAPERS[key_or_file]
+    for p in PAPERS.values():
+        if p.file == key_or_file:
+            return p
+    raise KeyError(f"unknown paper {key_or_file!r}; known: {sorted(PAPERS)}")
