@@ -19,7 +19,7 @@ FIGURES_BY_SCENARIO = {"as17_experts": "experts_", "as17_olo": "olo_", "as17_mab
                        "ztc22": "ztc22_", "env21": "env21_", "vdh19": "vdh19_"}
 CSS = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:.3em .5em;text-align:left;vertical-align:top}
-th{background:#f3f3f3}.PASS{background:#d9f2d9}.FAIL{background:#f8d0d0}.INCONCLUSIVE{background:#fbeec2}
+th{background:#f3f3f3}.banner{background:#fbeec2;border:2px solid #e0b000;padding:.6em 1em;margin:1em 0}.PASS{background:#d9f2d9}.FAIL{background:#f8d0d0}.INCONCLUSIVE{background:#fbeec2}
 img{max-width:100%;border:1px solid #eee}code{background:#f5f5f5;padding:0 .2em}.claim{margin:1.5em 0;padding:.5em 1em;border-left:4px solid #ccc}"""
 
 
@@ -59,6 +59,39 @@ TESTING_RULE = ("<b>A theorem is tested by what it says.</b> An upper bound with
                 "horizons</i>, with the numbers, never PASS. Grids and tolerances are declared in the config before "
                 "the run that decides them; a FAIL is reported as FAIL, and a grid moved after a result is listed in "
                 "the claim's history.")
+
+
+# presets whose horizons are too short to decide the claims (a banner says so)
+UNDECIDING_PRESETS = {"smoke": "The smoke preset runs every claim on horizons far too short to decide it: it checks "
+                               "that the pipeline runs end to end. Its FAIL and INCONCLUSIVE verdicts say nothing about "
+                               "the papers; read the default or paper preset's report for that."}
+
+
+def _banner(preset) -> list[str]:
+    text = UNDECIDING_PRESETS.get(str(preset))
+    return [f"<div class='banner'><b>Preset {_e(preset)}: these verdicts do not decide the claims.</b> {_e(text)}</div>"] \
+        if text else []
+
+
+def _scoreboard(table: pd.DataFrame, mutation: str | None) -> list[str]:
+    """Per paper: its counts of PASS / FAIL / INCONCLUSIVE, controls caught and mutants caught."""
+    by_paper = {}
+    if mutation and Path(mutation).exists():
+        by_paper = json.loads(Path(mutation).read_text()).get("by_paper", {})
+    keys = table.paper.map(lambda x: paper(x).key)
+    out = ["<table class='scoreboard'><tr><th>paper</th><th>claims</th><th>PASS</th><th>FAIL</th><th>INCONCLUSIVE</th>"
+           "<th>primary controls caught</th><th>mutants caught</th></tr>"]
+    for key in ORDER:
+        p, rows = PAPERS[key], table[keys == key]
+        n = rows.verdict.value_counts()
+        m = by_paper.get(key, {})
+        out.append(f"<tr><td><a href='#paper-{_e(key)}'>{_e(p.cite)}</a><br><small>{_e(p.title)}</small></td>"
+                   f"<td>{len(rows)}</td><td class='PASS'>{n.get('PASS', 0)}</td><td class='FAIL'>{n.get('FAIL', 0)}</td>"
+                   f"<td class='INCONCLUSIVE'>{n.get('INCONCLUSIVE', 0)}</td>"
+                   f"<td>{int(rows.control_caught.astype(bool).sum())} of {len(rows)}</td>"
+                   f"<td>{m.get('caught', 0)} of {m.get('total', 0)}</td></tr>")
+    out.append("</table>")
+    return out
 
 
 def _control_caught(control_verdict: str) -> str:
@@ -174,6 +207,8 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
            f"confidence level {_e(meta.get('ci_level'))}. {len(table)} claims: "
            + ", ".join(f"{v} {_e(k)}" for k, v in sorted(counts.items()))
            + f"; primary controls caught: {caught} of {len(table)}.{mscore}</p>",
+           *_banner(meta.get("preset")),
+           *_scoreboard(table, mutation),
            f"<p><b>The verdict rule.</b> {VERDICT_RULE}</p>",
            f"<p><b>The testing rule.</b> {TESTING_RULE}</p>",
            "<p>Checks: <b>bound</b> claims test the mean of (metric - bound) per grid point (a one-sided interval sound "

@@ -1,0 +1,34 @@
+"""The report's top: a scoreboard per paper (by name, with counts) and a banner on presets that
+cannot decide the claims."""
+import json
+
+from dpregret.claims.core import Claim, Result, record
+from dpregret.papers import PAPERS
+from dpregret.report.html import render
+from dpregret.report.tables import claims_table
+
+
+def _report(tmp, preset):
+    paths = []
+    for key, (v, c) in (("AS17", ("PASS", "FAIL")), ("ZTC22", ("INCONCLUSIVE", "PASS")), ("VDH19", ("FAIL", "FAIL"))):
+        rec = record(Claim(f"{key}-x", key, "Thm 1", "bound", "s", "m", "c"), Result(v, 0.5, 1.0, 0.4, 0.6, 0.0),
+                     Result(c, 2.0, 1.0, 1.5, 2.5, 0.0), scenario="s", env=None, ci_level=0.95)
+        paths.append(tmp / f"{key}.json")
+        paths[-1].write_text(json.dumps(rec))
+    claims_table([str(p) for p in paths]).to_csv(tmp / "claims.csv", index=False)
+    return render(str(tmp / "claims.csv"), [str(p) for p in paths], [], {"preset": preset, "seed": 1, "ci_level": 0.95})
+
+
+def test_scoreboard_names_every_paper_with_its_counts_and_links_to_its_section(tmp_path):
+    html = _report(tmp_path, "default")
+    board = html[html.index("class='scoreboard'"):html.index("</table>", html.index("class='scoreboard'"))]
+    for p in PAPERS.values():
+        assert p.cite in board and f"href='#paper-{p.key}'" in board and f"id='paper-{p.key}'" in html
+        assert p.reference in html
+    assert "1 of 1" in board  # AS17: one claim, its control caught
+    assert "class='banner'" not in html
+
+
+def test_the_smoke_preset_carries_a_banner(tmp_path):
+    html = _report(tmp_path, "smoke")
+    assert "class='banner'" in html and "do not decide the claims" in html
