@@ -21,14 +21,14 @@ def _report(tmp, preset):
 
 def test_scoreboard_names_every_paper_with_its_counts_and_links_to_its_section(tmp_path):
     html = _report(tmp_path, "default")
-    board = html[html.index("class='scoreboard'"):html.index("</table>", html.index("class='scoreboard'"))]
+    board = html[html.index('class="scoreboard"'):html.index("</table>", html.index('class="scoreboard"'))]
     for p in PAPERS.values():
-        assert p.cite in board and f"href='#paper-{p.key}'" in board and f"id='paper-{p.key}'" in html
+        assert p.cite in board and f'href="#paper-{p.key}"' in board and f'id="paper-{p.key}"' in html
         assert p.reference in html
     assert "1 of 1" in board  # AS17: one claim, its control caught
-    assert "class='banner'" not in html
+    assert 'class="banner"' not in html
 
 
 def test_the_smoke_preset_carries_a_banner(tmp_path):
     html = _report(tmp_path, "smoke")
-    assert "class='banner'" in html and "do not decide the claims" in html
+    assert 'class="banner"' in html and "do not decide the claims" in html

@@ -1,14 +1,16 @@
-"""The self-contained HTML report: summary of every claim, a section per paper, errata.
-
-One file, figures embedded as base64 PNG, no external assets: it opens offline.
+"""The self-contained HTML report (``templates/report.html.j2``, Jinja2): a scoreboard per paper,
+the summary of every claim, each paper's claims beside their scenario's figures, the privacy
+audits, the independent accountant, the mutation score, the errata, the references and the
+provenance.  One file, figures embedded as base64 PNG, no external assets: it opens offline.
+:func:`context` gathers the data; the template only lays it out (autoescaped).
 """
 from __future__ import annotations
 
 import base64
-import html
 import json
 from pathlib import Path
 
+import jinja2
 import pandas as pd
 
 from ..errata import ERRATA
@@ -20,23 +22,19 @@ FIGURES_BY_SCENARIO = {"as17_experts": "experts_", "as17_olo": "olo_", "as17_mab
 CSS = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:.3em .5em;text-align:left;vertical-align:top}
 th{background:#f3f3f3}.banner{background:#fbeec2;border:2px solid #e0b000;padding:.6em 1em;margin:1em 0}.PASS{background:#d9f2d9}.FAIL{background:#f8d0d0}.INCONCLUSIVE{background:#fbeec2}
-img{max-width:100%;border:1px solid #eee}code{background:#f5f5f5;padding:0 .2em}.claim{margin:1.5em 0;padding:.5em 1em;border-left:4px solid #ccc}"""
-
-
-def _e(x) -> str:
-    return html.escape(str(x))
+img{max-width:100%;border:1px solid #eee}code{background:#f5f5f5;padding:0 .2em}.good{background:#d9f2d9}
+.claim{margin:0 0 1.2em 0;padding:.4em 1em;border-left:4px solid #ccc}.PASS-edge{border-left-color:#4a4}.FAIL-edge{border-left-color:#c44}
+.INCONCLUSIVE-edge{border-left-color:#e0b000}.grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.5em;align-items:start}
+.figs{position:sticky;top:0}.ref{color:#555;font-style:italic}h4{margin:.3em 0}"""
 
 
 def _num(x) -> str:
+    """Numbers to 4 significant digits ("n/a" for NaN); anything else as text."""
     try:
         x = float(x)
     except (TypeError, ValueError):
-        return _e(x)
+        return "" if x is None else str(x)
     return "n/a" if x != x else f"{x:.4g}"
-
-
-def _verdict(v: str) -> str:
-    return f'<td class="{_e(v)}">{_e(v)}</td>'
 
 
 VERDICT_RULE = ("A claim is <b>PASS</b> only when its check passes <i>and</i> its primary control, the smallest "
@@ -67,238 +65,119 @@ UNDECIDING_PRESETS = {"smoke": "The smoke preset runs every claim on horizons fa
                                "the papers; read the default or paper preset's report for that."}
 
 
-def _banner(preset) -> list[str]:
-    text = UNDECIDING_PRESETS.get(str(preset))
-    return [f"<div class='banner'><b>Preset {_e(preset)}: these verdicts do not decide the claims.</b> {_e(text)}</div>"] \
-        if text else []
-
-
-def _scoreboard(table: pd.DataFrame, mutation: str | None) -> list[str]:
+def _scoreboard(table: pd.DataFrame, mutation: dict | None) -> list[dict]:
     """Per paper: its counts of PASS / FAIL / INCONCLUSIVE, controls caught and mutants caught."""
-    by_paper = {}
-    if mutation and Path(mutation).exists():
-        by_paper = json.loads(Path(mutation).read_text()).get("by_paper", {})
+    by_paper = (mutation or {}).get("by_paper", {})
     keys = table.paper.map(lambda x: paper(x).key)
-    out = ["<table class='scoreboard'><tr><th>paper</th><th>claims</th><th>PASS</th><th>FAIL</th><th>INCONCLUSIVE</th>"
-           "<th>primary controls caught</th><th>mutants caught</th></tr>"]
+    out = []
     for key in ORDER:
         p, rows = PAPERS[key], table[keys == key]
         n = rows.verdict.value_counts()
-        m = by_paper.get(key, {})
-        out.append(f"<tr><td><a href='#paper-{_e(key)}'>{_e(p.cite)}</a><br><small>{_e(p.title)}</small></td>"
-                   f"<td>{len(rows)}</td><td class='PASS'>{n.get('PASS', 0)}</td><td class='FAIL'>{n.get('FAIL', 0)}</td>"
-                   f"<td class='INCONCLUSIVE'>{n.get('INCONCLUSIVE', 0)}</td>"
-                   f"<td>{int(rows.control_caught.astype(bool).sum())} of {len(rows)}</td>"
-                   f"<td>{m.get('caught', 0)} of {m.get('total', 0)}</td></tr>")
-    out.append("</table>")
+        out.append({"key": key, "cite": p.cite, "title": p.title, "n": len(rows), "PASS": int(n.get("PASS", 0)),
+                    "FAIL": int(n.get("FAIL", 0)), "INCONCLUSIVE": int(n.get("INCONCLUSIVE", 0)),
+                    "caught": int(rows.control_caught.astype(bool).sum()),
+                    "mut_caught": by_paper.get(key, {}).get("caught", 0), "mut_total": by_paper.get(key, {}).get("total", 0)})
     return out
 
 
-def _control_caught(control_verdict: str) -> str:
-    return "caught" if control_verdict == "FAIL" else "NOT caught"
-
-
-def _caught_cell(r) -> str:
-    ok = bool(r.control_caught)
-    cls = "PASS" if ok else "INCONCLUSIVE"
-    m = f" (margin {_num(r.control_margin)})" if ok else ""
-    return f'<td class="{cls}">{"caught" if ok else "not caught"}{m}</td>'
-
-
-def _mutation_section(path: str | None) -> list[str]:
-    if not path or not Path(path).exists():
-        return []
-    m = json.loads(Path(path).read_text())
-    rows = m.get("mutants", [])
-    out = [f"<h2 id='mutation'>Mutation score: {m.get('caught', 0)} of {m.get('total', len(rows))} realistic bugs caught</h2>",
-           "<p>Each mutant is a realistic implementation bug patched into the library at test time (never shipped); "
-           "the claims it targets are re-decided on a small instance with and without it. A missed mutant is a finding.</p>",
-           "<table><tr><th>mutant</th><th>what is wrong</th><th>target claims</th><th>unpatched / mutated</th><th>caught</th></tr>"]
-    for r in rows:
-        verd = "<br>".join(f"{_e(t)}: {_e(v.get('unpatched'))} / {_e(v.get('mutated'))}"
-                           for t, v in r.get("targets", {}).items())
-        cls = "PASS" if r.get("caught") else "FAIL"
-        note = r.get("why_missed", "")
-        out.append(f"<tr><td>{_e(r.get('name'))}</td><td>{_e(r.get('doc', ''))}</td><td>{_e(', '.join(r.get('targets', {})))}</td>"
-                   f"<td>{verd}</td><td class='{cls}'>{'caught' if r.get('caught') else 'missed'}"
-                   f"{'<br><small>' + _e(note) + '</small>' if note else ''}</td></tr>")
-    out.append("</table>")
-    return out
-
-
-def _img(path: str) -> str:
-    data = base64.b64encode(Path(path).read_bytes()).decode()
-    return f'<figure><img alt="{_e(Path(path).name)}" src="data:image/png;base64,{data}"><figcaption>{_e(Path(path).name)}</figcaption></figure>'
-
-
-def _audit_section(details: dict) -> list[str]:
-    audits = [d for d in details.values() if d["kind"] == "privacy"]
-    if not audits:
-        return []
-    out = ["<h2 id='audits'>Privacy audits</h2>",
-           "<p>White-box audits: outputs of our implementation on fixed worst-case neighbours, scored by the exact "
-           "log-likelihood ratio under the claimed noise; a threshold event chosen on one half of the samples, "
-           "Clopper-Pearson limits on the other, both orientations. Audits read what the algorithm actually releases or "
-           "forwards, on the scenarios' own code path (compiled kernels included), with the differing record swept over "
-           "every position (Bonferroni over the cells, the worst cell decides). The lower bound can refute a claim, never "
-           "prove it; for pure-DP Laplace mechanisms it must reach the audit's tightness floor (the auditor is not blind). "
-           "The primary control (first listed) is the nearest miss and must be caught; the others are secondary.</p>",
-           "<table><tr><th>audit</th><th>paper, theorem</th><th>claim</th><th>lower bound (one-sided)</th>"
-           "<th>tight</th><th>verdict</th><th>controls: lower bound (caught?)</th></tr>"]
-    for d in sorted(audits, key=lambda d: d["claim_id"]):
-        r, c = d["result"], d["control_result"]
-        gdp = "mu" in r["detail"]["ci_of"]
-        sym = "mu" if gdp else "eps"
-        extra = ""
-        if r["detail"].get("claimed_mu") is not None and not gdp:
-            extra = f"<br>GDP mu_lb {_num(r['detail']['correct'].get('mu_lb'))} vs mu {_num(r['detail']['claimed_mu'])}"
-        ctl = "<br>".join(f"{_e(k)}: {_num(v['mu_lb'] if gdp else v['eps_lb'])} ({'caught' if c['detail']['caught'][k] else 'NOT caught'})"
-                          for k, v in c["detail"]["variants"].items())
-        tight = r["detail"].get("tight")
-        out.append(f"<tr><td>{_e(d['claim_id'])}</td><td>{_e(paper(d['paper']).short)}<br>{_e(d['theorem'])}</td>"
-                   f"<td>{sym} = {_num(r['bound'])}</td><td>{sym}_lb = {_num(r['measured'])} "
-                   f"(confidence {_num(d['ci_level'])}){extra}</td><td>{'n/a' if tight is None else tight}</td>"
-                   f"{_verdict(r['verdict'])}<td>{ctl}</td></tr>")
-    out.append("</table>")
-    return out
-
-
-def _paper_tables(paths: list[str]) -> list[str]:
+def _paper_tables(paths: list[str]) -> list[dict]:
     """Agarwal-Singh Tables 1 and 2 regenerated: the paper's bound beside the measured exponents."""
     if not paths:
         return []
     t = pd.read_csv(paths[0])
-    out = ["<h2 id='tables'>Agarwal and Singh, Tables 1 and 2 regenerated</h2>",
-           "<p>Each cell: for a rate, the fitted exponent [bootstrap CI] per environment against the claimed exponent "
-           "(+ tolerance); for an explicit bound (Table 1 in N: Theorem 3.4), the largest mean regret / bound over the "
-           "grid points inside the control's regime. Then the verdict, and whether the claim's primary control was "
-           "caught. Gaps are private minus non-private regret, paired on the same losses. A row outside the regime its "
-           "term describes is reported <i>not in the regime</i> with its numbers (README.md, 'Tables 1 and 2').</p>"]
+    out = []
     for table, title in ((1, "Table 1: full information"), (2, "Table 2: bandit feedback")):
         sub = t[t.table == table]
         if sub.empty:
             continue
-        out.append(f"<h3>{title}</h3><table><tr><th>function class</th><th>paper's bound</th><th>quantity</th>"
-                   "<th>claimed a</th><th>measured a [CI] (env)</th><th>verdict</th><th>control</th></tr>")
+        rows = []
         for (row, quantity), g in sub.groupby(["row", "quantity"], sort=False):
-            meas = "<br>".join(f"{_num(r.measured)} [{_num(r.ci_low)}, {_num(r.ci_high)}] ({_e(r.env)})" for r in g.itertuples())
-            verd = "<br>".join(f"<span class='{_e(r.verdict)}'>{_e(r.verdict)}</span>" for r in g.itertuples())
-            ctl = "<br>".join("caught" if r.control_verdict == "FAIL" else "NOT caught" for r in g.itertuples())
             r0 = g.iloc[0]
-            out.append(f"<tr><td>{_e(row)}</td><td>{_e(r0.paper_bound)}</td><td>{_e(quantity)}</td>"
-                       f"<td>{_num(r0.claimed)} (+{_num(r0.tolerance)})</td><td>{meas}</td><td>{verd}</td><td>{ctl}</td></tr>")
-        out.append("</table>")
+            rows.append({"row": row, "quantity": quantity, "paper_bound": r0.paper_bound, "claimed": r0.claimed,
+                         "tolerance": r0.tolerance,
+                         "cells": [{"measured": r.measured, "ci_low": r.ci_low, "ci_high": r.ci_high, "env": r.env,
+                                    "verdict": r.verdict, "caught": r.control_verdict == "FAIL"} for r in g.itertuples()]})
+        out.append({"title": title, "rows": rows})
     return out
+
+
+def _audits(details: dict) -> list[dict]:
+    out = []
+    for d in sorted((d for d in details.values() if d["kind"] == "privacy"), key=lambda d: d["claim_id"]):
+        r, c = d["result"], d["control_result"]
+        gdp = "mu" in r["detail"]["ci_of"]
+        extra = None
+        if r["detail"].get("claimed_mu") is not None and not gdp:
+            extra = (r["detail"]["correct"].get("mu_lb"), r["detail"]["claimed_mu"])
+        out.append({"claim_id": d["claim_id"], "cite": paper(d["paper"]).cite, "theorem": d["theorem"],
+                    "sym": "mu" if gdp else "eps", "bound": r["bound"], "measured": r["measured"], "ci_level": d["ci_level"],
+                    "gdp_extra": extra, "tight": r["detail"].get("tight"), "verdict": r["verdict"],
+                    "controls": [{"name": k, "lb": v["mu_lb"] if gdp else v["eps_lb"], "caught": bool(c["detail"]["caught"][k])}
+                                 for k, v in c["detail"]["variants"].items()]})
+    return out
+
+
+def _figure(path: str) -> dict:
+    return {"name": Path(path).name, "data": base64.b64encode(Path(path).read_bytes()).decode()}
+
+
+def _paper_sections(table: pd.DataFrame, details: dict, figure_paths: list[str]) -> list[dict]:
+    """Each paper's claims, grouped by scenario, each scenario's figures beside its claim cards."""
+    keys = table.paper.map(lambda x: paper(x).key)
+    out = []
+    for key in ORDER:
+        rows = table[keys == key]
+        scenarios = []
+        for sc in rows.scenario.unique():
+            prefix = FIGURES_BY_SCENARIO.get(sc, sc)
+            cards = []
+            for r in rows[rows.scenario == sc].itertuples():
+                d = dict(details[r.claim_id])
+                d["verdict"] = r.verdict
+                d["reason"] = r.reason if isinstance(r.reason, str) else ""
+                d["detail_json"] = json.dumps(d["result"]["detail"], indent=1, default=str)
+                cards.append(d)
+            scenarios.append({"name": sc, "claims": cards,
+                              "figures": [_figure(f) for f in figure_paths if Path(f).name.startswith(prefix)]})
+        out.append({"key": key, "paper": PAPERS[key], "scenarios": scenarios})
+    return out
+
+
+def context(claims_csv: str, detail_paths: list[str], figure_paths: list[str], meta: dict,
+            tables: list[str] | None = None, mutation: str | None = None) -> dict:
+    """Everything the template shows, as plain data."""
+    table = pd.read_csv(claims_csv)
+    details = {c["claim_id"]: c for c in load_claims(detail_paths)}
+    mut = json.loads(Path(mutation).read_text()) if mutation and Path(mutation).exists() else None
+    summary = [{**{k: getattr(r, k) for k in ("claim_id", "theorem", "kind", "verdict", "measured", "bound", "ci_low",
+                                            "ci_high", "tolerance", "control_margin")},
+                "cite": paper(r.paper).cite, "ci_of": r.ci_of if isinstance(r.ci_of, str) else "",
+                "control_caught": bool(r.control_caught), "reason": r.reason if isinstance(r.reason, str) else ""}
+               for r in table.itertuples()]
+    acc = [{**r, "ratio": r["eps_ours"] / r["eps_pld"] if r["eps_pld"] > 0 else float("inf"), "note": r.get("note", "")}
+           for r in meta.get("accountant") or []]
+    return {"css": CSS, "preset": meta.get("preset"), "seed": meta.get("seed"), "ci_level": meta.get("ci_level"),
+            "banner": UNDECIDING_PRESETS.get(str(meta.get("preset"))), "n_claims": len(table),
+            "counts": sorted(table.verdict.value_counts().to_dict().items()),
+            "n_caught": int(table.control_caught.astype(bool).sum()), "mutation": mut,
+            "scoreboard": _scoreboard(table, mut), "verdict_rule": VERDICT_RULE, "testing_rule": TESTING_RULE,
+            "summary": summary, "paper_tables": _paper_tables(tables or []),
+            "papers": _paper_sections(table, details, figure_paths), "audits": _audits(details), "accountant": acc,
+            "errata": [{**e, "cite": paper(e["paper"]).cite} for e in ERRATA],
+            "references": [PAPERS[k] for k in ORDER], "provenance": meta.get("provenance")}
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.PackageLoader("dpregret.report", "templates"),
+                             autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["num"] = _num
+    return env
 
 
 def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], meta: dict,
            tables: list[str] | None = None, mutation: str | None = None) -> str:
-    table = pd.read_csv(claims_csv)
-    details = {c["claim_id"]: c for c in load_claims(detail_paths)}
-    counts = table.verdict.value_counts().to_dict()
-    caught = int(table.control_caught.astype(bool).sum())
-    mscore = ""
-    if mutation and Path(mutation).exists():
-        mj = json.loads(Path(mutation).read_text())
-        mscore = f" <a href='#mutation'>Mutation score: {mj.get('caught', 0)} of {mj.get('total', 0)} bugs caught.</a>"
-    out = [f"<!doctype html><html><head><meta charset='utf-8'><title>dpregret report</title><style>{CSS}</style></head><body>",
-           "<h1>dpregret: empirical checks of DP online learning theorems</h1>",
-           f"<p>Preset <code>{_e(meta.get('preset'))}</code>, root seed <code>{_e(meta.get('seed'))}</code>, "
-           f"confidence level {_e(meta.get('ci_level'))}. {len(table)} claims: "
-           + ", ".join(f"{v} {_e(k)}" for k, v in sorted(counts.items()))
-           + f"; primary controls caught: {caught} of {len(table)}.{mscore}</p>",
-           *_banner(meta.get("preset")),
-           *_scoreboard(table, mutation),
-           f"<p><b>The verdict rule.</b> {VERDICT_RULE}</p>",
-           f"<p><b>The testing rule.</b> {TESTING_RULE}</p>",
-           "<p>Checks: <b>bound</b> claims test the mean of (metric - bound) per grid point (a one-sided interval sound "
-           "for skewed metrics, Bonferroni over points); <b>rate</b> claims fit a log-log slope with a bootstrap interval and "
-           "compare it with the claimed exponent plus a tolerance declared in the config before the run. <i>measured</i> "
-           "is the worst ratio mean/bound for bound claims and the fitted exponent for rate claims. Grids or tolerances "
-           "changed after a result was seen are listed in the claim's card (history).</p>",
-           "<h2>Summary</h2><table><tr><th>claim</th><th>paper, theorem</th><th>kind</th><th>verdict</th><th>measured</th>"
-           "<th>bound / exponent</th><th>CI</th><th>tol</th><th>primary control</th><th>why not a plain PASS</th></tr>"]
-    for _, r in table.iterrows():
-        out.append(f"<tr><td><a href='#{_e(r.claim_id)}'>{_e(r.claim_id)}</a></td><td>{_e(paper(r.paper).short)}<br>{_e(r.theorem)}</td>"
-                   f"<td>{_e(r.kind)}</td>{_verdict(r.verdict)}<td>{_num(r.measured)}</td><td>{_num(r.bound)}</td>"
-                   f"<td>[{_num(r.ci_low)}, {_num(r.ci_high)}]<br><small>{_e(r.ci_of)}</small></td><td>{_num(r.tolerance)}</td>"
-                   f"{_caught_cell(r)}<td><small>{_e('' if pd.isna(r.reason) else r.reason)}</small></td></tr>")
-    out.append("</table>")
-    out += _paper_tables(tables or [])
-    keys = table.paper.map(lambda x: paper(x).key)
-    for key in ORDER:
-        p = PAPERS[key]
-        rows = table[keys == key]
-        out.append(f"<h2 id='paper-{_e(key)}'>{_e(p.authors)} ({p.year}): {_e(p.title)}</h2>"
-                   f"<p class='ref'>{_e(p.reference)}</p>")
-        if rows.empty:
-            out.append("<p>No claims of this paper are in this run yet.</p>")
-            continue
-        for sc in rows.scenario.unique():
-            prefix = FIGURES_BY_SCENARIO.get(sc, sc)
-            out += [_img(f) for f in figure_paths if Path(f).name.startswith(prefix)]
-        for _, r in rows.iterrows():
-            d = details[r.claim_id]
-            res, ctl = d["result"], d["control_result"]
-            out.append(f"<div class='claim' id='{_e(r.claim_id)}'><h3>{_e(r.claim_id)}: {_e(r.verdict)}</h3>"
-                       f"<p><b>{_e(d['theorem'])}</b> ({_e(paper(d['paper']).short)}), environment <code>{_e(d['env'])}</code>: {_e(d['statement'])}.</p>"
-                       f"<p>Metric: {_e(d['metric'])}. Measured {_num(res['measured'])} vs {_num(res['bound'])}"
-                       f" (CI of {_e(res['detail'].get('ci_of', ''))}: [{_num(res['ci_low'])}, {_num(res['ci_high'])}], tolerance {_num(res['tolerance'])}).</p>"
-                       f"<p>Primary control{'' if d.get('near_miss', True) else ' (a straw man: catches only gross errors)'}: "
-                       f"{_e(d['control'])}. Verdict {_e(ctl['verdict'])} "
-                       f"(measured {_num(ctl['measured'])}, CI [{_num(ctl['ci_low'])}, {_num(ctl['ci_high'])}]): "
-                       f"<b>{_control_caught(ctl['verdict'])}</b>"
-                       f"{', margin ' + _num(d.get('control_margin')) + ' ' + _e(d.get('control_margin_unit', '')) if d.get('control_caught') else ''}.</p>"
-                       + (f"<p>Secondary controls: {_e(d['secondary'])}"
-                          + "".join(f"; {_e(k)}: {'caught' if v['caught'] else 'not caught'}"
-                                    for k, v in d.get('secondary_results', {}).items()) + ".</p>" if d.get('secondary') else "")
-                       + (f"<p><b>Why not a plain PASS:</b> {_e(r.reason)}</p>" if isinstance(r.reason, str) and r.reason else "")
-                       + "".join(f"<p><b>Changed after a result was seen</b> ({_e(h.get('date'))}, {_e(h.get('commit', ''))}): "
-                                 f"{_e(h.get('change'))}; {_e(h.get('reason'))}.</p>" for h in d.get("history", []))
-                       + 
-                       f"<details><summary>per-point detail</summary><pre>{_e(json.dumps(res['detail'], indent=1))}</pre></details></div>")
-    out += _audit_section(details)
-    out += _accountant_section(meta.get("accountant") or [])
-    out += _mutation_section(mutation)
-    out.append("<h2>Errata found</h2><table><tr><th>paper</th><th>where</th><th>as printed</th><th>what holds</th><th>evidence</th></tr>")
-    for e in ERRATA:
-        out.append(f"<tr><td>{_e(paper(e['paper']).short)}</td><td>{_e(e['where'])}</td><td>{_e(e['printed'])}</td><td>{_e(e['correct'])}</td><td>{_e(e['evidence'])}</td></tr>")
-    out.append("</table>")
-    out.append(_footer(meta.get("provenance")))
-    out.append("</body></html>")
-    return "\n".join(out)
-
-
-def _accountant_section(rows: list[dict]) -> list[str]:
-    """Our epsilon beside dp-accounting's PLD accountant (dpregret.report.accountant)."""
-    if not rows:
-        return []
-    out = ["<h2 id='accountant'>Independent accountant</h2><p>For every privacy level a claim of this run states, "
-           "the epsilon our accounting gives and the epsilon of Google's <code>dp-accounting</code> PLD accountant "
-           "for the mechanism that runs (its pessimistic estimate). Ours is never below it (a test); where it is far "
-           "above, the stated calibration is conservative.</p>",
-           "<table><tr><th>paper</th><th>where</th><th>level</th><th>delta</th><th>eps, ours</th><th>eps, PLD</th>"
-           "<th>ours / PLD</th><th>note</th></tr>"]
-    for r in rows:
-        ratio = r["eps_ours"] / r["eps_pld"] if r["eps_pld"] > 0 else float("inf")
-        out.append(f"<tr><td>{_e(r['paper'])}</td><td>{_e(r['where'])}</td><td>{_e(r['level'])}</td>"
-                   f"<td>{_num(r['delta'])}</td><td>{_num(r['eps_ours'])}</td><td>{_num(r['eps_pld'])}</td>"
-                   f"<td>{_num(ratio)}</td><td>{_e(r.get('note', ''))}</td></tr>")
-    out.append("</table>")
-    return out
-
-
-def _footer(prov: dict | None) -> str:
-    """Provenance: code, configuration and versions that produced this report (dpregret.provenance)."""
-    if not prov:
-        return "<footer><p>Provenance not recorded.</p></footer>"
-    commit = prov.get("git_commit") or "not a git checkout"
-    dirty = " (tracked files modified)" if prov.get("git_dirty") else ""
-    vers = ", ".join(f"{k} {v}" for k, v in sorted((prov.get("versions") or {}).items()) if v)
-    return (f"<footer id='provenance'><h2>Provenance</h2><p>dpregret {_e(prov.get('dpregret'))}, commit "
-            f"<code>{_e(commit)}</code>{_e(dirty)}; configuration hash <code>{_e(prov.get('config_hash'))}</code> "
-            f"(effective values in <code>results/claims.provenance.json</code>); {_e(vers)}; Python "
-            f"{_e(prov.get('python'))} on {_e(prov.get('platform'))}.</p></footer>")
+    return _environment().get_template("report.html.j2").render(
+        context(claims_csv, detail_paths, figure_paths, meta, tables, mutation))
 
 
 def write_report(claims_csv: str, detail_paths: list[str], figure_paths: list[str], out_path: str, meta: dict,
