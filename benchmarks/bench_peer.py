@@ -28,8 +28,9 @@ Parameter mapping (SMPyBandits 0.9.7, ``Policies/Exp3.py``; read from the instal
 
 The peer is imported lazily; without it the script says so and exits 0 (exit 1 with
 ``--require-peer``).  SMPyBandits 0.9.7 (2019) installs on Python 3.11 but its ``Policies`` package
-imports ``scipy.special.btdtri``, removed in SciPy 1.14: install it in a separate environment with
-``pip install SMPyBandits "scipy<1.14"`` and put ``src`` on PYTHONPATH.  No timing assertions.
+imports ``scipy.special.btdtri``, removed in SciPy 1.14: install it with dpregret (numba included) in a
+separate environment, from the repository root: ``python3 -m venv /tmp/peer && /tmp/peer/bin/pip install
+SMPyBandits "scipy<1.14" -e .``, then ``/tmp/peer/bin/python benchmarks/bench_peer.py``.  No timing assertions.
 """
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ from dpregret.rng import ReplicateStreams, stable_key
 from bench_kernels import _best_time  # noqa: E402  (this directory is on sys.path when run as a script)
 
 SEED = 1
-PEER_INSTALL = 'pip install SMPyBandits "scipy<1.14"   # in a separate venv; then PYTHONPATH=src'
+PEER_INSTALL = 'python3 -m venv /tmp/peer && /tmp/peer/bin/pip install SMPyBandits "scipy<1.14" -e .'
 
 
 def load_peer():
