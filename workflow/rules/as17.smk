@@ -27,8 +27,6 @@ rule as17_experts_simulate:
     resources:
         mem_mb=1000,
         runtime=30,
-    conda:
-        CONDA_ENV
     script:
         "../scripts/as17_experts_simulate.py"
 
@@ -47,8 +45,6 @@ rule as17_experts_merge:
         "logs/as17_experts_merge.log",
     benchmark:
         "logs/bench/as17_experts_merge.tsv"
-    conda:
-        CONDA_ENV
     script:
         "../scripts/merge_tables.py"
 
@@ -63,8 +59,6 @@ rule as17_experts_d_noise:
     params:
         p=AS17X,
         seed=SEED,
-    conda:
-        CONDA_ENV
     script:
         "../scripts/as17_experts_d_noise.py"
 
@@ -86,8 +80,6 @@ rule as17_experts_check:
         tolerances=RUN["tolerances"],
         history=RUN["history"],
         bootstrap=RUN["bootstrap"],
-    conda:
-        CONDA_ENV
     script:
         "../scripts/as17_experts_check.py"
 
@@ -119,8 +111,6 @@ rule as17_experts_plot:
     params:
         p=AS17X,
         alpha=ALPHA,
-    conda:
-        CONDA_ENV
     script:
         "../scripts/as17_experts_plot.py"
 

@@ -73,8 +73,6 @@ rule as17_olo_simulate:
     params:
         p=OLO,
         seed=SEED,
-    conda:
-        CONDA_ENV
     script:
         "../scripts/as17_tables_simulate.py"
 
@@ -93,8 +91,6 @@ rule as17_olo_simulate_N:
     params:
         p=OLO,
         seed=SEED,
-    conda:
-        CONDA_ENV
     script:
         "../scripts/as17_tables_simulate.py"
 
@@ -115,8 +111,6 @@ rule as17_mab_simulate:
     params:
         p=MAB,
         seed=SEED,
-    conda:
-        CONDA_ENV
     script:
         "../scripts/as17_tables_simulate.py"
 
@@ -137,8 +131,6 @@ rule as17_blo_simulate:
     params:
         p=BLO,
         seed=SEED,
-    conda:
-        CONDA_ENV
     script:
         "../scripts/as17_tables_simulate.py"
 
@@ -154,8 +146,6 @@ rule as17_tables_merge:
         "logs/bench/as17_tables_merge_{kind}.tsv"
     wildcard_constraints:
         kind="olo|mab|blo",
-    conda:
-        CONDA_ENV
     script:
         "../scripts/merge_tables.py"
 
@@ -181,8 +171,6 @@ rule as17_tables_check:
         alpha=ALPHA,
         tolerances=RUN["tolerances"],
         history=RUN["history"],
-    conda:
-        CONDA_ENV
     script:
         "../scripts/as17_tables_check.py"
 
@@ -204,8 +192,6 @@ rule as17_tables_plot:
         blo=BLO,
         alpha=ALPHA,
         seed=SEED,
-    conda:
-        CONDA_ENV
     script:
         "../scripts/as17_tables_plot.py"
 

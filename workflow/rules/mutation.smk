@@ -26,8 +26,6 @@ rule mutation_unpatched:
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        CONDA_ENV
     script:
         "../scripts/mutation_run.py"
 
@@ -52,8 +50,6 @@ rule mutation_run:
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        CONDA_ENV
     script:
         "../scripts/mutation_run.py"
 
@@ -68,7 +64,5 @@ rule mutation_merge:
     benchmark:
         "logs/bench/mutation_merge.tsv"
     localrule: True
-    conda:
-        CONDA_ENV
     script:
         "../scripts/mutation_run.py"

@@ -13,8 +13,6 @@ rule claims_table:
         "logs/bench/claims_table.tsv"
     params:
         run=RUN,
-    conda:
-        CONDA_ENV
     script:
         "../scripts/claims_table.py"
 
@@ -42,8 +40,6 @@ rule report_html:
         seed=SEED,
         ci_level=RUN["ci_level"],
         run=RUN,
-    conda:
-        CONDA_ENV
     script:
         "../scripts/report_html.py"
 
@@ -60,7 +56,5 @@ rule notebook:
         "logs/bench/notebook.tsv"
     params:
         notebook=f"{workflow.basedir}/workflow/notebooks/explore.ipynb",
-    conda:
-        CONDA_ENV
     script:
         "../scripts/run_notebook.py"
