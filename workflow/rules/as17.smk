@@ -27,6 +27,8 @@ rule as17_experts_simulate:
     resources:
         mem_mb=1000,
         runtime=30,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/as17_experts_simulate.py"
 
@@ -45,6 +47,8 @@ rule as17_experts_merge:
         "logs/as17_experts_merge.log",
     benchmark:
         "logs/bench/as17_experts_merge.tsv"
+    conda:
+        CONDA_ENV
     script:
         "../scripts/merge_tables.py"
 
@@ -59,6 +63,8 @@ rule as17_experts_d_noise:
     params:
         p=AS17X,
         seed=SEED,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/as17_experts_d_noise.py"
 
@@ -80,6 +86,8 @@ rule as17_experts_check:
         tolerances=RUN["tolerances"],
         history=RUN["history"],
         bootstrap=RUN["bootstrap"],
+    conda:
+        CONDA_ENV
     script:
         "../scripts/as17_experts_check.py"
 
@@ -111,6 +119,8 @@ rule as17_experts_plot:
     params:
         p=AS17X,
         alpha=ALPHA,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/as17_experts_plot.py"
 

@@ -73,6 +73,8 @@ rule as17_olo_simulate:
     params:
         p=OLO,
         seed=SEED,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/as17_tables_simulate.py"
 
@@ -91,6 +93,8 @@ rule as17_olo_simulate_N:
     params:
         p=OLO,
         seed=SEED,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/as17_tables_simulate.py"
 
@@ -111,6 +115,8 @@ rule as17_mab_simulate:
     params:
         p=MAB,
         seed=SEED,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/as17_tables_simulate.py"
 
@@ -131,6 +137,8 @@ rule as17_blo_simulate:
     params:
         p=BLO,
         seed=SEED,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/as17_tables_simulate.py"
 
@@ -146,6 +154,8 @@ rule as17_tables_merge:
         "logs/bench/as17_tables_merge_{kind}.tsv"
     wildcard_constraints:
         kind="olo|mab|blo",
+    conda:
+        CONDA_ENV
     script:
         "../scripts/merge_tables.py"
 
@@ -171,6 +181,8 @@ rule as17_tables_check:
         alpha=ALPHA,
         tolerances=RUN["tolerances"],
         history=RUN["history"],
+    conda:
+        CONDA_ENV
     script:
         "../scripts/as17_tables_check.py"
 
@@ -192,6 +204,8 @@ rule as17_tables_plot:
         blo=BLO,
         alpha=ALPHA,
         seed=SEED,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/as17_tables_plot.py"
 

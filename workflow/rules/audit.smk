@@ -19,6 +19,8 @@ rule audit_run:
     resources:
         mem_mb=4000,
         runtime=10,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/audit_run.py"
 

@@ -16,7 +16,10 @@ SEED = RUN["seed"]
 PROVENANCE = provenance(RUN, repo=workflow.basedir)
 os.environ[PROVENANCE_VAR] = json.dumps(PROVENANCE)
 ALPHA = round(1 - RUN["ci_level"], 12)
-CONDA_ENV = "../../environment.yml"
+# `--use-conda` runs every rule in the named environment that `conda env create -f environment.yml` makes from
+# the repository root (a file-based environment per rule would install this package from Snakemake's copy of
+# the file, which cannot work); not tested here: no conda channel is reachable from CI
+CONDA_ENV = "dpregret"
 
 
 def chunk_ids(scenario):

@@ -26,6 +26,8 @@ rule env21_simulate:
     params:
         p=ENV,
         seed=SEED,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/env21_simulate.py"
 
@@ -41,6 +43,8 @@ rule env21_merge:
         "logs/bench/env21_merge_{experiment}.tsv"
     wildcard_constraints:
         experiment="rates|n|eps|cost|noisyoco",
+    conda:
+        CONDA_ENV
     script:
         "../scripts/merge_tables.py"
 
@@ -61,6 +65,8 @@ rule env21_check:
         alpha=ALPHA,
         tolerances=RUN["tolerances"],
         history=RUN["history"],
+    conda:
+        CONDA_ENV
     script:
         "../scripts/scenario_check.py"
 
@@ -78,6 +84,8 @@ rule env21_plot:
         scenario="env21",
         p=ENV,
         alpha=ALPHA,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/scenario_plot.py"
 

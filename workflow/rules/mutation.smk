@@ -26,6 +26,8 @@ rule mutation_unpatched:
     resources:
         mem_mb=2000,
         runtime=10,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/mutation_run.py"
 
@@ -50,6 +52,8 @@ rule mutation_run:
     resources:
         mem_mb=2000,
         runtime=10,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/mutation_run.py"
 
@@ -64,5 +68,7 @@ rule mutation_merge:
     benchmark:
         "logs/bench/mutation_merge.tsv"
     localrule: True
+    conda:
+        CONDA_ENV
     script:
         "../scripts/mutation_run.py"

@@ -13,6 +13,8 @@ rule claims_table:
         "logs/bench/claims_table.tsv"
     params:
         run=RUN,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/claims_table.py"
 
@@ -40,6 +42,8 @@ rule report_html:
         seed=SEED,
         ci_level=RUN["ci_level"],
         run=RUN,
+    conda:
+        CONDA_ENV
     script:
         "../scripts/report_html.py"
 
@@ -56,5 +60,7 @@ rule notebook:
         "logs/bench/notebook.tsv"
     params:
         notebook=f"{workflow.basedir}/workflow/notebooks/explore.ipynb",
+    conda:
+        CONDA_ENV
     script:
         "../scripts/run_notebook.py"
