@@ -2,6 +2,7 @@
 import json
 
 import os
+from pathlib import Path
 
 from dpregret.config import ConfigError, effective, replicate_chunks
 from dpregret.provenance import ENV_VAR as PROVENANCE_VAR, provenance
@@ -16,10 +17,20 @@ SEED = RUN["seed"]
 PROVENANCE = provenance(RUN, repo=workflow.basedir)
 os.environ[PROVENANCE_VAR] = json.dumps(PROVENANCE)
 ALPHA = round(1 - RUN["ci_level"], 12)
-# `--use-conda` runs every rule in the named environment that `conda env create -f environment.yml` makes from
-# the repository root (a file-based environment per rule would install this package from Snakemake's copy of
-# the file, which cannot work); not tested here: no conda channel is reachable from CI
-CONDA_ENV = "dpregret"
+# `--use-conda`: every rule runs in environment.yml's environment.  Snakemake builds it from a copy of the
+# file, where environment.yml's `-e .` would not find this repository; so the rules read a copy written here
+# with the repository's absolute path (under the working directory's .snakemake/, rewritten only when it
+# changes).  Without --use-conda nothing calls conda.  Not tested here: no conda channel is reachable.
+def _conda_env_file():
+    text = Path(workflow.basedir, "environment.yml").read_text().replace("- -e .", f"- -e {Path(workflow.basedir).resolve()}")
+    out = Path(".snakemake", "dpregret-conda", "environment.yml").resolve()
+    if not out.exists() or out.read_text() != text:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+    return str(out)
+
+
+CONDA_ENV = _conda_env_file()
 
 
 def chunk_ids(scenario):
