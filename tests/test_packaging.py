@@ -64,5 +64,7 @@ def test_paper_files_are_named_only_in_the_registry():
     offenders = [str(f.relative_to(ROOT)) for d in ("src", "workflow", "tests") for f in (ROOT / d).rglob("*")
                  if f.suffix in (".py", ".smk", ".yaml") and f.name != "papers.py" and hashed.search(f.read_text())]
     assert offenders == []
+    bib = (ROOT / "docs" / "papers.bib").read_text()
     for p in PAPERS.values():
         assert paper(p.file) is p and paper(p.key) is p and str(p.year) in p.reference
+        assert p.bibtex in bib  # docs/papers.bib holds the registry's entries

@@ -24,7 +24,7 @@ def test_scoreboard_names_every_paper_with_its_counts_and_links_to_its_section(t
     board = html[html.index('class="scoreboard"'):html.index("</table>", html.index('class="scoreboard"'))]
     for p in PAPERS.values():
         assert p.cite in board and f'href="#paper-{p.key}"' in board and f'id="paper-{p.key}"' in html
-        assert p.reference in html
+        assert p.reference in html and p.bibtex.split(",")[0] in html
     assert "1 of 1" in board  # AS17: one claim, its control caught
     assert 'class="banner"' not in html
 

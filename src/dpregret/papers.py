@@ -27,6 +27,24 @@ class Paper:
     def reference(self) -> str:
         return f"{self.authors}. {self.title}. {self.venue}, {self.year}."
 
+    @property
+    def bibtex(self) -> str:
+        """The BibTeX entry (docs/papers.bib holds the same, a test keeps them equal)."""
+        authors = " and ".join(_bib_name(a) for a in self.authors.replace(" and ", ", ").split(", "))
+        return (f"@inproceedings{{{self.bibkey},\n  author    = {{{authors}}},\n  title     = {{{self.title}}},\n"
+                f"  booktitle = {{{self.booktitle}}},\n  year      = {{{self.year}}}\n}}")
+
+    @property
+    def booktitle(self) -> str:
+        return self.venue.split(";")[0].replace(", PMLR 70", "")
+
+
+def _bib_name(full: str) -> str:
+    """"Dirk van der Hoeven" -> "van der Hoeven, Dirk"; "Huy L. Nguyen" -> "Nguyen, Huy L."."""
+    parts = full.split()
+    i = next((k for k, w in enumerate(parts) if w[0].islower()), len(parts) - 1)
+    return f"{' '.join(parts[i:])}, {' '.join(parts[:i])}"
+
 
 PAPERS = {p.key: p for p in (
     Paper("AS17", "Agarwal and Singh 2017", "The Price of Differential Privacy for Online Learning", "Naman Agarwal and Karan Singh", 2017,

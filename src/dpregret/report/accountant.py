@@ -10,6 +10,9 @@ upper bound on the true epsilon):
   (:func:`dpregret.accounting.zcdp_to_dp_optimal`); PLD: one Gaussian event of noise multiplier
   ``1/rho``.  Also the conversion erratum: the printed ``(2 rho sqrt(ln(1/delta)), delta)`` at
   rho = 10, delta = 0.5, where the PLD delta at that epsilon is close to 1.
+- Agarwal and Singh, Theorem 3.5: FTPL's Gaussian tree noise at every (T, eps) of the as17_olo runs
+  (delta = 1/T): a loss in the unit ball moves each of the ``floor(log2 T) + 1`` nodes covering its
+  leaf by at most 2, so one Gaussian event of noise multiplier ``sigma / (2 sqrt(m))``.
 - Ene, Nguyen, Vladu, Lemma 5.4: PRIVATEBANDIT with its Gaussian sigma at the (eps, delta) of
   the env21 experiments.  Ours: the lemma's eps; PLD: a record's batch sum (l2 sensitivity of
   one term) enters the ``floor(log2 T_round) + 1`` tree nodes that cover its leaf, each with
@@ -68,6 +71,26 @@ def rows(run: dict) -> list[dict]:
                     "note": f"at the printed eps {printed:.4g} the PLD delta is {pld_delta(0.1, printed):.4f}, not 0.5"})
     if "env21" in run.get("scenarios", []):
         out += _env_rows(run["env21"])
+    if "as17_olo" in run.get("scenarios", []) and "ftpl" in run["as17_olo"].get("rows", []):
+        out += _ftpl_rows(run["as17_olo"])
+    return out
+
+
+def _ftpl_rows(p: dict) -> list[dict]:
+    """Agarwal-Singh Theorem 3.5: FTPL's Gaussian tree noise sigma (sigma_thm3_5) at every (T, eps) of the
+    as17_olo runs, delta = 1/T; a loss in the unit l2 ball changes each of the floor(log2 T) + 1 nodes that
+    cover its leaf by at most 2 (replace-one)."""
+    from ..learners.olo import sigma_thm3_5
+    from ..tree import nodes_covering_leaf
+
+    out, N = [], int(p["N"])
+    for T in p["T"]:
+        for eps in p["eps"]:
+            sigma = sigma_thm3_5(int(T), N, float(eps), 1.0 / T, 1.0)
+            m = nodes_covering_leaf(int(T))
+            out.append({"paper": "Agarwal and Singh 2017", "where": f"Theorem 3.5 (FTPL, T = {T}, N = {N})",
+                        "level": f"eps = {eps:g}", "delta": 1.0 / T, "eps_ours": float(eps),
+                        "eps_pld": pld_epsilon(sigma / (2.0 * math.sqrt(m)), 1.0 / T)})
     return out
 
 
