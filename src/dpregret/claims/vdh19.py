@@ -18,7 +18,7 @@ import pandas as pd
 from ..learners import vdh
 from .core import Claim, Result, check_bound, check_comparison, check_rate, gross_only
 
-PAPER = "000_7eed9852d6745801.txt"
+PAPER = "VDH19"  # dpregret.papers
 G = 1.0  # ||g_t|| <= ||x_t|| <= 1 in every scenario, so |E<z, g~>| <= 1 and |E g~_j| <= 1
 
 

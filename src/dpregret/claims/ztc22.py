@@ -10,7 +10,7 @@ import pandas as pd
 
 from .core import Claim, Result, check_bound, check_comparison, check_coverage, check_exact, check_rate, gross_only
 
-PAPER = "002_ea604baa8d00e606.txt"
+PAPER = "ZTC22"  # dpregret.papers
 
 
 def _c(cid, thm, kind, statement, metric, control):
