@@ -420,13 +420,3 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
     fw = [rates, nt, et, _at(cost, alg="fw")]
     out["ENV-oracle-calls"] = (exact(fw), exact([_at(cost, alg="fw_two_calls")]))
     return out
-
-
-def summary_table(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Mean regret per (experiment, domain, point, alg): a quick look for notebooks."""
-    rows = []
-    for e, df in tables.items():
-        keys = [k for k in ("domain", "dim", "n", "T", "eps", "gamma", "alg") if k in df.columns]
-        rows.append(df.groupby(keys, dropna=False).regret.mean().reset_index().assign(experiment=e))
-    return pd.concat(rows, ignore_index=True)
-

@@ -45,11 +45,6 @@ def beta(t, k: float):
     return np.asarray(t, dtype=float) ** k
 
 
-def beta_sum(T: int, k: float) -> float:
-    """beta_{1:T} = sum_{t<=T} t^k (exact)."""
-    return float(np.sum(np.arange(1, T + 1, dtype=float) ** k))
-
-
 def sensitivity_eq6(t: int, k: float, G: float, H: float, maxdist: np.ndarray) -> np.ndarray:
     """Delta_t = 2 (k+1) t^(k-1) (G + H max_{i<=t} ||w_i - x_{i-1}||): the bound on
     ``||delta_t - delta'_t||`` behind eq. (6) (Appendix B): ``||delta_t|| <= (beta_t -
@@ -459,10 +454,3 @@ def bound_thm11(regret_bar: np.ndarray, T: int, rho: float, problem, pf: dict) -
     xs = float(np.linalg.norm(p.x_star))
     priv = 8 * pf["A1"] * xs * (p.G + p.D * p.H) * pf["Phi"] * math.log2(2 * T) / (rho * T) if math.isfinite(rho) else 0.0
     return 4 * np.asarray(regret_bar) / T**4 + 8 * pf["A"] * xs * (p.G + 28 * xs * p.H) * pf["Phi"] / math.sqrt(T) + priv
-
-
-def remark5_rate(T, d, rho, problem) -> np.ndarray:
-    """Remark 5's rate with unit constant: D (G + D sigma_H) / sqrt(T) + sqrt(d) D (G + DH) ln T / (rho T)."""
-    p = problem
-    T = np.asarray(T, dtype=float)
-    return p.D * (p.G + p.D * p.sigma_H) / np.sqrt(T) + np.sqrt(d) * p.D * (p.G + p.D * p.H) * np.log(T) / (rho * T)
