@@ -158,19 +158,68 @@ def test_claims_on_a_small_run():
     mm = pd.concat([S.simulate_minimax(p, pt, reps, 1) for pt in ("rho0.03", "rho0.3", "rho3.0", "d1", "d2")])
     p.update(d_pf=4, s_pf=0.5, r_pf=2.0, m_pf=0.05, rho_pf=1.0, delta_pf=0.05, C_pf=1.0, C_grid_pf=[0.01, 1.0])
     pf = pd.concat([S.simulate_param_free(p, T, range(8), 1) for T in (1000, 3162)])
+    p.update(T_lin_stat=[100, 316, 1000, 3162, 10000], T_lin_priv=[1000, 3162], d_lin=8, rho_lin=0.3,
+             c_grid=[0.003, 0.01, 0.03, 0.1, 0.3, 0.8])
+    lin = pd.concat([S.simulate_linear_T(p, T, reps, 1) for T in p["T_lin_stat"]])
     out = C.evaluate(rates, opt, sens, sc, p, {"ZTC-rem5-rate-T-stat": 0.1, "ZTC-rem5-rate-T-priv": 0.15}, 0.05,
-                     lambda cid: np.random.default_rng(0), mm=mm, pf=pf)
+                     lambda cid: np.random.default_rng(0), mm=mm, pf=pf, lin=lin)
     assert set(out) == set(C.CLAIMS)
     res, ctl = out["ZTC-thm11-bound"]
     assert res.verdict != "FAIL" and res.measured == 0 and res.detail["vacuous_T"] == [1000] and ctl.verdict == "FAIL"
     assert out["ZTC-thm11-gbar"][0].measured == 0 and out["ZTC-thm11-gbar"][1].verdict == "FAIL"
     assert out["ZTC-thm3-sensitivity"][0].verdict == "PASS" and out["ZTC-thm3-sensitivity"][1].verdict == "FAIL"
     assert out["ZTC-thm4-bound"][0].verdict == "PASS" and out["ZTC-thm4-bound"][1].verdict == "FAIL"
-    assert out["ZTC-rem5-rate-T-stat"][1].verdict == "FAIL"  # frozen learner: no decay
+    assert out["ZTC-rem5-rate-T-stat"][1].verdict == "FAIL"  # a fresh sample at x_{t-1}: no decay on the family
+    assert out["ZTC-rem5-rate-T-priv"][0].detail["not_in_regime"]  # 2 T points: never a PASS
     assert out["ZTC-rem9-rate-T-stat"][1].verdict == "FAIL"
     assert out["ZTC-thm8-bound"][0].verdict == "PASS"
     rd = pd.concat([S.simulate_rho_d(p, pt, reps, 1) for pt in ("rho1", "rho10", "d2", "d3")])
     assert set(rd.grid) == {"rho", "d"} and (rd.subopt >= 0).all()
+
+
+def test_worst_case_filter_drops_edge_saturated_and_out_of_regime_points():
+    """The declared filter of the worst-case rates: a point whose worst member is at an end of
+    the signal grid, or saturated, or where Theorem 4's privacy term is < 2x its statistical
+    term, is dropped with its reason, and the claim is then not in the regime (never PASS)."""
+    import pandas as pd
+
+    from dpregret.claims import ztc22 as C
+
+    rows = []
+    for T, cost in ((10, [0.1, 0.5, 0.2]), (100, [0.01, 0.05, 0.02]), (1000, [0.001, 0.002, 0.003]),
+                    (10000, [0.0001, 0.0005, 0.0002])):
+        for c, v in zip((0.1, 0.4, 0.8), cost):
+            for r in range(3):
+                rows += [dict(T=T, c=c, replicate=r, alg="o2b", subopt=v + 1e-3 * r, r=1.0),
+                         dict(T=T, c=c, replicate=r, alg="ctl", subopt=2 * v, r=1.0),
+                         dict(T=T, c=c, replicate=r, alg="nonprivate", subopt=1e-3 * r, r=1.0)]
+    g = pd.DataFrame(rows)
+    w = C.worst_case(g, "T", "o2b")
+    assert [o["c_star"] for o in w] == [0.4, 0.4, 0.8, 0.4] and [o["edge"] for o in w] == [False, False, True, False]
+    assert np.isclose(w[0]["saturation"], (0.5 + 1e-3) / 0.8)  # mean subopt at c* over 2 r c*
+    rng = np.random.default_rng(0)
+    res, _ = C.worst_case_rate(g, "T", "o2b", "ctl", -1.0, 0.1, 0.05, rng, rng, term_ratio=lambda T: 3.0 if T < 5000 else 1.0)
+    dropped = res.detail["dropped_points"]
+    assert set(dropped) == {"10", "1000", "10000"}
+    assert "saturated" in dropped["10"] and "end of the signal grid" in dropped["1000"] and "1.00 x" in dropped["10000"]
+    assert res.verdict == "INCONCLUSIVE" and "not_in_regime" in res.detail
+
+
+def test_fresh_sample_control_breaks_the_telescoping():
+    """conversion='fresh' keeps g_t unbiased but its sampling noise grows as t^(k+1/2): on a
+    linear loss Algorithm 1's g_t = sum_s z_s (noise ~ sqrt(t)), the fresh variant's is not."""
+    from dpregret.environments.stochastic import LinearFamily, TiledStreams
+
+    fam = LinearFamily(2, [0.5], R=64)
+    out = {}
+    for conv in ("none", "fresh"):
+        learner = ProjectedOGD(64, 2, 1.0, lambda t: 1.0)
+        r = o2b.run(fam, learner, 200, k=1, rho=math.inf, src=TiledStreams(3, stable_key("f"), range(64), 1),
+                    noise_src=TiledStreams(3, stable_key("fn"), range(64), 1), checkpoints=[200],
+                    conversion=conv, record_released=True)
+        g = r.extra["released"][:, -1]  # g_200 (no noise: rho = inf)
+        out[conv] = np.linalg.norm(g - 200 * fam.c, axis=1).mean()
+    assert out["none"] < 20 < 10 * 20 < out["fresh"]  # sqrt(200) ~ 14 vs ~ 200^1.5 / sqrt(3) / sqrt(2)
 
 
 def test_linear_family_shares_draws_and_has_exact_minimisers():

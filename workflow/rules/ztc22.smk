@@ -4,6 +4,9 @@ from dpregret.claims.ztc22 import CLAIMS as ZTC_CLAIMS
 ZTC = RUN.get("ztc22", {})
 ZTC_FILES = {
     "rates": [f"results/ztc22/rates/T{T}/chunk{c}.parquet" for T in ZTC.get("T", []) for c in (chunk_ids("ztc22") if ZTC else [])],
+    "linear_T": [f"results/ztc22/linear_T/T{T}/chunk{c}.parquet"
+                 for T in sorted(set(ZTC.get("T_lin_stat", [])) | set(ZTC.get("T_lin_priv", [])))
+                 for c in (chunk_ids("ztc22") if ZTC else [])],
     "optimistic": [f"results/ztc22/optimistic/s{s}/chunk{c}.parquet" for s in ZTC.get("s_grid", [])
                    for c in (chunk_ids("ztc22") if ZTC else [])],
     "strongly_convex": [f"results/ztc22/strongly_convex/T{T}/chunk{c}.parquet" for T in ZTC.get("T", [])
@@ -21,7 +24,7 @@ ZTC_FILES = {
 }
 ZTC_CLAIM_FILES = [f"results/claims/{cid}.json" for cid in ZTC_CLAIMS] if ZTC else []
 ZTC_FIGURES = [f"figures/ztc22/ztc22_{n}.png" for n in ("subopt_vs_T", "optimistic", "strongly_convex", "rho_d", "minimax",
-                                                        "param_free")
+                                                        "param_free", "linear_T")
                ] if ZTC else []
 
 
@@ -58,7 +61,7 @@ rule ztc22_simulate:
     benchmark:
         "logs/bench/ztc22_simulate/{experiment}_{point}_{chunk}.tsv"
     wildcard_constraints:
-        experiment="rates|strongly_convex|param_free",
+        experiment="rates|linear_T|strongly_convex|param_free",
         point=r"T\d+|s[0-9.e-]+|rho[0-9.e-]+|d\d+|least_squares|logistic",
         chunk=r"\d+-\d+",
     params:
@@ -80,7 +83,7 @@ rule ztc22_merge:
     benchmark:
         "logs/bench/ztc22_merge_{experiment}.tsv"
     wildcard_constraints:
-        experiment="rates|optimistic|sensitivity|strongly_convex|rho_d|minimax|param_free",
+        experiment="rates|linear_T|optimistic|sensitivity|strongly_convex|rho_d|minimax|param_free",
     conda:
         CONDA_ENV
     script:
@@ -95,6 +98,7 @@ rule ztc22_check:
         strongly_convex="results/ztc22/strongly_convex.parquet",
         minimax="results/ztc22/minimax.parquet",
         param_free="results/ztc22/param_free.parquet",
+        linear_T="results/ztc22/linear_T.parquet",
     output:
         ZTC_CLAIM_FILES,
     log:
@@ -121,6 +125,7 @@ rule ztc22_plot:
         rho_d="results/ztc22/rho_d.parquet",
         minimax="results/ztc22/minimax.parquet",
         param_free="results/ztc22/param_free.parquet",
+        linear_T="results/ztc22/linear_T.parquet",
     output:
         [report(f, caption="../report/ztc22.rst", category="Zhang-Tran-Cutkosky") for f in ZTC_FIGURES],
     log:

@@ -20,7 +20,8 @@ def rng_for(cid):
 
 results = evaluate(pd.read_parquet(sm.input.rates), pd.read_parquet(sm.input.optimistic),
                    pd.read_parquet(sm.input.sensitivity), pd.read_parquet(sm.input.strongly_convex), sm.params.p, sm.params.tolerances, alpha, rng_for,
-                   mm=pd.read_parquet(sm.input.minimax), pf=pd.read_parquet(sm.input.param_free))
+                   mm=pd.read_parquet(sm.input.minimax), pf=pd.read_parquet(sm.input.param_free),
+                   lin=pd.read_parquet(sm.input.linear_T))
 for path in sm.output:
     cid = path.split("/")[-1].removesuffix(".json")
     res, ctl = results[cid]

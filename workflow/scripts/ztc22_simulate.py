@@ -13,6 +13,8 @@ p, seed = sm.params.p, sm.params.seed
 def simulate(experiment, point, reps):
     if experiment == "rates":
         return ztc22.simulate_rates(p, int(point[1:]), reps, seed)
+    if experiment == "linear_T":
+        return ztc22.simulate_linear_T(p, int(point[1:]), reps, seed)
     if experiment == "strongly_convex":
         return ztc22.simulate_strongly_convex(p, int(point[1:]), reps, seed)
     if experiment == "minimax":
@@ -27,7 +29,7 @@ def simulate(experiment, point, reps):
 
 
 for path in sm.output:  # results/ztc22/{experiment}/{point}/chunk{lo}-{hi}.parquet
-    experiment, point, lo, hi = re.fullmatch(r"results/ztc22/([a-z_]+)/([^/]+)/chunk(\d+)-(\d+)\.parquet", path).groups()
+    experiment, point, lo, hi = re.fullmatch(r"results/ztc22/([A-Za-z_]+)/([^/]+)/chunk(\d+)-(\d+)\.parquet", path).groups()
     df = simulate(experiment, point, range(int(lo), int(hi)))
     df["scenario"] = "ztc22"
     df.to_parquet(path, index=False)

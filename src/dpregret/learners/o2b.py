@@ -13,7 +13,10 @@ Conversions (``conversion=``): ``"tree"`` (Algorithm 1), ``"none"`` (non-private
 online-to-batch, the same learner without noise), ``"naive"`` (anytime online-to-batch on
 ``beta_t grad l(x_t, z_t)`` plus Gaussian noise calibrated to its own sensitivity
 ``2 beta_t G``: each record enters one gradient, so sigma_t = 2 beta_t G / rho gives the same
-(alpha, alpha rho^2/2)-RDP).  :func:`run_dpsgd` is one-pass projected DP-SGD at the same
+(alpha, alpha rho^2/2)-RDP), ``"fresh"`` (a near-miss control: Algorithm 1 with a fresh sample
+``z'_t`` at the second point, ``delta_t = beta_t grad l(x_t, z_t) - beta_{t-1} grad l(x_{t-1},
+z'_t)``; ``g_t`` is still unbiased for ``beta_t grad L(x_t)`` but its sampling noise no longer
+telescopes: it grows as t^(k+1/2) instead of t^(k-1/2)).  :func:`run_dpsgd` is one-pass projected DP-SGD at the same
 budget.  Regularised losses: ``reg="sc"`` (Lemma 7, ``+ beta_t mu/4 ||w - x_t||^2``) and
 ``reg="pf"`` (Theorem 11, ``+ xi_t ||w|| + nu_t ||w||^2``).
 
@@ -104,8 +107,8 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     k = float(k)
     if k < 1:
         raise ValueError(f"k must be >= 1 (beta_t = t^k, Theorem 3), got {k}")
-    if conversion not in ("tree", "none", "naive"):
-        raise ValueError(f"conversion must be 'tree', 'none' or 'naive', got {conversion!r}")
+    if conversion not in ("tree", "none", "naive", "fresh"):
+        raise ValueError(f"conversion must be 'tree', 'none', 'naive' or 'fresh', got {conversion!r}")
     if sensitivity not in SENSITIVITIES:
         raise ValueError(f"sensitivity must be one of {SENSITIVITIES}, got {sensitivity!r}")
     if reg not in (None, "sc", "pf"):
@@ -126,7 +129,7 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     maxdist = np.zeros(R)
     if isinstance(noise_src, ReplicateStreams) and conversion != "none":  # the same N(0, 1) draws, in blocks
         noise_src = _BlockedNormal(noise_src, d, max(1, min(T, 1_000_000 // (R * d))), limit=T)
-    tree = TreeNoise(T, d, lambda kk: draw_normal(noise_src, (kk, d) if isinstance(noise_src, (ReplicateStreams, _BlockedNormal)) else (R, kk, d)), R) if conversion == "tree" else None
+    tree = TreeNoise(T, d, lambda kk: draw_normal(noise_src, (kk, d) if isinstance(noise_src, (ReplicateStreams, _BlockedNormal)) else (R, kk, d)), R) if conversion in ("tree", "fresh") else None
     regret = np.zeros(R)
     sub, reg_c, sub_w = [], [], []
     ratio = np.zeros(R) if check_sensitivity else None
@@ -144,11 +147,14 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
         if conversion == "naive":
             delta = b_t * gx
             g = delta  # the plain conversion's t-th loss vector
+        elif conversion == "fresh":
+            delta = b_t * gx - (b_prev * problem.grad(x_prev, problem.sample(src, R)) if t > 1 else 0.0)
+            g = g + delta
         else:
             delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)
             g = g + delta
         maxdist = np.maximum(maxdist, np.linalg.norm(w - x_prev, axis=-1))
-        if conversion == "tree":
+        if conversion in ("tree", "fresh"):
             Delta = _delta(sensitivity, t, k, G, H, maxdist)
             noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho)
         elif conversion == "naive":

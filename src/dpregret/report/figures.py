@@ -356,6 +356,38 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
     plt.close(fig)
 
 
+def ztc22_linear_T_figure(lin: pd.DataFrame, p: dict, alpha: float, output: str) -> None:
+    """Remark 5 in T, worst case over the G-Lipschitz linear family: left, the privacy cost
+    (Algorithm 1 minus its twin) and the naive conversion's, divided by log2(2T), with slope -1
+    drawn; right, Algorithm 1's suboptimality at rho_stat, the non-private twin's and the
+    fresh-sample control's, with slope -1/2 drawn (every T of the grids; the claims drop points by their declared filter)."""
+    from ..claims.ztc22 import worst_case
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    panels = ((axes[0], p["T_lin_priv"], (("o2b", "Algorithm 1 (privacy cost)"), ("naive", "naive conversion (control)")),
+               "nonprivate", -1.0, "privacy cost / log2(2T)", f"rho = {p['rho_lin']:g}"),
+              (axes[1], p["T_lin_stat"], (("o2b_stat", "Algorithm 1"), ("nonprivate", "non-private twin"),
+                                          ("fresh_stat", "fresh sample at x_{t-1} (control)")),
+               None, -0.5, "L(x_T) - L(x*)", f"rho = {p['rho_stat']:g}"))
+    for ax, Ts, algs, base, ref, ylab, title in panels:
+        g = lin[lin["T"].isin(Ts)]
+        for alg, name in algs:
+            w = worst_case(g, "T", alg, base)
+            x = np.array([o["x"] for o in w])
+            scale = np.log2(2 * x) if base else np.ones_like(x)
+            cis = [mean_ci(pd.Series(o["samples"]), alpha) for o in w]
+            _band(ax, x, [tuple(v / s for v in ci) for ci, s in zip(cis, scale)], label=name)
+            if alg in ("o2b", "o2b_stat"):
+                m = np.array([ci[0] for ci in cis]) / scale
+                ax.plot(x, m[0] * (x / x[0]) ** ref, "k--", lw=1, label=f"Remark 5: slope {ref:g}")
+        ax.set(xscale="log", yscale="log", xlabel="T", ylabel=f"max over the family: {ylab}", title=title)
+        ax.legend(fontsize=7)
+    fig.suptitle(f"Remark 5 in T: worst case over G-Lipschitz linear losses (d = {p['d_lin']})")
+    fig.tight_layout()
+    fig.savefig(output, dpi=110)
+    plt.close(fig)
+
+
 def ztc22_param_free_figure(pf: pd.DataFrame, p: dict, alpha: float, output: str) -> None:
     """Zhang-Tran-Cutkosky section 5 (Theorem 11) over the universal constant C: suboptimality
     and the bound vs C (max_W L - L* drawn: above it the bound is vacuous), and the fraction
