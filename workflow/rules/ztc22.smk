@@ -19,7 +19,7 @@ ZTC_FILES = {
                 for c in (chunk_ids("ztc22") if ZTC else [])],
     "param_free": [f"results/ztc22/param_free/T{T}/chunk{c}.parquet" for T in ZTC.get("T_pf", [])
                    for c in (chunk_ids("ztc22") if ZTC else [])],
-    "sensitivity": [f"results/ztc22/sensitivity/{pr}/chunk{c}.parquet" for pr in ("least_squares", "logistic")
+    "sensitivity": [f"results/ztc22/sensitivity/{pr}/chunk{c}.parquet" for pr in ("least_squares", "logistic", "linear")
                     for c in (chunk_ids("ztc22") if ZTC else [])],
 }
 ZTC_CLAIM_FILES = [f"results/claims/{cid}.json" for cid in ZTC_CLAIMS] if ZTC else []
@@ -62,7 +62,7 @@ rule ztc22_simulate:
         "logs/bench/ztc22_simulate/{experiment}_{point}_{chunk}.tsv"
     wildcard_constraints:
         experiment="rates|linear_T|strongly_convex|param_free",
-        point=r"T\d+|s[0-9.e-]+|rho[0-9.e-]+|d\d+|least_squares|logistic",
+        point=r"T\d+|s[0-9.e-]+|rho[0-9.e-]+|d\d+|least_squares|logistic|linear",
         chunk=r"\d+-\d+",
     params:
         p=ZTC,

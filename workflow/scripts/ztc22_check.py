@@ -24,9 +24,9 @@ results = evaluate(pd.read_parquet(sm.input.rates), pd.read_parquet(sm.input.opt
                    lin=pd.read_parquet(sm.input.linear_T))
 for path in sm.output:
     cid = path.split("/")[-1].removesuffix(".json")
-    res, ctl = results[cid]
+    res, ctl, *sec = results[cid]
     rec = record(CLAIMS[cid], res, ctl, scenario="ztc22", env=None, ci_level=1 - alpha,
-                 history=sm.params.history.get(cid))
+                 secondary=sec[0] if sec else None, history=sm.params.history.get(cid))
     with open(path, "w") as fh:
         json.dump(rec, fh, indent=1, sort_keys=True, default=float)
     print(cid, res.verdict, "control:", ctl.verdict)

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .core import (Claim, Result, check_bound, check_comparison, check_coverage, check_exact, check_rate, gross_only,
+from .core import (Claim, Result, check_bound, check_comparison, check_coverage, check_exact, check_rate,
                    not_in_regime)
 
 PAPER = "ZTC22"  # dpregret.papers
@@ -21,19 +21,25 @@ def _c(cid, thm, kind, statement, metric, control):
 
 
 CLAIMS = {
-    "ZTC-thm3-sensitivity": _c(
-        "ZTC-thm3-sensitivity", "Theorem 3 (eq. (6), Appendix B)", "exact",
+    "ZTC-thm3-sensitivity": Claim(
+        "ZTC-thm3-sensitivity", PAPER, "Theorem 3 (eq. (6), Appendix B)", "exact",
         "at every step of every run, ||delta_t - delta'_t|| for replacement samples z'_t (extreme points of the "
-        "support) stays within the sensitivity Delta_t that eq. (6) calibrates sigma_t for",
+        "support) stays within the sensitivity Delta_t that eq. (6) calibrates sigma_t for: least squares and logistic "
+        "regression (k), and a linear loss with antipodal replacements at k_sens = 3, where the ratio reaches "
+        "(t^3 - (t-1)^3)/(4 t^2) -> 3/4 (the tightest eq. (6) can be: its G term is (k+1)/k times what one record "
+        "moves, 2x at k = 1)",
         "max_t ||delta_t - delta'_t|| / Delta_t",
-        "Delta_t without the Lipschitz term G (smoothness term alone): no noise at t = 1"),
+        "Delta_t / 2 (eq. (6) without its factor 2: half the noise)",
+        secondary="Delta_t without the smoothness term H (G only); Delta_t without the Lipschitz term G (H only: no "
+                  "noise at t = 1)"),
     "ZTC-thm4-bound": _c(
         "ZTC-thm4-bound", "Theorem 4 with Remark 5's OGD", "bound",
         "E[L(x_T) - L(x*)] <= (k+1) E[Regret_T]/T^(k+1) + 2(k+1)^2 D/sqrt(lambda) ((sigma_G + D sigma_H)/sqrt(T) "
         "+ sqrt(2V)(G+DH) log2(2T)/(rho T)), with E[Regret_T] <= (3/2) D sqrt(sum_t Ghat_t^2) (the OGD's own bound, "
-        "Ghat_t^2 from Theorem 4's second part), at every (T, rho) of logistic regression on wdbc and every "
-        "sigma_G of the location problem",
-        "suboptimality - bound", "Algorithm 1 around a learner frozen at the far end of W (linear regret)"),
+        "Ghat_t^2 from Theorem 4's second part), at every non-vacuous point: logistic regression on wdbc (every T, "
+        "both rho) and the location problem (every sigma_G); a point whose bound is at or above the suboptimality "
+        "of the far end of W is vacuous and decides nothing (every logistic point is)",
+        "suboptimality - bound", "Algorithm 1 with sigma_t doubled (the location points)"),
     "ZTC-rem5-rate-T-stat": _c(
         "ZTC-rem5-rate-T-stat", "Remark 5 (non-private term dominates)", "rate",
         "at large rho (rho_stat) the worst-case suboptimality of Algorithm 1 over the family of G-Lipschitz "
@@ -56,12 +62,15 @@ CLAIMS = {
         "ZTC-thm8-bound", "Theorem 8 with Remark 9's OSD (Lemma 7's regularised losses)", "bound",
         "E[L(x_T) - L(x*)] <= (k+1) E[Regret-bar_T]/T^(k+1) + 16(k+1)^3/(lambda mu) ((sigma_G + D sigma_H)^2/T + "
         "2V(G+DH)^2 log2(2T)^2/(rho^2 T^2)), with E[Regret-bar_T] <= sum_t E||gbar_t||^2/(2 sum_{i<=t} mu_i) and "
-        "E||gbar_t||^2 from Theorem 8's second part (fully explicit), at every (T, rho); ridge logistic regression on wdbc",
-        "suboptimality - bound", "Algorithm 1 around a learner frozen at the far end of W (linear regret)"),
+        "E||gbar_t||^2 from Theorem 8's second part (fully explicit), at every non-vacuous (T, rho): ridge logistic "
+        "regression on wdbc (both rho) and the location problem (mu = 1, rho_priv); vacuous points as for Theorem 4",
+        "suboptimality - bound", "Algorithm 1 with sigma_t doubled (the location points)"),
     "ZTC-rem9-rate-T-stat": _c(
         "ZTC-rem9-rate-T-stat", "Remark 9 (strongly convex, non-private term dominates)", "rate",
         "with mu-strong convexity and large rho the suboptimality decays at least as 1/(mu T)",
-        "suboptimality vs T at rho_stat (ridge logistic)", "the frozen learner: no decay"),
+        "suboptimality vs T at rho_stat (ridge logistic)",
+        "Algorithm 1 with a fresh sample at the second point of delta_t: the smallest slip found that changes the "
+        "exponent (the OSD's mu doubled or halved does not: slopes -1.05 and -1.02 on seed 12345)"),
     "ZTC-rem5-rate-rho": _c(
         "ZTC-rem5-rate-rho", "Remark 5 (privacy term, worst case)", "rate",
         "the privacy cost of Algorithm 1 (suboptimality minus its non-private twin's, paired), maximised over a fixed "
@@ -82,11 +91,12 @@ CLAIMS = {
         "privacy cost / log2(2T)^2 vs T at rho_priv",
         "the naive conversion with the same learner (noise of scale 2 beta_t G / rho): cost ~ 1/T"),
     "ZTC-thm6-optimistic": _c(
-        "ZTC-thm6-optimistic", "Theorem 6 (section 3)", "comparison",
-        "with sigma_G << G, the optimistic learner (hint g_{t-1} + gamma_{t-1}) reaches a lower suboptimality than the "
-        "same learner without the hint (hint 0), paired on the same data and noise, at the smallest sigma_G/G",
-        "suboptimality(optimistic) - suboptimality(hint 0)",
-        "a misleading hint -(g_{t-1} + gamma_{t-1}) in place of the optimistic one"),
+        "ZTC-thm6-optimistic", "Theorem 6 (section 3)", "rate",
+        "with sigma_G << G (the smallest sigma_G/G of s_grid), the optimistic learner (hint g_{t-1} + gamma_{t-1}) has "
+        "E[Regret_T]/beta_{1:T} = O(T^(-3/2)): measured as the regret against the best point of W (>= the regret "
+        "against x*) over T_opt_grid",
+        "regret / beta_{1:T} vs T (location problem, rho_opt)",
+        "the same learner with hint 0 (Theorem 4's learner: the optimism dropped)"),
     "ZTC-vs-dpsgd": _c(
         "ZTC-vs-dpsgd", "Remark 5 vs DP-SGD (section 1)", "comparison",
         "at equal (alpha, alpha rho^2/2)-RDP, Algorithm 1 beats one-pass DP-SGD at the largest T (rho_priv)",
@@ -99,25 +109,14 @@ CLAIMS = {
         "universal constant being unspecified), at every T of T_pf where the bound is below the largest possible "
         "suboptimality over W",
         "fraction of runs violating the bound (against delta)",
-        "the same algorithm and bound with C 100x smaller (the smallest C of C_grid_pf): understated concentration terms"),
+        "the same runs against the bound with C_pf / 2 (only the unspecified constant changes)"),
     "ZTC-thm11-gbar": _c(
         "ZTC-thm11-gbar", "Theorem 11, second part", "coverage",
         "with probability >= 1 - delta, for all t, ||gbar_t|| <= G t^3 + A(2G + 57DH) Phi t^(5/2) + 2A'(G + DH) Phi "
         "log2(2T) t^2/rho (the normaliser of the parameter-free learner; C = C_pf)",
         "fraction of runs with max_t ||gbar_t|| / bound > 1 (against delta)",
-        "the same at the smallest C of C_grid_pf"),
+        "the same runs against the bound on ||gbar_t|| with C_pf / 2"),
 }
-# Primary controls that are still straw men (linear regret, a frozen learner, no decay): a PASS
-# shows only that gross errors are caught, and the report says so.  Issues #16 / #17 restate them
-# with near-miss controls.
-CLAIMS = gross_only(CLAIMS, {
-    "ZTC-thm4-bound",
-    "ZTC-thm8-bound",
-    "ZTC-rem9-rate-T-stat",
-    "ZTC-thm6-optimistic",
-    "ZTC-thm11-bound",
-    "ZTC-thm11-gbar",
-})
 
 
 def _at(df, **kw) -> pd.DataFrame:
@@ -135,6 +134,19 @@ def _samples(df, col="subopt"):
 def _paired(a: pd.DataFrame, b: pd.DataFrame, col="subopt") -> np.ndarray:
     m = a.merge(b, on="replicate", suffixes=("_a", "_b"))
     return (m[f"{col}_a"] - m[f"{col}_b"]).to_numpy()
+
+
+def explain_loose(res: Result, ctl: Result, near_miss: str) -> Result:
+    """A bound that passes while its near miss also passes cannot tell them apart: record, with
+    the numbers, how far below the bound both stay (the reason the verdict rule will give
+    INCONCLUSIVE, "control not caught")."""
+    if res.verdict == "PASS" and ctl.verdict != "FAIL":
+        res.detail["why_the_near_miss_is_not_caught"] = (
+            f"1. the bound is loose on every non-vacuous instance run: the worst mean suboptimality / bound is "
+            f"{res.measured:.3g} (at {res.detail.get('critical_point')}); 2. the near miss ({near_miss}) reaches "
+            f"{ctl.measured:.3g}, so no slip of that size can cross it; 3. vacuous points (bound above the "
+            f"suboptimality at the far end of W): {len(res.detail.get('vacuous_points', []))}")
+    return res
 
 
 def worst_case(g: pd.DataFrame, key: str, alg: str, base: str | None = "nonprivate") -> list[dict]:
@@ -235,10 +247,10 @@ def worst_case_rate(g, key, alg, ctl, exponent, tol, alpha, rng_claim, rng_ctl, 
 def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.DataFrame, p: dict, tol: dict,
              alpha: float, rng_for, mm: pd.DataFrame | None = None,
              pf: pd.DataFrame | None = None, lin: pd.DataFrame | None = None) -> dict[str, tuple[Result, Result]]:
-    """Every ZTC claim: ``{claim_id: (result, control_result)}``.  ``rng_for(cid)`` gives the
+    """Every ZTC claim: ``{claim_id: (result, control_result[, secondary results by name])}``.  ``rng_for(cid)`` gives the
     bootstrap generator of a rate claim."""
     out = {}
-    # Theorem 3: run-time sensitivity
+    # Theorem 3: run-time sensitivity; primary control half the noise, secondaries the dropped terms
     def exact(alg):
         d = sens[sens.alg == alg]
         bad = [f"{r.problem} replicate {r.replicate}: ratio {r.sens_ratio:.3g}" for r in d.itertuples() if not r.sens_ratio <= 1.0]
@@ -247,21 +259,28 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
         res.bound = 1.0
         res.detail["max_ratio_by_problem"] = d.groupby("problem").sens_ratio.max().to_dict()
         return res
-    res, ctl = exact("eq6"), exact("H_only")
-    res.detail["G_only_max_ratio"] = float(sens[sens.alg == "G_only"].sens_ratio.max())
-    out["ZTC-thm3-sensitivity"] = (res, ctl)
+    res = exact("eq6")
+    if "k" in sens:
+        res.detail["k_by_problem"] = sens.groupby("problem")["k"].first().astype(float).to_dict()
+    out["ZTC-thm3-sensitivity"] = (res, exact("half"), {"G_only": exact("G_only"), "H_only": exact("H_only")})
 
-    # Theorem 4 bound (explicit), every (T, rho)
-    def bound(alg, opt_alg):
-        diffs, ratios, labels = [], [], []
-        groups = [(f"logistic T={T}, rho={rho:g}", g) for (T, rho), g in _at(rates, alg=alg).groupby(["T", "rho"])]
-        groups += [(f"location s={s:g}, T={int(g['T'].iloc[0])}", g) for s, g in _at(opt, alg=opt_alg).groupby("s")]
+    # Theorem 4 bound (explicit): logistic regression (both rho, every T) and the location problem
+    # (every sigma_G); points where the bound is at or above L(far end of W) - L* are vacuous
+    def bound(groups):
+        diffs, ratios, labels, vac = [], [], [], []
         for label, g in groups:
             diffs.append((g.subopt - g.bound_explicit).to_numpy())
             ratios.append(float(g.subopt.mean() / g.bound_explicit.mean()))
             labels.append(label)
-        return check_bound(diffs, ratios, alpha, labels=labels)
-    out["ZTC-thm4-bound"] = (bound("o2b", "plain"), bound("frozen", "frozen"))
+            vac.append(bool(g.bound_explicit.mean() >= g.max_subopt.iloc[0]))
+        return check_bound(diffs, ratios, alpha, labels=labels, vacuous=vac)
+
+    def thm4_groups(alg_rates, alg_opt):
+        gr = [(f"logistic T={T}, rho={rho:g}", g) for (T, rho), g in _at(rates, alg=alg_rates).groupby(["T", "rho"])]
+        return gr + [(f"location s={s:g}, T={int(g['T'].iloc[0])}", g) for s, g in _at(opt, alg=alg_opt).groupby("s")]
+    res = bound(thm4_groups("o2b", "plain"))
+    ctl = bound(thm4_groups(None, "plain_noise2"))
+    out["ZTC-thm4-bound"] = (explain_loose(res, ctl, "sigma_t doubled"), ctl)
 
     # Remark 5 rates in T: the worst case over the linear family (``linear_T``)
     sig = 1.0 - min(p["c_grid"])  # the family's sigma_G (G = 1, s_i = G - c_i)
@@ -278,18 +297,18 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
                                    base=None, decades=2.0, stat_ratio_max=STAT_RATIO_MAX)
         out[cid] = (res, ctl)
 
-    # Theorem 8 / Remark 9 (strongly convex)
-    def bound8(alg):
-        diffs, ratios, labels = [], [], []
-        for (T, rho), g in _at(sc[sc.problem == "ridge_logistic"], alg=alg).groupby(["T", "rho"]):
-            diffs.append((g.subopt - g.bound_explicit).to_numpy())
-            ratios.append(float(g.subopt.mean() / g.bound_explicit.mean()))
-            labels.append(f"T={T}, rho={rho:g}")
-        return check_bound(diffs, ratios, alpha, labels=labels)
-    out["ZTC-thm8-bound"] = (bound8("o2b_sc"), bound8("frozen"))
+    # Theorem 8 / Remark 9 (strongly convex): ridge logistic (both rho) and the location problem (rho_priv)
+    def thm8_groups(alg):
+        gr = [(f"ridge logistic T={T}, rho={rho:g}", g)
+              for (T, rho), g in _at(sc[sc.problem == "ridge_logistic"], alg=alg).groupby(["T", "rho"])]
+        return gr + [(f"location T={T}, rho={rho:g}", g)
+                     for (T, rho), g in _at(sc[sc.problem == "location"], alg=alg).groupby(["T", "rho"])]
+    res = bound(thm8_groups("o2b_sc"))
+    ctl = bound(thm8_groups("o2b_sc_noise2"))
+    out["ZTC-thm8-bound"] = (explain_loose(res, ctl, "sigma_t doubled"), ctl)
     cid = "ZTC-rem9-rate-T-stat"
     x, s = _samples(_at(sc, alg="o2b_sc", rho=p["rho_stat"], problem="ridge_logistic"))
-    xc, s_ctl = _samples(_at(sc, alg="frozen", rho=p["rho_stat"], problem="ridge_logistic"))
+    xc, s_ctl = _samples(_at(sc, alg="fresh_sc", rho=p["rho_stat"], problem="ridge_logistic"))
     out[cid] = (check_rate(x, s, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid)),
                 check_rate(xc, s_ctl, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control")))
 
@@ -322,13 +341,28 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
             out[cid] = worst_case_rate(mm[mm.grid == grid], grid, "o2b", ctl_alg, expo, tol.get(cid, 0.0), alpha,
                                        rng_for(cid), rng_for(cid + "/control"), decades=1.0, term_ratio=ratio)
 
-    # Theorem 6: optimistic vs no hint at the smallest sigma_G / G
-    low = _at(opt, sigma_G_over_G=opt.sigma_G_over_G.min())
-    base = _at(low, alg="optimistic_zero_hint")
-    res = check_comparison(_paired(_at(low, alg="optimistic"), base), alpha)
-    res.detail["by_sigma_G_over_G"] = {float(k): g.groupby("alg").subopt.mean().to_dict()
-                                       for k, g in opt.groupby("sigma_G_over_G")}
-    out["ZTC-thm6-optimistic"] = (res, check_comparison(_paired(_at(low, alg="optimistic_negated_hint"), base), alpha))
+    # Theorem 6: Regret_T / beta_{1:T} = O(T^(-3/2)) for the optimistic learner at the smallest sigma_G / G
+    cid = "ZTC-thm6-optimistic"
+
+    def regret_rate(alg, rng):
+        g = opt[opt.alg == alg]
+        x, smp = _samples(g.assign(v=g.regret_max / g.beta_sum), "v")
+        return check_rate(x, smp, -1.5, tol.get(cid, 0.0), alpha, rng)
+    res, ctl = regret_rate("optimistic_Tgrid", rng_for(cid)), regret_rate("optimistic_zero_hint_Tgrid", rng_for(cid + "/control"))
+    tg = opt[opt.alg.str.endswith("_Tgrid")].groupby(["alg", "T"])[["regret", "regret_max"]].mean()
+    res.detail["mean_regret_by_T"] = {f"{a} T={t}": {"vs_x_star": float(r.regret), "vs_best_point_of_W": float(r.regret_max)}
+                                      for (a, t), r in tg.iterrows()}
+    res.detail["subopt_by_sigma_G_over_G"] = {float(k): g[g["T"] == p["T_opt"]].groupby("alg").subopt.mean().to_dict()
+                                              for k, g in opt.groupby("sigma_G_over_G")}
+    if res.verdict == "INCONCLUSIVE" and (tg.regret_max.loc["optimistic_Tgrid"] <= 0).any():
+        res.detail["why_no_rate"] = (
+            "1. the optimistic learner's regret is negative at "
+            f"{int((tg.regret_max.loc['optimistic_Tgrid'] <= 0).sum())} of {len(tg.loc['optimistic_Tgrid'])} T, against x* "
+            "and against the best point of W: its losses g_t + gamma_t are cumulative sums, the hint g_{t-1} + "
+            "gamma_{t-1} nearly reveals them, and a learner that nearly best-responds has sum <l_t, w_t> + r||sum l_t|| "
+            "<= 0 (triangle inequality); 2. an O(T^(-3/2)) upper bound on a quantity <= 0 holds with every constant, so "
+            "no rate can be fitted and no near miss can be caught on this instance; 3. hint 0 is negative too")
+    out[cid] = (res, ctl)
 
     # Algorithm 1 vs DP-SGD at the largest T
     last = _at(rates, T=rates["T"].max(), rho=p["rho_priv"])
@@ -341,37 +375,56 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
     return out
 
 
-def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple[Result, Result]]:
-    """Theorem 11's two high-probability statements at C = C_pf, controls at the smallest C.
-    Runs at a T where the bound exceeds the largest suboptimality over W (vacuous: no run
-    could violate it) are left out of the first claim."""
+def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple]:
+    """Theorem 11's two high-probability statements at C = C_pf (the paper leaves C unspecified).
+    Primary controls change only what the claim is about: the same runs (the learner at C_pf)
+    against the bounds with C_pf / 2; the secondary is the whole algorithm at the smallest C of
+    the grid.  Runs at a T where the bound exceeds the largest suboptimality over W (vacuous: no
+    run could violate it) are left out of the first claim.  Also reported: the smallest C that
+    the C_pf runs support (bound only) and the smallest C of the grid meeting both parts."""
     delta, c_claim, c_ctl = p["delta_pf"], float(p["C_pf"]), float(min(p["C_grid_pf"]))
-    live = pf[pf.bound < pf.max_subopt]
     per_c = {float(c): {"violation_rate": float((g.subopt > g.bound).mean()), "max_gbar_ratio": float(g.gbar_ratio.max()),
                         "mean_subopt": float(g.subopt.mean()), "mean_bound": float(g.bound.mean()),
                         "mean_learner_subopt_w": float(g.subopt_w.mean())} for c, g in pf.groupby("C")}
 
-    def bound_at(c):
-        g = live[live.C == c]
+    def bound_at(c, col="bound"):
+        g = pf[(pf.C == c) & (pf[col] < pf.max_subopt)]
         if g.empty:
             return Result("INCONCLUSIVE", float("nan"), delta, float("nan"), float("nan"), 0.0,
                           {"reason": "the bound is vacuous (above max_W L - L*) at every T"})
-        res = check_coverage((g.subopt <= g.bound).to_numpy(), delta, alpha)
-        res.detail.update({"C": c, "T": sorted(int(t) for t in g["T"].unique()),
+        res = check_coverage((g.subopt <= g[col]).to_numpy(), delta, alpha)
+        res.detail.update({"C": c, "bound": col, "T": sorted(int(t) for t in g["T"].unique()),
                            "vacuous_T": sorted(int(t) for t in set(pf["T"]) - set(g["T"])),
-                           "tightness": float((g.subopt / g.bound).max()), "max_subopt_over_W": float(g.max_subopt.iloc[0])})
+                           "tightness": float((g.subopt / g[col]).max()), "max_subopt_over_W": float(g.max_subopt.iloc[0])})
         return res
 
-    def gbar_at(c):
+    def gbar_at(c, col="gbar_ratio"):
         g = pf[pf.C == c]
-        res = check_coverage((g.gbar_ratio <= 1.0).to_numpy(), delta, alpha)
-        res.detail.update({"C": c, "max_ratio": float(g.gbar_ratio.max())})
+        res = check_coverage((g[col] <= 1.0).to_numpy(), delta, alpha)
+        res.detail.update({"C": c, "ratio": col, "max_ratio": float(g[col].max())})
         return res
     res = bound_at(c_claim)
     res.detail["by_C"] = per_c
     ok = [c for c, v in per_c.items() if v["violation_rate"] <= delta and v["max_gbar_ratio"] <= 1.0]
     res.detail["smallest_C_meeting_both_parts"] = min(ok) if ok else None
-    return {"ZTC-thm11-bound": (res, bound_at(c_ctl)), "ZTC-thm11-gbar": (gbar_at(c_claim), gbar_at(c_ctl))}
+    # the C the C_pf runs support: per run the smallest C' with subopt <= bound(C'), the bound's
+    # concentration terms scaling as C'^2 (A, A' ~ C^2); its (1 - delta) quantile per T, max over T
+    g = pf[pf.C == c_claim]
+    conc = g.bound - g.bound_regret_term
+    need = c_claim * np.sqrt(np.maximum(g.subopt - g.bound_regret_term, 0.0) / conc)
+    res.detail["smallest_C_supported_bound_only"] = float(need.groupby(g["T"]).quantile(1 - delta).max())
+    ctl, gctl = bound_at(c_claim, "bound_C_half"), gbar_at(c_claim, "gbar_ratio_C_half")
+    gres = gbar_at(c_claim)
+    for r, c in ((res, ctl), (gres, gctl)):
+        if r.verdict == "PASS" and c.verdict != "FAIL":
+            r.detail["why_the_near_miss_is_not_caught"] = (
+                f"1. C is unspecified in the paper, so the check is only as strong as the declared C_pf = {c_claim:g}; "
+                f"2. at C_pf / 2 the same runs still meet the bound (worst ratio {c.detail.get('tightness', c.detail.get('max_ratio')):.3g}); "
+                f"3. the C_pf runs support the suboptimality bound down to C = "
+                f"{res.detail['smallest_C_supported_bound_only']:.3g}, and the smallest C of the grid meeting both parts "
+                f"(learner and bounds at C) is {res.detail['smallest_C_meeting_both_parts']}")
+    return {"ZTC-thm11-bound": (res, ctl, {"smallest_C": bound_at(c_ctl)}),
+            "ZTC-thm11-gbar": (gres, gctl, {"smallest_C": gbar_at(c_ctl)})}
 
 
 def crossover(rates: pd.DataFrame, rho: float) -> dict:

@@ -179,6 +179,11 @@ class LinearFamily(_Problem):
     def grad(self, x, z):
         return np.broadcast_to(z[0], np.shape(x))
 
+    def neighbours(self, z, x_t, x_prev):
+        """The antipodal support point ``c + s (-xi) = 2c - z``: ||z - z'|| = 2 s, the largest
+        replacement (Theorem 3's sensitivity; H = 0, so only eq. (6)'s G term is at stake)."""
+        return [(2 * self.c - z[0],)]
+
 
 class TiledStreams(ReplicateStreams):
     """A ReplicateStreams whose draws are repeated ``m`` times along the replicate axis

@@ -39,9 +39,10 @@ from ..rng import ReplicateStreams, draw_normal
 from ..tree import TreeNoise
 
 LAMBDA_L2 = 2.0  # ||.||_2^2 is 2-strongly convex w.r.t. ||.||_2 (Assumption 1)
-# eq6: Delta_t of eq. (6).  Understated controls: G_only drops the smoothness term
-# H max||w_i - x_{i-1}||; H_only drops the Lipschitz term G (zero noise at t = 1).
-SENSITIVITIES = ("eq6", "G_only", "H_only")
+# eq6: Delta_t of eq. (6).  Understated controls: half is Delta_t / 2 (eq. (6) without its
+# factor 2: half the noise); G_only drops the smoothness term H max||w_i - x_{i-1}||; H_only
+# drops the Lipschitz term G (zero noise at t = 1).
+SENSITIVITIES = ("eq6", "half", "G_only", "H_only")
 
 
 def beta(t, k: float):
@@ -136,6 +137,9 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     xs = problem.x_star
     released = []
     gbar_ratio = np.zeros(R)  # reg = "pf": max_t ||gbar_t|| / (Theorem 11's bound on it)
+    gbar_ctl: dict = {}
+    lsum = np.zeros((R, d))  # sum of the learner's loss vectors (for the regret against the best point of W)
+    wsum_dot = np.zeros(R)
     for t in range(1, T + 1):
         w = learner.predict()
         b_t, b_prev = float(t) ** k, float(t - 1) ** k
@@ -182,11 +186,16 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
             full = ghat + xi * np.where(wn > 0, w / np.maximum(wn, 1e-300), 0.0) + 2 * nu * w
             xsn = float(np.linalg.norm(xs))
             regret += np.sum(ghat * (w - xs), axis=-1) + xi * (wn[:, 0] - xsn) + nu * (wn[:, 0] ** 2 - xsn**2)
-            gbar_ratio = np.maximum(gbar_ratio, np.linalg.norm(full, axis=-1) / pf["ghat"](t))
+            gn = np.linalg.norm(full, axis=-1)
+            gbar_ratio = np.maximum(gbar_ratio, gn / pf["ghat"](t))
+            for name, fn in pf.get("ghat_controls", {}).items():  # the same ||gbar_t|| against other bounds
+                gbar_ctl[name] = np.maximum(gbar_ctl.get(name, 0.0), gn / fn(t))
         else:
             full = ghat
             regret += np.sum(ghat * (w - xs), axis=-1)
         learner.update(full)
+        lsum = lsum + full
+        wsum_dot += np.sum(full * w, axis=-1)
         if record_released:
             released.append(ghat)
         if t in cps:
@@ -194,8 +203,11 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
             sub_w.append(problem.subopt(w))
             reg_c.append(regret.copy())
     extra = {"released": np.stack(released, 1)} if record_released else {}
+    if reg is None:  # linear losses: the regret against the best fixed point of the ball W
+        extra["regret_max"] = wsum_dot + problem.r * np.linalg.norm(lsum, axis=-1)
     if reg == "pf":
         extra["gbar_ratio"] = gbar_ratio
+        extra.update({f"gbar_ratio_{k}": v for k, v in gbar_ctl.items()})
     return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), ratio, extra)
 
 
@@ -275,7 +287,7 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
         learner._acc += learner.ghat_sq(learner.t)
         eta[t - 1] = 2 * learner.r / math.sqrt(learner._acc)
         c1[t - 1] = sensitivity_eq6(t, k, 1.0, 0.0, 0.0)  # 2 (k+1) t^(k-1), the factor of eq. (6)
-    Gs, Hs = {"eq6": (G, H), "G_only": (G, 0.0), "H_only": (0.0, H)}[sensitivity]
+    Gs, Hs = {"eq6": (G, H), "half": (G / 2, H / 2), "G_only": (G, 0.0), "H_only": (0.0, H)}[sensitivity]
     sq = math.sqrt(math.log2(2 * T))
     x = np.zeros((R, d))
     g = np.zeros((R, d))
@@ -310,6 +322,8 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
 def _delta(sensitivity: str, t: int, k: float, G: float, H: float, maxdist: np.ndarray) -> np.ndarray:
     if sensitivity == "eq6":
         return sensitivity_eq6(t, k, G, H, maxdist)
+    if sensitivity == "half":
+        return sensitivity_eq6(t, k, G, H, maxdist) / 2
     if sensitivity == "G_only":
         return sensitivity_eq6(t, k, G, 0.0, maxdist)
     return sensitivity_eq6(t, k, 0.0, H, maxdist)

@@ -262,7 +262,7 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
     the worst-case privacy cost over the linear family vs rho and d (with the controls).
     Outputs: ``ztc22_{subopt_vs_T,optimistic,strongly_convex,rho_d,minimax}.png``."""
     names = {"o2b": "Algorithm 1 (OGD)", "naive": "naive conversion", "dpsgd": "DP-SGD (one pass)",
-             "nonprivate": "non-private", "frozen": "frozen learner (control)"}
+             "nonprivate": "non-private"}
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     for ax, rho in zip(axes, (p["rho_stat"], p["rho_priv"])):
         d = rates[(rates.rho == rho) | (rates.alg == "nonprivate")]
@@ -296,7 +296,7 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     for ax, rho in zip(axes, (p["rho_stat"], p["rho_priv"])):
         d = sc[(sc.rho == rho) & (sc.problem == "ridge_logistic")]
-        for alg, name in (("o2b_sc", "Algorithm 1 + Lemma 7 + OSD"), ("frozen", "frozen learner (control)")):
+        for alg, name in (("o2b_sc", "Algorithm 1 + Lemma 7 + OSD"), ("fresh_sc", "fresh sample at x_{t-1} (control)")):
             _curves(ax, d[d.alg == alg].assign(value=lambda x: x.subopt), "T", alpha, name)
         b = d[d.alg == "o2b_sc"].groupby("T").bound_explicit.mean()
         ax.plot(b.index, b.to_numpy(), "k--", lw=1, label="Theorem 8 bound (explicit)")

@@ -33,11 +33,15 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
 - ``optimistic``: the location problem (``sigma_G = s``) over a grid of ``sigma_G / G``, at
   ``T_opt``, ``rho_opt``: ``plain`` (Remark 5 OGD), ``optimistic`` (hint g_{t-1} +
   gamma_{t-1}, Theorem 6), ``optimistic_zero_hint`` (hint 0), ``optimistic_negated_hint``
-  (hint -(g_{t-1} + gamma_{t-1}): a misleading hint, the control) and ``frozen``.  ``plain``
+  (hint -(g_{t-1} + gamma_{t-1}): a misleading hint) and ``frozen``; ``plain_noise2`` (sigma_t
+  doubled: Theorem 4's near miss); at the smallest sigma_G also the optimistic learner and
+  hint 0 over ``T_opt_grid`` (``*_Tgrid``: Theorem 6's regret rate, with the regret against
+  x* and against the best point of W).  ``plain``
   and ``frozen`` also carry Theorem 4's explicit bound (the location problem is where the
   frozen learner's suboptimality, up to 9/8, exceeds it).
-- ``sensitivity``: least squares and logistic at ``T_sens`` with the run-time check of
-  Theorem 3 for eq. (6) and two understated sensitivities (``G_only``, ``H_only``).
+- ``sensitivity``: least squares and logistic (k) and a linear member of the family (k_sens,
+  where eq. (6) is 3/4-tight) at ``T_sens`` with the run-time check of Theorem 3 for eq. (6)
+  and three understated sensitivities (``half``, ``G_only``, ``H_only``).
 - ``param_free``: section 5.  The location problem with a small ``||x*|| = m_pf`` inside a
   ball of radius ``r_pf`` (the parameter-free regime: Theorem 11 scales with ``||x*||``, not
   D), Algorithm 1 with k = 3 around KT x OGD (``learners.oco.ParameterFree``, normalised by
@@ -93,11 +97,11 @@ def simulate_rates(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     far = -prob.r * prob.x_star / np.linalg.norm(prob.x_star)
     frames = []
     for rho in (p["rho_stat"], p["rho_priv"]):
-        plan = {"o2b": ("tree", "ogd"), "naive": ("naive", "ogd"), "frozen": ("tree", "frozen")}
+        plan = {"o2b": ("tree", "ogd"), "naive": ("naive", "ogd")}
         if rho == p["rho_stat"]:
             plan["nonprivate"] = ("none", "ogd")
         for alg, (conv, lk) in plan.items():
-            learner = _ogd(prob, R, T, k, rho) if lk == "ogd" else Frozen(R, far)
+            learner = _ogd(prob, R, T, k, rho)
             run = o2b.run(prob, learner, T, k=k, rho=rho if conv != "none" else math.inf,
                           src=_streams(seed, reps, "rates", "data", T), noise_src=_streams(seed, reps, "rates", "noise", conv, T),
                           checkpoints=[T], conversion=conv)
@@ -111,6 +115,7 @@ def simulate_rates(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
         frames.append(_rows({"subopt": run.subopt[:, -1]}, reps, alg="dpsgd", rho=rho))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["d"] = "rates", "logistic", T, prob.d
+    df["max_subopt"] = float(prob.subopt(far[None])[0])  # L at the far end of W: a bound above it is vacuous
     return df
 
 
@@ -121,25 +126,49 @@ def simulate_optimistic(p: dict, s: float, reps, seed: int) -> pd.DataFrame:
     far = -prob.r * prob.x_star / np.linalg.norm(prob.x_star)
     explicit = o2b.bound_thm4(np.full(R, explicit_regret(prob, T, k, rho)), T, k, rho, prob)
     frames = []
-    for alg, learner in (("plain", _ogd(prob, R, T, k, rho)), ("optimistic", OptimisticOGD(R, prob.d, prob.r, g1)),
+    for alg, learner in (("plain", _ogd(prob, R, T, k, rho)), ("plain_noise2", _ogd(prob, R, T, k, rho)),
+                         ("optimistic", OptimisticOGD(R, prob.d, prob.r, g1)),
                          ("optimistic_zero_hint", OptimisticOGD(R, prob.d, prob.r, g1, hint="zero")),
                          ("optimistic_negated_hint", OptimisticOGD(R, prob.d, prob.r, g1, hint="negated")),
                          ("frozen", Frozen(R, far))):
         run = o2b.run(prob, learner, T, k=k, rho=rho, src=_streams(seed, reps, "optimistic", "data", T),
-                      noise_src=_streams(seed, reps, "optimistic", "noise", T), checkpoints=[T])
+                      noise_src=_streams(seed, reps, "optimistic", "noise", T), checkpoints=[T],
+                      noise_factor=2.0 if alg == "plain_noise2" else 1.0)
         reg = run.regret[:, -1]
-        frames.append(_rows({"subopt": run.subopt[:, -1], "regret": reg,
+        frames.append(_rows({"subopt": run.subopt[:, -1], "regret": reg, "regret_max": run.extra["regret_max"],
                              "bound_measured": o2b.bound_thm4(reg, T, k, rho, prob), "bound_explicit": explicit},
-                            reps, alg=alg))
+                            reps, alg=alg, T=T))
+    if s == min(p["s_grid"]):  # Theorem 6's regret rate: the optimistic learner (and hint 0) over T_opt_grid
+        for T2 in p["T_opt_grid"]:
+            g1 = o2b.thm4_gsq(1, T2, k, rho, prob)
+            for alg, hint in (("optimistic_Tgrid", "last"), ("optimistic_zero_hint_Tgrid", "zero")):
+                run = o2b.run(prob, OptimisticOGD(R, prob.d, prob.r, g1, hint=hint), T2, k=k, rho=rho,
+                              src=_streams(seed, reps, "optimistic", "data", T2),
+                              noise_src=_streams(seed, reps, "optimistic", "noise", T2), checkpoints=[T2])
+                frames.append(_rows({"subopt": run.subopt[:, -1], "regret": run.regret[:, -1],
+                                     "regret_max": run.extra["regret_max"]}, reps, alg=alg, T=T2))
     df = pd.concat(frames, ignore_index=True)
-    df["experiment"], df["problem"], df["T"], df["rho"], df["s"] = "optimistic", "location", T, rho, s
+    df["experiment"], df["problem"], df["rho"], df["s"] = "optimistic", "location", rho, s
     df["sigma_G_over_G"] = prob.sigma_G / prob.G
+    df["max_subopt"] = float(prob.subopt(far[None])[0])
+    df["beta_sum"] = df["T"] * (df["T"] + 1) / 2 if k == 1 else [sum(t**k for t in range(1, int(T2) + 1)) for T2 in df["T"]]
     return df
 
 
+SENSITIVITY_PROBLEMS = ("least_squares", "logistic", "linear")
+
+
 def simulate_sensitivity(p: dict, problem: str, reps, seed: int) -> pd.DataFrame:
-    prob = LeastSquares(p["d_sens"], 0.3) if problem == "least_squares" else Logistic(p["d"], r=p["r"])
-    k, R, T, rho = p["k"], len(reps), p["T_sens"], p["rho_priv"]
+    """Theorem 3's run-time check.  ``linear`` is where eq. (6) is as tight as it can be: with
+    H = 0 and antipodal replacements, ||delta_t - delta'_t|| = (t^k - (t-1)^k) 2G, i.e. a ratio
+    (t^k - (t-1)^k) / ((k+1) t^(k-1)) to Delta_t, which tends to k / (k+1) (3/4 at k_sens = 3;
+    at k = 1 eq. (6) is 2x loose for every convex smooth loss)."""
+    if problem not in SENSITIVITY_PROBLEMS:
+        raise ValueError(f"problem must be one of {SENSITIVITY_PROBLEMS}, got {problem!r}")
+    R, T, rho = len(reps), p["T_sens"], p["rho_priv"]
+    k = p["k_sens"] if problem == "linear" else p["k"]
+    prob = {"least_squares": lambda: LeastSquares(p["d_sens"], 0.3), "logistic": lambda: Logistic(p["d"], r=p["r"]),
+            "linear": lambda: LinearFamily(p["d_sens"], [min(p["c_grid"])], R)}[problem]()
     frames = []
     for sens in o2b.SENSITIVITIES:
         run = o2b.run(prob, _ogd(prob, R, T, k, rho), T, k=k, rho=rho,
@@ -148,7 +177,7 @@ def simulate_sensitivity(p: dict, problem: str, reps, seed: int) -> pd.DataFrame
                       sensitivity=sens, check_sensitivity=True)
         frames.append(_rows({"sens_ratio": run.sens_ratio, "subopt": run.subopt[:, -1]}, reps, alg=sens))
     df = pd.concat(frames, ignore_index=True)
-    df["experiment"], df["problem"], df["T"], df["rho"] = "sensitivity", problem, T, rho
+    df["experiment"], df["problem"], df["T"], df["rho"], df["k"] = "sensitivity", problem, T, rho, k
     return df
 
 
@@ -159,11 +188,11 @@ def simulate_strongly_convex(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     frames = []
     for rho in (p["rho_stat"], p["rho_priv"]):
         explicit = o2b.bound_thm8(np.full(R, o2b.osd_regret_bound_thm8(T, k, rho, prob)), T, k, rho, prob)
-        for alg, conv in (("o2b_sc", "tree"), ("frozen", "tree")):  # ridge logistic
-            learner = (Frozen(R, far) if alg == "frozen" else
-                       StronglyConvexOSD(R, prob.d, prob.r, lambda t: t**k * prob.mu / 2))
+        plan = [("o2b_sc", "tree")] + ([("fresh_sc", "fresh")] if rho == p["rho_stat"] else [])
+        for alg, conv in plan:  # ridge logistic
+            learner = StronglyConvexOSD(R, prob.d, prob.r, lambda t: t**k * prob.mu / 2)
             run = o2b.run(prob, learner, T, k=k, rho=rho, src=_streams(seed, reps, "sc", "data", T),
-                          noise_src=_streams(seed, reps, "sc", "noise", conv, T), checkpoints=[T], conversion=conv,
+                          noise_src=_streams(seed, reps, "sc", "noise", "tree", T), checkpoints=[T], conversion=conv,
                           reg="sc")
             reg = run.regret[:, -1]
             frames.append(_rows({"subopt": run.subopt[:, -1], "regret": reg,
@@ -171,17 +200,23 @@ def simulate_strongly_convex(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
                                 reps, alg=alg, rho=rho))
     df = pd.concat(frames, ignore_index=True)
     df["problem"], df["d"], df["mu"] = "ridge_logistic", prob.d, prob.mu
+    df["max_subopt"] = float(prob.subopt(far[None])[0])
     loc = Location(p["d_opt"], 0.5, r=1.0, m_norm=0.5)
+    far = -loc.r * loc.x_star / np.linalg.norm(loc.x_star)
     rho = p["rho_priv"]
+    explicit = o2b.bound_thm8(np.full(R, o2b.osd_regret_bound_thm8(T, k, rho, loc)), T, k, rho, loc)
     frames = []
-    for alg, conv in (("o2b_sc", "tree"), ("nonprivate_sc", "none"), ("naive_sc", "naive")):
+    for alg, conv, factor in (("o2b_sc", "tree", 1.0), ("nonprivate_sc", "none", 1.0), ("naive_sc", "naive", 1.0),
+                              ("o2b_sc_noise2", "tree", 2.0)):
         run = o2b.run(loc, StronglyConvexOSD(R, loc.d, loc.r, lambda t: t**k * loc.mu / 2), T, k=k,
                       rho=rho if conv != "none" else math.inf, src=_streams(seed, reps, "sc_loc", "data", T),
                       noise_src=_streams(seed, reps, "sc_loc", "noise", conv, T), checkpoints=[T], conversion=conv,
-                      reg="sc")
-        frames.append(_rows({"subopt": run.subopt[:, -1], "regret": run.regret[:, -1]}, reps, alg=alg, rho=rho))
+                      reg="sc", noise_factor=factor)
+        frames.append(_rows({"subopt": run.subopt[:, -1], "regret": run.regret[:, -1], "bound_explicit": explicit},
+                            reps, alg=alg, rho=rho))
     lf = pd.concat(frames, ignore_index=True)
     lf["problem"], lf["d"], lf["mu"] = "location", loc.d, loc.mu
+    lf["max_subopt"] = float(loc.subopt(far[None])[0])
     df = pd.concat([df, lf], ignore_index=True)
     df["experiment"], df["T"] = "strongly_convex", T
     return df
@@ -269,12 +304,17 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     frames = []
     for C in p["C_grid_pf"]:
         pf = o2b._pf_params(prob, T, rho, C, delta)
+        half = o2b._pf_params(prob, T, rho, C / 2, delta)  # the bound-only control: the same run, C / 2 in the bounds
+        pf["ghat_controls"] = {"C_half": half["ghat"]}
         run = o2b.run(prob, ParameterFree(R, prob.d, prob.r, pf["ghat"]), T, k=3, rho=rho,
                       src=_streams(seed, reps, "pf", "data", T), noise_src=_streams(seed, reps, "pf", "noise", T),
                       checkpoints=[T], reg="pf", pf=pf)
         reg = run.regret[:, -1]
+        b_reg = o2b.bound_thm11(reg, T, rho, prob, pf) - o2b.bound_thm11(np.zeros(R), T, rho, prob, pf)
         frames.append(_rows({"subopt": run.subopt[:, -1], "regret_bar": reg, "bound": o2b.bound_thm11(reg, T, rho, prob, pf),
-                             "gbar_ratio": run.extra["gbar_ratio"], "subopt_w": run.subopt_w[:, -1]},
+                             "bound_regret_term": b_reg, "bound_C_half": o2b.bound_thm11(reg, T, rho, prob, half),
+                             "gbar_ratio": run.extra["gbar_ratio"], "gbar_ratio_C_half": run.extra["gbar_ratio_C_half"],
+                             "subopt_w": run.subopt_w[:, -1]},
                             reps, alg="o2b_pf", C=float(C)))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["rho"], df["delta"] = "param_free", "location", T, rho, delta
