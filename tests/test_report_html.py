@@ -32,3 +32,15 @@ def test_scoreboard_names_every_paper_with_its_counts_and_links_to_its_section(t
 def test_the_smoke_preset_carries_a_banner(tmp_path):
     html = _report(tmp_path, "smoke")
     assert 'class="banner"' in html and "do not decide the claims" in html
+
+
+def test_undecided_reason_prefers_the_claims_numbered_reason():
+    """An undecided claim's own numbered account (e.g. a bound looser than any near miss) is
+    what the report shows, ahead of the generic "control not caught"."""
+    from dpregret.report.tables import undecided_reason
+
+    rec = {"result": {"verdict": "INCONCLUSIVE", "detail": {"control_not_caught": "generic",
+                                                             "numbered_reason": "1. loose; 2. near miss 0.01"}}}
+    assert undecided_reason(rec) == "1. loose; 2. near miss 0.01"
+    rec["result"]["detail"].pop("numbered_reason")
+    assert undecided_reason(rec) == "generic"

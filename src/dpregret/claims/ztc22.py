@@ -141,7 +141,7 @@ def explain_loose(res: Result, ctl: Result, near_miss: str) -> Result:
     the numbers, how far below the bound both stay (the reason the verdict rule will give
     INCONCLUSIVE, "control not caught")."""
     if res.verdict == "PASS" and ctl.verdict != "FAIL":
-        res.detail["why_the_near_miss_is_not_caught"] = (
+        res.detail["numbered_reason"] = (
             f"1. the bound is loose on every non-vacuous instance run: the worst mean suboptimality / bound is "
             f"{res.measured:.3g} (at {res.detail.get('critical_point')}); 2. the near miss ({near_miss}) reaches "
             f"{ctl.measured:.3g}, so no slip of that size can cross it; 3. vacuous points (bound above the "
@@ -355,7 +355,7 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
     res.detail["subopt_by_sigma_G_over_G"] = {float(k): g[g["T"] == p["T_opt"]].groupby("alg").subopt.mean().to_dict()
                                               for k, g in opt.groupby("sigma_G_over_G")}
     if res.verdict == "INCONCLUSIVE" and (tg.regret_max.loc["optimistic_Tgrid"] <= 0).any():
-        res.detail["why_no_rate"] = (
+        res.detail["numbered_reason"] = (
             "1. the optimistic learner's regret is negative at "
             f"{int((tg.regret_max.loc['optimistic_Tgrid'] <= 0).sum())} of {len(tg.loc['optimistic_Tgrid'])} T, against x* "
             "and against the best point of W: its losses g_t + gamma_t are cumulative sums, the hint g_{t-1} + "
@@ -417,7 +417,7 @@ def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple]:
     gres = gbar_at(c_claim)
     for r, c in ((res, ctl), (gres, gctl)):
         if r.verdict == "PASS" and c.verdict != "FAIL":
-            r.detail["why_the_near_miss_is_not_caught"] = (
+            r.detail["numbered_reason"] = (
                 f"1. C is unspecified in the paper, so the check is only as strong as the declared C_pf = {c_claim:g}; "
                 f"2. at C_pf / 2 the same runs still meet the bound (worst ratio {c.detail.get('tightness', c.detail.get('max_ratio')):.3g}); "
                 f"3. the C_pf runs support the suboptimality bound down to C = "

@@ -14,6 +14,8 @@ COLUMNS = ["claim_id", "paper", "theorem", "kind", "statement", "verdict", "meas
 def undecided_reason(c: dict) -> str:
     """Why a claim is not a plain PASS, in one line (empty for a PASS on a caught near miss)."""
     d = c["result"]["detail"]
+    if "numbered_reason" in d and c["result"]["verdict"] != "PASS":  # a claim's own account of why it stays undecided
+        return str(d["numbered_reason"])
     for key in ("diverged", "control_not_caught", "reason", "not_in_regime"):
         if key in d:
             return str(d[key])
