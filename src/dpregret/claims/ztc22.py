@@ -237,7 +237,17 @@ def worst_case_rate(g, key, alg, ctl, exponent, tol, alpha, rng_claim, rng_ctl, 
                "mean_at_worst": {f"{o['x']:g}": float(o["samples"].mean()) for o in w},
                "nonprivate_worst": {f"{o['x']:g}": o["stat"] for o in w},
                **({"thm4_term_ratio": {f"{o['x']:g}": term_ratio(o["x"]) for o in w}} if term_ratio else {})}
+    if len(keep) >= 2:
+        lx, ly = np.log(x), np.log(np.maximum([o["samples"].mean() for o in keep], 1e-300))
+        if transform is not None:
+            ly = np.log(np.maximum(transform(x, np.exp(ly)), 1e-300))
+        numbers["local_slopes"] = (np.diff(ly) / np.diff(lx)).tolist()
     res.detail.update(numbers)
+    if res.verdict == "INCONCLUSIVE" and len(keep) >= 4 and "local_slopes" in numbers:
+        res.detail["numbered_reason"] = (
+            f"1. the slope's interval [{res.ci_low:.3f}, {res.ci_high:.3f}] straddles {exponent:g} + {tol:g}; "
+            f"2. local slopes across the in-regime window: {', '.join(f'{v:.2f}' for v in numbers['local_slopes'])}; "
+            f"3. points dropped by the declared filter: {len(dropped)}")
     if len(keep) < 4 or (len(keep) and np.log10(x.max() / x.min()) < decades - 1e-9):
         res = not_in_regime(res, f"{len(keep)} of {len(w)} points pass the declared filter "
                             f"(>= 4 over {decades:g} decades needed)", numbers)
@@ -288,7 +298,7 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
         cid = "ZTC-rem5-rate-T-priv"
         out[cid] = worst_case_rate(lin[lin.alg.isin(["o2b", "naive", "nonprivate"]) & lin["T"].isin(p["T_lin_priv"])],
                                    "T", "o2b", "naive", -1.0, tol.get(cid, 0.0), alpha, rng_for(cid),
-                                   rng_for(cid + "/control"), transform=log2, decades=2.0,
+                                   rng_for(cid + "/control"), transform=log2, decades=1.5,
                                    term_ratio=lambda T: thm4_term_ratio(T, p["rho_lin"], p["d_lin"], sigma_G=sig))
         cid = "ZTC-rem5-rate-T-stat"
         st = lin[lin["T"].isin(p["T_lin_stat"])]
