@@ -153,19 +153,25 @@ def test_claims_on_a_small_run(small_tables):
     from dpregret.claims import vdh19 as C
     from dpregret.claims.core import VERDICTS
 
-    tol = {"VDH-eq3.3.5-rate-T": 0.15, "VDH-eq3.3.5-rate-u": 0.35, "VDH-sec3.4-minority-cost-rate-T": 0.25,
-           "VDH-sec3.4-minority-cost-rate-T-adversarial": 0.25, "VDH-sec3.4-sparse-gap-rate-D": 0.2}
+    tol = {"VDH-eq3.3.5-rate-u": 0.35, "VDH-sec3.4-minority-cost-rate-T": 0.25,
+           "VDH-sec3.4-minority-cost-rate-T-adversarial": 0.25}
     out = C.evaluate(small_tables, P, tol, 0.05, lambda cid: np.random.default_rng(0))
     assert set(out) == set(C.CLAIMS) and all(c.startswith("VDH-") for c in out)
     for cid, (res, ctl) in out.items():
         assert res.verdict in VERDICTS and ctl.verdict in VERDICTS, cid
-    # large-effect controls are caught even at this size
-    for cid in ("VDH-thm10-printed-bound", "VDH-thm10-proof-bound", "VDH-eq3.3.5-bound", "VDH-thm11-bound",
-                "VDH-sec3.4-minority-cost-rate-T", "VDH-sec3.4-sparse-vs-adagrad",
-                "VDH-sec3.4-sparse-gap-rate-D"):
-        assert out[cid][1].verdict == "FAIL", cid
-    assert out["VDH-sec3.4-sparse-vs-adagrad"][0].verdict == "PASS"
-    assert out["VDH-sec3.4-sparse-gap-rate-D"][0].verdict == "PASS"
+    # the printed Theorems 10, 11, 12 are false on their deterministic sequences; the proof forms hold there
+    for cid in ("VDH-thm10-printed-bound", "VDH-thm11-bound", "VDH-thm12-printed-bound"):
+        res, ctl = out[cid]
+        assert res.verdict == "FAIL" and res.measured > 1 and "realistic_runs" in res.detail, cid
+        assert ctl.verdict == "PASS", cid
+    # the proof-constant bounds hold on the runs; a bound looser than 2x everywhere says so in a numbered reason
+    for cid in ("VDH-thm10-proof-bound", "VDH-eq3.3.5-bound", "VDH-thm11-proof-bound"):
+        res, ctl = out[cid]
+        assert res.verdict != "FAIL" and res.measured < 1, cid  # 4 replicates: PASS or too wide to tell
+    assert out["VDH-sec3.4-minority-cost-rate-T"][1].verdict == "FAIL"
+    res, ctl = out["VDH-sec3.4-sparse-vs-adagrad"]
+    assert ctl.verdict == "FAIL" and set(res.detail["by_T_and_D"]) == {f"T={T}" for T in P["T_sparse"]}
+    assert all(v > 0.9 for v in res.detail["adagrad_regret_slope_in_D"].values())  # AdaGrad pays its guess linearly
     assert "printed_3_3_4_rule" in out["VDH-thm10-printed-bound"][0].detail
     with pytest.raises(ValueError, match="u_frac"):
         C.evaluate(small_tables, dict(P, u_frac=[0, 2]), tol, 0.05, lambda cid: np.random.default_rng(0))

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..learners import vdh
-from .core import Claim, Result, check_bound, check_comparison, check_rate, gross_only
+from .core import Claim, Result, check_bound, check_comparison, check_exact, check_rate
 
 PAPER = "VDH19"  # dpregret.papers
 G = 1.0  # ||g_t|| <= ||x_t|| <= 1 in every scenario, so |E<z, g~>| <= 1 and |E g~_j| <= 1
@@ -30,44 +30,51 @@ _FIXED = ("Algorithm 2 with Algorithm 1 replaced by OGD with a fixed step eta_fi
           "R_T(0) = eta/2 sum <z_t, g~_t>^2 - v_{T+1}^2/(2 eta) grows linearly in T")
 CLAIMS = {
     "VDH-thm10-printed-bound": _c(
-        "VDH-thm10-printed-bound", "Theorem 10 (printed constants), Algorithm 1 with the conjugate prior", "bound",
+        "VDH-thm10-printed-bound", "Theorem 10 (printed constants), Algorithm 1 with the conjugate prior", "exact",
         "E[R_T(u)] <= 1 + |u| max{11G (ln(|u| 11G) - 1 + ln(sqrt5 G sqrt(pi)/(4 sqrt b))), E[sqrt(8B ln(16 u^2 "
-        "B^{3/2} sqrt(pi)/sqrt(b) + 1))]}, B = b + sum_t g~_t^2, for Algorithm 1 as the norm learner of Algorithm 2 "
-        "(feedback <z_t, g~_t>, comparator |u| = ||u||) at every point of the minority scenarios (wdbc: every T, eps, "
-        "number and placement of private providers; synthetic: every ||u*||) and every u = f u* of the grid. The "
-        "printed form is false on tiny deterministic feedback (ERRATA); this measures it on these realistic sequences",
-        "R^V_T(||u||) - bound", _FIXED + "; detail: the printed (3.3.4) as the prediction rule (T <= printed_T_max)"),
+        "B^{3/2} sqrt(pi)/sqrt(b) + 1))]}, B = b + sum_t g~_t^2, for every sequence within the assumptions (|E g~| <= G, "
+        "symmetric noise) and every u: decided on the deterministic sequence of ERRATA (G = 0.5, b = 1, g~_t = -0.05, "
+        "t <= 400, u on a grid of [1e-3, 1e4]); the realistic runs (Algorithm 1 as Algorithm 2's norm learner on every "
+        "minority point) are reported in the detail",
+        "max over (t, u) of R_t(u) - bound on the deterministic sequence",
+        "the proof-constant form on the same sequence (it must hold there)"),
     "VDH-thm10-proof-bound": _c(
         "VDH-thm10-proof-bound", "Theorem 10 with the constants its proof supports (dpregret's constants='proof')",
         "bound",
         "E[R_T(u)] <= 1 + E[|u| max{sqrt(4B ln(sqrt(e) + 8e u^2 B^2 Z^2)), (1/k)(ln(|u|/k) - 1 + ln(Z/(C - eta)))}] "
-        "(Lemma 11's eta, k = eta - 5G eta^2/2) for the same runs and comparators as VDH-thm10-printed-bound",
-        "R^V_T(||u||) - bound", _FIXED),
+        "(Lemma 11's eta, k = eta - 5G eta^2/2) for Algorithm 1 as the norm learner of Algorithm 2 (feedback "
+        "<z_t, g~_t>, comparator |u| = ||u||) at every point of the minority scenarios (wdbc: every T, eps, number and "
+        "placement of private providers; synthetic: every ||u*||) and every u = f u* of the grid; the deterministic "
+        "sequence of ERRATA is reported in the detail",
+        "R^V_T(||u||) - bound", "the same runs against the bound halved (a constant off by 2: e.g. the prior "
+        "normalised on [0, C] instead of [-C, C])"),
     "VDH-thm12-printed-bound": _c(
-        "VDH-thm12-printed-bound", "Theorem 12 (eq. (3.8.2), printed constants), improper prior 1/|v|", "bound",
+        "VDH-thm12-printed-bound", "Theorem 12 (eq. (3.8.2), printed constants), improper prior 1/|v|", "exact",
         "E[R_T(u)] <= max{|u| E[sqrt(8V)(sqrt(ln(8u^2 V + 1)) + 1)], |u| 11G (ln(|u| 11G ln2) - 1) + ln2, "
-        "|u| E[sqrt(2V)] + 1 + E[ln(1 + 2 sqrt(2V))]}, V = sum_t g~_t^2, for Algorithm 1 with the improper prior as the "
-        "norm learner of Algorithm 2 on the synthetic minority instances (every ||u*||, every u = f u*). Printed form "
-        "false on tiny deterministic feedback (ERRATA); measured here on realistic sequences",
-        "R^V_T(||u||) - bound", _FIXED),
+        "|u| E[sqrt(2V)] + 1 + E[ln(1 + 2 sqrt(2V))]}, V = sum_t g~_t^2, for every sequence within the assumptions: "
+        "decided on the deterministic sequence of ERRATA (G = 0.2, g~_t = -0.003, t <= 600); the realistic runs "
+        "(synthetic minority instances) are reported in the detail",
+        "max over (t, u) of R_t(u) - bound on the deterministic sequence",
+        "Theorem 12's bound doubled on the same sequence (it holds there: the violation is not a rounding effect)"),
     "VDH-thm11-bound": _c(
-        "VDH-thm11-bound", "Theorem 11 (Algorithm 3, printed constants)", "bound",
+        "VDH-thm11-bound", "Theorem 11 (Algorithm 3, printed constants)", "exact",
         "E[R_T(u)] <= d + sum_j |u_j| max{11G (ln(|u_j| 11G) - 1 + ln(sqrt5 G sqrt(pi)/(4 sqrt b_j))), E[sqrt(8 B_j "
-        "ln(16 u_j^2 B_j^{3/2} sqrt(pi)/sqrt(b_j) + 1))]}, B_j = b_j + sum_t g~_{t,j}^2, in the sparse scenario (s of d "
+        "ln(16 u_j^2 B_j^{3/2} sqrt(pi)/sqrt(b_j) + 1))]} for every sequence within the assumptions: Theorem 11 is "
+        "Theorem 10 summed over coordinates, so Algorithm 3 with d = 1 on Theorem 10's deterministic sequence decides "
+        "it; the sparse scenario's runs are reported in the detail",
+        "max over (t, u) of R_t(u) - bound on the deterministic sequence",
+        "the proof-constant form on the same sequence (it must hold there)"),
+    "VDH-thm11-proof-bound": _c(
+        "VDH-thm11-proof-bound", "Theorem 11 with the constants its proof supports (Algorithm 3)", "bound",
+        "E[R_T(u)] <= d + sum_j (Theorem 10's proof-constant term for coordinate j) in the sparse scenario (s of d "
         "coordinates non-zero, local Laplace randomiser with tau_j = inf off the sensitive coordinates) at every T and "
-        "every u = f u* of the grid (u* sparse); the proof-constant form is reported in the detail",
-        "R_T(u) - bound", "Algorithm 3 with each coordinate's Algorithm 1 replaced by OGD with a fixed step "
-        "eta_fixed (R_T(0) = eta/2 sum ||g~_t||^2 - ||w_{T+1}||^2/(2 eta), linear in T)"),
+        "every u = f u* of the grid (u* sparse)",
+        "R_T(u) - bound", "the same runs against the bound halved (a constant off by 2)"),
     "VDH-eq3.3.5-bound": _c(
         "VDH-eq3.3.5-bound", "eq. (3.3.5) with explicit constants (Lemma 9 + Theorem 10 proof constants + OGD)", "bound",
         "E[R_T(u)] <= bound_thm10(||u||, S, G, b, constants='proof') + 3 ||u|| E[sqrt(S)], S = sum_t ||g~_t||^2, for "
         "Algorithm 2 at every point of the minority scenarios and every u = f u* of the grid",
-        "R_T(u) - bound", _FIXED),
-    "VDH-eq3.3.5-rate-T": _c(
-        "VDH-eq3.3.5-rate-T", "eq. (3.3.5) / Sec. 3.4 (minority scenario), rate in T", "rate",
-        "with ceil(ln T) private providers at random positions (eps = rate_eps), Algorithm 2's regret against the "
-        "offline optimum w* of wdbc grows at most like T^(1/2) (up to logs)",
-        "R_T(w*) vs T (Algorithm 2, random placement)", _FIXED + ", hence R_T(w*) ~ T"),
+        "R_T(u) - bound", "the same runs against the bound halved (a constant off by 2)"),
     "VDH-eq3.3.5-rate-u": _c(
         "VDH-eq3.3.5-rate-u", "eq. (3.3.5), rate in ||u||", "rate",
         "Algorithm 2's regret against the optimum u* grows at most linearly in ||u*|| (up to logs), without knowing "
@@ -90,30 +97,14 @@ CLAIMS = {
     "VDH-sec3.4-sparse-vs-adagrad": _c(
         "VDH-sec3.4-sparse-vs-adagrad", "Sec. 3.4, second scenario", "comparison",
         "with sparse subgradients, sparse privacy (tau_j = inf on non-sensitive coordinates) and a sparse comparator, "
-        "Algorithm 3 has lower regret against u* than diagonal AdaGrad whose guessed D is max(D_ratio_grid) max_j |u*_j|, "
-        "paired on the same data and noise, at the largest T",
-        "R_T(u*)(Algorithm 3) - R_T(u*)(AdaGrad, D = max ratio x max_j |u*_j|)",
-        "AdaGrad's first step sqrt2 D never decayed (same box, same D) in place of Algorithm 3"),
-    "VDH-sec3.4-sparse-gap-rate-D": _c(
-        "VDH-sec3.4-sparse-gap-rate-D", "Sec. 3.4, second scenario (dependence on D)", "rate",
-        "AdaGrad's regret grows linearly in its guess D while Algorithm 3's does not depend on it, so the paired ratio "
-        "R(Algorithm 3)/R(AdaGrad) decays like (D / max_j |u*_j|)^(-1) and the gap grows with D / max_j |u*_j|",
-        "mean of R_T(u*)(Algorithm 3)/R_T(u*)(AdaGrad at D) vs D / max_j |u*_j| (largest T)",
-        "AdaGrad with D = max_j |u*_j| swapped in at every grid value (the ratio does not decay)"),
+        "Algorithm 3, which needs no tuning, (a) has lower regret against u* than diagonal AdaGrad whose D overestimates "
+        "max_j |u*_j| by any factor of D_ratio_grid (>= 10), and (b) has at most twice the regret of AdaGrad tuned with "
+        "D = max_j |u*_j| (the price of not tuning is a constant factor), paired on the same data and noise, at every T "
+        "of T_sparse; the detail reports, per (T, D), where Algorithm 3 wins and where it loses, and AdaGrad's regret "
+        "against its D (linear: the cost of a wrong guess that Algorithm 3 does not pay)",
+        "R_T(u*)(Algorithm 3) - R_T(u*)(AdaGrad at D), and R(Algorithm 3) - 2 R(tuned AdaGrad)",
+        "AdaGrad mis-tuned by the grid's smallest factor (D = 10 max_j |u*_j|) in place of Algorithm 3"),
 }
-# Primary controls that are still straw men (linear regret, a frozen learner, no decay): a PASS
-# shows only that gross errors are caught, and the report says so.  Issues #16 / #17 restate them
-# with near-miss controls.
-CLAIMS = gross_only(CLAIMS, {
-    "VDH-thm10-printed-bound",
-    "VDH-thm10-proof-bound",
-    "VDH-thm12-printed-bound",
-    "VDH-thm11-bound",
-    "VDH-eq3.3.5-bound",
-    "VDH-eq3.3.5-rate-T",
-    "VDH-sec3.4-sparse-vs-adagrad",
-    "VDH-sec3.4-sparse-gap-rate-D",
-})
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -165,6 +156,32 @@ def _thm10(constants, b):
     return lambda u, S, axis: vdh.bound_thm10(u, S, G, b, axis=axis, constants=constants)
 
 
+def _scaled(bound, c):
+    return lambda u, S, axis: c * np.asarray(bound(u, S, axis), dtype=float)
+
+
+def _counterexample(theorem: str, constants: str = "printed", scale: float = 1.0) -> Result:
+    """The deterministic sequence of ``vdh.COUNTEREXAMPLES`` as an exact check: FAIL iff the
+    regret exceeds ``scale`` x the bound at some (t, u) (the bound is positive)."""
+    ce = vdh.counterexample(theorem, constants)
+    bad = ([f"max over (t, u) of R_t(u) / bound = {ce['max_ratio']:.4g} > {scale:g} (largest excess at t = {ce['t']}, "
+            f"u = {ce['u']:.3g}: R = {ce['regret']:.4g}, bound {ce['bound']:.4g})"] if ce["max_ratio"] > scale else [])
+    res = check_exact(bad, 71 * ce["n"])
+    res.measured, res.bound = ce["max_ratio"] / scale, 1.0
+    res.detail["counterexample"] = {**ce, "scale": scale}
+    return res
+
+
+def _loose(res: Result, ctl: Result, extra: str = "") -> Result:
+    """A numbered reason when the bound passes and so does its halved version."""
+    if res.verdict == "PASS" and ctl.verdict != "FAIL":
+        res.detail["numbered_reason"] = (
+            f"1. the worst mean regret / bound over every point run is {res.measured:.3g} "
+            f"(at {res.detail.get('critical_point')}); 2. the bound halved still holds there ({ctl.verdict}, worst "
+            f"ratio {ctl.measured:.3g}), so no slip of a factor 2 can be caught on these runs{extra}")
+    return res
+
+
 def _thm12(u, S, axis):
     return vdh.bound_thm12(u, S, G, axis=axis)
 
@@ -189,7 +206,7 @@ def _minority_family(tables) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def _sparse_thm11(df: pd.DataFrame, p: dict, alpha: float, constants: str) -> Result:
+def _sparse_thm11(df: pd.DataFrame, p: dict, alpha: float, constants: str, scale: float = 1.0) -> Result:
     k, d, b, u_max = int(p["k"]), int(p["d_sparse"]), p.get("b", 1.0), float(p["u_max"])
     cols = [f"sum_sq_c{j}" for j in range(k)]
     sign = (-1.0) ** np.arange(k)
@@ -198,8 +215,8 @@ def _sparse_thm11(df: pd.DataFrame, p: dict, alpha: float, constants: str) -> Re
         g = g.sort_values("replicate")
         u = f * u_max * sign  # the support of u* (u_j = 0 elsewhere: those terms vanish, leaving 1 each)
         S = g[cols].to_numpy()
-        exact = float(vdh.bound_thm11(u, S, G, b, axis=0, constants=constants)) + (d - k)
-        per = np.asarray(vdh.bound_thm11(u, S, G, b, axis=None, constants=constants), dtype=float) + (d - k)
+        exact = scale * (float(vdh.bound_thm11(u, S, G, b, axis=0, constants=constants)) + (d - k))
+        per = scale * (np.asarray(vdh.bound_thm11(u, S, G, b, axis=None, constants=constants), dtype=float) + (d - k))
         m = g["regret"].to_numpy()
         diffs.append(_shifted(m, per, exact))
         ratios.append(float(m.mean() / exact))
@@ -217,45 +234,49 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
     out = {}
     fam = _minority_family(tables)
 
-    # Theorem 10 (printed / proof constants): Algorithm 1 as Algorithm 2's norm learner
-    alg2, fixed = _at(fam, alg="alg2"), _at(fam, alg="alg2_fixed")
-    for cid, constants in (("VDH-thm10-printed-bound", "printed"), ("VDH-thm10-proof-bound", "proof")):
-        res = _bound_check(alg2, "mag_regret", "mag_sum_sq", _thm10(constants, b), alpha)
-        ctl = _bound_check(fixed, "mag_regret", "mag_sum_sq", _thm10(constants, b), alpha)
-        printed = _at(fam, alg="alg2_printed")
-        if constants == "printed" and len(printed):
-            pr = _bound_check(printed, "mag_regret", "mag_sum_sq", _thm10(constants, b), alpha)
-            res.detail["printed_3_3_4_rule"] = {"verdict": pr.verdict, "worst_ratio": pr.measured,
-                                                "critical_point": pr.detail["critical_point"],
-                                                "ci": [pr.ci_low, pr.ci_high], "n_points": pr.detail["n_points"],
-                                                "replicates_dropped_non_finite": pr.detail["replicates_dropped_non_finite"]}
-        out[cid] = (res, ctl)
+    # Theorems 10, 12, 11 as printed: false (deterministic counterexamples, ERRATA); the
+    # realistic runs are reported with them.  The proof-constant forms carry the PASS.
+    alg2 = _at(fam, alg="alg2")
+    printed = _bound_check(alg2, "mag_regret", "mag_sum_sq", _thm10("printed", b), alpha)
+    res = _counterexample("thm10")
+    res.detail["realistic_runs"] = {"verdict": printed.verdict, "worst_ratio": printed.measured,
+                                    "critical_point": printed.detail.get("critical_point"), "n_points": printed.detail["n_points"]}
+    pr = _at(fam, alg="alg2_printed")
+    if len(pr):
+        pr = _bound_check(pr, "mag_regret", "mag_sum_sq", _thm10("printed", b), alpha)
+        res.detail["printed_3_3_4_rule"] = {"verdict": pr.verdict, "worst_ratio": pr.measured,
+                                            "critical_point": pr.detail["critical_point"], "n_points": pr.detail["n_points"],
+                                            "replicates_dropped_non_finite": pr.detail["replicates_dropped_non_finite"]}
+    out["VDH-thm10-printed-bound"] = (res, _counterexample("thm10", "proof"))
 
-    # Theorem 12: improper prior (synthetic instances)
+    proof = _bound_check(alg2, "mag_regret", "mag_sum_sq", _thm10("proof", b), alpha)
+    half = _bound_check(alg2, "mag_regret", "mag_sum_sq", _scaled(_thm10("proof", b), 0.5), alpha)
+    ce = vdh.counterexample("thm10", "proof")
+    proof.detail["deterministic_sequence"] = {"max_ratio": ce["max_ratio"], "holds": ce["max_excess"] < 0}
+    out["VDH-thm10-proof-bound"] = (_loose(proof, half, f"; 3. on the deterministic sequence of ERRATA the ratio is "
+                                           f"{ce['max_ratio']:.2f}"), half)
+
     imp = _at(fam, alg="alg2_improper")
-    ctl_fx = _at(fam[fam.experiment == "unorm"], alg="alg2_fixed")
-    out["VDH-thm12-printed-bound"] = (_bound_check(imp, "mag_regret", "mag_sum_sq", _thm12, alpha),
-                                      _bound_check(ctl_fx, "mag_regret", "mag_sum_sq", _thm12, alpha))
+    res = _counterexample("thm12")
+    real = _bound_check(imp, "mag_regret", "mag_sum_sq", _thm12, alpha)
+    res.detail["realistic_runs"] = {"verdict": real.verdict, "worst_ratio": real.measured,
+                                    "critical_point": real.detail.get("critical_point")}
+    out["VDH-thm12-printed-bound"] = (res, _counterexample("thm12", scale=2.0))
 
-    # eq. (3.3.5) with explicit constants
-    out["VDH-eq3.3.5-bound"] = (_bound_check(alg2, "regret", "sum_sq", _eq335(b), alpha),
-                                _bound_check(fixed, "regret", "sum_sq", _eq335(b), alpha))
+    # eq. (3.3.5) with explicit constants (the O(T^(1/2)) of the section, as a bound at every T)
+    res = _bound_check(alg2, "regret", "sum_sq", _eq335(b), alpha)
+    half = _bound_check(alg2, "regret", "sum_sq", _scaled(_eq335(b), 0.5), alpha)
+    out["VDH-eq3.3.5-bound"] = (_loose(res, half), half)
 
-    # Theorem 11: sparse scenario
+    # Theorem 11: printed form false (Algorithm 3 with d = 1 on Theorem 10's sequence); proof constants
     sp = tables["sparse"]
-    res = _sparse_thm11(_at(sp, alg="alg3"), p, alpha, "printed")
+    res = _counterexample("thm11")
+    real = _sparse_thm11(_at(sp, alg="alg3"), p, alpha, "printed")
+    res.detail["realistic_runs"] = {"verdict": real.verdict, "worst_ratio": real.measured, "ci": [real.ci_low, real.ci_high]}
+    out["VDH-thm11-bound"] = (res, _counterexample("thm11", "proof"))
     proof = _sparse_thm11(_at(sp, alg="alg3"), p, alpha, "proof")
-    res.detail["proof_constants"] = {"verdict": proof.verdict, "worst_ratio": proof.measured,
-                                     "ci": [proof.ci_low, proof.ci_high]}
-    out["VDH-thm11-bound"] = (res, _sparse_thm11(_at(sp, alg="alg3_fixed"), p, alpha, "printed"))
-
-    # eq. (3.3.5): rate in T (minority, random positions, u = w*)
-    mino = _at(tables["minority"], u_frac=1.0)
-    cid = "VDH-eq3.3.5-rate-T"
-    x, s = _samples(_at(mino, alg="alg2", placement="random"), "T")
-    xc, sc = _samples(_at(mino, alg="alg2_fixed", placement="random"), "T")
-    out[cid] = (check_rate(x, s, 0.5, tol.get(cid, 0.0), alpha, rng_for(cid)),
-                check_rate(xc, sc, 0.5, tol.get(cid, 0.0), alpha, rng_for(cid + "/control")))
+    half = _sparse_thm11(_at(sp, alg="alg3"), p, alpha, "proof", scale=0.5)
+    out["VDH-thm11-proof-bound"] = (_loose(proof, half), half)
 
     # eq. (3.3.5): rate in ||u|| (synthetic instances, u = u*)
     un = _at(tables["unorm"], u_frac=1.0)
@@ -266,6 +287,7 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
                 check_rate(xc, sc, 1.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control")))
 
     # Sec. 3.4, first scenario: the privacy cost of the minority vs the uniform counterfactual
+    mino = _at(tables["minority"], u_frac=1.0)
     none = _at(mino, alg="alg2", placement="none")
     unif_cost = _paired(_at(mino, alg="alg2", placement="uniform"), none)
     for cid, placement in (("VDH-sec3.4-minority-cost-rate-T", "random"),
@@ -277,32 +299,53 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
         res.detail["section_3_4"] = _minority_summary(mino, placement)
         out[cid] = (res, check_rate(xc, sc, 0.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control")))
 
-    # Sec. 3.4, second scenario: Algorithm 3 vs AdaGrad with a guessed D
-    sp1 = _at(sp, u_frac=1.0)
-    last = _at(sp1, T=sp1["T"].max())
-    rmax = float(max(p["D_ratio_grid"]))
-    ada_max = _at(last, alg="adagrad", D_ratio=rmax)
-    res = check_comparison(_paired(_at(last, alg="alg3"), ada_max).regret.to_numpy(), alpha)
-    res.detail["mean_regret_by_T_alg_D"] = {
-        f"T={T}": {f"{a}" + (f"@D/max|u|={r:g}" if np.isfinite(r) else ""): float(v)
-                   for (a, r), v in g.groupby(["alg", "D_ratio"], dropna=False).regret.mean().items()}
-        for T, g in sp1.groupby("T")}
-    out["VDH-sec3.4-sparse-vs-adagrad"] = (
-        res, check_comparison(_paired(_at(last, alg="adagrad_fixed"), ada_max).regret.to_numpy(), alpha))
-
-    cid = "VDH-sec3.4-sparse-gap-rate-D"
-    a3 = _at(last, alg="alg3")
-    ratios, ratios_ctl = [], []
-    tuned = _at(last, alg="adagrad_tuned")
-    for r in sorted(float(r) for r in p["D_ratio_grid"]):
-        ratios.append(_paired(a3, _at(last, alg="adagrad", D_ratio=r), op="ratio").regret.to_numpy())
-        ratios_ctl.append(_paired(a3, tuned, op="ratio").regret.to_numpy())
-    xr = np.array(sorted(float(r) for r in p["D_ratio_grid"]))
-    res = check_rate(xr, ratios, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid))
-    gaps = {f"{r:g}": float(np.mean(_paired(_at(last, alg="adagrad", D_ratio=r), a3).regret)) for r in xr}
-    res.detail["mean_gap_adagrad_minus_alg3"] = gaps
-    out[cid] = (res, check_rate(xr, ratios_ctl, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control")))
+    # Sec. 3.4, second scenario: Algorithm 3 (no tuning) against AdaGrad over the whole D grid
+    out["VDH-sec3.4-sparse-vs-adagrad"] = sparse_vs_adagrad(_at(sp, u_frac=1.0), p, alpha)
     return out
+
+
+def sparse_vs_adagrad(sp1: pd.DataFrame, p: dict, alpha: float) -> tuple[Result, Result]:
+    """``VDH-sec3.4-sparse-vs-adagrad``: at every T, (a) Algorithm 3 beats AdaGrad at every D of
+    the grid and (b) its regret is at most twice tuned AdaGrad's; every paired comparison at
+    level alpha / (number of comparisons).  PASS if every part passes, FAIL if one fails.  The
+    control runs the same parts with AdaGrad at the grid's smallest D in place of Algorithm 3."""
+    ratios = sorted(float(r) for r in p["D_ratio_grid"])
+
+    def parts(learner):
+        res, table = [], {}
+        m = len(set(sp1["T"])) * (len(ratios) + 1)
+        for T, g in sp1.groupby("T"):
+            a = learner(g)
+            row = {}
+            for r in ratios:
+                c = check_comparison(_paired(a, _at(g, alg="adagrad", D_ratio=r)).regret.to_numpy(), alpha / m)
+                res.append(c)
+                row[f"D={r:g} max|u*|"] = {"mean_diff": c.measured, "ci": [c.ci_low, c.ci_high], "verdict": c.verdict}
+            tuned = _at(g, alg="adagrad_tuned")
+            pair = a.merge(tuned, on=["T", "replicate"], suffixes=("_a", "_b"))
+            c = check_comparison((pair.regret_a - 2 * pair.regret_b).to_numpy(), alpha / m)
+            res.append(c)
+            d1 = check_comparison(_paired(a, tuned).regret.to_numpy(), alpha / m)
+            row["tuned (D = max|u*|)"] = {"mean_diff": d1.measured, "ci": [d1.ci_low, d1.ci_high], "verdict": d1.verdict,
+                                          "at_most_twice": c.verdict}
+            table[f"T={int(T)}"] = row
+        verdict = "FAIL" if any(r.verdict == "FAIL" for r in res) else (
+            "PASS" if all(r.verdict == "PASS" for r in res) else "INCONCLUSIVE")
+        worst = max(res, key=lambda r: r.ci_high)
+        out = Result(verdict, worst.measured, 0.0, worst.ci_low, worst.ci_high, 0.0,
+                     {"ci_of": "the paired comparison closest to failing", "margin": worst.detail["margin"],
+                      "comparisons": len(res), "by_T_and_D": table})
+        return out
+    res = parts(lambda g: _at(g, alg="alg3"))
+    wins = {T: [k for k, v in row.items() if v["verdict"] == "PASS"] for T, row in res.detail["by_T_and_D"].items()}
+    loses = {T: [k for k, v in row.items() if v["verdict"] == "FAIL"] for T, row in res.detail["by_T_and_D"].items()}
+    res.detail.update({"algorithm_3_wins_at": wins, "algorithm_3_loses_at": loses})
+    ada = sp1[sp1.alg == "adagrad"].groupby(["T", "D_ratio"]).regret.mean()
+    res.detail["adagrad_regret_slope_in_D"] = {
+        f"T={int(T)}": float(np.polyfit(np.log(g.index.get_level_values("D_ratio")), np.log(g.to_numpy()), 1)[0])
+        for T, g in ada.groupby(level="T")}
+    ctl = parts(lambda g: _at(g, alg="adagrad", D_ratio=ratios[0]).assign(alg="adagrad_control"))
+    return res, ctl
 
 
 def _minority_summary(mino: pd.DataFrame, placement: str) -> dict:

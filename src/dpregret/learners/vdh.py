@@ -46,6 +46,7 @@ __all__ = [
     "prediction_printed_3_8_1", "PrivatePotential", "ProjectedOGDBall", "BlackBoxReduction",
     "SparsePotential", "DiagonalAdaGrad", "NoiseTunedOGD", "laplace_noise_second_moment",
     "CONSTANTS", "bound_thm10", "bound_thm11", "bound_thm12", "bound_eq3_3_5", "bound_adagrad", "bound_ogd",
+    "constant_feedback_regret", "COUNTEREXAMPLES", "counterexample",
 ]
 
 PRIORS = ("conjugate", "improper")
@@ -552,3 +553,49 @@ def bound_ogd(u, eta, sum_sq, *, axis=None):
     nu2 = float(u @ u) if u.ndim else float(u) ** 2
     eta = V.positive("eta", eta)
     return nu2 / (2 * eta) + eta / 2 * _mean(_pos_array("sum_sq", sum_sq, allow_zero=True), axis)
+
+
+# --- counterexamples to the printed Theorems 10, 11 and 12 (ERRATA) ---------------------------
+def constant_feedback_regret(learner, g: float, n: int, us) -> tuple[np.ndarray, np.ndarray]:
+    """``learner`` (Algorithm 1 or Algorithm 3, one coordinate) fed the deterministic feedback
+    ``g~_t = g`` for ``t <= n`` (noiseless, so symmetric with ``|E g~| = |g|``): the regret
+    ``R_t(u) = sum_{s<=t} g (w_s - u)`` for every ``t`` and every ``u`` of ``us`` (shape
+    ``(len(us), n)``) and ``S_t = t g^2`` (shape ``(1, n)``).  Exact: no randomness."""
+    w = np.empty(n)
+    for t in range(n):
+        w[t] = float(np.ravel(learner.predict())[0])
+        learner.update(np.full(np.shape(learner.predict()), g))
+    t = np.arange(1, n + 1)
+    us = np.asarray(us, dtype=float)
+    return np.cumsum(w * g)[None, :] - us[:, None] * (t * g)[None, :], (t * g**2)[None, :]
+
+
+# The deterministic sequences of ERRATA: theorem -> (learner, G, b, g, n); the comparators are
+# ``np.geomspace(1e-3, 1e4, 71)``.  Theorem 11 is Theorem 10 summed over coordinates, so
+# Algorithm 3 with d = 1 on Theorem 10's sequence is a counterexample to it.
+COUNTEREXAMPLES = {
+    "thm10": ("alg1", 0.5, 1.0, -0.05, 400),
+    "thm11": ("alg3", 0.5, 1.0, -0.05, 400),
+    "thm12": ("alg1_improper", 0.2, None, -0.003, 600),
+}
+
+
+def counterexample(theorem: str, constants: str = "printed") -> dict:
+    """Run :data:`COUNTEREXAMPLES` [theorem] and compare the regret with the theorem's bound
+    (``constants`` as in :func:`bound_thm10`; Theorem 12 has the printed form only): the largest
+    excess ``max_{t,u} R_t(u) - bound``, where it happens, and the largest ratio."""
+    kind, G, b, g, n = COUNTEREXAMPLES[theorem]
+    us = np.geomspace(1e-3, 1e4, 71)
+    learner = {"alg1": lambda: PrivatePotential(G, b=b), "alg3": lambda: SparsePotential(G, 1, b=b),
+               "alg1_improper": lambda: PrivatePotential(G, prior="improper")}[kind]()
+    R, S = constant_feedback_regret(learner, g, n, us)
+    if theorem == "thm12":
+        B = bound_thm12(us[:, None], S, G)
+    elif theorem == "thm11":
+        B = np.stack([bound_thm11(np.array([u]), S[0][:, None], G, b, constants=constants) for u in us])
+    else:
+        B = bound_thm10(us[:, None], S, G, b, constants=constants)
+    i, t = np.unravel_index(np.argmax(R - B), R.shape)
+    return {"theorem": theorem, "constants": constants, "learner": kind, "G": G, "b": b, "g": g, "n": n,
+            "max_excess": float((R - B)[i, t]), "u": float(us[i]), "t": int(t + 1), "regret": float(R[i, t]),
+            "bound": float(B[i, t]), "max_ratio": float(np.max(R / B))}
