@@ -44,3 +44,5 @@ def test_undecided_reason_prefers_the_claims_numbered_reason():
     assert undecided_reason(rec) == "1. loose; 2. near miss 0.01"
     rec["result"]["detail"].pop("numbered_reason")
     assert undecided_reason(rec) == "generic"
+    rec = {"result": {"verdict": "FAIL", "detail": {"failures": ["R = 67.8 > bound 65.2"]}}}
+    assert undecided_reason(rec) == "counterexample: R = 67.8 > bound 65.2"

@@ -16,6 +16,8 @@ def undecided_reason(c: dict) -> str:
     d = c["result"]["detail"]
     if "numbered_reason" in d and c["result"]["verdict"] != "PASS":  # a claim's own account of why it stays undecided
         return str(d["numbered_reason"])
+    if c["result"]["verdict"] == "FAIL" and d.get("failures"):  # a deterministic counterexample
+        return "counterexample: " + str(d["failures"][0])
     for key in ("diverged", "control_not_caught", "reason", "not_in_regime"):
         if key in d:
             return str(d[key])
