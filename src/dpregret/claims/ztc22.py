@@ -254,6 +254,35 @@ def worst_case_rate(g, key, alg, ctl, exponent, tol, alpha, rng_claim, rng_ctl, 
     return res, ctl_res
 
 
+LINEAR_T_CLAIMS = ("ZTC-rem5-rate-T-priv", "ZTC-rem5-rate-T-stat")  # apply to any OCO learner inside Algorithm 1
+
+
+def linear_T_claims(lin: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for, name: str = "o2b",
+                    rates: tuple[str, ...] = ("priv", "stat")) -> dict[str, tuple[Result, Result]]:
+    """Remark 5's two rates in T on the worst case over the linear family for the learner
+    ``name`` inside Algorithm 1 (the paper's OGD: ``"o2b"``), each with its control run with
+    the same learner: the naive conversion (privacy rate) and the fresh-sample slip
+    (statistical rate)."""
+    from ..scenarios.ztc22 import linear_T_algs
+
+    a = linear_T_algs(name)
+    sig = 1.0 - min(p["c_grid"])  # the family's sigma_G (G = 1, s_i = G - c_i)
+    out = {}
+    cid = "ZTC-rem5-rate-T-priv"
+    g = lin[lin.alg.isin([a["priv"], a["naive"], a["twin"]]) & lin["T"].isin(p["T_lin_priv"])]
+    if "priv" in rates:
+        out[cid] = worst_case_rate(g.replace({"alg": {a["twin"]: "nonprivate"}}), "T", a["priv"], a["naive"], -1.0,
+                                   tol.get(cid, 0.0), alpha, rng_for(cid), rng_for(cid + "/control"), transform=log2,
+                                   decades=1.5, term_ratio=lambda T: thm4_term_ratio(T, p["rho_lin"], p["d_lin"], sigma_G=sig))
+    cid = "ZTC-rem5-rate-T-stat"
+    g = lin[lin.alg.isin([a["stat"], a["fresh"], a["twin"]]) & lin["T"].isin(p["T_lin_stat"])]
+    if "stat" in rates:
+        out[cid] = worst_case_rate(g.replace({"alg": {a["twin"]: "nonprivate"}}), "T", a["stat"], a["fresh"], -0.5,
+                                   tol.get(cid, 0.0), alpha, rng_for(cid), rng_for(cid + "/control"), base=None,
+                                   decades=2.0, stat_ratio_max=STAT_RATIO_MAX)
+    return out
+
+
 def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.DataFrame, p: dict, tol: dict,
              alpha: float, rng_for, mm: pd.DataFrame | None = None,
              pf: pd.DataFrame | None = None, lin: pd.DataFrame | None = None) -> dict[str, tuple[Result, Result]]:
@@ -293,19 +322,8 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
     out["ZTC-thm4-bound"] = (explain_loose(res, ctl, "sigma_t doubled"), ctl)
 
     # Remark 5 rates in T: the worst case over the linear family (``linear_T``)
-    sig = 1.0 - min(p["c_grid"])  # the family's sigma_G (G = 1, s_i = G - c_i)
     if lin is not None:
-        cid = "ZTC-rem5-rate-T-priv"
-        out[cid] = worst_case_rate(lin[lin.alg.isin(["o2b", "naive", "nonprivate"]) & lin["T"].isin(p["T_lin_priv"])],
-                                   "T", "o2b", "naive", -1.0, tol.get(cid, 0.0), alpha, rng_for(cid),
-                                   rng_for(cid + "/control"), transform=log2, decades=1.5,
-                                   term_ratio=lambda T: thm4_term_ratio(T, p["rho_lin"], p["d_lin"], sigma_G=sig))
-        cid = "ZTC-rem5-rate-T-stat"
-        st = lin[lin["T"].isin(p["T_lin_stat"])]
-        res, ctl = worst_case_rate(st[st.alg.isin(["o2b_stat", "fresh_stat", "nonprivate"])], "T", "o2b_stat",
-                                   "fresh_stat", -0.5, tol.get(cid, 0.0), alpha, rng_for(cid), rng_for(cid + "/control"),
-                                   base=None, decades=2.0, stat_ratio_max=STAT_RATIO_MAX)
-        out[cid] = (res, ctl)
+        out.update(linear_T_claims(lin, p, tol, alpha, rng_for))
 
     # Theorem 8 / Remark 9 (strongly convex): ridge logistic (both rho) and the location problem (rho_priv)
     def thm8_groups(alg):
@@ -344,6 +362,7 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
 
     # Remark 5 in rho and d: worst case over the linear family, on the points the declared filter keeps
     if mm is not None:
+        sig = 1.0 - min(p["c_grid"])
         for cid, grid, expo, ctl_alg in (("ZTC-rem5-rate-rho", "rho", 1.0, "rho_squared"),
                                           ("ZTC-rem5-rate-d", "d", 0.5, "sqrt_d")):
             ratio = ((lambda x: thm4_term_ratio(p["T_mm"], 1.0 / x, p["d_mm"], sigma_G=sig)) if grid == "rho" else

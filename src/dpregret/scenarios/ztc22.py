@@ -239,25 +239,48 @@ def simulate_rho_d(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
     return df
 
 
-def simulate_linear_T(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
-    """One T of ``linear_T`` (module docstring): every member of the family, every replicate."""
+# The algorithm names of ``linear_T`` for a learner called ``name`` (the paper's OGD is "o2b"):
+# Algorithm 1 at rho_lin, its non-private twin, the naive conversion (privacy-rate control),
+# Algorithm 1 at rho_stat, and the fresh-sample slip (statistical-rate control).
+def linear_T_algs(name: str = "o2b") -> dict[str, str]:
+    if name == "o2b":
+        return {"priv": "o2b", "twin": "nonprivate", "naive": "naive", "stat": "o2b_stat", "fresh": "fresh_stat"}
+    return {"priv": name, "twin": f"{name}@nonprivate", "naive": f"{name}@naive", "stat": f"{name}@stat",
+            "fresh": f"{name}@fresh"}
+
+
+def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = None,
+                      rates: tuple[str, ...] = ("priv", "stat")) -> pd.DataFrame:
+    """One T of ``linear_T`` (module docstring): every member of the family, every replicate.
+
+    ``learners``: ``{name: make}`` of further OCO learners (``dpregret.protocols``, setting
+    ``oco``) to run beside Remark 5's OGD inside the same conversions on the same draws;
+    ``make(R, d, r)`` builds one for ``R`` rows on the ball of radius r.  Their rows are named
+    by :func:`linear_T_algs`; the paper's rows are unchanged.  ``rates`` limits the runs to those
+    of the privacy (``"priv"``) and/or statistical (``"stat"``) rate."""
     R, k, d, cg = len(reps), p["k"], p["d_lin"], list(p["c_grid"])
     prob = LinearFamily(d, cg, R)
-    plan = {}
-    if T in p["T_lin_priv"]:
-        plan.update({"o2b": ("tree", p["rho_lin"]), "naive": ("naive", p["rho_lin"])})
-    if T in p["T_lin_stat"]:
-        plan.update({"o2b_stat": ("tree", p["rho_stat"]), "fresh_stat": ("fresh", p["rho_stat"])})
-    plan["nonprivate"] = ("none", math.inf)
+
+    def paper(rho):
+        return lambda rows, dd, r: ProjectedOGD(rows, dd, r, lambda t: o2b.thm4_gsq(t, T, k, rho, prob))
+    makers = {"o2b": None, **(learners or {})}
     frames = []
-    for alg, (conv, rho) in plan.items():
-        learner = ProjectedOGD(R * len(cg), d, prob.r, lambda t: o2b.thm4_gsq(t, T, k, rho, prob))
-        run = o2b.run(prob, learner, T, k=k, rho=rho,
-                      src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps, len(cg)),
-                      noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), reps, len(cg)),
-                      checkpoints=[T], conversion=conv)
-        frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
-                                    "subopt": run.subopt[:, -1], "alg": alg, "rho": rho}))
+    for name, make in makers.items():
+        a = linear_T_algs(name)
+        plan = {}
+        if T in p["T_lin_priv"] and "priv" in rates:
+            plan.update({a["priv"]: ("tree", p["rho_lin"]), a["naive"]: ("naive", p["rho_lin"])})
+        if T in p["T_lin_stat"] and "stat" in rates:
+            plan.update({a["stat"]: ("tree", p["rho_stat"]), a["fresh"]: ("fresh", p["rho_stat"])})
+        plan[a["twin"]] = ("none", math.inf)
+        for alg, (conv, rho) in plan.items():
+            learner = (make or paper(rho))(R * len(cg), d, prob.r)
+            run = o2b.run(prob, learner, T, k=k, rho=rho,
+                          src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps, len(cg)),
+                          noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), reps, len(cg)),
+                          checkpoints=[T], conversion=conv)
+            frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
+                                        "subopt": run.subopt[:, -1], "alg": alg, "rho": rho}))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["d"] = "linear_T", "linear_family", T, d
     df["r"] = prob.r
