@@ -101,7 +101,7 @@ def test_pass_whose_control_is_not_caught_is_recorded_inconclusive(control_verdi
 
 
 def test_pass_with_caught_control_records_margin_and_secondaries():
-    from dpregret.claims.core import Claim, Result, check_rate, record
+    from dpregret.claims.core import Claim, check_rate, record
 
     rng = np.random.default_rng(5)
     x = np.logspace(2, 5, 6)

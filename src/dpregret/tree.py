@@ -26,7 +26,6 @@ O(d log T) work per step, and keep the noise of the last output inspectable.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .core import Claim, Result, check_bound, check_comparison, not_in_regime, width_margin
+from .core import Result, check_bound, check_comparison, claim_factory, not_in_regime, width_margin
 from .rates import RateSpec
 
 PAPER = "AS17"
@@ -22,8 +22,7 @@ FRESH = "fresh noise on every release without the tree (advanced composition): m
 WRONG = "lambda from the l1 diameter 2N of the l_inf ball (losses assumed only coordinate-bounded)"
 
 
-def _c(cid, thm, kind, statement, metric, control):
-    return Claim(cid, PAPER, thm, kind, statement, metric, control)
+_c = claim_factory(PAPER)
 
 
 # --- Table 1 rows 2-4 ------------------------------------------------------------------
@@ -48,7 +47,6 @@ OLO_SPECS.append(RateSpec(_c("AS17-T1-ftpl-regret-rate-T", "Theorem 3.5, Table 1
 # can: its noise term D_{D'} grows as N (sphere: 2 E||Z||_2, Z ~ sqrt(N) lambda, lambda ~ sqrt(N);
 # cube: 2 E||Z||_1), and the wrong-sensitivity control's regret exceeds it once its noise moves
 # the iterate without saturating the regret.
-from .core import not_in_regime  # noqa: E402  (kept in this section: the Table 2 part is edited elsewhere)
 
 OLO_BOUNDS = {
     f"AS17-T1-{row}-thm3.4-bound-N": _c(

@@ -73,6 +73,22 @@ class Result:
         return asdict(self)
 
 
+def claim_factory(paper: str):
+    """``make(cid, theorem, kind, statement, metric, control, secondary="")`` -> :class:`Claim`
+    of ``paper`` (a ``dpregret.papers`` key): the constructor every claims module uses."""
+    def make(cid, theorem, kind, statement, metric, control, secondary=""):
+        return Claim(cid, paper, theorem, kind, statement, metric, control, secondary=secondary)
+    return make
+
+
+def select(df, **equal):
+    """The rows of ``df`` whose columns equal the given values (``select(df, alg="o2b", T=100)``)."""
+    m = np.ones(len(df), dtype=bool)
+    for k, v in equal.items():
+        m &= df[k].to_numpy() == v
+    return df[m]
+
+
 def gross_only(claims: dict[str, Claim], ids: set[str]) -> dict[str, Claim]:
     """``claims`` with ``near_miss=False`` for ``ids``: claims whose primary control is still a
     straw man (linear regret, no noise), so a PASS shows only that gross errors are caught."""

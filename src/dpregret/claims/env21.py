@@ -23,14 +23,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .core import Claim, Result, check_bound, check_exact, check_rate, fit_slope, width_margin
+from .core import Result, check_bound, check_exact, check_rate, claim_factory, fit_slope, select, width_margin
 
 PAPER = "ENV21"
 SEVERITY = {"PASS": 0, "INCONCLUSIVE": 1, "FAIL": 2}
 
 
-def _c(cid, thm, kind, statement, metric, control, secondary=""):
-    return Claim(cid, PAPER, thm, kind, statement, metric, control, secondary=secondary)
+_c = claim_factory(PAPER)
 
 
 FIXED_STEP = ("the same noise with Algorithm 1's step frozen at its value for the smallest T of the grid "
@@ -163,11 +162,7 @@ CLAIMS = {
 
 
 # ------------------------------------------------------------------------------- helpers
-def _at(df: pd.DataFrame, **kw) -> pd.DataFrame:
-    m = np.ones(len(df), dtype=bool)
-    for k, v in kw.items():
-        m &= df[k].to_numpy() == v
-    return df[m]
+_at = select
 
 
 def _samples(df: pd.DataFrame, x: str, col: str = "regret"):

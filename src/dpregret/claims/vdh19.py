@@ -16,14 +16,13 @@ import numpy as np
 import pandas as pd
 
 from ..learners import vdh
-from .core import Claim, Result, check_bound, check_comparison, check_exact, check_rate
+from .core import Result, check_bound, check_comparison, check_exact, check_rate, claim_factory, select
 
 PAPER = "VDH19"  # dpregret.papers
 G = 1.0  # ||g_t|| <= ||x_t|| <= 1 in every scenario, so |E<z, g~>| <= 1 and |E g~_j| <= 1
 
 
-def _c(cid, thm, kind, statement, metric, control):
-    return Claim(cid, PAPER, thm, kind, statement, metric, control)
+_c = claim_factory(PAPER)
 
 
 _FIXED = ("Algorithm 2 with Algorithm 1 replaced by OGD with a fixed step eta_fixed: by the OGD identity "
@@ -108,11 +107,7 @@ CLAIMS = {
 
 
 # --- helpers ----------------------------------------------------------------------------------
-def _at(df, **kw) -> pd.DataFrame:
-    m = np.ones(len(df), dtype=bool)
-    for k, v in kw.items():
-        m &= df[k].to_numpy() == v
-    return df[m]
+_at = select
 
 
 POINT = ["experiment", "data", "T", "placement", "eps", "n_private", "u_star_norm", "u_frac"]

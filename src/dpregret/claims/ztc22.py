@@ -11,13 +11,12 @@ import numpy as np
 import pandas as pd
 
 from .core import (Claim, Result, check_bound, check_comparison, check_coverage, check_exact, check_rate,
-                   not_in_regime)
+                   claim_factory, not_in_regime, select)
 
 PAPER = "ZTC22"  # dpregret.papers
 
 
-def _c(cid, thm, kind, statement, metric, control):
-    return Claim(cid, PAPER, thm, kind, statement, metric, control)
+_c = claim_factory(PAPER)
 
 
 CLAIMS = {
@@ -119,11 +118,7 @@ CLAIMS = {
 }
 
 
-def _at(df, **kw) -> pd.DataFrame:
-    m = np.ones(len(df), dtype=bool)
-    for k, v in kw.items():
-        m &= df[k].to_numpy() == v
-    return df[m]
+_at = select
 
 
 def _samples(df, col="subopt"):

@@ -11,6 +11,7 @@ import pandas as pd  # noqa: E402
 
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
+from ..claims.core import select
 from ..learners import vdh  # noqa: E402
 from .figures import _curves  # noqa: E402
 
@@ -22,11 +23,7 @@ PLACEMENT_STYLE = {"none": ("k", "-"), "random": ("tab:blue", "-"), "adversarial
                    "uniform": ("tab:red", "--")}
 
 
-def _at(df, **kw):
-    m = np.ones(len(df), dtype=bool)
-    for k, v in kw.items():
-        m &= df[k].to_numpy() == v
-    return df[m]
+_at = select
 
 
 def _save(fig, path):

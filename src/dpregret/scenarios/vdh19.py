@@ -361,7 +361,6 @@ def _rows(acc, variants, u_ref, u_frac, reps, cols, extra=None) -> pd.DataFrame:
     """Tidy rows: algorithm x variant x replicate x comparator ``u = f u_ref[v]``."""
     frames = []
     reps = np.asarray(list(reps))
-    R = reps.size
     u_ref = np.broadcast_to(np.asarray(u_ref, dtype=float), (len(variants), u_ref.shape[-1]))
     unorm = np.linalg.norm(u_ref, axis=1)
     for alg, a in acc.items():
