@@ -53,10 +53,10 @@ def _tiny_report(tmp: Path) -> Path:
     claims_table([str(p) for p in paths]).to_csv(tmp / "claims.csv", index=False)
     fig, ax = plt.subplots()
     ax.loglog([1, 10, 100], [1, 3, 10])
-    fig.savefig(tmp / "ztc22_demo.png")
+    fig.savefig(tmp / "ztc22_subopt_vs_T.png")
     plt.close(fig)
     out = tmp / "index.html"
-    write_report(str(tmp / "claims.csv"), [str(p) for p in paths], [str(tmp / "ztc22_demo.png")], str(out),
+    write_report(str(tmp / "claims.csv"), [str(p) for p in paths], [str(tmp / "ztc22_subopt_vs_T.png")], str(out),
                  {"preset": "test", "seed": 1, "ci_level": 0.95})
     return out
 

@@ -1,11 +1,14 @@
 """The report's top: a scoreboard per paper (by name, with counts) and a banner on presets that
 cannot decide the claims."""
 import json
+from pathlib import Path
 
 from dpregret.claims.core import Claim, Result, record
 from dpregret.papers import PAPERS
 from dpregret.report.html import render
 from dpregret.report.tables import claims_table
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _report(tmp, preset):
@@ -46,3 +49,22 @@ def test_undecided_reason_prefers_the_claims_numbered_reason():
     assert undecided_reason(rec) == "generic"
     rec = {"result": {"verdict": "FAIL", "detail": {"failures": ["R = 67.8 > bound 65.2"]}}}
     assert undecided_reason(rec) == "counterexample: R = 67.8 > bound 65.2"
+
+
+def test_every_claim_has_its_figure_and_the_rules_read_the_same_registry():
+    """Each claim of the default run (config/expected_verdicts.csv) maps to a figure that a plotting
+    rule draws (figure_map), the privacy audits to none; the rules take their outputs from it."""
+    import csv
+
+    from dpregret.report.figure_map import FIGURES, figure_for, figure_paths
+
+    stems = {s for _, ss in FIGURES.values() for s in ss}
+    ids = [r["claim_id"] for r in csv.DictReader(open(ROOT / "config" / "expected_verdicts.csv"))]
+    assert len(ids) > 80
+    for cid in ids:
+        fig = figure_for(cid)
+        assert (fig is None) == cid.startswith("AUDIT-"), cid
+        assert fig is None or fig in stems, (cid, fig)
+    for rule in ("as17", "as17_tables", "env21", "vdh19", "ztc22"):
+        assert "figure_paths(" in (ROOT / "workflow" / "rules" / f"{rule}.smk").read_text(), rule
+    assert figure_paths("ztc22")[-1] == "figures/ztc22/ztc22_linear_T.png"

@@ -5,9 +5,7 @@ AS17X = RUN.get("as17_experts", {})
 AS17_EXPERTS_CLAIM_FILES = [
     f"results/claims/{cid}--{env}.json" for cid in AS17_EXPERTS_CLAIMS for env in AS17X.get("envs", [])
 ] + [f"results/claims/{EXACT_CLAIM.claim_id}.json"]
-AS17_EXPERTS_FIGURES = [
-    f"figures/as17/experts_{name}.png" for name in ("regret_vs_T", "gap_vs_T", "gap_vs_eps")
-]
+AS17_EXPERTS_FIGURES = figure_paths("as17_experts")
 
 
 rule as17_experts_simulate:

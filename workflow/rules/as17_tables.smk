@@ -47,9 +47,7 @@ AS17_TABLE_CLAIM_FILES = (
        for env in BLO.get("envs", []) if s.where["grid"] != "eps" or env in BLO.get("eps_envs", BLO["envs"])]
     + ([f"results/claims/{cid}.json" for cid in EXTRA] if (MAB and BLO) else [])
 )
-AS17_TABLE_FIGURES = [f"figures/as17/{n}.png" for n in ("olo_regret_vs_T", "olo_gap_vs_N", "mab_regret_vs_T",
-                                                         "mab_regret_vs_eps", "mab_regret_vs_N", "blo_regret_vs_T",
-                                                         "blo_regret_vs_eps")]
+AS17_TABLE_FIGURES = figure_paths("as17_tables")
 
 
 # One job per (row, env, grid, chunk): every T (or N) of the grid in one process (the per-job

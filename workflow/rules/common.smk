@@ -6,6 +6,7 @@ from pathlib import Path
 
 from dpregret.config import ConfigError, effective, replicate_chunks
 from dpregret.provenance import ENV_VAR as PROVENANCE_VAR, provenance
+from dpregret.report.figure_map import figure_paths
 
 try:
     RUN = effective(config)

@@ -8,8 +8,7 @@ ENV_POINTS = {e: [f"{pt[0]}:{pt[1]}" if isinstance(pt, tuple) else str(pt) for p
 ENV_FILES = {e: [f"results/env21/{e}/{pt}/chunk{c}.parquet" for pt in pts for c in chunk_ids("env21")]
              for e, pts in ENV_POINTS.items()}
 ENV_CLAIM_FILES = [f"results/claims/{cid}.json" for cid in ENV_CLAIMS] if ENV else []
-ENV_FIGURES = [f"figures/env21/env21_{n}.png" for n in ("regret_vs_T", "gap_vs_n", "gap_vs_eps", "cost", "bounds")
-               ] if ENV else []
+ENV_FIGURES = figure_paths("env21") if ENV else []
 
 
 rule env21_simulate:

@@ -9,8 +9,7 @@ VDH_POINTS = {"minority": [f"T{T}" for T in VDH.get("T", [])], "sparse": [f"T{T}
 VDH_FILES = {e: [f"results/vdh19/{e}/{pt}/chunk{c}.parquet" for pt in pts for c in (chunk_ids("vdh19") if VDH else [])]
              for e, pts in VDH_POINTS.items()}
 VDH_CLAIM_FILES = [f"results/claims/{cid}.json" for cid in VDH_CLAIMS] if VDH else []
-VDH_FIGURES = [f"figures/vdh19/vdh19_{n}.png" for n in ("regret_vs_T", "regret_vs_eps", "regret_vs_nprivate",
-                                                        "sparse_vs_D", "regret_vs_u")] if VDH else []
+VDH_FIGURES = figure_paths("vdh19") if VDH else []
 
 
 rule vdh19_simulate:

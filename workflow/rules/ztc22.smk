@@ -23,9 +23,7 @@ ZTC_FILES = {
                     for c in (chunk_ids("ztc22") if ZTC else [])],
 }
 ZTC_CLAIM_FILES = [f"results/claims/{cid}.json" for cid in ZTC_CLAIMS] if ZTC else []
-ZTC_FIGURES = [f"figures/ztc22/ztc22_{n}.png" for n in ("subopt_vs_T", "optimistic", "strongly_convex", "rho_d", "minimax",
-                                                        "param_free", "linear_T")
-               ] if ZTC else []
+ZTC_FIGURES = figure_paths("ztc22") if ZTC else []
 
 
 # The experiments made of many short points run as one job each (every point of the experiment

@@ -1,5 +1,5 @@
 """The self-contained HTML report (``templates/report.html.j2``, Jinja2): a scoreboard per paper,
-the summary of every claim, each paper's claims beside their scenario's figures, the privacy
+the summary of every claim, each claim card beside the figure that shows it, the privacy
 audits, the independent accountant, the mutation score, the errata, the references and the
 provenance.  One file, figures embedded as base64 PNG, no external assets: it opens offline.
 :func:`context` gathers the data; the template only lays it out (autoescaped).
@@ -15,10 +15,9 @@ import pandas as pd
 
 from ..errata import ERRATA
 from ..papers import ORDER, PAPERS, paper
+from .figure_map import SCENARIO_PREFIX, figure_for
 from .tables import load_claims
 
-FIGURES_BY_SCENARIO = {"as17_experts": "experts_", "as17_olo": "olo_", "as17_mab": "mab_", "as17_blo": "blo_",
-                       "ztc22": "ztc22_", "env21": "env21_", "vdh19": "vdh19_"}
 CSS = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:.3em .5em;text-align:left;vertical-align:top}
 th{background:#f3f3f3}.banner{background:#fbeec2;border:2px solid #e0b000;padding:.6em 1em;margin:1em 0}.PASS{background:#d9f2d9}.FAIL{background:#f8d0d0}.INCONCLUSIVE{background:#fbeec2}
@@ -122,23 +121,26 @@ def _figure(path: str) -> dict:
 
 
 def _paper_sections(table: pd.DataFrame, details: dict, figure_paths: list[str]) -> list[dict]:
-    """Each paper's claims, grouped by scenario, each scenario's figures beside its claim cards."""
+    """Each paper's claims by scenario; within a scenario, each figure with the cards of the
+    claims it shows beside it (``figure_map.figure_for``), then the cards without a figure."""
     keys = table.paper.map(lambda x: paper(x).key)
+    by_stem = {Path(f).stem: f for f in figure_paths}
     out = []
     for key in ORDER:
         rows = table[keys == key]
         scenarios = []
         for sc in rows.scenario.unique():
-            prefix = FIGURES_BY_SCENARIO.get(sc, sc)
-            cards = []
+            stems = [s for s in by_stem if s.startswith(SCENARIO_PREFIX.get(sc, sc + "_"))]
+            groups: dict[str | None, list] = {s: [] for s in stems}
             for r in rows[rows.scenario == sc].itertuples():
                 d = dict(details[r.claim_id])
                 d["verdict"] = r.verdict
                 d["reason"] = r.reason if isinstance(r.reason, str) else ""
                 d["detail_json"] = json.dumps(d["result"]["detail"], indent=1, default=str)
-                cards.append(d)
-            scenarios.append({"name": sc, "claims": cards,
-                              "figures": [_figure(f) for f in figure_paths if Path(f).name.startswith(prefix)]})
+                stem = figure_for(r.claim_id)
+                groups.setdefault(stem if stem in by_stem else None, []).append(d)
+            scenarios.append({"name": sc, "groups": [{"figure": _figure(by_stem[s]) if s else None, "claims": c}
+                                                     for s, c in groups.items() if s or c]})
         out.append({"key": key, "paper": PAPERS[key], "scenarios": scenarios})
     return out
 
