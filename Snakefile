@@ -13,7 +13,7 @@ configfile: "config/config.yaml"
 include: "workflow/rules/common.smk"
 
 
-validate(config, "workflow/schemas/config.schema.yaml")
+validate(config, "src/dpregret/config.schema.yaml")
 
 
 include: "workflow/rules/as17.smk"

@@ -1,6 +1,6 @@
 """Configuration: JSON-schema validation and the effective parameters of a run.
 
-The Snakefile calls Snakemake's ``validate()`` with ``workflow/schemas/config.schema.yaml``
+The Snakefile calls Snakemake's ``validate()`` with ``src/dpregret/config.schema.yaml``
 and then :func:`effective`, which merges the chosen preset with the optional top-level
 overrides, validates the result again, and checks the cross-key rules a schema cannot
 express.  Every failure raises :class:`ConfigError` naming the key and what is allowed,
@@ -15,7 +15,7 @@ import jsonschema
 import yaml
 
 SCENARIOS = ("as17_experts", "as17_olo", "as17_mab", "as17_blo", "ztc22", "env21", "vdh19", "audit")
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+SCHEMA_PATH = Path(__file__).resolve().parent / "config.schema.yaml"  # package data: found in a wheel too
 
 
 class ConfigError(ValueError):
