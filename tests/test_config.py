@@ -71,3 +71,20 @@ def test_a_subset_of_scenarios_plans_only_its_jobs(tmp_path):
     assert "env21_simulate" in plan and "report_html" in plan
     for other in ("as17_experts", "ztc22_simulate", "vdh19_simulate", "audit_run", "notebook"):
         assert other not in plan, other
+
+
+def test_the_scenario_list_has_one_source():
+    """dpregret.papers.SCENARIOS is the list; the schema's enum and required keys and the
+    default config's scenarios repeat it exactly (the schema is static YAML for Snakemake)."""
+    import yaml
+
+    from dpregret import config as C
+    from dpregret.papers import SCENARIOS
+
+    schema = C.load_schema()
+    names = list(SCENARIOS)
+    assert list(C.SCENARIOS) == names
+    assert schema["properties"]["scenarios"]["items"]["enum"] == names
+    assert set(schema["definitions"]["preset"]["required"]) == set(names)
+    cfg = yaml.safe_load(open(C.SCHEMA_PATH.parents[2] / "config" / "config.yaml"))
+    assert cfg["scenarios"] == names

@@ -14,7 +14,9 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-SCENARIOS = ("as17_experts", "as17_olo", "as17_mab", "as17_blo", "ztc22", "env21", "vdh19", "audit")
+from .papers import SCENARIOS as _SCENARIOS
+
+SCENARIOS = tuple(_SCENARIOS)  # dpregret.papers.SCENARIOS
 SCHEMA_PATH = Path(__file__).resolve().parent / "config.schema.yaml"  # package data: found in a wheel too
 
 
@@ -64,7 +66,7 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
         params = _merge(cfg["presets"][preset][sc], cfg.get(sc, {}))
         validate({**cfg, "presets": {preset: {**cfg["presets"][preset], sc: params}}}, schema)
         out[sc] = params
-    for sc in ("as17_experts", "as17_olo", "as17_mab", "as17_blo"):
+    for sc in (s.name for s in _SCENARIOS.values() if s.paper == "AS17"):
         p = out.get(sc)
         if p is None:
             continue

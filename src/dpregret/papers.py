@@ -73,3 +73,28 @@ def paper(key_or_file: str) -> Paper:
         if p.file == key_or_file:
             return p
     raise KeyError(f"unknown paper {key_or_file!r}; known: {sorted(PAPERS)}")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A scenario of the pipeline: its name (config key, rule prefix), the paper whose claims it
+    regenerates (None for the privacy audits, which span the papers) and the stem prefix of its
+    figures."""
+
+    name: str
+    paper: str | None
+    figure_prefix: str
+
+
+# The scenarios, in the order of the config's ``scenarios`` list.  The config schema's lists
+# (``scenarios`` enum, the presets' required keys) must equal this (tests/test_config.py).
+SCENARIOS = {s.name: s for s in (
+    Scenario("as17_experts", "AS17", "experts_"),
+    Scenario("as17_olo", "AS17", "olo_"),
+    Scenario("as17_mab", "AS17", "mab_"),
+    Scenario("as17_blo", "AS17", "blo_"),
+    Scenario("ztc22", "ZTC22", "ztc22_"),
+    Scenario("env21", "ENV21", "env21_"),
+    Scenario("vdh19", "VDH19", "vdh19_"),
+    Scenario("audit", None, "audit_"),
+)}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from ..papers import SCENARIOS
+
 # plotting group -> (directory under figures/, figure stems in the order the plot script writes them)
 FIGURES: dict[str, tuple[str, tuple[str, ...]]] = {
     "as17_experts": ("as17", ("experts_regret_vs_T", "experts_gap_vs_T", "experts_gap_vs_eps")),
@@ -17,9 +19,8 @@ FIGURES: dict[str, tuple[str, tuple[str, ...]]] = {
                         "vdh19_regret_vs_u")),
 }
 
-# scenario -> the prefix of its figures' stems
-SCENARIO_PREFIX = {"as17_experts": "experts_", "as17_olo": "olo_", "as17_mab": "mab_", "as17_blo": "blo_",
-                   "ztc22": "ztc22_", "env21": "env21_", "vdh19": "vdh19_"}
+# scenario -> the prefix of its figures' stems (dpregret.papers.SCENARIOS)
+SCENARIO_PREFIX = {s.name: s.figure_prefix for s in SCENARIOS.values()}
 
 # claim id (without its environment suffix) -> figure stem: the first pattern that matches
 CLAIM_FIGURE: tuple[tuple[str, str], ...] = (
