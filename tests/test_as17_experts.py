@@ -7,8 +7,9 @@ from scipy.special import softmax
 
 from dpregret.claims.as17_experts import evaluate
 from dpregret.learners.ftrl import ExpWeights, eta_thm34
-from dpregret.learners.prefix_sums import ExactSum, fresh_noise_lambda
-from dpregret.scenarios.as17_experts import bound_thm3_4, d_noise_mc, simulate, tree_lambda
+from dpregret.calibration import fresh_noise_lambda, tree_lambda
+from dpregret.learners.prefix_sums import ExactSum
+from dpregret.scenarios.as17_experts import bound_thm3_4, d_noise_mc, simulate
 
 
 def test_thm34_optimum_has_factor_two():

@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dpregret.calibration import lemma5_noise_scale
 from dpregret.claims import env21 as C
 from dpregret.claims.core import VERDICTS
 from dpregret.environments.bco import stationary_distance
@@ -96,8 +97,8 @@ def test_two_call_domain_and_offset_losses():
 
 
 def test_noise_to_smoothing_formula_scales():
-    a = S.noise_to_smoothing("laplace", 4000, 4, 1.0, np.sqrt(2), S.noise_scale("laplace", 4000, 4, 1.0, 1.0, 1e-5))
-    b = S.noise_to_smoothing("laplace", 4000, 4, 1.0, np.sqrt(2), S.noise_scale("laplace", 4000, 4, 1.0, 10.0, 1e-5))
+    a = S.noise_to_smoothing("laplace", 4000, 4, 1.0, np.sqrt(2), lemma5_noise_scale("laplace", 4000, 4, 1.0, 1.0, 1e-5))
+    b = S.noise_to_smoothing("laplace", 4000, 4, 1.0, np.sqrt(2), lemma5_noise_scale("laplace", 4000, 4, 1.0, 10.0, 1e-5))
     assert a == pytest.approx(10 * b)
     assert S.noise_mu("gaussian", 1, 2.0) == pytest.approx(2.0 * np.sqrt(2 / np.pi))
     assert S.noise_mu("laplace", 4, 1.0) == pytest.approx(np.sqrt(8))

@@ -72,7 +72,7 @@ def test_patch_applies_and_is_reverted(name):
 
 def test_function_imported_by_name_is_patched_where_looked_up():
     import dpregret.claims.privacy as P
-    import dpregret.scenarios.as17_experts as S
+    import dpregret.calibration as S
     import dpregret.tree as tree
 
     m = MUTANTS["tree-leaf-cover-off-by-one"]

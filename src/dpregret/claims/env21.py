@@ -269,7 +269,8 @@ def _ratio_by_group(df, col, bound_col, keys):
 def _noise_ratios(a: pd.DataFrame, kind: str) -> dict:
     """The noise-to-smoothing ratio r = eta E||Z|| / zeta (scenarios.env21.noise_to_smoothing) per T
     of the grid, at the claim's eps and at eps = 10 (item 9 of issue 16), with D / zeta (saturation)."""
-    from ..scenarios.env21 import noise_scale, noise_to_smoothing
+    from ..calibration import lemma5_noise_scale as noise_scale
+    from ..scenarios.env21 import noise_to_smoothing
     out = {"T": [], "eps": float(a.eps.iloc[0]), "at_eps": [], "eps_10": [], "D_over_zeta": []}
     for T, g in a.groupby("T"):
         d, L, D, delta = int(g.dim.iloc[0]), float(g.L.iloc[0]), float(g.D.iloc[0]), float(g.delta.iloc[0])

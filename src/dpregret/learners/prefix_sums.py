@@ -78,7 +78,7 @@ class FreshNoise:
 
     Each loss enters all later releases, so privacy needs composition over the T
     releases; with advanced composition the per-release scale grows like sqrt(T)/eps
-    (:func:`fresh_noise_lambda`): the multiplicative regret of the pre-tree approaches.
+    (:func:`dpregret.calibration.fresh_noise_lambda`): the multiplicative regret of the pre-tree approaches.
     """
 
     def __init__(self, B: int, d: int, draw: Draw):
@@ -99,21 +99,3 @@ class FreshNoise:
         return before
 
 
-def fresh_noise_lambda(sensitivity: float, T: int, eps: float, delta: float) -> float:
-    """Laplace scale per release so that T releases are (eps, delta)-DP by advanced composition.
-
-    Dwork, Rothblum, Vadhan: T-fold composition of eps0-DP is (eps0 sqrt(2 T ln(1/delta))
-    + T eps0 (e^eps0 - 1), delta)-DP; we solve that for eps0 and return sensitivity/eps0.
-    """
-    from scipy.optimize import brentq
-
-    sensitivity = V.positive("sensitivity", sensitivity)
-    T = V.integer("T", T)
-    eps = V.positive("eps", eps)
-    delta = V.probability("delta", delta)
-
-    def total(e0):
-        return e0 * np.sqrt(2 * T * np.log(1 / delta)) + T * e0 * np.expm1(e0) - eps
-
-    e0 = brentq(total, 1e-300, eps, xtol=1e-300, rtol=1e-14)
-    return sensitivity / e0

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _validate as V
+from ..calibration import gaussian_sigma_lemma5_4, laplace_lambda_lemma5_1
 from ..environments.bco import DistanceLosses
 from ..environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope
 from ..rng import ReplicateStreams, draw_laplace, draw_normal
@@ -79,35 +80,7 @@ def algorithm1_parameters(T: int, n: int, L: float, D: float) -> tuple[float, fl
     return D * math.sqrt(n) / T**0.25, D / (T**0.75 * math.sqrt(n) * L)
 
 
-def laplace_lambda_lemma5_1(T: int, n: int, L: float, eps: float) -> float:
-    """Lemma 5.1: ``lambda = T^(1/2) n L log2(T) / eps`` (as printed; log = tree depth, base 2).
 
-    Proof erratum: the batch vector's l1 norm is bounded by ``T_batch n^(1/2) M`` with
-    ``M = L D n / zeta = T^(1/4) n^(1/2) L``, which is ``T^(3/4) n L``, not the printed
-    ``T^(1/2) n L``.  The lambda is nevertheless sufficient under Definition 2.1: changing one
-    f_t changes one term of one batch (later rounds see only released sums), and with
-    ``0 <= f_t <= L D`` on the queried points the l1 change is at most
-    ``M n^(1/2) = T^(1/4) n L`` (:func:`batch_sensitivity`), below the printed value.
-    """
-    T, n = V.integer("T", T), V.integer("n", n)
-    return T**0.5 * n * V.positive("L", L) * math.log2(T) / V.positive("eps", eps)
-
-
-def gaussian_sigma_lemma5_4(T: int, n: int, L: float, eps: float, delta: float) -> float:
-    """Lemma 5.4 (as printed): ``sigma = T^(1/4) n^(1/2) L log2(T) ln(T/delta) / eps *
-    (ln((n+T)/delta) + sqrt((1 + T^(1/2)/n) ln((n+T)/delta)))``.
-
-    The proof applies Lemma 5.3 with ``||c||_2 <= Delta``; for a batch of ``T^(1/2)`` values
-    ``|F_t| <= M`` that gives ``Delta = T^(1/4) M``, a factor ``T^(1/4)`` more than the printed
-    ``M = O(T^(1/4) n^(1/2) L (...))``.  As for Lemma 5.1, the replace-one l2 sensitivity of a
-    batch sum is one term, ``M = T^(1/4) n^(1/2) L``, so the printed sigma still covers it.
-    """
-    T, n = V.integer("T", T, minimum=2), V.integer("n", n)
-    L, eps = V.positive("L", L), V.positive("eps", eps)
-    delta = V.probability("delta", delta)
-    ell = math.log((n + T) / delta)
-    return (T**0.25 * math.sqrt(n) * L * math.log2(T) * math.log(T / delta) / eps
-            * (ell + math.sqrt((1 + T**0.5 / n) * ell)))
 
 
 def batch_sensitivity(T: int, n: int, L: float, D: float, zeta: float | None = None, ord: int = 1) -> float:

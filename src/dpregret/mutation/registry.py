@@ -131,11 +131,11 @@ _LIST = [
                     "return V.integer(\"T\", T, minimum=1).bit_length() - 1"),)),
     Mutant(
         "experts-lambda-missing-log", "AS17", "accounting",
-        "as17_experts.tree_lambda = N / eps: the log T factor of Corollary 3.2 (every leaf is in floor(log2 T) + 1 "
+        "calibration.tree_lambda = N / eps: the log T factor of Corollary 3.2 (every leaf is in floor(log2 T) + 1 "
         "released nodes, so each node needs N (floor(log2 T) + 1) / eps) is dropped, the Laplace scale of a single "
         "release. The experts learner is then about (log2 T + 1) eps-DP.",
         ("AUDIT-as17-lemma3.3-tree",),
-        (SourceEdit("dpregret.scenarios.as17_experts:tree_lambda",
+        (SourceEdit("dpregret.calibration:tree_lambda",
                     "return V.integer(\"N\", N) * nodes_covering_leaf(T) / V.positive(\"eps\", eps)",
                     "return V.integer(\"N\", N) / V.positive(\"eps\", eps)"),)),
     Mutant(
@@ -171,7 +171,7 @@ _LIST = [
         "laplace_lambda_lemma5_1 drops the log2 T factor of Lemma 5.1's lambda = T^(1/2) n L log2(T) / eps (the tree "
         "depth: each batch sum enters up to log2 T released nodes), the Laplace scale of a single release.",
         ("AUDIT-env-lemma5.1-releases",),
-        (SourceEdit(f"{KERNEL}.private_bandit:laplace_lambda_lemma5_1", "* math.log2(T) / V.positive(\"eps\", eps)",
+        (SourceEdit("dpregret.calibration:laplace_lambda_lemma5_1", "* math.log2(T) / V.positive(\"eps\", eps)",
                     "/ V.positive(\"eps\", eps)"),)),
     Mutant(
         "exp2-kernel-noise-round-index", "AS17", "kernel",

@@ -23,7 +23,7 @@ import pandas as pd
 
 from .. import _validate as V
 from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
-from ..learners.prefix_sums import fresh_noise_lambda
+from ..calibration import fresh_noise_lambda
 from ..learners.scrible import theorem_4_5_eta, theorem_d1_bound
 from ..learners.scrible_jit import scrible_block
 from ..rng import ReplicateStreams, stable_key

@@ -22,22 +22,16 @@ import pandas as pd
 from .. import _validate as V
 from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
 from ..learners.ftrl import ExpWeights, eta_thm34
-from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, fresh_noise_lambda, scaled_draws
+from ..calibration import fresh_lambda, tree_lambda
+from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
 from ..rng import ReplicateStreams, stable_key
-from ..tree import draws_per_release, nodes_covering_leaf
+from ..tree import draws_per_release
 
 SCENARIO = "as17_experts"
 ALGORITHMS = ("nonprivate", "tree", "fresh_noise")
 
 
-def tree_lambda(N: int, T: int, eps: float) -> float:
-    """Laplace scale of every tree node: ``N * (floor(log2 T) + 1) / eps`` (l1 sensitivity N)."""
-    return V.integer("N", N) * nodes_covering_leaf(T) / V.positive("eps", eps)
 
-
-def fresh_lambda(N: int, T: int, eps: float) -> float:
-    """Laplace scale of the fresh-noise control: T releases, advanced composition, delta = 1/T^2."""
-    return fresh_noise_lambda(N, T, eps, min(0.5, 1.0 / T**2))
 
 
 BLOCK = 4096  # rounds of losses / standard Laplace draws made at once (speed only: the same numbers)

@@ -31,7 +31,8 @@ from .. import _validate as V
 from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
 from ..learners.olo import (BallFTRL, CubeFTRL, FTPLLinear, d_r_quadratic, eta_ftrl, laplace_scale_cor3_2,
                             sigma_thm3_5)
-from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, fresh_noise_lambda, scaled_draws
+from ..calibration import fresh_noise_lambda
+from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
 from ..rng import ReplicateStreams, stable_key
 from ..learners.olo import d_noise_range
 from ..tree import draws_per_release, nodes_covering_leaf

@@ -79,11 +79,12 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from ..calibration import lemma5_noise_scale
 from ..environments.bco import stationary_distance, switching_distance
 from ..environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope
 from ..learners.private_bandit import (
     algorithm1_parameters, batch_schedule, bound_cor_c5, bound_lemma3_1, bound_lemma4_1, bound_lemma5_2,
-    bound_lemma5_5, bound_lemma_c2, gaussian_sigma_lemma5_4, laplace_lambda_lemma5_1, noisy_oco, private_bandit,
+    bound_lemma5_5, bound_lemma_c2, noisy_oco, private_bandit,
     projected_bandit,
 )
 from ..rng import ReplicateStreams, stable_key
@@ -191,13 +192,7 @@ class OffsetLosses:
 
 
 # ------------------------------------------------------------------------------ noise
-def noise_scale(kind: str, T: int, d: int, L: float, eps: float, delta: float) -> float:
-    """Lemma 5.1's lambda (``laplace``) or Lemma 5.4's sigma (``gaussian``) for dimension d."""
-    if kind == "laplace":
-        return laplace_lambda_lemma5_1(T, d, L, eps)
-    if kind == "gaussian":
-        return gaussian_sigma_lemma5_4(T, d, L, eps, delta)
-    raise ValueError(f"kind must be 'laplace' or 'gaussian', got {kind!r}")
+
 
 
 def noise_mu(kind: str, d: int, scale: float) -> float:
@@ -421,8 +416,8 @@ def simulate_rates(p: dict, point, reps, seed: int) -> pd.DataFrame:
 
     dom = make_domain(dom_name, n)
     d = dom.dim
-    lam = noise_scale("laplace", T, d, L, p["eps_rate_laplace"], delta)
-    sig = noise_scale("gaussian", T, d, L, p["eps_rate_gaussian"], delta)
+    lam = lemma5_noise_scale("laplace", T, d, L, p["eps_rate_laplace"], delta)
+    sig = lemma5_noise_scale("gaussian", T, d, L, p["eps_rate_gaussian"], delta)
     eps_of = {"laplace": p["eps_rate_laplace"], "gaussian": p["eps_rate_gaussian"],
               "laplace_fixed_step": p["eps_rate_laplace"], "gaussian_fixed_step": p["eps_rate_gaussian"]}
     main = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig)]
@@ -473,8 +468,8 @@ def simulate_n(p: dict, dim: int, reps, seed: int) -> pd.DataFrame:
     dim, T = int(dim), int(p["T_n"])
     L, delta = float(p["L"]), float(p["delta"])
     dom = make_domain("simplex", dim + 1)
-    lam = noise_scale("laplace", T, dim, L, p["eps_n_laplace"], delta)
-    sig = noise_scale("gaussian", T, dim, L, p["eps_n_gaussian"], delta)
+    lam = lemma5_noise_scale("laplace", T, dim, L, p["eps_n_laplace"], delta)
+    sig = lemma5_noise_scale("gaussian", T, dim, L, p["eps_n_gaussian"], delta)
     r = math.sqrt(dim)
     variants = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig),
                 ("laplace_l1", "laplace", lam * r), ("gaussian_as_laplace", "gaussian", lam),
@@ -500,7 +495,7 @@ def simulate_eps(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
     for kind, grid in (("laplace", p["eps_laplace"]), ("gaussian", p["eps_gaussian"])):
         e0 = min(grid)
         for e in grid:
-            s = noise_scale(kind, T, dim, L, e, delta)
+            s = lemma5_noise_scale(kind, T, dim, L, e, delta)
             variants += [(kind, kind, s), (f"{kind}_eps_sq", kind, s * e0 / e)]
             eps_col += [float(e), float(e)]
     losses = stationary_distance(dom, T, L=L)
