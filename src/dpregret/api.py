@@ -29,8 +29,13 @@ from . import config as C
 from .claims.core import apply_rule
 from .rng import stable_key
 
-APPLICABLE = {"ZTC-rem5-rate-T-priv": "ztc22", "ZTC-rem5-rate-T-stat": "ztc22"}
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
+
+
+def applicable() -> dict:
+    """claim id -> :class:`dpregret.scenarios.contract.UserClaim`: the claims your learner can get."""
+    from .scenarios.contract import user_claims
+    return user_claims()
 
 
 @dataclass
@@ -47,14 +52,15 @@ class Check:
             return self.verdicts[cols].to_string(index=False)
 
 
-def _params(preset: str, config_path: Path | str | None, seed: int | None, replicates: int | None) -> tuple[dict, dict]:
+def _params(scenario: str, preset: str, config_path: Path | str | None, seed: int | None,
+            replicates: int | None) -> tuple[dict, dict]:
     with open(config_path or CONFIG) as fh:
         cfg = yaml.safe_load(fh)
-    cfg = {**cfg, "preset": preset, "scenarios": ["ztc22"]}
+    cfg = {**cfg, "preset": preset, "scenarios": [scenario]}
     if seed is not None:
         cfg["seed"] = int(seed)
     run = C.effective(cfg)
-    p = dict(run["ztc22"])
+    p = dict(run[scenario])
     if replicates is not None:
         p["replicates"] = int(replicates)
     return run, p
@@ -64,36 +70,85 @@ def check(make, claim: str = "ZTC-rem5-rate-T-stat", *, name: str = "user", pres
           seed: int | None = None, replicates: int | None = None, config_path=None) -> Check:
     """Decide ``claim`` for the learner built by ``make`` and for the paper's learner, each
     with its primary control, on the same draws (``preset``'s grids, tolerances and root seed
-    from ``config/config.yaml``; ``replicates`` overrides the preset's)."""
-    from .claims import ztc22 as CZ
-    from .scenarios import ztc22 as SZ
+    from ``config/config.yaml``; ``replicates`` overrides the preset's).  The claims and how
+    ``make`` is called: :func:`applicable`."""
+    from .scenarios.contract import check_name
 
-    if claim not in APPLICABLE:
-        raise ValueError(f"claim must be one of {sorted(APPLICABLE)} (the claims that apply to any learner of "
+    claims = applicable()
+    if claim not in claims:
+        raise ValueError(f"claim must be one of {sorted(claims)} (the claims that apply to any learner of "
                          f"their setting), got {claim!r}")
+    uc = claims[claim]
     if not callable(make):
-        raise ValueError(f"make must be callable as make(R, d, r) -> learner, got {type(make).__name__}")
-    if name in ("o2b", "nonprivate", "naive") or "@" in name:
-        raise ValueError(f"name {name!r} is taken by the paper's rows; choose another")
-    run, p = _params(preset, config_path, seed, replicates)
+        raise ValueError(f"make must be callable as {uc.signature} -> learner, got {type(make).__name__}")
+    check_name(name, uc)
+    run, p = _params(uc.scenario, preset, config_path, seed, replicates)
     reps = range(int(p["replicates"]))
-    rate = "priv" if claim == "ZTC-rem5-rate-T-priv" else "stat"
-    lin = pd.concat([SZ.simulate_linear_T(p, T, reps, run["seed"], learners={name: make}, rates=(rate,))
-                     for T in p[f"T_lin_{rate}"]], ignore_index=True)
-    claim_obj = CZ.CLAIMS[claim]
+    runs = pd.concat([uc.simulate(p, point, reps, run["seed"], {name: make}) for point in uc.points(p)],
+                     ignore_index=True)
+    decided = _decide(uc, runs, p, run, name)
+    rows = []
+    for learner, (rec, ctl, evidence, _) in decided.items():
+        rows.append({"learner": uc.paper_label if learner == uc.paper_name else name, "claim": claim,
+                     "verdict": rec.verdict, "measured": rec.measured, "ci_low": rec.ci_low, "ci_high": rec.ci_high,
+                     "control": _claim_object(claim).control, "control_verdict": ctl.verdict,
+                     "control_caught": ctl.verdict == "FAIL", "evidence": evidence, "detail": rec.detail})
+    return Check(pd.DataFrame(rows), runs)
+
+
+def _decide(uc, runs: pd.DataFrame, p: dict, run: dict, name: str) -> dict:
+    """learner -> (result after the verdict rule, control result, evidence, check's result), for the paper's
+    learner and ``name``; the bootstrap streams are the pipeline's (keyed by the claim id)."""
+    claim_obj = _claim_object(uc.claim)
 
     def rng_for(cid):
         return np.random.Generator(np.random.PCG64(np.random.SeedSequence(run["seed"], spawn_key=stable_key("check", cid))))
-    rows = []
-    for learner in ("o2b", name):
-        res, ctl = CZ.linear_T_claims(lin, p, run["tolerances"], 1 - run["ci_level"], rng_for, name=learner,
-                                      rates=(rate,))[claim]
+    out = {}
+    for learner in (uc.paper_name, name):
+        res, ctl = uc.decide(runs, p, run["tolerances"], 1 - run["ci_level"], rng_for, learner)
         rec, evidence = apply_rule(claim_obj, res, ctl)
-        rows.append({"learner": "paper (Remark 5 OGD)" if learner == "o2b" else name, "claim": claim,
-                     "verdict": rec.verdict, "measured": rec.measured, "ci_low": rec.ci_low, "ci_high": rec.ci_high,
-                     "control": claim_obj.control, "control_verdict": ctl.verdict,
-                     "control_caught": ctl.verdict == "FAIL", "evidence": evidence, "detail": rec.detail})
-    return Check(pd.DataFrame(rows), lin)
+        out[learner] = (rec, ctl, evidence, res)
+    return out
+
+
+def decide_user_claim(claim: str, name: str, make_spec: str, runs: pd.DataFrame, run: dict,
+                      figure: str | None = None) -> dict:
+    """The pipeline's record of ``claim`` for the user learner ``name`` (``results/claims/
+    <claim>--learner-<name>.json``), decided on ``runs`` (the merged points of the claim's
+    ``simulate``) by the paper's check with the learner's own control; ``figure``: where to draw
+    the learner beside the paper's."""
+    import dataclasses
+
+    from .claims.core import record
+    from .scenarios.contract import user_claims
+
+    uc = user_claims()[claim]
+    p = run[uc.scenario]
+    decided = _decide(uc, runs, p, run, name)
+    raw = {k: (v[3], v[1]) for k, v in decided.items()}
+    base = _claim_object(claim)
+    mine = dataclasses.replace(base, statement=f"[your learner {name} = {make_spec}, {uc.wraps}] {base.statement}")
+    res, ctl = raw[name]
+    rec = record(mine, res, ctl, scenario=uc.scenario, env=f"learner-{name}", ci_level=run["ci_level"],
+                 history=run.get("history", {}).get(claim))
+    paper_rec = decided[uc.paper_name]
+    rec["paper_learner"] = {"label": uc.paper_label, "verdict": paper_rec[0].verdict, "measured": paper_rec[0].measured,
+                            "ci": [paper_rec[0].ci_low, paper_rec[0].ci_high], "control_verdict": paper_rec[1].verdict}
+    if figure:
+        from .report.figures_user import user_figure
+        user_figure({uc.paper_label: raw[uc.paper_name], f"{name} (yours)": raw[name]}, claim, base.metric, figure)
+    return rec
+
+
+def _claim_object(cid: str):
+    """The registry's Claim of ``cid`` (its statement, control and near-miss flag)."""
+    from .claims import all_claims
+    return all_claims()[cid]
+
+
+def load_learner(spec: str):
+    """``module:Callable`` -> the callable (modules of the working directory are found)."""
+    return _load(spec)
 
 
 def _load(spec: str):
@@ -111,7 +166,7 @@ def main(argv=None) -> int:
     sub = ap.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="decide a claim for your learner beside the paper's")
     c.add_argument("--learner", required=True, help="module:Callable, called as make(R, d, r)")
-    c.add_argument("--claim", default="ZTC-rem5-rate-T-stat", choices=sorted(APPLICABLE))
+    c.add_argument("--claim", default="ZTC-rem5-rate-T-stat", help="one of: " + ", ".join(sorted(applicable())))
     c.add_argument("--preset", default="smoke")
     c.add_argument("--replicates", type=int)
     c.add_argument("--seed", type=int)

@@ -84,6 +84,11 @@ class Scenario:
     name: str
     paper: str | None
     figure_prefix: str
+    module: str | None = None  # its simulation module under dpregret.scenarios (default: the name)
+
+    @property
+    def scenario_module(self) -> str | None:
+        return None if self.paper is None else f"dpregret.scenarios.{self.module or self.name}"
 
 
 # The scenarios, in the order of the config's ``scenarios`` list.  The config schema's lists
@@ -91,7 +96,7 @@ class Scenario:
 SCENARIOS = {s.name: s for s in (
     Scenario("as17_experts", "AS17", "experts_"),
     Scenario("as17_olo", "AS17", "olo_"),
-    Scenario("as17_mab", "AS17", "mab_"),
+    Scenario("as17_mab", "AS17", "mab_", "as17_bandits"),
     Scenario("as17_blo", "AS17", "blo_"),
     Scenario("ztc22", "ZTC22", "ztc22_"),
     Scenario("env21", "ENV21", "env21_"),

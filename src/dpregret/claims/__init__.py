@@ -2,4 +2,18 @@
 check, and names a negative control that its check must catch."""
 from .core import Claim, Result, check_bound, check_comparison, check_exact, check_privacy, check_rate
 
-__all__ = ["Claim", "Result", "check_bound", "check_comparison", "check_exact", "check_privacy", "check_rate"]
+__all__ = ["Claim", "Result", "all_claims", "check_bound", "check_comparison", "check_exact", "check_privacy", "check_rate"]
+
+
+def all_claims() -> dict:
+    """claim id -> :class:`Claim`, over every paper's registry (the base ids, without an env suffix)."""
+    from . import as17_experts, as17_tables, env21, vdh19, ztc22
+
+    out = {**as17_experts.CLAIMS, as17_experts.EXACT_CLAIM.claim_id: as17_experts.EXACT_CLAIM}
+    for spec in as17_tables.OLO_SPECS + as17_tables.MAB_SPECS + as17_tables.BLO_SPECS:
+        out[spec.claim.claim_id] = spec.claim
+    out.update(as17_tables.OLO_BOUNDS)
+    out.update(as17_tables.EXTRA)
+    for mod in (env21, vdh19, ztc22):
+        out.update(mod.CLAIMS)
+    return out

@@ -287,6 +287,31 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
     return df
 
 
+
+def _user_claim(rate: str):
+    from .contract import UserClaim
+
+    cid = f"ZTC-rem5-rate-T-{rate}"
+
+    def decide(runs, p, tol, alpha, rng_for, name):
+        from ..claims.ztc22 import linear_T_claims
+        return linear_T_claims(runs, p, tol, alpha, rng_for, name=name, rates=(rate,))[cid]
+
+    return UserClaim(
+        cid, "ztc22", "oco", "make(R, d, r)",
+        "your learner as the online learner of Algorithm 1 on the worst case over the family of G-Lipschitz "
+        "stochastic linear losses; control: " + ("the naive conversion" if rate == "priv" else "the fresh-sample slip")
+        + ", with your learner",
+        "o2b", "paper (Remark 5 OGD)", tuple(linear_T_algs().values()) + ("o2b",),
+        lambda p: list(p[f"T_lin_{rate}"]),
+        lambda p, point, reps, seed, learners: simulate_linear_T(p, int(point), reps, seed, learners=learners,
+                                                                 rates=(rate,)),
+        decide)
+
+
+# Remark 5's rates in T hold for any OCO learner inside Algorithm 1 (dpregret.scenarios.contract)
+USER_CLAIMS = (_user_claim("priv"), _user_claim("stat"))
+
 MINIMAX_ALGS = {"o2b": ("tree", None), "nonprivate": ("none", None), "rho_squared": ("tree", "rho"),
                 "sqrt_d": ("tree", "d")}
 
