@@ -11,11 +11,13 @@ O~(T^(2/3)) baseline.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 
 from .core import Result, check_bound, check_comparison, claim_factory, not_in_regime, width_margin
-from .rates import RateSpec
+from .rates import RateSpec, evaluate_rate
 
 PAPER = "AS17"
 FRESH = "fresh noise on every release without the tree (advanced composition): multiplicative O~(sqrt(T)/eps)"
@@ -146,6 +148,21 @@ MAB_SPECS = [
                 "lambda = N/eps (the whole loss vector's l1 sensitivity, not Lemma 4.2's B = 1): regret ~ N^1.5"),
              "N", "regret", 0.5, "dp_exp2", "dp_exp2_full_sens", {"grid": "N"}),
 ]
+
+
+def mab_rate_T_claim(runs: pd.DataFrame, rate_eps: float, tol: dict, alpha: float, rng_for, name: str = "dp_exp2",
+                     env: str = "stochastic") -> tuple[Result, Result]:
+    """``AS17-T2-mab-rate-T`` for the learner whose rows are ``algorithm == name`` (the paper's:
+    ``"dp_exp2"``; a user's: Algorithm 4 around it, ``scenarios.as17_bandits.USER_CLAIMS``), by the
+    same rate check as the pipeline (:func:`evaluate_rate` on ``MAB_SPECS[0]``), with the same
+    control (``explore_tree``) on the same draws.  ``rng_for(claim id)`` gives the bootstrap's rng."""
+    spec = MAB_SPECS[0]
+    if name != spec.algorithm:
+        spec = dataclasses.replace(spec, algorithm=name)
+    cid = spec.claim.claim_id
+    return evaluate_rate(runs[runs.env == env], spec, rate_eps, tol.get(cid, 0.0), alpha, rng_for(cid))
+
+
 BLO_SPECS = []
 for dom in ("ball", "cube"):
     BLO_SPECS += [

@@ -26,10 +26,18 @@ Algorithms (column ``algorithm``):
 Rows: expected regret ``sum_t <p_t, l_t> - min_i L_T(i)``; for Algorithm 4 rows also the
 regret on the noisy losses ``l~_t = l_t + Z_t`` against the same comparator (Lemma 4.3)
 and the Theorem 4.1 bound.
+
+Your own learner (issue 18; ``dpregret.scenarios.contract``): Algorithm 4 is a black-box
+reduction, so any non-private bandit learner (``dpregret.protocols``, setting ``bandit``) is
+run as its base learner by :func:`simulate`'s ``learners`` (:func:`run_user_block`, one round
+at a time) on the paper rows' loss blocks and noise draws, and :data:`USER_CLAIMS` declares the
+claim that holds for any such learner: the rate in T of Table 2 row 2 (``AS17-T2-mab-rate-T``),
+with the O~(T^(2/3)) baseline ``explore_tree`` as its control on the same draws.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import inspect
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -38,6 +46,7 @@ from .. import _validate as V
 from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
 from ..learners.bandits import ExploreTreeRounds, bound_thm4_1, exp2_params_thm4_1
 from ..learners.exp2_jit import exp2_block, exp2_block_pulled
+from ..protocols import check_play
 from ..rng import ReplicateStreams, stable_key
 
 SCENARIO = "as17_mab"
@@ -93,18 +102,30 @@ def switching_block(source: SwitchingExperts, t0: int, tb: int, R: int) -> np.nd
 
 
 def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], replicates: Sequence[int],
-             root_seed: int, gap: float = 0.2, phases: int = 4, pulled_noise: bool = False) -> pd.DataFrame:
+             root_seed: int, gap: float = 0.2, phases: int = 4, pulled_noise: bool = False,
+             learners: Mapping[str, Callable] | None = None) -> pd.DataFrame:
     """``pulled_noise``: draw only the pulled arm's Laplace number per round
     (:func:`~dpregret.learners.exp2_jit.exp2_block_pulled`; same law by Lemma 4.2, far fewer
     draws and exps at large N) and leave Lemma 4.3's ``noisy_regret`` out (NaN); the biased-noise
-    control needs the whole vector and is refused."""
+    control needs the whole vector and is refused.
+
+    ``learners``: ``{name: make}`` of your own bandit learners, each run as Algorithm 4's base
+    learner (:func:`run_user_block`) at the eps values ``plan[name]`` (default: those of
+    ``plan["dp_exp2"]``), rows ``algorithm = name``; ``make`` is called as :data:`SIGNATURE`
+    (:func:`build_user_learner`).  The paper's rows are the same with or without them."""
     if env not in ENVS:
         raise ValueError(f"env must be one of {ENVS}, got {env!r}")
     N = V.integer("N", N, minimum=2)
     T = V.integer("T", T)
-    unknown = set(plan) - set(ALGORITHMS)
+    learners = dict(learners or {})
+    for name, make in learners.items():
+        if not isinstance(name, str) or not name.isidentifier() or name in ALGORITHMS:
+            raise ValueError(f"learner name {name!r} must be an identifier not among the paper's rows {ALGORITHMS}")
+        if not callable(make):
+            raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE}, got {type(make).__name__}")
+    unknown = set(plan) - set(ALGORITHMS) - set(learners)
     if unknown:
-        raise ValueError(f"plan keys must be among {ALGORITHMS}, got {sorted(unknown)}")
+        raise ValueError(f"plan keys must be among {ALGORITHMS} or the learners' names, got {sorted(unknown)}")
     if pulled_noise and "dp_exp2_biased" in plan:
         raise ValueError("dp_exp2_biased needs the whole noise vector (pulled_noise=False)")
     replicates = list(replicates)
@@ -130,12 +151,24 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
     tree_eps = [float(V.positive("eps", e)) for e in plan.get("explore_tree", [])]
     # the baseline in blocks of rounds (ExploreTreeRounds: ExploreTree's arithmetic and draws, vectorised over rounds)
     tree = ExploreTreeRounds(N, T, tree_eps, streams("explore_tree"), streams("explore_tree/tree")) if tree_eps else None
+    # your learners (Algorithm 4 around each): one per (name, eps), randomness keyed by the point and the name
+    users = []
+    for name, make in learners.items():
+        eps_list = plan.get(name, plan.get("dp_exp2"))
+        if not eps_list:
+            raise ValueError(f"learner {name!r} has no eps to run at: give plan[{name!r}] (or plan['dp_exp2'])")
+        for e in eps_list:
+            e = float(V.positive("eps", e))
+            lam = exp2_params_thm4_1(N, T, e)[0]  # Lemma 4.2: lambda = 1/eps, as the dp_exp2 row
+            users.append(UserRun(name, e, lam, build_user_learner(make, name, R, N, T, lam,
+                                                                  streams_of(root_seed, point, name, replicates))))
     cum = np.zeros((R, N))
     block = max(1, min(T, BLOCK_DOUBLES // (R * N)))  # rounds per kernel call
     for t0 in range(0, T, block):
         tb = min(block, T - t0)
         L = (source.block(tb) if isinstance(source, StochasticExperts) else source.block(t0, tb, R)
              if isinstance(source, PeriodicExperts) else switching_block(source, t0, tb, R))
+        z = Z = None
         if rows and pulled_noise:
             U = np.ascontiguousarray(draws.uniform((tb,)))
             z = np.ascontiguousarray(noise.laplace(1.0, (tb,)))
@@ -144,6 +177,13 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
             U = np.ascontiguousarray(draws.uniform((tb,)))
             Z = np.ascontiguousarray(noise.laplace(1.0, (tb, N)))
             exp2_block(logq, eta_b, gam_b, lam_b, bias_b, np.ascontiguousarray(L), Z, U, suffered, noisy, zsum)
+        if users:  # the same noise draws as the paper's rows (drawn here only if no EXP2 row runs)
+            if pulled_noise:
+                z = noise.laplace(1.0, (tb,)) if z is None else z
+            else:
+                Z = noise.laplace(1.0, (tb, N)) if Z is None else Z
+            for u in users:
+                run_user_block(u, L, z if pulled_noise else Z)
         if tree:
             tree.run(L)
         cum += L.sum(axis=1)
@@ -169,4 +209,123 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
                                      "trivial_regret": trivial,
                                      "noisy_regret": np.nan, "lambda": np.nan, "eta": np.nan,
                                      "gamma": tree.gamma, "bound_thm4_1": np.nan}))
+    for u in users:  # after the paper's rows, which keep their positions
+        reg = u.suffered - best
+        nz = np.nan if pulled_noise else reg + u.noisy - u.zsum[np.arange(R), best_arm]
+        out.append(pd.DataFrame({**base, "algorithm": u.name, "eps": u.eps, "regret": reg, "trivial_regret": trivial,
+                                 "noisy_regret": nz, "lambda": u.lam, "eta": np.nan, "gamma": np.nan,
+                                 "bound_thm4_1": np.nan}))
     return pd.concat(out, ignore_index=True)
+
+
+# --- your own learner as Algorithm 4's base learner (issue 18) ---------------------------------
+SIGNATURE = "make(R, N, T, lam, streams)"
+SIGNATURE_DOC = ("make(R, N, T, lam, streams) -> a bandit learner (dpregret.protocols) for R replicate rows on N arms "
+                 "and horizon T, fed losses plus Laplace(lam) noise (lam = 1/eps, Lemma 4.2); streams: a "
+                 "dpregret.rng.ReplicateStreams for its own randomness (R rows, keyed by the scenario point and its name)")
+
+
+def streams_of(root_seed: int, point: tuple, name: str, replicates: Sequence[int]) -> ReplicateStreams:
+    """The streams a user learner ``name`` draws from at ``point``: keyed by replicate, so its rows
+    do not depend on how replicates are chunked; the same at every eps (as the paper's rows share
+    their arm draws across eps)."""
+    return ReplicateStreams(root_seed, stable_key(*point, "learner", name), replicates)
+
+
+def build_user_learner(make: Callable, name: str, R: int, N: int, T: int, lam: float, streams: ReplicateStreams):
+    """``make(R, N, T, lam, streams)``, with a clear error if ``make`` cannot be called so or
+    returns no learner."""
+    try:
+        inspect.signature(make).bind(R, N, T, lam, streams)
+    except TypeError as err:
+        raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE_DOC}; it cannot take those "
+                         f"arguments ({err})") from None
+    except ValueError:  # no introspectable signature (a builtin): the call below decides
+        pass
+    learner = make(R, N, T, lam, streams)
+    if not (callable(getattr(learner, "predict", None)) and callable(getattr(learner, "update", None))):
+        raise ValueError(f"learner {name!r}: make returned {type(learner).__name__}, not a learner with predict() "
+                         "and update(losses)")
+    return learner
+
+
+class UserRun:
+    """One user learner at one eps inside Algorithm 4, and its accumulators over the rounds."""
+
+    def __init__(self, name: str, eps: float, lam: float, learner):
+        self.name, self.eps, self.lam, self.learner = name, eps, lam, learner
+        self.expected = None  # whether the learner exposes its play distribution ``p`` (set on round 1)
+        self.suffered = self.noisy = self.zsum = None
+
+
+def run_user_block(u: UserRun, L: np.ndarray, noise: np.ndarray) -> None:
+    """Algorithm 4 around ``u.learner`` for the rounds of the loss block ``L`` (``(R, tb, N)``).
+
+    Round s: the learner plays ``a = predict()`` (``(R,)`` arm indices, checked), suffers
+    ``l_s(a)`` and is updated with ``l_s(a) + lam z`` where ``z`` is the paper's rows' standard
+    Laplace draw: ``noise[r, s]`` (``(R, tb)``, pulled-arm noise) or ``noise[r, s, a]`` (``(R, tb,
+    N)``, the whole vector Z_t of which Algorithm 4 forwards <Z_t, e_a>).  Suffered loss: the
+    expected ``<p, l_s>`` if the learner exposes the distribution it drew ``a`` from as attribute
+    ``p`` (``(R, N)``, set by ``predict``; the paper's rows' measure), else the realised ``l_s(a)``
+    (an unbiased estimate of it).  With the whole vector also Lemma 4.3's noisy-loss terms."""
+    R, tb, N = L.shape
+    rows = np.arange(R)
+    pulled = noise.ndim == 2
+    if u.suffered is None:
+        u.suffered, u.noisy, u.zsum = np.zeros(R), np.zeros(R), np.zeros((R, N))
+    for s in range(tb):
+        a = u.learner.predict()
+        check_play("bandit", a, R, N)
+        l = L[:, s]
+        p = getattr(u.learner, "p", None)
+        if u.expected is None:
+            u.expected = p is not None
+        if u.expected:
+            p = np.asarray(p, dtype=float) if p is not None else None
+            if p is None or p.shape != (R, N) or p.min() < -1e-12 or np.abs(p.sum(axis=1) - 1).max() > 1e-9:
+                raise ValueError(f"learner {u.name!r}: attribute p must be the (R, N) distribution predict() drew "
+                                 f"its arms from (or absent: realised regret), got {None if p is None else p.shape}")
+            u.suffered += (p * l).sum(axis=1)
+        else:
+            u.suffered += l[rows, a]
+        if pulled:
+            z = u.lam * noise[:, s]
+        else:
+            zv = u.lam * noise[:, s]
+            z = zv[rows, a]
+            u.noisy += (p * zv).sum(axis=1) if u.expected else z
+            u.zsum += zv
+        u.learner.update(l[rows, a] + z)
+
+
+def _user_claim():
+    """Table 2 row 2's rate in T (``AS17-T2-mab-rate-T``) for any bandit learner as Algorithm 4's
+    base learner (Theorem 4.1 / Lemma 4.3: Algorithm 4's regret is the base learner's on the
+    noisy losses).  Points: the T grid ``p["T"]`` on the stochastic sequence at ``rate_eps``, with
+    the paper's plan for that claim (``dp_exp2`` and the baseline ``explore_tree``, the whole
+    noise vector as the pipeline's T grid draws it, so the paper's rows are the pipeline's)."""
+    from .contract import UserClaim
+
+    def simulate_point(p, point, reps, seed, learners):
+        r = p["rate_eps"]
+        plan = {"dp_exp2": [r], "explore_tree": [r], **{name: [r] for name in learners}}
+        df = simulate("stochastic", int(p["N"]), int(point), plan, reps, seed, gap=p["gap"], learners=learners)
+        df["grid"] = "T"
+        return df
+
+    def decide(runs, p, tol, alpha, rng_for, name):
+        from ..claims.as17_tables import mab_rate_T_claim
+        return mab_rate_T_claim(runs, p["rate_eps"], tol, alpha, rng_for, name)
+
+    return UserClaim(
+        "AS17-T2-mab-rate-T", SCENARIO, "bandit", SIGNATURE,
+        "your learner as the base learner of Algorithm 4 (fed the pulled arm's loss plus Laplace noise of scale "
+        "lambda = 1/eps, the same draws as the paper's), on the stochastic sequence at rate_eps; regret expected "
+        "(<p_t, l_t>) if your learner exposes its distribution p, else realised; control: the O~(T^(2/3)) "
+        "explore-and-feed baseline (explore_tree) on the same draws",
+        "dp_exp2", "paper (Algorithm 4 + EXP2)", ALGORITHMS,
+        lambda p: [int(t) for t in p["T"]], simulate_point, decide)
+
+
+# Theorem 4.1's rate in T holds for any bandit learner inside Algorithm 4 (dpregret.scenarios.contract)
+USER_CLAIMS = (_user_claim(),)
