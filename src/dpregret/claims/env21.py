@@ -416,3 +416,75 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
     fw = [rates, nt, et, _at(cost, alg="fw")]
     out["ENV-oracle-calls"] = (exact(fw), exact([_at(cost, alg="fw_two_calls")]))
     return out
+
+
+# ------------------------------------------------------------------------- your own learner
+USER_RATE_T = {"ENV-lemma5.2-rate-T": "laplace", "ENV-lemma5.5-rate-T": "gaussian"}
+
+
+def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for, name: str = "private_bandit",
+                  claims=("ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T", "ENV-thm1.1-rate-T")
+                  ) -> dict[str, tuple[Result, Result]]:
+    """Lemma 5.2's, Lemma 5.5's and Theorem 1.1's rates in T for the learner ``name`` inside
+    PRIVATEBANDIT's privacy mechanism (``scenarios.env21.rate_T_algs``; the paper's learner:
+    ``"private_bandit"``, its own rows), each against its slow-zeta control run with the same
+    learner: the check of :func:`evaluate` (same tolerance, same bootstrap generators, same
+    detail; the fixed-step secondary control exists for the paper's learner only: a user's
+    learner has its own step)."""
+    from ..scenarios.env21 import REFERENCE, rate_T_algs
+
+    a = rate_T_algs(name)
+    simplex = _at(rates, domain="simplex")
+    out = {}
+    need = set(claims) | (set(USER_RATE_T) if "ENV-thm1.1-rate-T" in claims else set())
+    for cid, kind in USER_RATE_T.items():
+        if cid not in need:
+            continue
+        t = tol.get(cid, 0.0)
+        rows, crow = _at(simplex, alg=a[kind]), _at(simplex, alg=a[f"{kind}_slow_zeta"])
+        res = _rate(rows, "T", "regret", 0.75, t, alpha, rng_for(cid))
+        cres = _rate(crow, "T", "regret", 0.75, t, alpha, rng_for(cid + "/control"))
+        sec = a.get(f"{kind}_fixed_step")
+        if sec is None:
+            res.detail["secondary_control"] = {"alg": None, "verdict": "not applicable (the step is the learner's own)"}
+        else:
+            sres = _rate(_at(simplex, alg=sec), "T", "regret", 0.75, t, alpha, rng_for(cid + "/secondary"))
+            res.detail["secondary_control"] = {"alg": sec, "verdict": sres.verdict, "slope": sres.measured,
+                                               "ci": [sres.ci_low, sres.ci_high]}
+        res.detail["control_zeta_over_algorithm1"] = (crow.groupby("T").zeta.first() / rows.groupby("T").zeta.first()
+                                                      ).round(4).tolist()
+        m = rows.groupby("T")[["regret", "bound_lemma3_1", "bound_lemma3_1_explicit"]].mean()
+        res.detail["regret_over_lemma3_1_C1"] = (m.regret / m.bound_lemma3_1).round(4).tolist()
+        res.detail["regret_over_explicit_chain"] = (m.regret / m.bound_lemma3_1_explicit).round(4).tolist()
+        res.detail["explicit_chain_over_LDT"] = (m.bound_lemma3_1_explicit / (rows.L.iloc[0] * rows.D.iloc[0] * m.index)
+                                                 ).round(3).tolist()
+        bcol = "bound_lemma5_2" if kind == "laplace" else "bound_lemma5_5"
+        mb = rows.groupby("T")[bcol].mean()
+        res.detail[f"regret_over_{bcol}_C1"] = (m.regret / mb).round(4).tolist()
+        res.detail["stated_bound_over_LDT"] = (mb / (rows.L.iloc[0] * rows.D.iloc[0] * mb.index)).round(3).tolist()
+        tf = _polylog(kind, float(rows.delta.iloc[0]), int(rows.dim.iloc[0]))
+        div = _rate(rows, "T", "regret", 0.75, t, alpha, rng_for(cid + "/polylog"), transform=tf)
+        divc = _rate(crow, "T", "regret", 0.75, t, alpha, rng_for(cid + "/polylog/control"), transform=tf)
+        res.detail["polylog_divided"] = {"slope": div.measured, "ci": [div.ci_low, div.ci_high], "verdict": div.verdict,
+                                         "control_slope": divc.measured, "control_verdict": divc.verdict}
+        res.detail["noise_to_smoothing"] = _noise_ratios(rows, kind)
+        res.detail["learner"] = name
+        ref = _at(simplex, alg=rate_T_algs(REFERENCE)[kind])
+        if len(ref):  # the user claims' reference (a learner frozen at the centre), same draws
+            res.detail["regret_over_frozen_centre"] = (m.regret / ref.groupby("T").regret.mean()).round(4).tolist()
+        out[cid] = (res, cres)
+    if "ENV-thm1.1-rate-T" in claims:  # the worse of the two, against the less caught control (as evaluate)
+        comp = [out["ENV-lemma5.2-rate-T"], out["ENV-lemma5.5-rate-T"]]
+        w = _worst([r for r, _ in comp])
+        parts = {k: {"verdict": r.verdict, "slope": r.measured, "ci": [r.ci_low, r.ci_high],
+                     "noise_to_smoothing": r.detail.get("noise_to_smoothing")}
+                 for k, (r, _) in zip(("laplace", "gaussian"), comp)}
+        res = Result(w.verdict, w.measured, w.bound, w.ci_low, w.ci_high, tol.get("ENV-thm1.1-rate-T", w.tolerance),
+                     {**w.detail, "components": parts})
+        res.detail["secondary_control"] = {k: r.detail["secondary_control"] for k, (r, _) in
+                                           zip(("laplace", "gaussian"), comp)}
+        for k, (r, _) in zip(("laplace", "gaussian"), comp):
+            if "regret_over_frozen_centre" in r.detail:
+                res.detail["components"][k]["regret_over_frozen_centre"] = r.detail["regret_over_frozen_centre"]
+        out["ENV-thm1.1-rate-T"] = (res, _least_caught([c for _, c in comp]))
+    return {c: out[c] for c in claims}
