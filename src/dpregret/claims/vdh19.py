@@ -357,3 +357,37 @@ def _minority_summary(mino: pd.DataFrame, placement: str) -> dict:
                     "regret_ratio_uniform_over_minority": (m["uniform"] / m[placement]).tolist(),
                     "cost_ratio_uniform_over_minority": (cost_u / cost_m).tolist()}
     return out
+
+
+# --- your own learner (dpregret.scenarios.vdh19.USER_CLAIMS) -----------------------------------
+def minority_cost_claim(minority: pd.DataFrame, placement: str, tol: dict, alpha: float, rng_for, cid: str,
+                        alg: str = "alg2") -> tuple[Result, Result]:
+    """``VDH-sec3.4-minority-cost-rate-T`` (``placement="random"``) or its ``-adversarial`` twin
+    for the learner whose rows are ``alg`` (the paper's Algorithm 2: ``"alg2"``; a user's
+    direction learner inside Algorithm 2: its name): the same steps as :func:`evaluate` (the
+    cost ``R_T(w*)`` at ``placement`` minus the paired no-noise run's, its log-log slope in T
+    against 0 + tol; control: the uniform-maximal-privacy cost), on that learner's rows only.
+    For ``alg2`` on the pipeline's table it returns :func:`evaluate`'s results
+    (``tests/test_user_vdh19.py``)."""
+    mino = _at(minority, u_frac=1.0)
+    none = _at(mino, alg=alg, placement="none")
+    x, s = _samples(_paired(_at(mino, alg=alg, placement=placement), none), "T")
+    xc, sc = _samples(_paired(_at(mino, alg=alg, placement="uniform"), none), "T")
+    res = check_rate(x, s, 0.0, tol.get(cid, 0.0), alpha, rng_for(cid))
+    has = set(mino["alg"])
+    res.detail["section_3_4"] = (_minority_summary(mino, placement) if alg == "alg2" and "alg3" in has
+                                 else {alg: _learner_summary(mino, placement, alg)})
+    return res, check_rate(xc, sc, 0.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control"))
+
+
+def _learner_summary(mino: pd.DataFrame, placement: str, alg: str) -> dict:
+    """:func:`_minority_summary` for one learner: mean regret at u = w* per T and placement (the
+    no-noise regret ``regret_none`` shows whether the learner learns at all: the cost claim does
+    not), the privacy costs and the uniform/minority ratios."""
+    m = _at(mino, alg=alg).groupby(["T", "placement"]).regret.mean().unstack()
+    cost_m = (m[placement] - m["none"]).to_numpy()
+    cost_u = (m["uniform"] - m["none"]).to_numpy()
+    return {"T": [int(t) for t in m.index], **{f"regret_{c}": m[c].tolist() for c in m.columns},
+            f"cost_{placement}": cost_m.tolist(), "cost_uniform": cost_u.tolist(),
+            "regret_ratio_uniform_over_minority": (m["uniform"] / m[placement]).tolist(),
+            "cost_ratio_uniform_over_minority": (cost_u / cost_m).tolist()}

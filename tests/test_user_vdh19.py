@@ -1,0 +1,139 @@
+"""Your own learner in Van der Hoeven's Sec. 3.4 minority scenario (``USER_CLAIMS`` of
+``dpregret.scenarios.vdh19``): the user's OCO learner is Algorithm 2's direction learner A_Z on
+the unit ball.  The paper's rows do not change when user learners run beside them; the paper's
+own direction learner through the user path gives exactly the rows and verdicts of its fast path;
+the user claim's decision equals ``evaluate``'s for the paper's learner; a small user learner
+(projected OGD on the ball, step r/sqrt(t)) gets a verdict with its control caught."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpregret.learners import vdh
+from dpregret.scenarios import vdh19 as S
+
+P = dict(d=5, T=[30, 100, 300, 1000, 3000], u_frac=[0, 0.5, 1, 4], rate_eps=2.0, eps_grid=[1.0, 4.0], T_eps=100,
+         n_grid=[0, 1, 10, 100], T_n=100, b=1.0, D_guess=10.0, eta_fixed=1.0, printed_T_max=100,
+         u_grid=[1, 3.16, 10, 31.6, 100], T_u=300, d_u=5, T_sparse=[200], d_sparse=10, s=2, k=2, u_max=1.0,
+         d_sens=3, tau=1.0, D_ratio_grid=[10, 31.6, 100, 316, 1000])
+CID = "VDH-sec3.4-minority-cost-rate-T"
+TOL = {CID: 0.25, CID + "-adversarial": 0.25, "VDH-eq3.3.5-rate-u": 0.35}
+
+
+class BallOGD:
+    """A user's learner: projected OGD on the l2 ball of radius r, step r/sqrt(t) (not adaptive
+    to the gradients' size), for R independent rows."""
+
+    def __init__(self, R, d, r):
+        self.r, self.t, self.w = r, 0, np.zeros((R, d))
+
+    def predict(self):
+        return self.w.copy()
+
+    def update(self, g):
+        self.t += 1
+        y = self.w - self.r / np.sqrt(self.t) * g
+        self.w = y * np.minimum(1.0, self.r / np.maximum(np.linalg.norm(y, axis=1, keepdims=True), 1e-300))
+
+
+def generic_paper(R, d, r):
+    """The paper's direction learner (projected OGD with eta_t = (sum ||g~||^2)^(-1/2)) as a user's."""
+    return vdh.ProjectedOGDBall(d, batch=(R,))
+
+
+def _same(a, b, detail=False):
+    """Two Results agree (NaN equal to NaN); with ``detail``, every field."""
+    import dataclasses
+
+    if detail:
+        np.testing.assert_equal(dataclasses.asdict(a), dataclasses.asdict(b))
+    else:
+        np.testing.assert_equal([a.verdict, a.measured, a.ci_low, a.ci_high], [b.verdict, b.measured, b.ci_low, b.ci_high])
+
+
+def _claim(cid=CID):
+    return {uc.claim: uc for uc in S.USER_CLAIMS}[cid]
+
+
+def test_paper_rows_unchanged_with_user_learners():
+    for T in (60, 150):  # 150 > printed_T_max: without alg2_printed
+        base = S.simulate_minority(P, T, range(3), 7)
+        both = S.simulate_minority(P, T, range(3), 7, learners={"mine": BallOGD, "generic": generic_paper})
+        paper = both[~both.alg.isin(["mine", "generic"])].reset_index(drop=True)
+        pd.testing.assert_frame_equal(base, paper)
+        for name in ("mine", "generic"):
+            assert set(both[both.alg == name].placement) == {"none", "random", "adversarial", "uniform"}
+
+
+def test_user_claim_run_gives_the_pipelines_alg2_rows():
+    """The check runs only the paper's alg2 beside the user's learner: its rows equal the full run's."""
+    full = S.simulate_minority(P, 60, range(3), 7)
+    run = _claim().simulate(P, 60, range(3), 7, {"mine": BallOGD})
+    assert set(run.alg) == {"alg2", "mine"}
+    pd.testing.assert_frame_equal(full[full.alg == "alg2"].reset_index(drop=True),
+                                  run[run.alg == "alg2"].reset_index(drop=True))
+
+
+def test_generic_path_equals_fast_path():
+    """The paper's direction learner built by make(R, d, r) through UserDirection (one learner of
+    V*R rows) plays exactly what the built-in alg2 plays (batch (V, R)): same rows, same verdicts."""
+    run = _claim().simulate(P, 100, range(4), 3, {"generic": generic_paper})
+    fast = run[run.alg == "alg2"].reset_index(drop=True)
+    gen = run[run.alg == "generic"].reset_index(drop=True).assign(alg="alg2")
+    pd.testing.assert_frame_equal(fast, gen)
+    runs = pd.concat([_claim().simulate(P, T, range(4), 3, {"generic": generic_paper}) for T in P["T"]],
+                     ignore_index=True)
+    for cid in (CID, CID + "-adversarial"):
+        a = _claim(cid).decide(runs, P, TOL, 0.05, lambda c: np.random.default_rng(0), "alg2")
+        b = _claim(cid).decide(runs, P, TOL, 0.05, lambda c: np.random.default_rng(0), "generic")
+        for ra, rb in zip(a, b):
+            _same(ra, rb)
+
+
+def test_user_decision_for_the_paper_equals_evaluate():
+    from dpregret.claims import vdh19 as C
+
+    reps = range(4)
+    tables = {"minority": pd.concat([S.simulate_minority(P, T, reps, 1) for T in P["T"]], ignore_index=True),
+              "minority_eps": S.simulate_minority_eps(P, reps, 1), "minority_n": S.simulate_minority_n(P, reps, 1),
+              "unorm": S.simulate_unorm(P, reps, 1),
+              "sparse": pd.concat([S.simulate_sparse(P, T, reps, 1) for T in P["T_sparse"]], ignore_index=True)}
+    out = C.evaluate(tables, P, TOL, 0.05, lambda cid: np.random.default_rng(0))
+    for cid, placement in ((CID, "random"), (CID + "-adversarial", "adversarial")):
+        mine = C.minority_cost_claim(tables["minority"], placement, TOL, 0.05, lambda c: np.random.default_rng(0), cid)
+        for ra, rb in zip(out[cid], mine):
+            _same(ra, rb, detail=True)
+        # and on the user check's reduced run (alg2 only): the same verdict and numbers
+        runs = pd.concat([_claim(cid).simulate(P, T, reps, 1, {}) for T in P["T"]], ignore_index=True)
+        red = _claim(cid).decide(runs, P, TOL, 0.05, lambda c: np.random.default_rng(0), "alg2")
+        for ra, rb in zip(out[cid], red):
+            _same(ra, rb)
+
+
+def test_a_small_user_learner_gets_a_verdict_with_its_control_caught():
+    """On the default preset's T grid (100 .. 10^4: the smoke grid spans 1.5 decades, too short
+    for any rate), 8 replicates: projected OGD on the ball gets a verdict; its control (every
+    provider at rate_eps) is caught, as the paper's is."""
+    import dpregret
+
+    c = dpregret.check(BallOGD, CID, name="ball_ogd", preset="default", replicates=8)
+    v = c.verdicts.set_index("learner")
+    assert list(v.index) == [_claim().paper_label, "ball_ogd"]
+    assert (v.control_verdict == "FAIL").all()
+    assert v.loc["ball_ogd", "verdict"] == "PASS"
+    summ = v.loc["ball_ogd", "detail"]["section_3_4"]["ball_ogd"]
+    assert all(u > 10 * m for u, m in zip(summ["cost_uniform"][-2:], summ["cost_random"][-2:]))
+
+
+def test_bad_user_learners_are_named():
+    import dpregret
+
+    class Outside(BallOGD):
+        def predict(self):
+            return np.full_like(self.w, 1.0)  # ||z|| = sqrt(d) > 1
+
+    with pytest.raises(ValueError, match="unit ball"):
+        _claim().simulate(P, 30, range(2), 1, {"out": Outside})
+    with pytest.raises(ValueError, match="taken"):
+        S.simulate_minority(P, 30, range(2), 1, learners={"alg3": BallOGD})
+    with pytest.raises(ValueError, match="taken"):
+        dpregret.check(BallOGD, CID, name="alg2")
