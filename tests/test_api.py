@@ -52,3 +52,29 @@ def test_bad_input_is_named():
     from dpregret.api import main
     assert main(["check", "--learner", "no_module_here:X"]) == 2
     assert main(["check", "--learner", "missing-colon"]) == 2
+
+
+def test_snakemake_runs_a_user_learner_beside_the_papers(tmp_path):
+    """config key learners: the user's learner gets the claims that apply to it, recorded as
+    <claim>--learner-<name>, and is drawn in the claim's figure; a learner that cannot be
+    loaded is a config error naming the key, before any job runs."""
+    import json
+    import shutil
+
+    shutil.copytree(ROOT / "config", tmp_path / "config")
+    (tmp_path / "mine.py").write_text(_readme_example().split("\nresult = ")[0])
+    base = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(tmp_path), "--cores", "2"]
+    bad = subprocess.run(base + ["-n", "--config", "preset=smoke", "learners={mine: {make: 'nosuch:X', setting: oco}}"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert bad.returncode != 0 and "config key 'learners.mine'" in bad.stdout + bad.stderr
+    target = "results/claims/ZTC-rem5-rate-T-stat--learner-mine.json"
+    run = subprocess.run(base + [target, "--config", "preset=smoke",
+                                 "learners={mine: {make: 'mine:NormalisedOGD', setting: oco}}"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=900)
+    assert run.returncode == 0, run.stderr[-3000:]
+    rec = json.loads((tmp_path / target).read_text())
+    assert rec["env"] == "learner-mine" and rec["control_result"]["verdict"] == "FAIL"
+    assert rec["paper_learner"]["control_verdict"] == "FAIL"  # the paper's learner, decided on the same draws
+    assert (tmp_path / "figures/user/ZTC-rem5-rate-T-stat--mine.png").stat().st_size > 0  # drawn beside the paper's
+    from dpregret.report.figure_map import figure_for
+    assert figure_for("ZTC-rem5-rate-T-stat--learner-mine") == "ZTC-rem5-rate-T-stat--mine"

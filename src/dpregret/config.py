@@ -66,6 +66,7 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
         params = _merge(cfg["presets"][preset][sc], cfg.get(sc, {}))
         validate({**cfg, "presets": {preset: {**cfg["presets"][preset], sc: params}}}, schema)
         out[sc] = params
+    out["learners"] = user_learners(cfg.get("learners") or {}, out["scenarios"])
     for sc in (s.name for s in _SCENARIOS.values() if s.paper == "AS17"):
         p = out.get(sc)
         if p is None:
@@ -92,3 +93,33 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
 def replicate_chunks(replicates: int, chunk_size: int) -> list[range]:
     """Replicates 0..R-1 split into consecutive chunks (a job each)."""
     return [range(i, min(i + chunk_size, replicates)) for i in range(0, replicates, chunk_size)]
+
+
+def user_learners(learners: dict, scenarios: list[str]) -> dict[str, dict]:
+    """Config key ``learners`` (``{name: {make: "module:Callable", setting: ...}}``): each user
+    learner importable, and the claims it gets (``dpregret.scenarios.contract``): those of its
+    setting among the run's scenarios.  ``{name: {"make", "setting", "claims"}}``; a learner that
+    cannot be loaded, or whose setting has no claim in this run, stops the run before any job."""
+    from .api import load_learner
+    from .scenarios.contract import check_name, user_claims
+
+    claims = user_claims()
+    out = {}
+    for name, spec in learners.items():
+        key = f"config key 'learners.{name}'"
+        try:
+            load_learner(spec["make"])
+        except (ImportError, AttributeError, ValueError) as e:
+            raise ConfigError(f"{key}: cannot load {spec['make']!r} ({e}); allowed: an importable module:Callable") from None
+        mine = sorted(c for c, uc in claims.items() if uc.setting == spec["setting"] and uc.scenario in scenarios)
+        if not mine:
+            have = sorted({(uc.setting, uc.scenario) for uc in claims.values()})
+            raise ConfigError(f"{key}: no claim of setting {spec['setting']!r} in this run's scenarios {scenarios}; "
+                              f"allowed (setting, scenario): {have}")
+        for c in mine:
+            try:
+                check_name(name, claims[c])
+            except ValueError as e:
+                raise ConfigError(f"{key}: {e}") from None
+        out[name] = {"make": spec["make"], "setting": spec["setting"], "claims": mine}
+    return out

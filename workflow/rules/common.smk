@@ -53,7 +53,7 @@ def claim_files():
         out += VDH_CLAIM_FILES
     if "audit" in RUN["scenarios"]:
         out += AUDIT_CLAIM_FILES
-    return out
+    return out + USER_CLAIM_FILES
 
 
 def grid_points(p):

@@ -27,7 +27,8 @@ rule report_html:
         + (AS17_TABLE_FIGURES if "as17_mab" in RUN["scenarios"] else [])
         + ZTC_FIGURES
         + ENV_FIGURES
-        + VDH_FIGURES,
+        + VDH_FIGURES
+        + USER_FIGURES,
         tables=["results/as17/tables.csv"] if "as17_mab" in RUN["scenarios"] else [],
         mutation="results/mutation.json",
         provenance="results/claims.provenance.json",

@@ -62,7 +62,9 @@ def figure_paths(group: str) -> list[str]:
 def figure_for(claim_id: str) -> str | None:
     """The stem of the figure that shows ``claim_id`` (``--env`` suffix ignored); None for the
     privacy audits, which have no figure."""
-    base = claim_id.split("--")[0]
+    base, _, env = claim_id.partition("--")
+    if env.startswith("learner-"):  # a user's learner: its own figure (report.figures_user)
+        return f"{base}--{env.removeprefix('learner-')}"
     for pattern, stem in CLAIM_FIGURE:
         if re.match(pattern, base):
             return stem

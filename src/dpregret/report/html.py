@@ -131,6 +131,7 @@ def _paper_sections(table: pd.DataFrame, details: dict, figure_paths: list[str])
         scenarios = []
         for sc in rows.scenario.unique():
             stems = [s for s in by_stem if s.startswith(SCENARIO_PREFIX.get(sc, sc + "_"))]
+            stems += [s for s in map(figure_for, rows[rows.scenario == sc].claim_id) if s in by_stem and s not in stems]
             groups: dict[str | None, list] = {s: [] for s in stems}
             for r in rows[rows.scenario == sc].itertuples():
                 d = dict(details[r.claim_id])
