@@ -78,3 +78,19 @@ def test_snakemake_runs_a_user_learner_beside_the_papers(tmp_path):
     assert (tmp_path / "figures/user/ZTC-rem5-rate-T-stat--mine.png").stat().st_size > 0  # drawn beside the paper's
     from dpregret.report.figure_map import figure_for
     assert figure_for("ZTC-rem5-rate-T-stat--learner-mine") == "ZTC-rem5-rate-T-stat--mine"
+
+
+def test_one_signature_per_setting():
+    """Every claim a user's learner can get builds it as its setting's signature, and the config
+    key learners accepts exactly the settings that have such claims."""
+    import yaml
+
+    from dpregret.api import applicable
+    from dpregret.protocols import SIGNATURES
+
+    claims = applicable()
+    assert {uc.setting for uc in claims.values()} == set(SIGNATURES)
+    for cid, uc in claims.items():
+        assert uc.signature == SIGNATURES[uc.setting], cid
+    schema = yaml.safe_load((ROOT / "src/dpregret/config.schema.yaml").read_text())
+    assert set(schema["properties"]["learners"]["additionalProperties"]["properties"]["setting"]["enum"]) == set(SIGNATURES)

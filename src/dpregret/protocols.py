@@ -12,10 +12,16 @@ setting        ``predict()`` returns            ``update(feedback)`` receives  p
 ``olo``        ``(R, d)`` points of X           ``(R, d)`` linear losses       AS17 Table 1, VdH
 ``oco``        ``(R, d)`` points of W           ``(R, d)`` (sub)gradients      ZTC22 (learner of
                                                                                Algorithm 1), VdH
+``oco_polytope`` ``(R, d)`` points of a polytope ``(R, d)`` gradient estimates  ENV21 (learner inside
+               K given by its linear-opti-     (the increments of the         PRIVATEBANDIT's
+               misation oracle                 released sums)                 mechanism)
 ``bandit``     ``(R,)`` arm indices in [0, N)   ``(R,)`` losses of those arms  AS17 section 4
 ``bco``        ``(R, d)`` points of K           ``(R,)`` loss values           AS17 Table 2 (BLO),
                                                                                ENV21
 =============  ==============================  =============================  ====================
+
+A user's learner is built by ``make`` as :data:`SIGNATURES` says for its setting (the claims a
+user's learner can get: ``dpregret.scenarios.contract``).
 
 Randomised learners draw from a :class:`dpregret.rng.ReplicateStreams` whose streams are keyed
 by replicate, so a learner built for replicates ``range(0, 4)`` plays the same rows as two built
@@ -34,7 +40,13 @@ import numpy as np
 
 from .rng import ReplicateStreams, stable_key
 
-SETTINGS = ("experts", "olo", "oco", "bandit", "bco")
+SETTINGS = ("experts", "olo", "oco", "oco_polytope", "bandit", "bco")
+# how a user's learner is built, per setting with claims for user learners (one signature a setting)
+SIGNATURES = {
+    "oco": "make(R, d, r)",  # R replicate rows, dimension d, the l2 ball of radius r
+    "oco_polytope": "make(R, domain, T_round, G)",  # domain: lmo / project / contains (environments.polytopes)
+    "bandit": "make(R, N, T, lam, streams)",  # lam: the Laplace scale of the feedback; streams: ReplicateStreams
+}
 
 
 @runtime_checkable
@@ -52,7 +64,7 @@ def check_play(setting: str, play: np.ndarray, R: int, dim: int) -> None:
     if setting not in SETTINGS:
         raise ValueError(f"setting must be one of {SETTINGS}, got {setting!r}")
     a = np.asarray(play)
-    want = (R,) if setting == "bandit" else (R, dim)
+    want = (R,) if setting == "bandit" else (R, dim)  # oco_polytope: points of K, checked by the caller
     if a.shape != want:
         raise ValueError(f"a {setting} learner's predict() must return shape {want}, got {a.shape}")
     if setting == "bandit":

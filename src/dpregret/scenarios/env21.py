@@ -727,7 +727,7 @@ def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | No
     cum, t = np.zeros(R), 0
     for _ in range(rounds):
         x = np.array(learner.predict(), dtype=float)
-        check_play("oco", x, R, n)
+        check_play("oco_polytope", x, R, n)
         if not np.all(domain.contains(x, 1e-6)):
             raise ValueError(f"the learner played a point outside the domain ({domain.name})")
         g = np.zeros((R, d))
@@ -796,7 +796,7 @@ def _user_claim(cid: str):
                   "fixed_noise_fixed_step", "offset_losses", "printed_sign", "laplace_sens2", "none_switching",
                   "none_switching_slow_zeta", "printed_sign_switching", REFERENCE)
     return UserClaim(
-        cid, "env21", "oco", "make(R, domain, T_round, G)",
+        cid, "env21", "oco_polytope", "make(R, domain, T_round, G)",
         "your learner as the learner of the rounds inside PRIVATEBANDIT's privacy mechanism (one-point estimates, "
         f"batches of T^(1/2) steps, tree aggregation with the {noise}) on the simplex, fed the increments of the "
         "released sums; control: the same mechanism with zeta decaying as T^(-zeta_decay_control_private) instead of "
