@@ -129,6 +129,10 @@ def _registry() -> dict[str, LearnerSpec]:
     def explore_tree(reps, N, T, seed):
         return bandits.ExploreTree(N, T, 1.0, _streams(seed, "explore", reps), _streams(seed, "explore_tree", reps))
 
+    def frank_wolfe(reps, n, T, seed):  # Algorithm 1's learner on the simplex, one LMO step a round
+        from .scenarios.env21 import FrankWolfeOCO, make_domain
+        return FrankWolfeOCO(make_domain("simplex", n), len(reps), 1.0 / math.sqrt(T), 1)
+
     def scrible_ball(reps, d, T, seed):
         return scrible.Scrible("ball", d, 1.0 / math.sqrt(T), _streams(seed, "scrible", reps))
 
@@ -152,6 +156,7 @@ def _registry() -> dict[str, LearnerSpec]:
                     lambda reps, d, T, seed: oco.ParameterFree(len(reps), d, 1.0, lambda t: 2.0 * t)),
         LearnerSpec("frozen", "oco", "ZTC22",
                     lambda reps, d, T, seed: oco.Frozen(len(reps), np.full(d, 1.0 / math.sqrt(d))), "control"),
+        LearnerSpec("frank_wolfe", "oco_polytope", "ENV21", frank_wolfe),
         LearnerSpec("black_box_reduction", "oco", "VDH19",
                     lambda reps, d, T, seed: vdh.BlackBoxReduction(1.0, d, batch=(len(reps),))),
         LearnerSpec("sparse_potential", "oco", "VDH19",
