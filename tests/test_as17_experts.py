@@ -132,7 +132,9 @@ import pytest  # noqa: E402
 
 @pytest.mark.parametrize("env,T,cblock", [("stochastic", 300, 7), ("switching", 77, 512), ("stochastic", 64, 64)])
 def test_compiled_rounds_equal_the_per_round_classes(monkeypatch, env, T, cblock):
-    """learners.experts_jit (speed only) gives the per-round classes' numbers, bit for bit."""
+    """learners.experts_jit (speed only) gives the per-round classes' numbers, to rounding: the
+    same draws and arithmetic, but numpy dispatches its exp/log/sum kernels by CPU (AVX-512 here),
+    so the last bits may differ from the compiled loop's (seen: 3.6e-15 on a regret of 5)."""
     import pandas as pd
 
     from dpregret.scenarios import as17_experts as S
@@ -141,4 +143,4 @@ def test_compiled_rounds_equal_the_per_round_classes(monkeypatch, env, T, cblock
     fast = S.simulate(env, 5, T, [0.5, 3], range(2, 5), 11)
     monkeypatch.setattr(S, "COMPILED", False)
     ref = S.simulate(env, 5, T, [0.5, 3], range(2, 5), 11)
-    pd.testing.assert_frame_equal(fast, ref, check_exact=True)
+    pd.testing.assert_frame_equal(fast, ref, check_exact=False, rtol=1e-12, atol=1e-12)
