@@ -70,9 +70,7 @@ def run_as17_olo(p, T, reps, seed):
 
 
 def run_as17_bandits(p, T, reps, seed):
-    r = p["rate_eps"]  # the T-grid plan of workflow/scripts/as17_tables_simulate.py
-    plan = {"exp2": [None], "dp_exp2": p["eps"], "explore_tree": [r], "dp_exp2_eps_squared": p["eps"],
-            "dp_exp2_fixed_explore": p["eps"], "dp_exp2_biased": [r]}
+    plan = {**as17_bandits.grid_plan(p, "T"), "dp_exp2_fixed_explore": p["eps"]}  # the T-grid plan, + a gross control
     return as17_bandits.simulate("stochastic", p["N"], T, plan, reps, seed, gap=p["gap"])
 
 

@@ -210,14 +210,12 @@ def test_user_claim_decides_a_small_learner_with_its_control_caught():
 
 def test_user_claims_paper_rows_are_the_pipelines_T_grid_rows():
     """The claim's plan (dp_exp2 and explore_tree at rate_eps, whole noise vector) gives the same
-    rows as the pipeline's T-grid plan (workflow/scripts/as17_tables_simulate.py)."""
+    rows as the pipeline's T-grid plan (as17_bandits.grid_plan)."""
     (uc,) = S.USER_CLAIMS
     p = {"N": 2, "T": [300], "rate_eps": 4, "gap": 0.3, "eps": [0.5, 4]}
     mine = uc.simulate(p, 300, range(3), 9, {})
     r = p["rate_eps"]
-    pipeline = S.simulate("stochastic", 2, 300, {"exp2": [None], "dp_exp2": p["eps"], "explore_tree": [r],
-                                                 "dp_exp2_eps_squared": p["eps"], "dp_exp2_half_step": p["eps"],
-                                                 "dp_exp2_biased": [r]}, range(3), 9, gap=p["gap"])
+    pipeline = S.simulate("stochastic", 2, 300, S.grid_plan(p, "T"), range(3), 9, gap=p["gap"])
     pipeline = pipeline[pipeline.algorithm.isin(["dp_exp2", "explore_tree"]) & np.isclose(pipeline.eps, r)]
     pd.testing.assert_frame_equal(mine.drop(columns="grid"), pipeline.reset_index(drop=True))
 

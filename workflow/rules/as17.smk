@@ -20,6 +20,7 @@ rule as17_experts_simulate:
         T=r"\d+",
         chunk=r"\d+-\d+",
     params:
+        group="as17_experts",
         p=AS17X,
         seed=SEED,
     resources:
@@ -28,7 +29,7 @@ rule as17_experts_simulate:
     conda:
         CONDA_ENV
     script:
-        "../scripts/as17_experts_simulate.py"
+        "../scripts/simulate.py"
 
 
 rule as17_experts_merge:
@@ -59,12 +60,13 @@ rule as17_experts_d_noise:
     benchmark:
         "logs/bench/as17_experts_d_noise.tsv"
     params:
+        group="as17_experts",
         p=AS17X,
         seed=SEED,
     conda:
         CONDA_ENV
     script:
-        "../scripts/as17_experts_d_noise.py"
+        "../scripts/simulate.py"
 
 
 rule as17_experts_check:
@@ -78,6 +80,7 @@ rule as17_experts_check:
     benchmark:
         "logs/bench/as17_experts_check.tsv"
     params:
+        group="as17_experts",
         p=AS17X,
         seed=SEED,
         alpha=ALPHA,
@@ -87,7 +90,7 @@ rule as17_experts_check:
     conda:
         CONDA_ENV
     script:
-        "../scripts/as17_experts_check.py"
+        "../scripts/check.py"
 
 
 rule as17_experts_plot:
@@ -115,12 +118,13 @@ rule as17_experts_plot:
     benchmark:
         "logs/bench/as17_experts_plot.tsv"
     params:
+        group="as17_experts",
         p=AS17X,
         alpha=ALPHA,
     conda:
         CONDA_ENV
     script:
-        "../scripts/as17_experts_plot.py"
+        "../scripts/plot.py"
 
 
 rule as17_experts:

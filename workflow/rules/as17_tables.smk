@@ -69,12 +69,13 @@ rule as17_olo_simulate:
         env="switching|stochastic",
         chunk=r"\d+-\d+",
     params:
+        group="as17_olo",
         p=OLO,
         seed=SEED,
     conda:
         CONDA_ENV
     script:
-        "../scripts/as17_tables_simulate.py"
+        "../scripts/simulate.py"
 
 
 rule as17_olo_simulate_N:
@@ -89,12 +90,13 @@ rule as17_olo_simulate_N:
         env="switching|stochastic",
         chunk=r"\d+-\d+",
     params:
+        group="as17_olo",
         p=OLO,
         seed=SEED,
     conda:
         CONDA_ENV
     script:
-        "../scripts/as17_tables_simulate.py"
+        "../scripts/simulate.py"
 
 
 rule as17_mab_simulate:
@@ -111,12 +113,13 @@ rule as17_mab_simulate:
         T=r"\d+",
         chunk=r"\d+-\d+",
     params:
+        group="as17_mab",
         p=MAB,
         seed=SEED,
     conda:
         CONDA_ENV
     script:
-        "../scripts/as17_tables_simulate.py"
+        "../scripts/simulate.py"
 
 
 rule as17_blo_simulate:
@@ -133,12 +136,13 @@ rule as17_blo_simulate:
         T=r"\d+",
         chunk=r"\d+-\d+",
     params:
+        group="as17_blo",
         p=BLO,
         seed=SEED,
     conda:
         CONDA_ENV
     script:
-        "../scripts/as17_tables_simulate.py"
+        "../scripts/simulate.py"
 
 
 rule as17_tables_merge:
@@ -172,6 +176,7 @@ rule as17_tables_check:
     benchmark:
         "logs/bench/as17_tables_check.tsv"
     params:
+        group="as17_tables",
         olo=OLO,
         mab=MAB,
         blo=BLO,
@@ -182,7 +187,7 @@ rule as17_tables_check:
     conda:
         CONDA_ENV
     script:
-        "../scripts/as17_tables_check.py"
+        "../scripts/check.py"
 
 
 rule as17_tables_plot:
@@ -197,6 +202,7 @@ rule as17_tables_plot:
     benchmark:
         "logs/bench/as17_tables_plot.tsv"
     params:
+        group="as17_tables",
         olo=OLO,
         mab=MAB,
         blo=BLO,
@@ -205,7 +211,7 @@ rule as17_tables_plot:
     conda:
         CONDA_ENV
     script:
-        "../scripts/as17_tables_plot.py"
+        "../scripts/plot.py"
 
 
 rule as17_tables:

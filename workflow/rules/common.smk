@@ -59,3 +59,9 @@ def claim_files():
 def grid_points(p):
     """(grid, N, T) simulation points: the T grid at N, and the N grid at T_N."""
     return [("T", p["N"], T) for T in p["T"]] + [("N", N, p["T_N"]) for N in p.get("N_grid", [])]
+
+
+def user_points(w):
+    """The points a user learner's claim is decided on (rule user_check; USER_CLAIMS in user.smk)."""
+    uc = USER_CLAIMS[w.claim]
+    return [f"results/user/{w.name}/{w.claim}/{pt}.parquet" for pt in uc.points(RUN[uc.scenario])]

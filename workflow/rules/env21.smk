@@ -23,12 +23,13 @@ rule env21_simulate:
         point=r"[a-z_0-9]+(:\d+)?",
         chunk=r"\d+-\d+",
     params:
+        group="env21",
         p=ENV,
         seed=SEED,
     conda:
         CONDA_ENV
     script:
-        "../scripts/env21_simulate.py"
+        "../scripts/simulate.py"
 
 
 rule env21_merge:
@@ -58,7 +59,7 @@ rule env21_check:
     benchmark:
         "logs/bench/env21_check.tsv"
     params:
-        scenario="env21",
+        group="env21",
         p=ENV,
         seed=SEED,
         alpha=ALPHA,
@@ -67,7 +68,7 @@ rule env21_check:
     conda:
         CONDA_ENV
     script:
-        "../scripts/scenario_check.py"
+        "../scripts/check.py"
 
 
 rule env21_plot:
@@ -80,13 +81,13 @@ rule env21_plot:
     benchmark:
         "logs/bench/env21_plot.tsv"
     params:
-        scenario="env21",
+        group="env21",
         p=ENV,
         alpha=ALPHA,
     conda:
         CONDA_ENV
     script:
-        "../scripts/scenario_plot.py"
+        "../scripts/plot.py"
 
 
 rule env21:

@@ -12,11 +12,6 @@ USER_CLAIM_FILES = [f"results/claims/{cid}--learner-{name}.json" for name, cid i
 USER_FIGURES = [f"figures/user/{user_figure_stem(cid, name)}.png" for name, cid in USER_JOBS]
 
 
-def user_points(w):
-    uc = USER_CLAIMS[w.claim]
-    return [f"results/user/{w.name}/{w.claim}/{pt}.parquet" for pt in uc.points(RUN[uc.scenario])]
-
-
 rule user_simulate:
     output:
         "results/user/{name}/{claim}/{point}.parquet",
@@ -27,11 +22,12 @@ rule user_simulate:
     wildcard_constraints:
         name=r"[A-Za-z][A-Za-z0-9_]*",
     params:
+        group="user",
         run=RUN,
     conda:
         CONDA_ENV
     script:
-        "../scripts/user_simulate.py"
+        "../scripts/simulate.py"
 
 
 rule user_check:
@@ -47,8 +43,9 @@ rule user_check:
     wildcard_constraints:
         name=r"[A-Za-z][A-Za-z0-9_]*",
     params:
+        group="user",
         run=RUN,
     conda:
         CONDA_ENV
     script:
-        "../scripts/user_check.py"
+        "../scripts/check.py"

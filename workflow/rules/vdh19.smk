@@ -24,12 +24,13 @@ rule vdh19_simulate:
         point=r"T\d+|all",
         chunk=r"\d+-\d+",
     params:
+        group="vdh19",
         p=VDH,
         seed=SEED,
     conda:
         CONDA_ENV
     script:
-        "../scripts/vdh19_simulate.py"
+        "../scripts/simulate.py"
 
 
 rule vdh19_merge:
@@ -59,7 +60,7 @@ rule vdh19_check:
     benchmark:
         "logs/bench/vdh19_check.tsv"
     params:
-        scenario="vdh19",
+        group="vdh19",
         p=VDH,
         seed=SEED,
         alpha=ALPHA,
@@ -68,7 +69,7 @@ rule vdh19_check:
     conda:
         CONDA_ENV
     script:
-        "../scripts/scenario_check.py"
+        "../scripts/check.py"
 
 
 rule vdh19_plot:
@@ -81,13 +82,13 @@ rule vdh19_plot:
     benchmark:
         "logs/bench/vdh19_plot.tsv"
     params:
-        scenario="vdh19",
+        group="vdh19",
         p=VDH,
         alpha=ALPHA,
     conda:
         CONDA_ENV
     script:
-        "../scripts/scenario_plot.py"
+        "../scripts/plot.py"
 
 
 rule vdh19:

@@ -43,12 +43,13 @@ for _exp in ZTC_BUNDLED if ZTC else ():
         benchmark:
             f"logs/bench/ztc22_simulate/{_exp}.tsv"
         params:
+            group="ztc22",
             p=ZTC,
             seed=SEED,
         conda:
             CONDA_ENV
         script:
-            "../scripts/ztc22_simulate.py"
+            "../scripts/simulate.py"
 
 
 rule ztc22_simulate:
@@ -63,12 +64,13 @@ rule ztc22_simulate:
         point=r"T\d+|s[0-9.e-]+|rho[0-9.e-]+|d\d+|least_squares|logistic|linear",
         chunk=r"\d+-\d+",
     params:
+        group="ztc22",
         p=ZTC,
         seed=SEED,
     conda:
         CONDA_ENV
     script:
-        "../scripts/ztc22_simulate.py"
+        "../scripts/simulate.py"
 
 
 rule ztc22_merge:
@@ -104,6 +106,7 @@ rule ztc22_check:
     benchmark:
         "logs/bench/ztc22_check.tsv"
     params:
+        group="ztc22",
         p=ZTC,
         seed=SEED,
         alpha=ALPHA,
@@ -112,7 +115,7 @@ rule ztc22_check:
     conda:
         CONDA_ENV
     script:
-        "../scripts/ztc22_check.py"
+        "../scripts/check.py"
 
 
 rule ztc22_plot:
@@ -131,12 +134,13 @@ rule ztc22_plot:
     benchmark:
         "logs/bench/ztc22_plot.tsv"
     params:
+        group="ztc22",
         p=ZTC,
         alpha=ALPHA,
     conda:
         CONDA_ENV
     script:
-        "../scripts/ztc22_plot.py"
+        "../scripts/plot.py"
 
 
 rule ztc22:

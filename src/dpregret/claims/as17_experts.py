@@ -138,3 +138,21 @@ def check_draws(Ts: list[int], pad: bool = True, d: int = 2) -> Result:
         if max_err > 1e-9 * T:
             failures.append(f"T={T}: noise-free release differs from the prefix sum by {max_err:.3g}")
     return check_exact(failures, checked)
+
+
+def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
+    """The workflow's check job (``dpregret.jobs``): every claim per environment (bootstrap keyed
+    by the environment), and Lemma 3.3's exact draws."""
+    from .core import check_rng, record
+
+    p, alpha = params["p"], params["alpha"]
+    out = []
+    for env in p["envs"]:
+        rng = check_rng(params["seed"], "as17_experts", env)
+        for cid, res in evaluate(tables["runs"], tables["d_noise"], env, p["rate_eps"], params["tolerances"], alpha,
+                                 rng).items():
+            out.append(record(CLAIMS[cid], res["claim"], res["control"], scenario="as17_experts", env=env,
+                              ci_level=1 - alpha, secondary=res.get("secondary"), history=params["history"].get(cid)))
+    out.append(record(EXACT_CLAIM, check_draws(p["T"]), check_draws(p["T"][:1], pad=False), scenario="as17_experts",
+                      env=None, ci_level=1 - alpha))
+    return out, {}

@@ -321,3 +321,50 @@ def _lemma43_and_baseline(T: pd.DataFrame, rate_eps: float, alpha: float, suffix
     res[1].detail["control_effect_share"] = float(res[1].measured / abs(res[0].measured)) if res[0].measured else None
     out[f"AS17-thm4.1-vs-T2-3{suffix}"] = tuple(res)
     return out
+
+
+def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
+    """The workflow's check job (``dpregret.jobs``) of Tables 1 and 2: every rate claim per
+    environment, Theorem 3.4's bounds in N, the extra claims; and the regenerated tables
+    (``tables``: with the experts records, ``tables["experts"]``).  One claim's failure never
+    stops the others: it is a FAIL with the reason."""
+    from .as17_table_layout import tables_frame
+    from .core import check_rng, failed, record
+
+    alpha, tol, seed, history = params["alpha"], params["tolerances"], params["seed"], params["history"]
+    olo_p, mab_p, blo_p = params["olo"], params["mab"], params["blo"]
+    records = []
+    for specs, df, p, envs, scen in ((OLO_SPECS, tables["olo"], olo_p, olo_p["envs"], "as17_olo"),
+                                     (MAB_SPECS, tables["mab"], mab_p, mab_p.get("envs", ["stochastic"]), "as17_mab"),
+                                     (BLO_SPECS, tables["blo"], blo_p, blo_p["envs"], "as17_blo")):
+        rows = set(p.get("rows", p.get("domains", [])))
+        for spec in specs:
+            if "row" in spec.where and spec.where["row"] not in rows:
+                continue
+            for env in envs:
+                if spec.where.get("grid") == "eps" and env not in p.get("eps_envs", envs):
+                    continue
+                if scen == "as17_mab" and spec.where.get("grid") != "T" and env != "stochastic":
+                    continue  # the N grid and the eps window run on the stochastic sequence only
+                try:
+                    res, ctl = evaluate_rate(df[df.env == env], spec, p["rate_eps"], tol.get(spec.claim.claim_id, 0.0),
+                                             alpha, check_rng(seed, spec.claim.claim_id, env))
+                    if spec.where.get("grid") == "eps" and scen != "as17_olo":
+                        res = eps_window_regime(df[df.env == env], spec, res, p["regime"])
+                except Exception as err:
+                    res = ctl = failed(err)
+                records.append(record(spec.claim, res, ctl, scenario=scen, env=env, ci_level=1 - alpha,
+                                      history=history.get(spec.claim.claim_id)))
+    # Table 1 rows 2-3 in N: Theorem 3.4's explicit bound at every N of the N grid (D_{D'} by Monte Carlo)
+    try:
+        olo_bounds = olo_bound_results(tables["olo"], olo_p, seed, alpha)
+    except Exception as err:
+        olo_bounds = {(cid, env): (failed(err), failed(err)) for cid in OLO_BOUNDS for env in olo_p["envs"]
+                      if cid.split("-")[2] in olo_p.get("rows", [])}
+    for (cid, env), (res, ctl) in olo_bounds.items():
+        records.append(record(OLO_BOUNDS[cid], res, ctl, scenario="as17_olo", env=env, ci_level=1 - alpha,
+                              history=history.get(cid)))
+    for cid, (res, ctl) in evaluate_extra(tables["mab"], tables["blo"], mab_p["rate_eps"], alpha).items():
+        records.append(record(EXTRA[cid], res, ctl, scenario="as17_mab" if "4.5" not in cid else "as17_blo", env=None,
+                              ci_level=1 - alpha, history=history.get(cid)))
+    return records, {"tables": tables_frame(records + list(tables["experts"]))}

@@ -345,3 +345,18 @@ def record(claim: Claim, result: Result, control_result: Result, *, scenario: st
         "control_margin": margin_of(control_result), "control_margin_unit": control_result.detail.get(
             "margin_unit", "interval widths"), "secondary_results": sec, "history": list(history or []),
         "provenance": current_provenance()}
+
+
+def check_rng(seed: int, *parts) -> np.random.Generator:
+    """The bootstrap generator of a check, keyed by what it decides (never by call order)."""
+    from ..rng import stable_key
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=stable_key("check", *parts))))
+
+
+def evaluate_records(claims_module, scenario: str, params: dict, tables: dict) -> list[dict]:
+    """The records of a scenario whose claims module has ``CLAIMS`` and ``evaluate(tables, p,
+    tol, alpha, rng_for)`` (Ene et al., van der Hoeven): one per claim, bootstrap keyed by claim."""
+    alpha, seed = params["alpha"], params["seed"]
+    results = claims_module.evaluate(tables, params["p"], params["tolerances"], alpha, lambda cid: check_rng(seed, cid))
+    return [record(claims_module.CLAIMS[cid], res, ctl, scenario=scenario, env=None, ci_level=1 - alpha,
+                   history=params["history"].get(cid)) for cid, (res, ctl) in results.items()]

@@ -488,3 +488,11 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
                 res.detail["components"][k]["regret_over_frozen_centre"] = r.detail["regret_over_frozen_centre"]
         out["ENV-thm1.1-rate-T"] = (res, _least_caught([c for _, c in comp]))
     return {c: out[c] for c in claims}
+
+
+def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
+    """The workflow's check job (``dpregret.jobs``): every claim's record."""
+    import sys
+
+    from .core import evaluate_records
+    return evaluate_records(sys.modules[__name__], "env21", params, tables), {}

@@ -391,3 +391,11 @@ def _learner_summary(mino: pd.DataFrame, placement: str, alg: str) -> dict:
             f"cost_{placement}": cost_m.tolist(), "cost_uniform": cost_u.tolist(),
             "regret_ratio_uniform_over_minority": (m["uniform"] / m[placement]).tolist(),
             "cost_ratio_uniform_over_minority": (cost_u / cost_m).tolist()}
+
+
+def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
+    """The workflow's check job (``dpregret.jobs``): every claim's record."""
+    import sys
+
+    from .core import evaluate_records
+    return evaluate_records(sys.modules[__name__], "vdh19", params, tables), {}

@@ -462,3 +462,17 @@ def crossover(rates: pd.DataFrame, rho: float) -> dict:
             T0 = int(m.index[i])
             break
     return {"T": [int(t) for t in m.index], "o2b": m["o2b"].tolist(), "dpsgd": m["dpsgd"].tolist(), "from_T": T0}
+
+
+def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
+    """The workflow's check job (``dpregret.jobs``): every claim's record, with its secondary
+    controls; bootstrap keyed by claim."""
+    from .core import check_rng, record
+
+    alpha, seed = params["alpha"], params["seed"]
+    results = evaluate(tables["rates"], tables["optimistic"], tables["sensitivity"], tables["strongly_convex"],
+                       params["p"], params["tolerances"], alpha, lambda cid: check_rng(seed, cid),
+                       mm=tables["minimax"], pf=tables["param_free"], lin=tables["linear_T"])
+    return [record(CLAIMS[cid], res, ctl, scenario="ztc22", env=None, ci_level=1 - alpha,
+                   secondary=sec[0] if sec else None, history=params["history"].get(cid))
+            for cid, (res, ctl, *sec) in results.items()], {}

@@ -329,3 +329,28 @@ def _user_claim():
 
 # Theorem 4.1's rate in T holds for any bandit learner inside Algorithm 4 (dpregret.scenarios.contract)
 USER_CLAIMS = (_user_claim(),)
+
+
+def grid_plan(p: dict, grid: str) -> dict[str, list]:
+    """The algorithms (and their eps) each grid of the as17_mab scenario runs: the T grid (the
+    claim, the T^(2/3) baseline and the controls of Theorem 4.1 and Lemma 4.3), the N grid (the
+    full-sensitivity control) and the eps window (the eps^2 control)."""
+    r = p["rate_eps"]
+    return {"T": {"exp2": [None], "dp_exp2": p["eps"], "explore_tree": [r], "dp_exp2_eps_squared": p["eps"],
+                  "dp_exp2_half_step": p["eps"], "dp_exp2_biased": [r]},
+            "N": {"exp2": [None], "dp_exp2": [r], "dp_exp2_full_sens": [r]},
+            "eps": {"exp2": [None], "dp_exp2": p["eps_window"], "dp_exp2_eps_squared": p["eps_window"]}}[grid]
+
+
+def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
+    """The workflow's simulate job (``dpregret.jobs``): one (env, grid, N, T, replicate chunk).
+    Lemma 4.3's noisy-loss regret is needed on the T grid only; elsewhere only the pulled arm's
+    noise is drawn."""
+    p, seed = params["p"], params["seed"]
+    lo, hi = map(int, wildcards["chunk"].split("-"))
+    grid = wildcards["grid"]
+    df = simulate(wildcards.get("env", "stochastic"), int(wildcards["N"]), int(wildcards["T"]), grid_plan(p, grid),
+                  range(lo, hi), seed, gap=p["gap"], pulled_noise=grid != "T")
+    df["grid"] = grid
+    df.to_parquet(outputs[0], index=False)
+    print(len(df), "rows")

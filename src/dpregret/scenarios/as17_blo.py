@@ -89,3 +89,23 @@ def simulate(domain: str, env: str, N: int, T: int, plan: Mapping[str, Sequence[
                                  "regret": reg[k * R:(k + 1) * R], "trivial_regret": -best,  # playing the centre
                                  **{key: P[k][key] for key in ("nu", "lambda", "eta", "bound_thm4_5")}}))
     return pd.concat(out, ignore_index=True)
+
+
+def grid_plan(p: dict, grid: str) -> dict[str, list]:
+    """The algorithms (and their eps) of each as17_blo grid: the T grid at rate_eps (with the
+    advanced-composition control), the eps window (with the eps^2 control)."""
+    r = p["rate_eps"]
+    return ({"scrible": [None], "dp_scrible": [r], "dp_scrible_composed": [r]} if grid == "T" else
+            {"scrible": [None], "dp_scrible": p["eps_window"], "dp_scrible_eps_squared": p["eps_window"]})
+
+
+def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
+    """The workflow's simulate job (``dpregret.jobs``): one (domain, env, grid, T, replicate chunk)."""
+    p, seed = params["p"], params["seed"]
+    lo, hi = map(int, wildcards["chunk"].split("-"))
+    grid = wildcards["grid"]
+    df = simulate(wildcards["row"], wildcards["env"], p["N"], int(wildcards["T"]), grid_plan(p, grid), range(lo, hi),
+                  seed, phases=p["phases"], mu=p["mu"])
+    df["grid"] = grid
+    df.to_parquet(outputs[0], index=False)
+    print(len(df), "rows")

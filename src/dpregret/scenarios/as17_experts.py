@@ -216,3 +216,20 @@ def bound_thm3_4(N: int, eta: float, sum_sq_dual, d_noise: float):
     optimal eta *without* the factor 2 (``2 sqrt(D_R S)``); see the report's errata.
     """
     return np.log(V.integer("N", N, minimum=2)) / V.positive("eta", eta) + eta * np.asarray(sum_sq_dual) + d_noise
+
+
+def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
+    """The workflow's simulate job (``dpregret.jobs``): one (env, T, replicate chunk) of the
+    experts runs, or the Monte Carlo ``D_{D'}`` of every (T, eps) of the run (``d_noise.parquet``)."""
+    p, seed = params["p"], params["seed"]
+    if outputs[0].endswith("d_noise.parquet"):
+        rows = [{"N": p["N"], "T": T, "eps": float(eps), "d_noise": m, "d_noise_se": se}
+                for T in p["T"] for eps in p["eps"]
+                for m, se in [d_noise_mc(p["N"], T, eps, p["mc_samples"], seed)]]
+        pd.DataFrame(rows).to_parquet(outputs[0], index=False)
+        return
+    lo, hi = map(int, wildcards["chunk"].split("-"))
+    df = simulate(wildcards["env"], p["N"], int(wildcards["T"]), p["eps"], range(lo, hi), seed, gap=p["gap"],
+                  phases=p["phases"])
+    df.to_parquet(outputs[0], index=False)
+    print(f"{len(df)} rows")

@@ -165,3 +165,22 @@ def d_noise_mc(row: str, N: int, T: int, lam: float, samples: int, root_seed: in
         n = min(step, samples - i)
         out[i : i + n] = d_noise_range(DOMAIN[row], rng.laplace(0.0, lam, (n, K, N)).sum(axis=1))
     return float(out.mean()), float(out.std(ddof=1) / np.sqrt(samples))
+
+
+def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
+    """The workflow's simulate job (``dpregret.jobs``): every point of one (row, env, grid) grid
+    for one replicate chunk, each written to its own file
+    ``results/as17/olo/{row}/{env}/{grid}_N{N}_T{T}/chunk{lo-hi}.parquet``."""
+    import re
+
+    p, seed = params["p"], params["seed"]
+    lo, hi = map(int, wildcards["chunk"].split("-"))
+    ftrl = wildcards["row"] != "ftpl"
+    for path in outputs:
+        grid, N, T = re.fullmatch(r"(T|N)_N(\d+)_T(\d+)", path.split("/")[-2]).groups()
+        df = simulate(wildcards["row"], wildcards["env"], int(N), int(T), [p["rate_eps"]] if grid == "N" else p["eps"],
+                      range(lo, hi), seed, phases=p["phases"], mu=p["mu"],
+                      algorithms=GRID_ALGORITHMS[grid] if ftrl else None)
+        df["grid"] = grid
+        df.to_parquet(path, index=False)
+        print(path, len(df), "rows")

@@ -812,3 +812,13 @@ def _user_claim(cid: str):
 # Theorem 1.1 and Lemmas 5.2 / 5.5 (rates in T) hold for any OCO learner of the rounds inside
 # PRIVATEBANDIT's privacy mechanism (dpregret.scenarios.contract)
 USER_CLAIMS = tuple(_user_claim(c) for c in ("ENV-thm1.1-rate-T", "ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T"))
+
+
+def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
+    """The workflow's simulate job (``dpregret.jobs``): one point of one experiment, one replicate
+    chunk (``point``: "name:value", a name such as "all" or a domain, or an int)."""
+    lo, hi = map(int, wildcards["chunk"].split("-"))
+    pt = wildcards["point"]
+    df = simulate(wildcards["experiment"], params["p"], int(pt) if pt.isdigit() else pt, range(lo, hi), params["seed"])
+    df.to_parquet(outputs[0], index=False)
+    print(len(df), "rows")

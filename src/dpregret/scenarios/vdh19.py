@@ -628,3 +628,17 @@ def _user_claim(placement: str):
 # Sec. 3.4's privacy cost of a minority holds for Algorithm 2 with any direction learner whose
 # regret adapts to sum_t ||g~_t||^2 (Lemma 9, eq. (3.3.5)): the user's learner goes in that slot.
 USER_CLAIMS = (_user_claim("random"), _user_claim("adversarial"))
+
+
+def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
+    """The workflow's simulate job (``dpregret.jobs``): one point (``T<value>`` or ``all``) of one
+    experiment, one replicate chunk."""
+    p, seed, e = params["p"], params["seed"], wildcards["experiment"]
+    lo, hi = map(int, wildcards["chunk"].split("-"))
+    reps = range(lo, hi)
+    fn = {"minority": simulate_minority, "sparse": simulate_sparse, "minority_eps": simulate_minority_eps,
+          "minority_n": simulate_minority_n, "unorm": simulate_unorm}[e]
+    df = fn(p, int(wildcards["point"][1:]), reps, seed) if e in ("minority", "sparse") else fn(p, reps, seed)
+    df["scenario"] = "vdh19"
+    df.to_parquet(outputs[0], index=False)
+    print(len(df), "rows")

@@ -369,3 +369,30 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     df["max_subopt"] = float(prob.subopt(far[None])[0])
     df["x_star_norm"] = float(np.linalg.norm(prob.x_star))
     return df
+
+
+def _simulate_point(p: dict, experiment: str, point: str, reps, seed: int) -> pd.DataFrame:
+    """One point of one experiment (``point``: ``T<value>``, ``s<value>``, or the experiment's own)."""
+    if experiment in ("rates", "linear_T", "strongly_convex", "param_free"):
+        fn = {"rates": simulate_rates, "linear_T": simulate_linear_T, "strongly_convex": simulate_strongly_convex,
+              "param_free": simulate_param_free}[experiment]
+        return fn(p, int(point[1:]), reps, seed)
+    if experiment == "optimistic":
+        return simulate_optimistic(p, float(point[1:]), reps, seed)
+    fn = {"minimax": simulate_minimax, "rho_d": simulate_rho_d, "sensitivity": simulate_sensitivity}[experiment]
+    return fn(p, point, reps, seed)
+
+
+def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
+    """The workflow's simulate job (``dpregret.jobs``): one point (one replicate chunk), or every
+    point of one bundled experiment, each written to its own
+    ``results/ztc22/{experiment}/{point}/chunk{lo}-{hi}.parquet``."""
+    import re
+
+    for path in outputs:
+        experiment, point, lo, hi = re.fullmatch(r"results/ztc22/([A-Za-z_]+)/([^/]+)/chunk(\d+)-(\d+)\.parquet",
+                                                 path).groups()
+        df = _simulate_point(params["p"], experiment, point, range(int(lo), int(hi)), params["seed"])
+        df["scenario"] = "ztc22"
+        df.to_parquet(path, index=False)
+        print(path, len(df), "rows")
