@@ -68,3 +68,41 @@ def test_every_claim_has_its_figure_and_the_rules_read_the_same_registry():
     for rule in ("as17", "as17_tables", "env21", "vdh19", "ztc22"):
         assert "figure_paths(" in (ROOT / "workflow" / "rules" / f"{rule}.smk").read_text(), rule
     assert figure_paths("ztc22")[-1] == "figures/ztc22/ztc22_linear_T.png"
+
+
+def test_a_user_learner_sits_beside_the_papers_in_its_section_with_its_figure(tmp_path):
+    """Config key learners: the user's record (<claim>--learner-<name>) is a card in the paper's
+    scenario section beside its own figure, says what the claim applies to and shows the paper's
+    learner on the same draws; the scoreboard counts the paper's claims only."""
+    import base64
+
+    from dpregret.report.figures_user import user_figure
+    from dpregret.report.tables import applicability
+
+    cid = "AS17-T2-mab-rate-T"
+    paths = []
+    for env, v in (("stochastic", "PASS"), ("learner-mine", "INCONCLUSIVE")):
+        rec = record(Claim(cid, "AS17", "Theorem 4.1", "rate", "s", "regret vs T", "c"),
+                     Result(v, 0.5, 0.5, 0.45, 0.7, 0.1, {"x": [1e2, 1e3, 1e4, 1e5], "y": [1.0, 3.0, 10.0, 31.0]}),
+                     Result("FAIL", 0.7, 0.5, 0.66, 0.72, 0.1, {"x": [1e2, 1e3, 1e4, 1e5], "y": [1, 4, 20, 90]}),
+                     scenario="as17_mab", env=env, ci_level=0.95)
+        if env.startswith("learner"):
+            rec["paper_learner"] = {"label": "paper (Algorithm 4 + EXP2)", "verdict": "PASS", "measured": 0.54,
+                                    "ci": [0.53, 0.56], "control_verdict": "FAIL"}
+        paths.append(tmp_path / f"{rec['claim_id']}.json")
+        paths[-1].write_text(json.dumps(rec))
+    fig = tmp_path / f"{cid}--mine.png"
+    r = Result("PASS", 0.5, 0.5, 0.45, 0.55, 0.1, {"x": [1e2, 1e3, 1e4, 1e5], "y": [1.0, 3.0, 10.0, 31.0]})
+    user_figure({"paper": (r, r), "mine (yours)": (r, r)}, cid, "regret", str(fig))
+    claims_table([str(p) for p in paths]).to_csv(tmp_path / "claims.csv", index=False)
+    html = render(str(tmp_path / "claims.csv"), [str(p) for p in paths], [str(fig)],
+                  {"preset": "default", "seed": 1, "ci_level": 0.95})
+    card = html[html.index(f'id="{cid}--learner-mine"'):]
+    card = card[:card.index("</details>")]
+    assert "Applies to: any bandit learner" in card and "paper (Algorithm 4 + EXP2)" in card
+    section = html[html.index('id="paper-AS17"'):]
+    img = section.index(base64.b64encode(fig.read_bytes()).decode()[:200])
+    assert img < section.index(f'id="{cid}--learner-mine"')  # the figure, then its card beside it
+    assert applicability("AS17-thm4.1-bound") == "the paper's algorithm and parameters"
+    board = html[html.index('class="scoreboard"'):html.index("</table>", html.index('class="scoreboard"'))]
+    assert "1 of 1" in board  # the paper's claim only

@@ -67,6 +67,8 @@ UNDECIDING_PRESETS = {"smoke": "The smoke preset runs every claim on horizons fa
 def _scoreboard(table: pd.DataFrame, mutation: dict | None) -> list[dict]:
     """Per paper: its counts of PASS / FAIL / INCONCLUSIVE, controls caught and mutants caught."""
     by_paper = (mutation or {}).get("by_paper", {})
+    if "learner" in table:  # the papers' own claims; user learners' rows sit in the sections, not the counts
+        table = table[table.learner.fillna("paper") == "paper"]
     keys = table.paper.map(lambda x: paper(x).key)
     out = []
     for key in ORDER:
@@ -137,6 +139,8 @@ def _paper_sections(table: pd.DataFrame, details: dict, figure_paths: list[str])
                 d = dict(details[r.claim_id])
                 d["verdict"] = r.verdict
                 d["reason"] = r.reason if isinstance(r.reason, str) else ""
+                d["applies_to"] = getattr(r, "applies_to", "")
+                d["learner"] = getattr(r, "learner", "paper")
                 d["detail_json"] = json.dumps(d["result"]["detail"], indent=1, default=str)
                 stem = figure_for(r.claim_id)
                 groups.setdefault(stem if stem in by_stem else None, []).append(d)

@@ -8,7 +8,25 @@ import pandas as pd
 COLUMNS = ["claim_id", "paper", "theorem", "kind", "statement", "verdict", "measured", "bound", "ci_low",
            "ci_high", "ci_of", "tolerance", "ci_level", "control", "control_verdict", "control_measured",
            "control_ci_low", "control_ci_high", "control_caught", "control_margin", "control_margin_unit", "evidence",
-           "near_miss", "secondary", "secondary_caught", "reason", "history", "scenario", "env"]
+           "near_miss", "secondary", "secondary_caught", "reason", "history", "scenario", "env", "learner", "applies_to"]
+
+
+def learner_of(claim_id: str) -> str:
+    """``paper`` for the paper's own algorithm, else the user learner's name (``<claim>--learner-<name>``)."""
+    env = claim_id.partition("--")[2]
+    return env.removeprefix("learner-") if env.startswith("learner-") else "paper"
+
+
+def applicability(claim_id: str) -> str:
+    """What a claim applies to (issue 18, item 4): any learner of a setting when the scenario
+    contract declares it for user learners (``dpregret.scenarios.contract``), otherwise only the
+    paper's algorithm with its parameters (an explicit bound that needs its eta or lambda, a
+    structural property, an audit of its code)."""
+    from ..scenarios.contract import user_claims
+
+    uc = user_claims().get(claim_id.split("--")[0])
+    return f"any {uc.setting} learner, {uc.signature}" if uc else "the paper's algorithm and parameters"
+
 
 
 def undecided_reason(c: dict) -> str:
@@ -54,5 +72,6 @@ def claims_table(paths: list[str]) -> pd.DataFrame:
                      "reason": undecided_reason(c),
                      "history": " | ".join(f"{h.get('date', '')}: {h.get('change', '')} ({h.get('reason', '')})"
                                            for h in c.get("history", [])),
-                     "scenario": c["scenario"], "env": c["env"]})
+                     "scenario": c["scenario"], "env": c["env"], "learner": learner_of(c["claim_id"]),
+                     "applies_to": applicability(c["claim_id"])})
     return pd.DataFrame(rows, columns=COLUMNS)
