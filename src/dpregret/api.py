@@ -1,17 +1,13 @@
-"""Put your own learner beside a paper's (issue 18, items 4-5): :func:`check` and the ``dpregret``
-console command.
+"""Put your own learner beside a paper's (issue 18, items 4-5): :func:`check`, the ``dpregret``
+console command, and :func:`decide_user_claim` for the pipeline's config key ``learners``.
 
-A claim that applies to any algorithm of its setting is run for your learner, the paper's
-learner and each one's primary control, on the same draws (common random numbers), and
-decided by the same check and verdict rule as the pipeline.  A claim whose statement needs the
-paper's own parameters (an explicit bound with its eta or lambda) is never run for a user's
-learner.  Claims available today (:data:`APPLICABLE`):
-
-- ``ZTC-rem5-rate-T-priv`` and ``ZTC-rem5-rate-T-stat`` (Zhang, Tran, Cutkosky, Remark 5): your
-  ``oco`` learner (``dpregret.protocols``) as the online learner of Algorithm 1, on the worst
-  case over the family of G-Lipschitz stochastic linear losses; controls: the naive conversion
-  and the fresh-sample slip, each with your learner.  ``make(R, d, r)`` builds your learner for
-  R rows on the l2 ball of radius r.
+A claim that applies to any algorithm of its setting (declared by its scenario,
+``dpregret.scenarios.contract``) is run for your learner, the paper's learner and each one's
+primary control, on the same draws (common random numbers), inside the paper's own private
+wrapper, and decided by the same check and verdict rule as the pipeline.  A claim whose
+statement needs the paper's own parameters (an explicit bound with its eta or lambda) is never
+run for a user's learner.  The claims: :func:`applicable`; how ``make`` is called for each
+setting: ``dpregret.protocols.SIGNATURES``; both in docs/workflow.md ("Your own learner").
 """
 from __future__ import annotations
 
@@ -29,7 +25,19 @@ from . import config as C
 from .claims.core import apply_rule
 from .rng import stable_key
 
-CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
+# the presets: the working directory's config/config.yaml (a checkout or a copy of it), else the
+# repository's when the package runs from its source tree (an editable install)
+CONFIGS = (Path("config") / "config.yaml", Path(__file__).resolve().parents[2] / "config" / "config.yaml")
+
+
+def _config_path(config_path) -> Path:
+    if config_path is not None:
+        return Path(config_path)
+    for c in CONFIGS:
+        if c.is_file():
+            return c
+    raise ValueError("no config/config.yaml in the working directory or the source tree; pass config_path= "
+                     "(a copy of the repository's config/config.yaml)")
 
 
 def applicable() -> dict:
@@ -54,7 +62,7 @@ class Check:
 
 def _params(scenario: str, preset: str, config_path: Path | str | None, seed: int | None,
             replicates: int | None) -> tuple[dict, dict]:
-    with open(config_path or CONFIG) as fh:
+    with open(_config_path(config_path)) as fh:
         cfg = yaml.safe_load(fh)
     cfg = {**cfg, "preset": preset, "scenarios": [scenario]}
     if seed is not None:
@@ -154,7 +162,7 @@ def load_learner(spec: str):
 def _load(spec: str):
     mod, _, attr = spec.partition(":")
     if not mod or not attr:
-        raise ValueError(f"--learner must be module:Callable (make(R, d, r) -> learner), got {spec!r}")
+        raise ValueError(f"--learner must be module:Callable (dpregret.protocols.SIGNATURES), got {spec!r}")
     if "" not in sys.path and str(Path.cwd()) not in sys.path:  # modules of the working directory, as python -m
         sys.path.insert(0, str(Path.cwd()))
     return getattr(importlib.import_module(mod), attr)
@@ -165,15 +173,18 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="dpregret", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="decide a claim for your learner beside the paper's")
-    c.add_argument("--learner", required=True, help="module:Callable, called as make(R, d, r)")
+    c.add_argument("--learner", required=True, help="module:Callable, called as its setting's signature "
+                   "(dpregret.protocols.SIGNATURES)")
     c.add_argument("--claim", default="ZTC-rem5-rate-T-stat", help="one of: " + ", ".join(sorted(applicable())))
     c.add_argument("--preset", default="smoke")
     c.add_argument("--replicates", type=int)
     c.add_argument("--seed", type=int)
     c.add_argument("--name", default="user")
+    c.add_argument("--config", help="the config file with the presets (default: ./config/config.yaml, else the source tree's)")
     a = ap.parse_args(argv)
     try:
-        out = check(_load(a.learner), a.claim, name=a.name, preset=a.preset, seed=a.seed, replicates=a.replicates)
+        out = check(_load(a.learner), a.claim, name=a.name, preset=a.preset, seed=a.seed, replicates=a.replicates,
+                    config_path=a.config)
     except (ValueError, ImportError, AttributeError) as e:
         print(f"dpregret: {e}", file=sys.stderr)
         return 2
