@@ -39,7 +39,7 @@ def user_figure(curves: dict[str, tuple[Result, Result]], claim_id: str, metric:
     else:
         x, y0, a = ref
         ax.loglog(x, y0 * (x / x[0]) ** a, ":", color="k", label=f"claimed exponent {a:g}")
-    ax.set_xlabel(str(curves and next(iter(curves.values()))[0].detail.get("x_name", "grid point")))
+    ax.set_xlabel(metric.split(" vs ", 1)[1].split(",")[0] if " vs " in metric else "grid point")
     ax.set_ylabel(metric)
     ax.set_title(claim_id, fontsize=10)
     if ref is not None:
