@@ -336,10 +336,12 @@ def grid_plan(p: dict, grid: str) -> dict[str, list]:
     claim, the T^(2/3) baseline and the controls of Theorem 4.1 and Lemma 4.3), the N grid (the
     full-sensitivity control) and the eps window (the eps^2 control)."""
     r = p["rate_eps"]
-    return {"T": {"exp2": [None], "dp_exp2": p["eps"], "explore_tree": [r], "dp_exp2_eps_squared": p["eps"],
-                  "dp_exp2_half_step": p["eps"], "dp_exp2_biased": [r]},
-            "N": {"exp2": [None], "dp_exp2": [r], "dp_exp2_full_sens": [r]},
-            "eps": {"exp2": [None], "dp_exp2": p["eps_window"], "dp_exp2_eps_squared": p["eps_window"]}}[grid]
+    if grid == "T":
+        return {"exp2": [None], "dp_exp2": p["eps"], "explore_tree": [r], "dp_exp2_eps_squared": p["eps"],
+                "dp_exp2_half_step": p["eps"], "dp_exp2_biased": [r]}
+    if grid == "N":
+        return {"exp2": [None], "dp_exp2": [r], "dp_exp2_full_sens": [r]}
+    return {"exp2": [None], "dp_exp2": p["eps_window"], "dp_exp2_eps_squared": p["eps_window"]}
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
