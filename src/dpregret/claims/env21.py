@@ -267,10 +267,10 @@ def _ratio_by_group(df, col, bound_col, keys):
 
 
 def _noise_ratios(a: pd.DataFrame, kind: str) -> dict:
-    """The noise-to-smoothing ratio r = eta E||Z|| / zeta (scenarios.env21.noise_to_smoothing) per T
+    """The noise-to-smoothing ratio r = eta E||Z|| / zeta (calibration.noise_to_smoothing) per T
     of the grid, at the claim's eps and at eps = 10 (item 9 of issue 16), with D / zeta (saturation)."""
     from ..calibration import lemma5_noise_scale as noise_scale
-    from ..scenarios.env21 import noise_to_smoothing
+    from ..calibration import noise_to_smoothing
     out = {"T": [], "eps": float(a.eps.iloc[0]), "at_eps": [], "eps_10": [], "D_over_zeta": []}
     for T, g in a.groupby("T"):
         d, L, D, delta = int(g.dim.iloc[0]), float(g.L.iloc[0]), float(g.D.iloc[0]), float(g.delta.iloc[0])
@@ -426,12 +426,12 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
                   claims=("ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T", "ENV-thm1.1-rate-T")
                   ) -> dict[str, tuple[Result, Result]]:
     """Lemma 5.2's, Lemma 5.5's and Theorem 1.1's rates in T for the learner ``name`` inside
-    PRIVATEBANDIT's privacy mechanism (``scenarios.env21.rate_T_algs``; the paper's learner:
+    PRIVATEBANDIT's privacy mechanism (``scenarios.env21_user.rate_T_algs``; the paper's learner:
     ``"private_bandit"``, its own rows), each against its slow-zeta control run with the same
     learner: the check of :func:`evaluate` (same tolerance, same bootstrap generators, same
     detail; the fixed-step secondary control exists for the paper's learner only: a user's
     learner has its own step)."""
-    from ..scenarios.env21 import REFERENCE, rate_T_algs
+    from ..scenarios.env21_user import REFERENCE, rate_T_algs
 
     a = rate_T_algs(name)
     simplex = _at(rates, domain="simplex")
