@@ -23,7 +23,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .core import Result, check_bound, check_exact, check_rate, claim_factory, fit_slope, select, width_margin
+from .core import (Result, check_bound, check_exact, check_rate, claim_factory, fit_slope, paired_gap, samples_by, select,
+                   width_margin)
 
 PAPER = "ENV21"
 SEVERITY = {"PASS": 0, "INCONCLUSIVE": 1, "FAIL": 2}
@@ -165,20 +166,8 @@ CLAIMS = {
 _at = select
 
 
-def _samples(df: pd.DataFrame, x: str, col: str = "regret"):
-    xs = np.array(sorted(df[x].unique()), dtype=float)
-    return xs, [df[np.isclose(df[x].to_numpy(dtype=float), v)].sort_values("replicate")[col].to_numpy() for v in xs]
-
-
-def with_gap(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """``gap`` = regret - the noise-free run's regret at the same ``keys`` and replicate."""
-    base = _at(df, alg="none")[keys + ["replicate", "regret"]].rename(columns={"regret": "_base"})
-    m = df.merge(base, on=keys + ["replicate"], how="left", validate="many_to_one")
-    return m.assign(gap=m.regret - m._base).drop(columns="_base")
-
-
 def _rate(df, x, col, exponent, tol, alpha, rng, transform=None, invert=False):
-    xs, s = _samples(df, x, col)
+    xs, s = samples_by(df, x, col, close=True)
     if invert:
         xs, s = 1.0 / xs[::-1], s[::-1]
     return check_rate(xs, s, exponent, tol, alpha, rng, transform=transform)
@@ -345,7 +334,7 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
     out["ENV-thm1.1-rate-T"] = (res, _least_caught([c for _, c in comp]))
 
     # --- rates in n and eps (privacy gap) ---------------------------------------------------
-    ng = with_gap(nt, ["dim"])
+    ng = paired_gap(nt, ["dim", "replicate"])  # gap = regret - the noise-free run's (alg "none")
     for cid, alg, ctl, a_ in (("ENV-lemma5.2-rate-n", "laplace", "laplace_l1", 1.0),
                               ("ENV-lemma5.5-rate-n", "gaussian", "gaussian_as_laplace_l1", 1.0)):
         t = tol.get(cid, 0.0)
@@ -357,7 +346,7 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
     res.detail["stated_exponent"] = 1.5
     res.detail["eta_mu_by_dim"] = (m.eta * m.mu).round(6).tolist()  # deterministic, proportional to n
     res.detail["gap_over_eta_mu"] = (m.gap / (m.eta * m.mu)).round(3).tolist()
-    eg = with_gap(et, [])
+    eg = paired_gap(et, ["replicate"])
     for cid, alg in (("ENV-lemma5.2-rate-eps", "laplace"), ("ENV-lemma5.5-rate-eps", "gaussian")):
         t = tol.get(cid, 0.0)
         res = _rate(_at(eg, alg=alg), "eps", "gap", 1.0, t, alpha, rng_for(cid), invert=True)
@@ -367,9 +356,9 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
 
     cid = "ENV-gauss-vs-laplace-n"
     margin = tol.get(cid, 0.0)
-    xs, lap = _samples(_at(ng, alg="laplace"), "dim", "gap")
-    _, gau = _samples(_at(ng, alg="gaussian"), "dim", "gap")
-    _, gal = _samples(_at(ng, alg="gaussian_as_laplace"), "dim", "gap")
+    xs, lap = samples_by(_at(ng, alg="laplace"), "dim", "gap", close=True)
+    _, gau = samples_by(_at(ng, alg="gaussian"), "dim", "gap", close=True)
+    _, gal = samples_by(_at(ng, alg="gaussian_as_laplace"), "dim", "gap", close=True)
     out[cid] = (slope_difference(xs, gau, lap, alpha, rng_for(cid), margin),
                 slope_difference(xs, gal, lap, alpha, rng_for(cid + "/control"), margin))
 
