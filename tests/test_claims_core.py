@@ -166,3 +166,22 @@ def test_not_in_regime_is_never_pass():
     assert out.detail["regime_numbers"] == {"cost_share": 0.03}
     assert "not in the regime" in out.detail["not_in_regime"]
     assert r.verdict == "PASS"  # the input is not modified
+
+
+def test_samples_by_and_paired_gap():
+    import pandas as pd
+
+    from dpregret.claims.core import paired_gap, samples_by
+
+    df = pd.DataFrame({"alg": ["a", "none", "a", "none", "a", "none"], "T": [10, 10, 10, 10, 100, 100],
+                       "replicate": [1, 1, 0, 0, 0, 0], "regret": [5.0, 1.0, 7.0, 2.0, 9.0, 4.0]})
+    xs, s = samples_by(df[df.alg == "a"], "T")
+    assert xs.tolist() == [10.0, 100.0] and [v.tolist() for v in s] == [[7.0, 5.0], [9.0]]  # by replicate
+    xs2, s2 = samples_by(df[df.alg == "a"], "T", close=True)
+    assert xs2.tolist() == xs.tolist() and [v.tolist() for v in s2] == [v.tolist() for v in s]
+    g = paired_gap(df, ["T", "replicate"], alg="a", base_as="b")  # rows of "a", df's order
+    assert g.gap.tolist() == [4.0, 5.0, 5.0] and g.b.tolist() == [1.0, 2.0, 4.0]
+    every = paired_gap(df.rename(columns={"alg": "algorithm"}), ["T", "replicate"], by="algorithm", out="value")
+    assert every.value.tolist() == [4.0, 0.0, 5.0, 0.0, 5.0, 0.0] and every.index.tolist() == list(range(6))
+    with pytest.raises(ValueError):  # one base row per keys
+        paired_gap(df, ["T"])

@@ -4,13 +4,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpregret.calibration import lemma5_noise_scale
+from dpregret.calibration import lemma5_noise_scale, noise_mu, noise_to_smoothing
 from dpregret.claims import env21 as C
 from dpregret.claims.core import VERDICTS
-from dpregret.environments.bco import stationary_distance
-from dpregret.environments.polytopes import Simplex
+from dpregret.environments.bco import OffsetLosses, stationary_distance
+from dpregret.environments.polytopes import Simplex, two_call_domain
 from dpregret.learners.private_bandit import private_bandit
-from dpregret.rng import ReplicateStreams, stable_key
+from dpregret.rng import ReplicateStreams, RowStreams, stable_key
 from dpregret.scenarios import env21 as S
 
 P = dict(replicates=4, L=1.0, delta=1e-5, T=[32, 128, 512, 3200], n_simplex=4, eps_rate_laplace=80,
@@ -49,15 +49,15 @@ def test_deterministic_and_chunk_invariant(experiment):
 def test_row_streams_tile_and_scale():
     base = lambda: ReplicateStreams(3, stable_key("t"), range(2))  # noqa: E731
     z = base().normal((5,))
-    t = S.RowStreams(base(), 3).normal((5,))
+    t = RowStreams(base(), 3).normal((5,))
     assert t.shape == (6, 5) and np.array_equal(t[:2], z) and np.array_equal(t[4:], z)
-    rs = S.RowStreams(base(), 3, [0.0, 2.0, 3.0], ["laplace", "laplace", "gaussian"])
+    rs = RowStreams(base(), 3, [0.0, 2.0, 3.0], ["laplace", "laplace", "gaussian"])
     b = base()
     zl, zg = b.laplace(1.0, (4,)), b.normal((4,))
     out = rs.laplace(1.0, (4,))
     np.testing.assert_allclose(out, np.concatenate([0 * zl, 2 * zl, 3 * zg]))
     with pytest.raises(ValueError, match="kinds"):
-        S.RowStreams(base(), 2, [1.0, 1.0], ["laplace", "uniform"])
+        RowStreams(base(), 2, [1.0, 1.0], ["laplace", "uniform"])
 
 
 def test_batched_variants_equal_separate_runs():
@@ -86,22 +86,22 @@ def test_instrumentation_replay_is_checked():
 
 
 def test_two_call_domain_and_offset_losses():
-    dom = S.two_call_domain(Simplex(3))
+    dom = two_call_domain(Simplex(3))
     x = dom.lmo(np.array([[0.3, -1.0, 0.2]]))
     assert dom.oracle_calls == 2 and np.array_equal(x, [[0.0, 1.0, 0.0]]) and isinstance(dom, Simplex)
     base = stationary_distance(Simplex(3), 10)
-    off = S.OffsetLosses(base, 2.0)
+    off = OffsetLosses(base, 2.0)
     y = np.full((2, 3), 1 / 3)
     np.testing.assert_allclose(off.value(1, y), base.value(1, y) + 2.0)
     np.testing.assert_allclose(off.best_fixed([4, 10]), base.best_fixed([4, 10]) + [8.0, 20.0])
 
 
 def test_noise_to_smoothing_formula_scales():
-    a = S.noise_to_smoothing("laplace", 4000, 4, 1.0, np.sqrt(2), lemma5_noise_scale("laplace", 4000, 4, 1.0, 1.0, 1e-5))
-    b = S.noise_to_smoothing("laplace", 4000, 4, 1.0, np.sqrt(2), lemma5_noise_scale("laplace", 4000, 4, 1.0, 10.0, 1e-5))
+    a = noise_to_smoothing("laplace", 4000, 4, 1.0, np.sqrt(2), lemma5_noise_scale("laplace", 4000, 4, 1.0, 1.0, 1e-5))
+    b = noise_to_smoothing("laplace", 4000, 4, 1.0, np.sqrt(2), lemma5_noise_scale("laplace", 4000, 4, 1.0, 10.0, 1e-5))
     assert a == pytest.approx(10 * b)
-    assert S.noise_mu("gaussian", 1, 2.0) == pytest.approx(2.0 * np.sqrt(2 / np.pi))
-    assert S.noise_mu("laplace", 4, 1.0) == pytest.approx(np.sqrt(8))
+    assert noise_mu("gaussian", 1, 2.0) == pytest.approx(2.0 * np.sqrt(2 / np.pi))
+    assert noise_mu("laplace", 4, 1.0) == pytest.approx(np.sqrt(8))
 
 
 def test_slope_difference_decides():

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 from dpregret.environments.bco import stationary_distance, switching_distance
-from dpregret.environments.polytopes import L1Ball, Simplex, SpanningTreePolytope
+from dpregret.environments.polytopes import L1Ball, Simplex, SpanningTreePolytope, two_call_domain
 from dpregret.learners.private_bandit import private_bandit
-from dpregret.rng import ReplicateStreams, stable_key
-from dpregret.scenarios.env21 import RoundMeter, RowStreams, two_call_domain
+from dpregret.rng import ReplicateStreams, RowStreams, stable_key
+from dpregret.scenarios.env21 import RoundMeter
 
 
 def _pair(make_dom, T, *, switching=False, V=1, noise=True, generator=False, **kw):

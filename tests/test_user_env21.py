@@ -1,4 +1,4 @@
-"""Your own learner beside Ene, Nguyen, Vladu's (scenarios.env21, "Your own learner"): an ``oco``
+"""Your own learner beside Ene, Nguyen, Vladu's (scenarios.env21_user): an ``oco``
 learner inside PRIVATEBANDIT's privacy mechanism gets Theorem 1.1's / Lemma 5.2's / Lemma 5.5's
 rate in T with its slow-zeta control on the paper's draws; the paper's rows do not change; the
 paper's learner gives the fast path's numbers through the generic path and the pipeline's
@@ -11,7 +11,10 @@ import pytest
 
 import dpregret
 from dpregret.api import _params
+from dpregret.environments.polytopes import make_domain
+from dpregret.rng import RowStreams
 from dpregret.scenarios import env21 as S
+from dpregret.scenarios import env21_user as U
 
 
 class LazyProjection:
@@ -72,7 +75,7 @@ def _initial_release(seed, reps, T, scales, kinds, d):
 
     if scales is None:
         return None
-    nz = S.RowStreams(S._streams(seed, reps, "rates", "simplex", T, "noise"), len(scales), scales, kinds)
+    nz = RowStreams(S._streams(seed, reps, "rates", "simplex", T, "noise"), len(scales), scales, kinds)
     return TreeBasedAgg(batch_schedule(T)[1], d, _noise_draw("laplace", 1.0, nz, nz.R, d), nz.R).released
 
 
@@ -89,7 +92,7 @@ def test_paper_learner_through_the_generic_path_gives_the_fast_paths_numbers(smo
     run, p = smoke
     reps = range(3)
     paper = S.simulate_rates(p, ("simplex", T), reps, run["seed"])
-    dom = S.make_domain("simplex", p["n_simplex"])
+    dom = make_domain("simplex", p["n_simplex"])
     d, L = dom.dim, float(p["L"])
     lam, sig = paper[paper.alg == "laplace"].noise_scale.iloc[0], paper[paper.alg == "gaussian"].noise_scale.iloc[0]
     zp = paper[paper.alg == "laplace_slow_zeta"].zeta.iloc[0]
@@ -100,15 +103,15 @@ def test_paper_learner_through_the_generic_path_gives_the_fast_paths_numbers(smo
                                       (("laplace_slow_zeta", "gaussian_slow_zeta"), zp, [lam, sig],
                                        ["laplace", "gaussian"])):
         V = len(algs)
-        u = S.RowStreams(S._streams(run["seed"], reps, "rates", "simplex", T, "u"), V)
-        nz = None if scales is None else S.RowStreams(S._streams(run["seed"], reps, "rates", "simplex", T, "noise"),
+        u = RowStreams(S._streams(run["seed"], reps, "rates", "simplex", T, "u"), V)
+        nz = None if scales is None else RowStreams(S._streams(run["seed"], reps, "rates", "simplex", T, "noise"),
                                                        V, scales, kinds)
         L0 = _initial_release(run["seed"], reps, T, scales, kinds, d)
         s0 = None if L0 is None else L0 @ dom.Q.T
 
         def make(R, domain, rounds, G):
-            return S.FrankWolfeOCO(domain, R, eta, b, s0=s0)
-        out = S.private_bandit_around(dom, stationary_distance(dom, T, L=L), make, u, zeta=zeta, noise_rng=nz)
+            return U.FrankWolfeOCO(domain, R, eta, b, s0=s0)
+        out = U.private_bandit_around(dom, stationary_distance(dom, T, L=L), make, u, zeta=zeta, noise_rng=nz)
         want = np.concatenate([paper[paper.alg == a].sort_values("replicate").regret.to_numpy() for a in algs])
         np.testing.assert_allclose(out["regret"], want, rtol=1e-9, atol=1e-9 * T)
         assert out["oracle_calls"] == batch_schedule(T)[1] * b  # one LMO call per step (full last round)
@@ -128,7 +131,7 @@ def test_paper_learner_gets_the_pipelines_verdicts(smoke):
         return np.random.Generator(np.random.PCG64(np.random.SeedSequence(run["seed"], spawn_key=stable_key("t", cid))))
     alpha = 1 - run["ci_level"]
     ev = C.evaluate(tables, p, run["tolerances"], alpha, rng_for)
-    for uc in S.USER_CLAIMS:
+    for uc in U.USER_CLAIMS:
         res, ctl = uc.decide(tables["rates"], p, run["tolerances"], alpha, rng_for, uc.paper_name)
         er, ec = ev[uc.claim][:2]
         for a, b in ((res, er), (ctl, ec)):

@@ -1,5 +1,5 @@
 """Your own learner in Van der Hoeven's Sec. 3.4 minority scenario (``USER_CLAIMS`` of
-``dpregret.scenarios.vdh19``): the user's OCO learner is Algorithm 2's direction learner A_Z on
+``dpregret.scenarios.vdh19_user``): the user's OCO learner is Algorithm 2's direction learner A_Z on
 the unit ball.  The paper's rows do not change when user learners run beside them; the paper's
 own direction learner through the user path gives exactly the rows and verdicts of its fast path;
 the user claim's decision equals ``evaluate``'s for the paper's learner; a small user learner
@@ -10,6 +10,7 @@ import pytest
 
 from dpregret.learners import vdh
 from dpregret.scenarios import vdh19 as S
+from dpregret.scenarios import vdh19_user as U
 
 P = dict(d=5, T=[30, 100, 300, 1000, 3000], u_frac=[0, 0.5, 1, 4], rate_eps=2.0, eps_grid=[1.0, 4.0], T_eps=100,
          n_grid=[0, 1, 10, 100], T_n=100, b=1.0, D_guess=10.0, eta_fixed=1.0, printed_T_max=100,
@@ -51,7 +52,7 @@ def _same(a, b, detail=False):
 
 
 def _claim(cid=CID):
-    return {uc.claim: uc for uc in S.USER_CLAIMS}[cid]
+    return {uc.claim: uc for uc in U.USER_CLAIMS}[cid]
 
 
 def test_paper_rows_unchanged_with_user_learners():

@@ -6,7 +6,9 @@ Laplace scale lambda or Gaussian sigma that a paper's privacy statement prescrib
   the fresh-noise baseline by advanced composition: :func:`fresh_noise_lambda`,
   :func:`fresh_lambda`.  (Table 1's per-row scales are ``learners.olo.laplace_scale_cor3_2``.)
 - Ene, Nguyen, Vladu, Lemmas 5.1 and 5.4: :func:`laplace_lambda_lemma5_1`,
-  :func:`gaussian_sigma_lemma5_4`, :func:`lemma5_noise_scale`.
+  :func:`gaussian_sigma_lemma5_4`, :func:`lemma5_noise_scale`; what a noise does to the run:
+  :func:`noise_mu` (Lemma 3.1's mu = E||noise||) and :func:`noise_to_smoothing` (the ratio the
+  experiments' eps are chosen by).
 - Zhang, Tran, Cutkosky, eq. (6): ``learners.o2b.sigma_eq6`` (it depends on the run's path).
 """
 from __future__ import annotations
@@ -14,9 +16,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy import special
 
 from . import _validate as V
-from .tree import nodes_covering_leaf
+from .tree import draws_per_release, nodes_covering_leaf
 
 
 def tree_lambda(N: int, T: int, eps: float) -> float:
@@ -87,3 +90,26 @@ def lemma5_noise_scale(kind: str, T: int, d: int, L: float, eps: float, delta: f
     if kind == "gaussian":
         return gaussian_sigma_lemma5_4(T, d, L, eps, delta)
     raise ValueError(f"kind must be 'laplace' or 'gaussian', got {kind!r}")
+
+
+def noise_mu(kind: str, d: int, scale: float) -> float:
+    """``mu = E||X||`` for X of d i.i.d. coordinates: Gaussian exactly (chi mean
+    ``sigma sqrt 2 Gamma((d+1)/2) / Gamma(d/2)``); Laplace its upper bound ``sqrt(2d) lambda``
+    (Jensen; the paper's O(n^(1/2) lambda) with constant sqrt 2)."""
+    if scale == 0.0 or kind == "none":
+        return 0.0
+    if kind == "laplace":
+        return math.sqrt(2.0 * d) * scale
+    return scale * math.sqrt(2.0) * math.exp(special.gammaln((d + 1) / 2) - special.gammaln(d / 2))
+
+
+def noise_to_smoothing(kind: str, T: int, d: int, L: float, D: float, scale: float) -> float:
+    """``eta E||Z|| / zeta``: the displacement of the Frank-Wolfe target by the tree noise Z
+    (K = ceil(log2 T_round) draws per release) relative to the smoothing radius; used to
+    choose the eps of the experiments (response quadratic below ~1, saturated above ~D/zeta)."""
+    from .learners.private_bandit import algorithm1_parameters, batch_schedule  # the learners import this module
+
+    _, rounds, _ = batch_schedule(T)
+    zeta, eta = algorithm1_parameters(T, d, L, D)
+    var = 2.0 if kind == "laplace" else 1.0
+    return eta * math.sqrt(var * d * draws_per_release(rounds)) * scale / zeta

@@ -130,7 +130,8 @@ def _registry() -> dict[str, LearnerSpec]:
         return bandits.ExploreTree(N, T, 1.0, _streams(seed, "explore", reps), _streams(seed, "explore_tree", reps))
 
     def frank_wolfe(reps, n, T, seed):  # Algorithm 1's learner on the simplex, one LMO step a round
-        from .scenarios.env21 import FrankWolfeOCO, make_domain
+        from .environments.polytopes import make_domain
+        from .scenarios.env21_user import FrankWolfeOCO
         return FrankWolfeOCO(make_domain("simplex", n), len(reps), 1.0 / math.sqrt(T), 1)
 
     def scrible_ball(reps, d, T, seed):

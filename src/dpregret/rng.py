@@ -143,6 +143,54 @@ class ReplicateStreams:
         return np.minimum(idx, p.shape[1] - 1)
 
 
+class RowStreams(ReplicateStreams):
+    """V variants x R replicates as one stream object (row ``v * R + r`` = replicate r).
+
+    Without ``scales``: every variant gets the same draws (the chunk's streams tiled).
+    With ``scales``/``kinds``: ``laplace(scale, shape)`` and ``normal(shape)`` return, for
+    variant v, ``scales[v]`` times one standard Laplace draw (kind "laplace") or one standard
+    normal draw (kind "gaussian") of the replicate -- both drawn at every request, so each
+    replicate's consumption does not depend on the variants or the chunking.
+    """
+
+    def __init__(self, base: ReplicateStreams, V: int, scales=None, kinds=None):  # noqa: D107 - no super().__init__
+        self._base, self.V = base, int(V)
+        self.replicates = np.tile(base.replicates, self.V)
+        self.scales = None if scales is None else np.asarray(scales, dtype=float)
+        self.kinds = None if kinds is None else list(kinds)
+        if self.scales is not None and (self.scales.shape != (self.V,) or len(self.kinds) != self.V):
+            raise ValueError(f"scales and kinds must have one entry per variant ({self.V})")
+        if self.kinds is not None and not set(self.kinds) <= {"laplace", "gaussian"}:
+            raise ValueError(f"kinds must be 'laplace' or 'gaussian', got {self.kinds}")
+
+    @property
+    def R(self) -> int:
+        return self.V * self._base.R
+
+    @property
+    def consumed(self) -> int:
+        return self._base.consumed
+
+    def _tile(self, z: np.ndarray) -> np.ndarray:
+        return np.concatenate([z] * self.V, axis=0)
+
+    def _mix(self, shape) -> np.ndarray:
+        zl = self._base.laplace(1.0, shape)
+        zg = self._base.normal(shape)
+        return np.concatenate([s * (zl if k == "laplace" else zg) for s, k in zip(self.scales, self.kinds)], axis=0)
+
+    def uniform(self, shape=()):
+        return self._tile(self._base.uniform(shape))
+
+    def normal(self, shape=()):
+        return self._tile(self._base.normal(shape)) if self.scales is None else self._mix(shape)
+
+    def laplace(self, scale, shape=()):
+        if self.scales is None:
+            return self._tile(self._base.laplace(scale, shape))
+        return np.asarray(scale) * self._mix(shape)
+
+
 # --- one interface for both kinds of randomness source ------------------------------
 # Mechanisms are pure functions of (data, rng).  ``rng`` is either a numpy Generator
 # (output shape = ``shape``) or a ReplicateStreams (output shape = ``(R, *shape)``).

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..scenarios.as17_experts import bound_thm3_4
-from .core import Claim, Result, check_bound, check_exact, check_rate
+from .core import Claim, Result, check_bound, check_exact, check_rate, paired_gap
 
 PAPER = "AS17"
 ALG, CONTROL = "tree", "fresh_noise"
@@ -40,15 +40,6 @@ CLAIMS = {
         "(vacuous points reported apart; at least one needed): O~(1/eps), additive",
         "paired regret gap - N ln N log2(T)^2 / eps", CONTROL_TEXT),
 }
-
-
-def _paired_gap(df: pd.DataFrame, alg: str) -> pd.DataFrame:
-    keys = ["env", "N", "T", "eps", "replicate"]
-    base = df[df.algorithm == "nonprivate"].set_index(keys).regret
-    a = df[df.algorithm == alg].set_index(keys)
-    b = base.reindex(a.index).to_numpy()
-    # gap_max: the largest gap any play could give on these losses (trivial maximum of the metric)
-    return a.assign(gap=a.regret - b, gap_max=a.max_regret - b).reset_index()
 
 
 def evaluate(df: pd.DataFrame, d_noise: pd.DataFrame, env: str, rate_eps: float, tols: dict,
@@ -85,7 +76,10 @@ def _check(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng) -> Result:
         g = sub[np.isclose(sub.eps, rate_eps)].sort_values("T")
         Ts = np.sort(g["T"].unique())
         return check_rate(Ts, [g[g["T"] == T].regret.to_numpy() for T in Ts], 0.5, tol, alpha, rng)
-    gaps = _paired_gap(df, alg)
+    gaps = paired_gap(df, ["env", "N", "T", "eps", "replicate"], by="algorithm", base="nonprivate", alg=alg,
+                      base_as="_base")
+    # gap_max: the largest gap any play could give on these losses (trivial maximum of the metric)
+    gaps["gap_max"] = gaps.max_regret - gaps._base
     if cid == "AS17-cor3.2-gap-rate-T":
         g = gaps[np.isclose(gaps.eps, rate_eps)]
         Ts = np.sort(g["T"].unique())

@@ -89,6 +89,31 @@ def select(df, **equal):
     return df[m]
 
 
+def samples_by(df, x: str, col: str = "regret", close: bool = False):
+    """``(xs, samples)``: the sorted distinct values of column ``x`` (as floats) and, for each,
+    the column ``col`` of its rows sorted by replicate (the input of :func:`check_rate`).
+    ``close``: a row belongs to ``v`` when ``np.isclose(row[x], v)`` instead of ``row[x] == v``."""
+    xs = np.array(sorted(df[x].unique()), dtype=float)
+    if close:
+        col_x = df[x].to_numpy(dtype=float)
+        return xs, [df[np.isclose(col_x, v)].sort_values("replicate")[col].to_numpy() for v in xs]
+    return xs, [df[df[x] == v].sort_values("replicate")[col].to_numpy() for v in xs]
+
+
+def paired_gap(df, keys: list[str], *, by: str = "alg", base: str = "none", alg: str | None = None,
+               col: str = "regret", out: str = "gap", base_as: str | None = None):
+    """The rows of algorithm ``alg`` (column ``by``; None: every row, the base's included) with
+    ``out`` = their ``col`` minus that of the ``base`` run (the non-private one) with the same
+    ``keys`` (which name the replicate: the pairing is per replicate), in ``df``'s row order,
+    index reset.  ``base_as``: also keep the base's ``col`` under that name.  The base must have
+    one row per ``keys``; a row without a base row gets NaN."""
+    b = df[df[by] == base].set_index(keys)[col]
+    rows = df if alg is None else df[df[by] == alg]
+    bv = b.reindex(rows.set_index(keys).index).to_numpy()
+    extra = {} if base_as is None else {base_as: bv}
+    return rows.assign(**{out: rows[col].to_numpy() - bv}, **extra).reset_index(drop=True)
+
+
 def gross_only(claims: dict[str, Claim], ids: set[str]) -> dict[str, Claim]:
     """``claims`` with ``near_miss=False`` for ``ids``: claims whose primary control is still a
     straw man (linear regret, no noise), so a PASS shows only that gross errors are caught."""

@@ -23,7 +23,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .core import Result, check_bound, check_exact, check_rate, claim_factory, fit_slope, select, width_margin
+from .core import (Result, check_bound, check_exact, check_rate, claim_factory, fit_slope, paired_gap, samples_by, select,
+                   width_margin)
 
 PAPER = "ENV21"
 SEVERITY = {"PASS": 0, "INCONCLUSIVE": 1, "FAIL": 2}
@@ -165,20 +166,8 @@ CLAIMS = {
 _at = select
 
 
-def _samples(df: pd.DataFrame, x: str, col: str = "regret"):
-    xs = np.array(sorted(df[x].unique()), dtype=float)
-    return xs, [df[np.isclose(df[x].to_numpy(dtype=float), v)].sort_values("replicate")[col].to_numpy() for v in xs]
-
-
-def with_gap(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """``gap`` = regret - the noise-free run's regret at the same ``keys`` and replicate."""
-    base = _at(df, alg="none")[keys + ["replicate", "regret"]].rename(columns={"regret": "_base"})
-    m = df.merge(base, on=keys + ["replicate"], how="left", validate="many_to_one")
-    return m.assign(gap=m.regret - m._base).drop(columns="_base")
-
-
 def _rate(df, x, col, exponent, tol, alpha, rng, transform=None, invert=False):
-    xs, s = _samples(df, x, col)
+    xs, s = samples_by(df, x, col, close=True)
     if invert:
         xs, s = 1.0 / xs[::-1], s[::-1]
     return check_rate(xs, s, exponent, tol, alpha, rng, transform=transform)
@@ -267,10 +256,10 @@ def _ratio_by_group(df, col, bound_col, keys):
 
 
 def _noise_ratios(a: pd.DataFrame, kind: str) -> dict:
-    """The noise-to-smoothing ratio r = eta E||Z|| / zeta (scenarios.env21.noise_to_smoothing) per T
+    """The noise-to-smoothing ratio r = eta E||Z|| / zeta (calibration.noise_to_smoothing) per T
     of the grid, at the claim's eps and at eps = 10 (item 9 of issue 16), with D / zeta (saturation)."""
     from ..calibration import lemma5_noise_scale as noise_scale
-    from ..scenarios.env21 import noise_to_smoothing
+    from ..calibration import noise_to_smoothing
     out = {"T": [], "eps": float(a.eps.iloc[0]), "at_eps": [], "eps_10": [], "D_over_zeta": []}
     for T, g in a.groupby("T"):
         d, L, D, delta = int(g.dim.iloc[0]), float(g.L.iloc[0]), float(g.D.iloc[0]), float(g.delta.iloc[0])
@@ -345,7 +334,7 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
     out["ENV-thm1.1-rate-T"] = (res, _least_caught([c for _, c in comp]))
 
     # --- rates in n and eps (privacy gap) ---------------------------------------------------
-    ng = with_gap(nt, ["dim"])
+    ng = paired_gap(nt, ["dim", "replicate"])  # gap = regret - the noise-free run's (alg "none")
     for cid, alg, ctl, a_ in (("ENV-lemma5.2-rate-n", "laplace", "laplace_l1", 1.0),
                               ("ENV-lemma5.5-rate-n", "gaussian", "gaussian_as_laplace_l1", 1.0)):
         t = tol.get(cid, 0.0)
@@ -357,7 +346,7 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
     res.detail["stated_exponent"] = 1.5
     res.detail["eta_mu_by_dim"] = (m.eta * m.mu).round(6).tolist()  # deterministic, proportional to n
     res.detail["gap_over_eta_mu"] = (m.gap / (m.eta * m.mu)).round(3).tolist()
-    eg = with_gap(et, [])
+    eg = paired_gap(et, ["replicate"])
     for cid, alg in (("ENV-lemma5.2-rate-eps", "laplace"), ("ENV-lemma5.5-rate-eps", "gaussian")):
         t = tol.get(cid, 0.0)
         res = _rate(_at(eg, alg=alg), "eps", "gap", 1.0, t, alpha, rng_for(cid), invert=True)
@@ -367,9 +356,9 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
 
     cid = "ENV-gauss-vs-laplace-n"
     margin = tol.get(cid, 0.0)
-    xs, lap = _samples(_at(ng, alg="laplace"), "dim", "gap")
-    _, gau = _samples(_at(ng, alg="gaussian"), "dim", "gap")
-    _, gal = _samples(_at(ng, alg="gaussian_as_laplace"), "dim", "gap")
+    xs, lap = samples_by(_at(ng, alg="laplace"), "dim", "gap", close=True)
+    _, gau = samples_by(_at(ng, alg="gaussian"), "dim", "gap", close=True)
+    _, gal = samples_by(_at(ng, alg="gaussian_as_laplace"), "dim", "gap", close=True)
     out[cid] = (slope_difference(xs, gau, lap, alpha, rng_for(cid), margin),
                 slope_difference(xs, gal, lap, alpha, rng_for(cid + "/control"), margin))
 
@@ -426,12 +415,12 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
                   claims=("ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T", "ENV-thm1.1-rate-T")
                   ) -> dict[str, tuple[Result, Result]]:
     """Lemma 5.2's, Lemma 5.5's and Theorem 1.1's rates in T for the learner ``name`` inside
-    PRIVATEBANDIT's privacy mechanism (``scenarios.env21.rate_T_algs``; the paper's learner:
+    PRIVATEBANDIT's privacy mechanism (``scenarios.env21_user.rate_T_algs``; the paper's learner:
     ``"private_bandit"``, its own rows), each against its slow-zeta control run with the same
     learner: the check of :func:`evaluate` (same tolerance, same bootstrap generators, same
     detail; the fixed-step secondary control exists for the paper's learner only: a user's
     learner has its own step)."""
-    from ..scenarios.env21 import REFERENCE, rate_T_algs
+    from ..scenarios.env21_user import REFERENCE, rate_T_algs
 
     a = rate_T_algs(name)
     simplex = _at(rates, domain="simplex")

@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ..learners import vdh
-from .core import Result, check_bound, check_comparison, check_exact, check_rate, claim_factory, select
+from .core import (Result, check_bound, check_comparison, check_exact, check_rate, claim_factory, paired_gap, samples_by,
+                   select)
 
 PAPER = "VDH19"  # dpregret.papers
 G = 1.0  # ||g_t|| <= ||x_t|| <= 1 in every scenario, so |E<z, g~>| <= 1 and |E g~_j| <= 1
@@ -185,15 +186,16 @@ def _eq335(b):
     return lambda u, S, axis: vdh.bound_eq3_3_5(u, S, G, b, axis=axis)
 
 
-def _samples(df, x, col="regret"):
-    xs = np.array(sorted(df[x].unique()), dtype=float)
-    return xs, [df[df[x] == v].sort_values("replicate")[col].to_numpy() for v in xs]
-
-
-def _paired(a: pd.DataFrame, b: pd.DataFrame, col="regret", op="diff") -> pd.DataFrame:
+def _paired(a: pd.DataFrame, b: pd.DataFrame, col="regret") -> pd.DataFrame:
+    """``a``'s ``col`` minus ``b``'s, paired by (T, replicate) (rows of both only)."""
     m = a.merge(b, on=["T", "replicate"], suffixes=("_a", "_b"))
-    v = m[f"{col}_a"] - m[f"{col}_b"] if op == "diff" else m[f"{col}_a"] / m[f"{col}_b"]
-    return m[["T", "replicate"]].assign(regret=v.to_numpy())
+    return m[["T", "replicate"]].assign(regret=(m[f"{col}_a"] - m[f"{col}_b"]).to_numpy())
+
+
+def _minority_cost(mino: pd.DataFrame, alg: str) -> pd.DataFrame:
+    """``gap``: ``alg``'s regret minus its run with nobody privatising (placement ``none``), paired
+    by (T, replicate), at every placement."""
+    return paired_gap(_at(mino, alg=alg), ["T", "replicate"], by="placement", base="none")
 
 
 def _minority_family(tables) -> pd.DataFrame:
@@ -276,20 +278,18 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
     # eq. (3.3.5): rate in ||u|| (synthetic instances, u = u*)
     un = _at(tables["unorm"], u_frac=1.0)
     cid = "VDH-eq3.3.5-rate-u"
-    x, s = _samples(_at(un, alg="alg2"), "u_star_norm")
-    xc, sc = _samples(_at(un, alg="alg2_reach"), "u_star_norm")
+    x, s = samples_by(_at(un, alg="alg2"), "u_star_norm")
+    xc, sc = samples_by(_at(un, alg="alg2_reach"), "u_star_norm")
     out[cid] = (check_rate(x, s, 1.0, tol.get(cid, 0.0), alpha, rng_for(cid)),
                 check_rate(xc, sc, 1.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control")))
 
     # Sec. 3.4, first scenario: the privacy cost of the minority vs the uniform counterfactual
     mino = _at(tables["minority"], u_frac=1.0)
-    none = _at(mino, alg="alg2", placement="none")
-    unif_cost = _paired(_at(mino, alg="alg2", placement="uniform"), none)
+    cost = _minority_cost(mino, "alg2")
     for cid, placement in (("VDH-sec3.4-minority-cost-rate-T", "random"),
                            ("VDH-sec3.4-minority-cost-rate-T-adversarial", "adversarial")):
-        cost = _paired(_at(mino, alg="alg2", placement=placement), none)
-        x, s = _samples(cost, "T")
-        xc, sc = _samples(unif_cost, "T")
+        x, s = samples_by(_at(cost, placement=placement), "T", "gap")
+        xc, sc = samples_by(_at(cost, placement="uniform"), "T", "gap")
         res = check_rate(x, s, 0.0, tol.get(cid, 0.0), alpha, rng_for(cid))
         res.detail["section_3_4"] = _minority_summary(mino, placement)
         out[cid] = (res, check_rate(xc, sc, 0.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control")))
@@ -359,7 +359,7 @@ def _minority_summary(mino: pd.DataFrame, placement: str) -> dict:
     return out
 
 
-# --- your own learner (dpregret.scenarios.vdh19.USER_CLAIMS) -----------------------------------
+# --- your own learner (dpregret.scenarios.vdh19_user.USER_CLAIMS) ------------------------------
 def minority_cost_claim(minority: pd.DataFrame, placement: str, tol: dict, alpha: float, rng_for, cid: str,
                         alg: str = "alg2") -> tuple[Result, Result]:
     """``VDH-sec3.4-minority-cost-rate-T`` (``placement="random"``) or its ``-adversarial`` twin
@@ -370,9 +370,9 @@ def minority_cost_claim(minority: pd.DataFrame, placement: str, tol: dict, alpha
     For ``alg2`` on the pipeline's table it returns :func:`evaluate`'s results
     (``tests/test_user_vdh19.py``)."""
     mino = _at(minority, u_frac=1.0)
-    none = _at(mino, alg=alg, placement="none")
-    x, s = _samples(_paired(_at(mino, alg=alg, placement=placement), none), "T")
-    xc, sc = _samples(_paired(_at(mino, alg=alg, placement="uniform"), none), "T")
+    cost = _minority_cost(mino, alg)
+    x, s = samples_by(_at(cost, placement=placement), "T", "gap")
+    xc, sc = samples_by(_at(cost, placement="uniform"), "T", "gap")
     res = check_rate(x, s, 0.0, tol.get(cid, 0.0), alpha, rng_for(cid))
     has = set(mino["alg"])
     res.detail["section_3_4"] = (_minority_summary(mino, placement) if alg == "alg2" and "alg3" in has

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .core import (Claim, Result, check_bound, check_comparison, check_coverage, check_exact, check_rate,
-                   claim_factory, not_in_regime, select)
+                   claim_factory, not_in_regime, paired_gap, samples_by, select)
 
 PAPER = "ZTC22"  # dpregret.papers
 
@@ -119,11 +119,6 @@ CLAIMS = {
 
 
 _at = select
-
-
-def _samples(df, col="subopt"):
-    Ts = np.array(sorted(df["T"].unique()), dtype=float)
-    return Ts, [df[df["T"] == T].sort_values("replicate")[col].to_numpy() for T in Ts]
 
 
 def _paired(a: pd.DataFrame, b: pd.DataFrame, col="subopt") -> np.ndarray:
@@ -330,8 +325,8 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
     ctl = bound(thm8_groups("o2b_sc_noise2"))
     out["ZTC-thm8-bound"] = (explain_loose(res, ctl, "sigma_t doubled"), ctl)
     cid = "ZTC-rem9-rate-T-stat"
-    x, s = _samples(_at(sc, alg="o2b_sc", rho=p["rho_stat"], problem="ridge_logistic"))
-    xc, s_ctl = _samples(_at(sc, alg="fresh_sc", rho=p["rho_stat"], problem="ridge_logistic"))
+    x, s = samples_by(_at(sc, alg="o2b_sc", rho=p["rho_stat"], problem="ridge_logistic"), "T", "subopt")
+    xc, s_ctl = samples_by(_at(sc, alg="fresh_sc", rho=p["rho_stat"], problem="ridge_logistic"), "T", "subopt")
     out[cid] = (check_rate(x, s, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid)),
                 check_rate(xc, s_ctl, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control")))
 
@@ -339,13 +334,8 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
     loc = sc[sc.problem == "location"]
 
     def cost_samples(alg):
-        xs, out_s = [], []
-        for T, g in loc.groupby("T"):
-            base = g[g.alg == "nonprivate_sc"].set_index("replicate").subopt
-            a = g[g.alg == alg].set_index("replicate").subopt
-            xs.append(float(T))
-            out_s.append((a - base.reindex(a.index)).sort_index().to_numpy())
-        return np.array(xs), out_s
+        cost = paired_gap(loc, ["T", "replicate"], by="alg", base="nonprivate_sc", alg=alg, col="subopt")
+        return samples_by(cost, "T", "gap")
 
     def log2sq(x, m):
         return m / np.log2(2 * x) ** 2
@@ -370,7 +360,7 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
 
     def regret_rate(alg, rng):
         g = opt[opt.alg == alg]
-        x, smp = _samples(g.assign(v=g.regret_max / g.beta_sum), "v")
+        x, smp = samples_by(g.assign(v=g.regret_max / g.beta_sum), "T", "v")
         return check_rate(x, smp, -1.5, tol.get(cid, 0.0), alpha, rng)
     res, ctl = regret_rate("optimistic_Tgrid", rng_for(cid)), regret_rate("optimistic_zero_hint_Tgrid", rng_for(cid + "/control"))
     tg = opt[opt.alg.str.endswith("_Tgrid")].groupby(["alg", "T"])[["regret", "regret_max"]].mean()

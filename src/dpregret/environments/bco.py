@@ -243,3 +243,19 @@ def switching_abs_linear(domain: Polytope, T: int, L: float = 1.0, phases: int =
     c = _two_centres(domain)
     a = np.repeat((c[1] - c[0])[None], 2, axis=0)  # parallel zero sets: the comparator must trade off
     return AbsLinearLosses(domain, T, L, a, c, SwitchingSchedule(T, phases))
+
+
+class OffsetLosses:
+    """``f_t + offset`` (same gradients, same comparator up to ``offset * tau``): violates the
+    paper's convention that each f_t attains 0 in the domain (so |f_t| <= L D)."""
+
+    def __init__(self, base, offset: float):
+        self.base, self.offset = base, float(offset)
+        self.domain, self.T, self.L, self.n = base.domain, base.T, base.L, base.n
+
+    def value(self, t, x):
+        return self.base.value(t, x) + self.offset
+
+    def best_fixed(self, taus):
+        taus = np.atleast_1d(np.asarray(taus))
+        return self.base.best_fixed(taus) + self.offset * taus

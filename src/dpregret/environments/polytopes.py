@@ -27,6 +27,7 @@ exposes
 """
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 import time
@@ -387,12 +388,27 @@ class SpanningTreePolytope(Polytope):
         return ok & np.all(x @ self._S.T <= self._S_rhs + tol, axis=1)
 
 
-def make_domain(name: str, n: int, **kw) -> Polytope:
-    """``"simplex"`` (n coordinates), ``"l1ball"`` (n, rho) or ``"spanning_tree"`` (K_n)."""
+def make_domain(name: str, n: int) -> Polytope:
+    """``simplex`` (n coordinates), ``l1ball`` (radius 1) or ``spanning_tree`` (K_n, Prim LMO)."""
     if name == "simplex":
         return Simplex(n)
     if name == "l1ball":
-        return L1Ball(n, **kw)
+        return L1Ball(n)
     if name == "spanning_tree":
-        return SpanningTreePolytope.complete(n)
-    raise ValueError(f"name must be one of ('simplex', 'l1ball', 'spanning_tree'), got {name!r}")
+        return SpanningTreePolytope.complete(n, method="prim")
+    raise ValueError(f"domain must be one of ('simplex', 'l1ball', 'spanning_tree'), got {name!r}")
+
+
+def _lmo_twice(self, c):
+    """Control: the oracle is queried twice per request (a re-query 'for verification')."""
+    Polytope.lmo(self, c)
+    return Polytope.lmo(self, c)
+
+
+def two_call_domain(domain: Polytope) -> Polytope:
+    """A copy of ``domain`` whose every LMO request costs two oracle calls (same answers)."""
+    cls = type(f"TwoCall{type(domain).__name__}", (type(domain),), {"lmo": _lmo_twice})
+    out = copy.copy(domain)
+    out.__class__ = cls
+    out.reset_counters()
+    return out

@@ -97,7 +97,7 @@ def _ftpl_rows(p: dict) -> list[dict]:
 def _env_rows(p: dict) -> list[dict]:
     from ..learners.private_bandit import algorithm1_parameters, batch_schedule, batch_sensitivity
     from ..calibration import lemma5_noise_scale as noise_scale
-    from ..scenarios.env21 import make_domain
+    from ..environments.polytopes import make_domain
     from ..tree import nodes_covering_leaf
 
     out, L, delta = [], float(p["L"]), float(p["delta"])

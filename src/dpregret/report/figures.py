@@ -9,6 +9,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from scipy import stats  # noqa: E402
 
+from ..claims.core import paired_gap  # noqa: E402
 from ..scenarios.as17_experts import bound_thm3_4  # noqa: E402
 
 
@@ -28,13 +29,6 @@ def _band(ax, x, stats_rows, **kw):
     # on log axes a band reaching 0 is cut at a tenth of the mean (stated in the captions)
     ax.fill_between(np.asarray(x)[ok], np.maximum(lo[ok], m[ok] / 10), hi[ok], color=line.get_color(), alpha=0.2, lw=0)
     return line
-
-
-def _gaps(runs: pd.DataFrame, alg: str) -> pd.DataFrame:
-    keys = ["env", "T", "eps", "replicate"]
-    base = runs[runs.algorithm == "nonprivate"].set_index(keys).regret
-    a = runs[runs.algorithm == alg].set_index(keys)
-    return a.assign(gap=a.regret - base.reindex(a.index).to_numpy()).reset_index()
 
 
 def as17_experts_figures(runs: pd.DataFrame, d_noise: pd.DataFrame, p: dict, alpha: float, outputs: list[str]) -> None:
@@ -68,7 +62,8 @@ def as17_experts_figures(runs: pd.DataFrame, d_noise: pd.DataFrame, p: dict, alp
 
     # 2. gap vs T
     fig, axes = plt.subplots(1, len(envs), figsize=(5.5 * len(envs), 4.2), squeeze=False)
-    tree_gap, fresh_gap = _gaps(runs, "tree"), _gaps(runs, "fresh_noise")
+    tree_gap, fresh_gap = (paired_gap(runs, ["env", "T", "eps", "replicate"], by="algorithm", base="nonprivate", alg=a)
+                           for a in ("tree", "fresh_noise"))
     for ax, env in zip(axes[0], envs):
         for e in p["eps"]:
             g = tree_gap[(tree_gap.env == env) & np.isclose(tree_gap.eps, e)]
@@ -105,11 +100,6 @@ def _curves(ax, d: pd.DataFrame, x: str, alpha: float, label: str, **kw):
     if xs.size == 0:
         return None
     return _band(ax, xs, [mean_ci(d[d[x] == v].value, alpha) for v in xs], label=label, **kw)
-
-
-def _with_gap(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    base = df[df.algorithm == "nonprivate"].groupby(keys).regret.first()
-    return df.assign(value=df.regret.to_numpy() - base.reindex(pd.MultiIndex.from_frame(df[keys])).to_numpy())
 
 
 def _thm3_4_bound(row: str, g: pd.DataFrame, T: int, seed: int, samples: int = 4000) -> float:
@@ -315,10 +305,7 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, grid, x, ref in ((axes[0], "rho", "rho", -1.0), (axes[1], "d", "d", 0.5)):
         g = rho_d[rho_d.grid == grid]
-        keys = ["rho", "d", "replicate"]
-        base = g[g.alg == "nonprivate"].set_index(keys).subopt
-        a = g[g.alg == "o2b"].set_index(keys)
-        cost = a.assign(value=a.subopt - base.reindex(a.index).to_numpy()).reset_index()
+        cost = paired_gap(g, ["rho", "d", "replicate"], by="alg", base="nonprivate", alg="o2b", col="subopt", out="value")
         _curves(ax, cost, x, alpha, "privacy cost: Algorithm 1 - non-private")
         _curves(ax, g[g.alg == "nonprivate"].assign(value=lambda v: v.subopt), x, alpha, "non-private")
         xs = np.array(sorted(cost[x].unique()), dtype=float)

@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from ..claims.env21 import with_gap  # noqa: E402
+from ..claims.core import paired_gap  # noqa: E402
 from .figures import mean_ci  # noqa: E402
 
 STYLE = {
@@ -91,7 +91,7 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     _save(fig, outputs[0])
 
     # 2. privacy gap vs n
-    g = with_gap(nt, ["dim"])
+    g = paired_gap(nt, ["dim", "replicate"])  # gap = regret - the noise-free run's (alg "none")
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     for alg in ("laplace", "gaussian", "laplace_l1", "gaussian_as_laplace", "gaussian_as_laplace_l1"):
         _curve(ax, g[g.alg == alg], "dim", "gap", alpha, **STYLE[alg])
@@ -106,7 +106,7 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     _save(fig, outputs[1])
 
     # 3. privacy gap vs eps
-    g = with_gap(et, [])
+    g = paired_gap(et, ["replicate"])
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
     for ax, kind in zip(axes, ("laplace", "gaussian")):
         for alg in (kind, f"{kind}_eps_sq"):

@@ -46,9 +46,9 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
 Every PRIVATEBANDIT row carries ``oracle_calls`` (LMO invocations of its run: one
 invocation answers all rows of the run).
 
-Your own learner (section "Your own learner" at the end; ``USER_CLAIMS``: Theorem 1.1, Lemmas
+Your own learner (module ``scenarios.env21_user``; its ``USER_CLAIMS``: Theorem 1.1, Lemmas
 5.2 and 5.5 in T): an ``oco`` learner ``make(R, domain, T_round, G)`` takes Frank-Wolfe's place
-inside PRIVATEBANDIT's privacy mechanism (:func:`private_bandit_around`, the generic per-round
+inside PRIVATEBANDIT's privacy mechanism (``env21_user.private_bandit_around``, the generic per-round
 path) on the simplex points of ``rates``, on the paper's direction and noise streams; its rows
 (``name``, ``name@gaussian``, ``name@*_slow_zeta``) follow the paper's, which are unchanged.
 
@@ -64,7 +64,7 @@ results do not depend on how replicates are chunked.  Timing columns (``*_time``
 measurements and are not reproducible (``wall_time`` is per call, all its rows).
 
 Choosing eps.  What the noise does to the regret is set by
-``r = eta E||Z|| / zeta`` (:func:`noise_to_smoothing`; Z = the tree noise of one release):
+``r = eta E||Z|| / zeta`` (``calibration.noise_to_smoothing``; Z = the tree noise of one release):
 the response is quadratic for r < ~1 (the sphere-smoothed cone is flat to first order),
 linear up to r ~ D / zeta, saturated above.  r does not depend on T except through logs
 (eta / zeta = 1 / (T^(1/2) n L)), so the T-rates are checked at a fixed response regime.
@@ -83,18 +83,16 @@ import time
 
 import numpy as np
 import pandas as pd
-from scipy import special
 
-from ..calibration import lemma5_noise_scale
-from ..environments.bco import stationary_distance, switching_distance
-from ..environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope
+from ..calibration import lemma5_noise_scale, noise_mu
+from ..environments.bco import OffsetLosses, stationary_distance, switching_distance
+from ..environments.polytopes import L1Ball, Polytope, make_domain, two_call_domain
 from ..learners.private_bandit import (
     algorithm1_parameters, batch_schedule, bound_cor_c5, bound_lemma3_1, bound_lemma4_1, bound_lemma5_2,
     bound_lemma5_5, bound_lemma_c2, noisy_oco, private_bandit,
     projected_bandit,
 )
-from ..rng import ReplicateStreams, stable_key
-from ..tree import draws_per_release
+from ..rng import ReplicateStreams, RowStreams, stable_key
 
 EXPERIMENTS = ("rates", "n", "eps", "cost", "noisyoco")
 RATE_DOMAINS = ("simplex", "spanning_tree")
@@ -104,122 +102,6 @@ OFFSET = 2.0  # offset_losses: f_t + OFFSET * L * D
 # ------------------------------------------------------------------------------ streams
 def _streams(seed, reps, *key) -> ReplicateStreams:
     return ReplicateStreams(seed, stable_key("env21", *key), reps)
-
-
-class RowStreams(ReplicateStreams):
-    """V variants x R replicates as one stream object (row ``v * R + r`` = replicate r).
-
-    Without ``scales``: every variant gets the same draws (the chunk's streams tiled).
-    With ``scales``/``kinds``: ``laplace(scale, shape)`` and ``normal(shape)`` return, for
-    variant v, ``scales[v]`` times one standard Laplace draw (kind "laplace") or one standard
-    normal draw (kind "gaussian") of the replicate -- both drawn at every request, so each
-    replicate's consumption does not depend on the variants or the chunking.
-    """
-
-    def __init__(self, base: ReplicateStreams, V: int, scales=None, kinds=None):  # noqa: D107 - no super().__init__
-        self._base, self.V = base, int(V)
-        self.replicates = np.tile(base.replicates, self.V)
-        self.scales = None if scales is None else np.asarray(scales, dtype=float)
-        self.kinds = None if kinds is None else list(kinds)
-        if self.scales is not None and (self.scales.shape != (self.V,) or len(self.kinds) != self.V):
-            raise ValueError(f"scales and kinds must have one entry per variant ({self.V})")
-        if self.kinds is not None and not set(self.kinds) <= {"laplace", "gaussian"}:
-            raise ValueError(f"kinds must be 'laplace' or 'gaussian', got {self.kinds}")
-
-    @property
-    def R(self) -> int:
-        return self.V * self._base.R
-
-    @property
-    def consumed(self) -> int:
-        return self._base.consumed
-
-    def _tile(self, z: np.ndarray) -> np.ndarray:
-        return np.concatenate([z] * self.V, axis=0)
-
-    def _mix(self, shape) -> np.ndarray:
-        zl = self._base.laplace(1.0, shape)
-        zg = self._base.normal(shape)
-        return np.concatenate([s * (zl if k == "laplace" else zg) for s, k in zip(self.scales, self.kinds)], axis=0)
-
-    def uniform(self, shape=()):
-        return self._tile(self._base.uniform(shape))
-
-    def normal(self, shape=()):
-        return self._tile(self._base.normal(shape)) if self.scales is None else self._mix(shape)
-
-    def laplace(self, scale, shape=()):
-        if self.scales is None:
-            return self._tile(self._base.laplace(scale, shape))
-        return np.asarray(scale) * self._mix(shape)
-
-
-# ------------------------------------------------------------------------------- domains
-def make_domain(name: str, n: int) -> Polytope:
-    """``simplex`` (n coordinates), ``l1ball`` (radius 1) or ``spanning_tree`` (K_n, Prim LMO)."""
-    if name == "simplex":
-        return Simplex(n)
-    if name == "l1ball":
-        return L1Ball(n)
-    if name == "spanning_tree":
-        return SpanningTreePolytope.complete(n, method="prim")
-    raise ValueError(f"domain must be one of ('simplex', 'l1ball', 'spanning_tree'), got {name!r}")
-
-
-def _lmo_twice(self, c):
-    """Control: the oracle is queried twice per request (a re-query 'for verification')."""
-    Polytope.lmo(self, c)
-    return Polytope.lmo(self, c)
-
-
-def two_call_domain(domain: Polytope) -> Polytope:
-    """A copy of ``domain`` whose every LMO request costs two oracle calls (same answers)."""
-    cls = type(f"TwoCall{type(domain).__name__}", (type(domain),), {"lmo": _lmo_twice})
-    out = copy.copy(domain)
-    out.__class__ = cls
-    out.reset_counters()
-    return out
-
-
-class OffsetLosses:
-    """``f_t + offset`` (same gradients, same comparator up to ``offset * tau``): violates the
-    paper's convention that each f_t attains 0 in the domain (so |f_t| <= L D)."""
-
-    def __init__(self, base, offset: float):
-        self.base, self.offset = base, float(offset)
-        self.domain, self.T, self.L, self.n = base.domain, base.T, base.L, base.n
-
-    def value(self, t, x):
-        return self.base.value(t, x) + self.offset
-
-    def best_fixed(self, taus):
-        taus = np.atleast_1d(np.asarray(taus))
-        return self.base.best_fixed(taus) + self.offset * taus
-
-
-# ------------------------------------------------------------------------------ noise
-
-
-
-def noise_mu(kind: str, d: int, scale: float) -> float:
-    """``mu = E||X||`` for X of d i.i.d. coordinates: Gaussian exactly (chi mean
-    ``sigma sqrt 2 Gamma((d+1)/2) / Gamma(d/2)``); Laplace its upper bound ``sqrt(2d) lambda``
-    (Jensen; the paper's O(n^(1/2) lambda) with constant sqrt 2)."""
-    if scale == 0.0 or kind == "none":
-        return 0.0
-    if kind == "laplace":
-        return math.sqrt(2.0 * d) * scale
-    return scale * math.sqrt(2.0) * math.exp(special.gammaln((d + 1) / 2) - special.gammaln(d / 2))
-
-
-def noise_to_smoothing(kind: str, T: int, d: int, L: float, D: float, scale: float) -> float:
-    """``eta E||Z|| / zeta``: the displacement of the Frank-Wolfe target by the tree noise Z
-    (K = ceil(log2 T_round) draws per release) relative to the smoothing radius; used to
-    choose the eps of the experiments (response quadratic below ~1, saturated above ~D/zeta)."""
-    _, rounds, _ = batch_schedule(T)
-    zeta, eta = algorithm1_parameters(T, d, L, D)
-    var = 2.0 if kind == "laplace" else 1.0
-    return eta * math.sqrt(var * d * draws_per_release(rounds)) * scale / zeta
 
 
 # ------------------------------------------------------------------------------ running
@@ -400,8 +282,8 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     name alone (every T of its grid).
 
     ``learners``: ``{name: make}`` of ``oco`` learners run on the simplex inside Algorithm 1's
-    privacy mechanism (:func:`private_bandit_around`, section "Your own learner" below) on the
-    paper's draws; their rows (:func:`rate_T_algs`) follow the paper's, which are unchanged."""
+    privacy mechanism (``env21_user.private_bandit_around``, module ``scenarios.env21_user``) on the
+    paper's draws; their rows (``env21_user.rate_T_algs``) follow the paper's, which are unchanged."""
     if point in RATE_DOMAINS:  # every T of the domain's grid in one job
         grid = p["T"] if point == "simplex" else p["T_tree"]
         return pd.concat([simulate_rates(p, (point, int(T)), reps, seed, learners) for T in grid], ignore_index=True)
@@ -465,6 +347,7 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "rates", dom_name, dom.n, d, T, L, dom.D
     if learners and dom_name == "simplex":  # after the paper's rows, which they leave unchanged
+        from .env21_user import _user_rates
         user = [_user_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()]
         df = pd.concat([df, *user], ignore_index=True)
     return df
@@ -624,194 +507,6 @@ def simulate_all(p: dict, reps, seed: int) -> dict[str, pd.DataFrame]:
     """Every experiment at every point for one chunk of replicates (tests, notebooks)."""
     return {e: pd.concat([simulate(e, p, pt, reps, seed) for pt in pts], ignore_index=True)
             for e, pts in points(p).items()}
-
-
-# ------------------------------------------------------------------------- your own learner
-# Theorem 1.1 / Lemmas 5.2 and 5.5 (sections 3 and 5; Lemma 3.1's proof, Appendix C) hold for
-# PRIVATEBANDIT's privacy mechanism around a learner of the rounds: one-point estimates at
-# x~ + zeta u_t (u_t uniform on the sphere of the hull's direction space), batches of
-# T_batch = ceil(T^(1/2)) steps at one played point, the batch sums g~_R aggregated by the tree
-# with Lemma 5.1's lambda / Lemma 5.4's sigma, and the next point computed from the released
-# prefix sums only (post-processing: private whatever the learner).  The proof uses of the
-# learner only that it is a (noisy) OCO method with O(D kappa T_round^(1/2)) regret on the
-# linear losses <g~_R, x> (Lemma 4.1 for NOISYOCO, Lemma C.2 for kappa); Algorithm 1's learner
-# is Frank-Wolfe on ||x||^2 / 2 + <eta s~, x>, one LMO call per bandit step.  So a user's
-# ``oco`` learner (dpregret.protocols) takes that place: :func:`private_bandit_around` runs
-# the mechanism (the paper's privacy noise, calibrated by dpregret.calibration, on the
-# paper's direction and noise streams) around it.  The learner sees only what Algorithm 1's
-# learner sees: the domain (LMO, projection), the number of rounds, Lemma C.2's bound on
-# ||g~_R|| and, after each round, the increment s~_R - s~_(R-1) of the released sums.
-PAPER_LEARNER = "private_bandit"
-USER_RATE_ROLES = ("laplace", "laplace_slow_zeta", "gaussian", "gaussian_slow_zeta")
-
-
-def rate_T_algs(name: str = PAPER_LEARNER) -> dict[str, str]:
-    """The ``rates`` rows of a learner: role -> ``alg``.  The paper's are its own rows (with
-    the fixed-step secondaries); a user's learner ``name`` has ``name`` (Laplace, Lemma 5.1's
-    lambda), ``name@gaussian`` (Lemma 5.4's sigma) and the slow-zeta controls of both."""
-    if name == PAPER_LEARNER:
-        return {r: r for r in USER_RATE_ROLES + ("laplace_fixed_step", "gaussian_fixed_step")}
-    return {r: name if r == "laplace" else f"{name}@{r}" for r in USER_RATE_ROLES}
-
-
-class FrankWolfeOCO:
-    """Algorithm 1's learner (lines 11-15) as an ``oco`` learner of :func:`private_bandit_around`:
-    ``predict()`` is x~_(R-1); ``update(Delta_R)`` makes the round's ``steps`` Frank-Wolfe
-    iterations (one LMO call each) on ``||x||^2/2 + <eta s~_(R-1), x>`` from x~_(R-1), then adds
-    ``Delta_R`` to its sum (so the point of round R+1 answers s~_(R-1): one round stale, as in
-    the fast path).  ``s0`` is the tree's release before the first round (L~_0, noise only),
-    which the fast path's first round uses and the generic path does not hand over (tests)."""
-
-    def __init__(self, domain: Polytope, R: int, eta: float, steps: int, s0=None):
-        self.domain, self.eta, self.steps = domain, float(eta), int(steps)
-        self.x = np.broadcast_to(domain.centre, (R, domain.n)).copy()
-        self.S = np.zeros((R, domain.n)) if s0 is None else np.array(s0, dtype=float)
-
-    def predict(self) -> np.ndarray:
-        return self.x
-
-    def update(self, g) -> None:
-        from ..learners.private_bandit import frank_wolfe_step
-        for _ in range(self.steps):
-            self.x = frank_wolfe_step(self.domain, self.x, self.eta * self.S)
-        self.S = self.S + g
-
-
-class FrozenCentre:
-    """The reference of the user claims: plays the domain's centre (Algorithm 1's x~_0) whatever
-    it is fed.  On the ``rates`` instance its regret is linear with a small constant (L ||c - x~_0||
-    = half the distance from the centre to a vertex) plus the smoothing cost, so over the grid's T
-    its slope is below 0.75 + tolerance: the rate check alone does not show that a learner learns.
-    The user claims therefore report every learner's regret over this reference's, per T
-    (``detail.regret_over_frozen_centre``)."""
-
-    def __init__(self, R: int, domain: Polytope, rounds: int, G: float):
-        self.x = np.broadcast_to(domain.centre, (R, domain.n)).copy()
-
-    def predict(self) -> np.ndarray:
-        return self.x
-
-    def update(self, g) -> None:
-        pass
-
-
-REFERENCE = "frozen_centre"
-
-
-def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | None = None,
-                          noise_rng=None) -> dict:
-    """Algorithm 1's privacy mechanism around the ``oco`` learner ``make(R, domain, T_round, G)``
-    (the generic per-round path; conventions of :func:`private_bandit`, whose numpy loop this
-    follows step for step): every round plays the learner's point x (checked to lie in K), queries
-    ``x + zeta Q u_t`` for its T_batch steps (``u`` the direction streams), hands the batch sum
-    ``g~ = sum (dim / zeta) f_t u_t`` to the tree (noise ``noise_rng``: standard draws times the
-    row's scale, as in :func:`_run`; None: no noise) and feeds the learner the increment of the
-    released sums.  ``G = (Lemma C.2's bound)^(1/2)`` at this zeta (default Algorithm 1's).
-    Returns per row ``regret`` at T, ``best``, the learner's ``oracle_calls`` / ``projections``
-    (on its own copy of the domain) and the run's parameters."""
-    from ..learners.private_bandit import _noise_draw
-    from ..protocols import check_play
-    from ..tree import TreeBasedAgg
-
-    t0 = time.perf_counter()
-    T, d, n, L, D = losses.T, domain.dim, domain.n, losses.L, domain.D
-    b, rounds, _ = batch_schedule(T)
-    zeta = algorithm1_parameters(T, d, L, D)[0] if zeta is None else float(zeta)
-    R, Q = u.R, domain.Q
-    G = math.sqrt(bound_lemma_c2(b, d, L, D, zeta))
-    own = copy.copy(domain)  # the learner's oracle and projection calls, counted apart
-    own.reset_counters()
-    learner = make(R, own, rounds, G)
-    tree = TreeBasedAgg(rounds, d, _noise_draw("none" if noise_rng is None else "laplace", 1.0, noise_rng, R, d), R)
-    S = tree.released @ Q.T
-    cum, t = np.zeros(R), 0
-    for _ in range(rounds):
-        x = np.array(learner.predict(), dtype=float)
-        check_play("oco_polytope", x, R, n)
-        if not np.all(domain.contains(x, 1e-6)):
-            raise ValueError(f"the learner played a point outside the domain ({domain.name})")
-        g = np.zeros((R, d))
-        for _ in range(min(b, T - t)):
-            t += 1
-            w = u.normal((d,))
-            uc = w / np.linalg.norm(w, axis=1, keepdims=True)
-            val = losses.value(t, x + zeta * (uc @ Q.T))
-            cum += val
-            g += (d / zeta) * val[:, None] * uc
-        S_new = tree.step(g) @ Q.T
-        learner.update(S_new - S)
-        S = S_new
-    best = float(losses.best_fixed([T])[0])
-    return {"regret": cum - best, "best": best, "oracle_calls": own.oracle_calls, "projections": own.projections,
-            "T_batch": b, "T_round": rounds, "zeta": zeta, "G": G, "wall_time": time.perf_counter() - t0}
-
-
-def _user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, sig: float, zp: float,
-                eps_of: dict) -> pd.DataFrame:
-    """The rows of one user learner at one T of ``rates`` on the simplex: the Laplace and Gaussian
-    mechanisms (one learner of 2 R rows, as the paper's batched variants) at Algorithm 1's zeta
-    and at the slow-zeta control's ``zp``, on the streams of the paper's rows (same keys)."""
-    L, delta = float(p["L"]), float(p["delta"])
-    key = ("rates", "simplex", T)
-    a = rate_T_algs(name)
-    frames = []
-    for zeta, roles in ((None, ("laplace", "gaussian")), (zp, ("laplace_slow_zeta", "gaussian_slow_zeta"))):
-        variants = [(a[roles[0]], "laplace", lam), (a[roles[1]], "gaussian", sig)]
-        dom = make_domain("simplex", p["n_simplex"])
-        u = RowStreams(_streams(seed, reps, *key, "u"), 2)
-        nz = RowStreams(_streams(seed, reps, *key, "noise"), 2, [lam, sig], ["laplace", "gaussian"])
-        run = private_bandit_around(dom, stationary_distance(dom, T, L=L), make, u, zeta=zeta, noise_rng=nz)
-        df = pd.DataFrame({
-            "alg": np.repeat([v[0] for v in variants], len(reps)),
-            "noise": np.repeat(["laplace", "gaussian"], len(reps)),
-            "noise_scale": np.repeat([lam, sig], len(reps)), "replicate": np.tile(list(reps), 2),
-            "regret": run["regret"], "best": run["best"], "oracle_calls": run["oracle_calls"],
-            "projections": run["projections"], "T_batch": run["T_batch"], "T_round": run["T_round"],
-            "zeta": run["zeta"], "eta": algorithm1_parameters(T, dom.dim, L, dom.D)[1], "wall_time": run["wall_time"]})
-        df = _bounds(df, T, dom.dim, L, dom.D, {**eps_of, a["laplace"]: eps_of["laplace"],
-                                                a["laplace_slow_zeta"]: eps_of["laplace"],
-                                                a["gaussian"]: eps_of["gaussian"],
-                                                a["gaussian_slow_zeta"]: eps_of["gaussian"]}, delta)
-        df["eta"], df["c5_bound"] = np.nan, np.nan  # the step is the learner's: Corollary C.5 does not apply
-        # (the learner's G is sqrt(c2_bound): no column of its own, so the paper's rows keep their columns)
-        frames.append(df)
-    df = pd.concat(frames, ignore_index=True)
-    df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
-        "rates", "simplex", dom.n, dom.dim, T, L, dom.D
-    return df
-
-
-def _user_claim(cid: str):
-    from .contract import UserClaim
-
-    noise = {"ENV-lemma5.2-rate-T": "Laplace noise of Lemma 5.1", "ENV-lemma5.5-rate-T": "Gaussian noise of Lemma 5.4",
-             "ENV-thm1.1-rate-T": "Laplace (Lemma 5.1) and Gaussian (Lemma 5.4) noise, the worse of the two"}[cid]
-
-    def decide(runs, p, tol, alpha, rng_for, name):
-        from ..claims.env21 import rate_T_claims
-        return rate_T_claims(runs, p, tol, alpha, rng_for, name=name, claims=(cid,))[cid]
-
-    paper_rows = ("none", "laplace", "gaussian", "fixed_noise", "none_slow_zeta", "fixed_noise_slow_zeta",
-                  "laplace_slow_zeta", "gaussian_slow_zeta", "laplace_fixed_step", "gaussian_fixed_step",
-                  "fixed_noise_fixed_step", "offset_losses", "printed_sign", "laplace_sens2", "none_switching",
-                  "none_switching_slow_zeta", "printed_sign_switching", REFERENCE)
-    return UserClaim(
-        cid, "env21", "oco_polytope", "make(R, domain, T_round, G)",
-        "your learner as the learner of the rounds inside PRIVATEBANDIT's privacy mechanism (one-point estimates, "
-        f"batches of T^(1/2) steps, tree aggregation with the {noise}) on the simplex, fed the increments of the "
-        "released sums; control: the same mechanism with zeta decaying as T^(-zeta_decay_control_private) instead of "
-        "T^(-1/4), with your learner; detail.regret_over_frozen_centre: your regret over that of a learner that "
-        "never moves from the centre (the rate check alone does not show learning on this instance)",
-        PAPER_LEARNER, "paper (Algorithm 1, Frank-Wolfe)", paper_rows,
-        lambda p: [int(T) for T in p["T"]],
-        lambda p, point, reps, seed, learners: simulate_rates(p, ("simplex", int(point)), reps, seed,
-                                                              learners={**learners, REFERENCE: FrozenCentre}),
-        decide)
-
-
-# Theorem 1.1 and Lemmas 5.2 / 5.5 (rates in T) hold for any OCO learner of the rounds inside
-# PRIVATEBANDIT's privacy mechanism (dpregret.scenarios.contract)
-USER_CLAIMS = tuple(_user_claim(c) for c in ("ENV-thm1.1-rate-T", "ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T"))
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:

@@ -44,9 +44,9 @@ Experiments (one tidy table each; one row per algorithm x point x replicate x co
   fixed step ``eta_fixed``).  Per-coordinate ``sum_t g~_{t,j}^2`` of the support are kept
   (``sum_sq_c<j>``) for Theorem 11.
 
-Your own learner (``USER_CLAIMS``, :mod:`dpregret.scenarios.contract`): a user's OCO learner
-``make(R, d, r)`` goes in Algorithm 2's black-box slot, the direction learner ``A_Z`` on the
-unit ball (``r = 1``; :class:`UserDirection`, :func:`user_reduction`), with Algorithm 1 learning
+Your own learner (module ``scenarios.vdh19_user``: its ``USER_CLAIMS``, :mod:`dpregret.scenarios.contract`):
+a user's OCO learner ``make(R, d, r)`` goes in Algorithm 2's black-box slot, the direction learner
+``A_Z`` on the unit ball (``r = 1``; ``vdh19_user.UserDirection``, ``vdh19_user.user_reduction``), with Algorithm 1 learning
 the norm as in ``alg2``: Lemma 9 splits the regret into Algorithm 1's and ``||u|| R^Z``, and the
 privacy cost of Sec. 3.4 is claimed for the reduction with any ``A_Z`` whose regret adapts to
 ``sum_t ||g~_t||^2``.  Its rows (``alg`` = its name, every placement) run in
@@ -78,6 +78,9 @@ from ..rng import ReplicateStreams, stable_key
 
 EXPERIMENTS = ("minority", "minority_eps", "minority_n", "unorm", "sparse")
 PLACEMENTS = ("none", "random", "adversarial", "uniform")
+# The paper's rows of every experiment: no user learner may take these names (scenarios.vdh19_user).
+PAPER_ALGS = ("alg2", "alg3", "adagrad", "ogd", "alg2_fixed", "alg2_printed", "alg2_improper", "alg2_reach",
+              "adagrad_tuned", "adagrad_fixed", "alg3_fixed")
 
 
 def _streams(seed, reps, *key):
@@ -419,6 +422,8 @@ def _minority_run(p, experiment, T, variants, reps, seed, algs, users=None) -> p
         return A[idx], y_all[idx]
 
     learners = _minority_learners(p, T, d, variants, w_star, algs)
+    if users:
+        from .vdh19_user import user_reduction
     for name, make in (users or {}).items():  # after the paper's: they do not move its draws or rows
         if name in learners or name in PAPER_ALGS:
             raise ValueError(f"learner name {name!r} is taken by the paper's rows; choose another")
@@ -441,7 +446,7 @@ def simulate_minority(p: dict, T: int, reps, seed: int, learners: dict | None = 
 
     ``learners``: ``{name: make}`` of direction learners (``dpregret.protocols`` setting
     ``oco``; ``make(R, d, r)`` builds one for ``R`` rows on the ball of radius ``r = 1``), each
-    run as Algorithm 2's ``A_Z`` (:func:`user_reduction`) beside the paper's learners, on the
+    run as Algorithm 2's ``A_Z`` (``vdh19_user.user_reduction``) beside the paper's learners, on the
     same data, positions and noise draws; its rows are ``alg = name`` at every placement, like
     ``alg2``'s.  ``paper_algs`` limits the paper's learners run (default: all); neither changes
     the paper's rows that are run (``tests/test_user_vdh19.py``)."""
@@ -558,76 +563,6 @@ def simulate_sparse(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     df["experiment"], df["data"], df["T"], df["d"], df["s"], df["k"], df["tau"], df["d_sens"] = (
         "sparse", "sparse_synthetic", T, d, s, k, tau, d_sens)
     return df
-
-
-# --- your own learner (dpregret.scenarios.contract) --------------------------------------------
-# The paper's rows of every experiment: no user learner may take these names.
-PAPER_ALGS = ("alg2", "alg3", "adagrad", "ogd", "alg2_fixed", "alg2_printed", "alg2_improper", "alg2_reach",
-              "adagrad_tuned", "adagrad_fixed", "alg3_fixed")
-
-
-class UserDirection:
-    """A user's OCO learner as Algorithm 2's direction learner ``A_Z`` (Sec. 3.3.1): built once
-    by ``make(n, d, 1.0)`` for the ``n = prod(batch)`` rows of the reduction's batch (variant
-    major, then replicate), it plays ``z_t`` in the unit ball and receives the privatised
-    ``g~_t`` (line 5 of Algorithm 2).  ``predict()`` is asked once per round (cached until
-    ``update``) and its play is checked: shape ``(n, d)``, finite, ``||z_t||_2 <= 1`` (the domain
-    ``Z`` that Lemma 9 needs; a play outside it is an error, never projected for the learner)."""
-
-    def __init__(self, make, d: int, batch: tuple[int, ...]):
-        self.batch, self.d = tuple(batch), int(d)
-        self.n = int(np.prod(self.batch))
-        self.learner = make(self.n, self.d, 1.0)
-        self._z = None
-
-    def predict(self) -> np.ndarray:
-        if self._z is None:
-            from ..protocols import check_play
-
-            z = np.asarray(self.learner.predict(), dtype=float)
-            check_play("oco", z, self.n, self.d)
-            if np.any(np.linalg.norm(z, axis=1) > 1.0 + 1e-9):
-                raise ValueError("a direction learner of Algorithm 2 must play in the unit ball (make(R, d, r) is "
-                                 f"called with r = 1), got ||z|| up to {np.linalg.norm(z, axis=1).max():.4g}")
-            self._z = z.reshape(*self.batch, self.d)
-        return self._z.copy()
-
-    def update(self, g) -> None:
-        self.learner.update(np.asarray(g, dtype=float).reshape(self.n, self.d))
-        self._z = None
-
-
-def user_reduction(make, d: int, batch: tuple[int, ...], b: float = 1.0) -> vdh.BlackBoxReduction:
-    """Algorithm 2 exactly as the paper's ``alg2`` (Algorithm 1 with the conjugate prior, ``b``,
-    ``G = 1``, for the norm) with the user's learner as the direction learner."""
-    return vdh.BlackBoxReduction(1.0, d, batch=batch, b=b, direction=UserDirection(make, d, batch))
-
-
-def _user_claim(placement: str):
-    from .contract import UserClaim
-
-    cid = "VDH-sec3.4-minority-cost-rate-T" + ("" if placement == "random" else f"-{placement}")
-
-    def decide(runs, p, tol, alpha, rng_for, name):
-        from ..claims.vdh19 import minority_cost_claim
-        return minority_cost_claim(runs, placement, tol, alpha, rng_for, cid, alg=name)
-
-    return UserClaim(
-        cid, "vdh19", "oco", "make(R, d, r)",
-        "your learner as the direction learner A_Z of Algorithm 2 (on the unit ball, r = 1, fed the privatised "
-        "subgradients; Algorithm 1 learns the norm), wdbc absolute-loss regression, ceil(ln T) providers with the "
-        f"l2 randomiser at rate_eps ({placement} positions); cost = regret at u = w* minus the same run's without "
-        "noise (paired); control: the same reduction with your learner when every provider privatises at rate_eps",
-        "alg2", "paper (Algorithm 2, projected OGD direction)", PAPER_ALGS,
-        lambda p: list(p["T"]),
-        lambda p, point, reps, seed, learners: simulate_minority(p, int(point), reps, seed, learners=learners,
-                                                                 paper_algs=("alg2",)),
-        decide)
-
-
-# Sec. 3.4's privacy cost of a minority holds for Algorithm 2 with any direction learner whose
-# regret adapts to sum_t ||g~_t||^2 (Lemma 9, eq. (3.3.5)): the user's learner goes in that slot.
-USER_CLAIMS = (_user_claim("random"), _user_claim("adversarial"))
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:

@@ -1,0 +1,209 @@
+"""Ene, Nguyen, Vladu (AAAI 2021) with your own learner: the section "your own learner" of
+``scenarios.env21``, found by ``scenarios.contract.user_claims`` (``USER_CLAIMS``).
+
+Theorem 1.1 / Lemmas 5.2 and 5.5 (sections 3 and 5; Lemma 3.1's proof, Appendix C) hold for
+PRIVATEBANDIT's privacy mechanism around a learner of the rounds: one-point estimates at
+x~ + zeta u_t (u_t uniform on the sphere of the hull's direction space), batches of
+T_batch = ceil(T^(1/2)) steps at one played point, the batch sums g~_R aggregated by the tree
+with Lemma 5.1's lambda / Lemma 5.4's sigma, and the next point computed from the released
+prefix sums only (post-processing: private whatever the learner).  The proof uses of the
+learner only that it is a (noisy) OCO method with O(D kappa T_round^(1/2)) regret on the
+linear losses <g~_R, x> (Lemma 4.1 for NOISYOCO, Lemma C.2 for kappa); Algorithm 1's learner
+is Frank-Wolfe on ||x||^2 / 2 + <eta s~, x>, one LMO call per bandit step.  So a user's
+``oco`` learner (dpregret.protocols) takes that place: :func:`private_bandit_around` runs
+the mechanism (the paper's privacy noise, calibrated by dpregret.calibration, on the
+paper's direction and noise streams) around it.  The learner sees only what Algorithm 1's
+learner sees: the domain (LMO, projection), the number of rounds, Lemma C.2's bound on
+||g~_R|| and, after each round, the increment s~_R - s~_(R-1) of the released sums.
+
+An ``oco`` learner ``make(R, domain, T_round, G)`` runs on the simplex points of ``rates``
+(``scenarios.env21.simulate_rates(..., learners=...)``, which calls :func:`_user_rates`); its
+rows (``name``, ``name@gaussian``, ``name@*_slow_zeta``, :func:`rate_T_algs`) follow the
+paper's, which are unchanged.
+"""
+from __future__ import annotations
+
+import copy
+import math
+import time
+
+import numpy as np
+import pandas as pd
+
+from ..environments.bco import stationary_distance
+from ..environments.polytopes import Polytope, make_domain
+from ..learners.private_bandit import algorithm1_parameters, batch_schedule, bound_lemma_c2
+from ..rng import RowStreams
+from .env21 import _bounds, _streams, simulate_rates
+
+PAPER_LEARNER = "private_bandit"
+USER_RATE_ROLES = ("laplace", "laplace_slow_zeta", "gaussian", "gaussian_slow_zeta")
+
+
+def rate_T_algs(name: str = PAPER_LEARNER) -> dict[str, str]:
+    """The ``rates`` rows of a learner: role -> ``alg``.  The paper's are its own rows (with
+    the fixed-step secondaries); a user's learner ``name`` has ``name`` (Laplace, Lemma 5.1's
+    lambda), ``name@gaussian`` (Lemma 5.4's sigma) and the slow-zeta controls of both."""
+    if name == PAPER_LEARNER:
+        return {r: r for r in USER_RATE_ROLES + ("laplace_fixed_step", "gaussian_fixed_step")}
+    return {r: name if r == "laplace" else f"{name}@{r}" for r in USER_RATE_ROLES}
+
+
+class FrankWolfeOCO:
+    """Algorithm 1's learner (lines 11-15) as an ``oco`` learner of :func:`private_bandit_around`:
+    ``predict()`` is x~_(R-1); ``update(Delta_R)`` makes the round's ``steps`` Frank-Wolfe
+    iterations (one LMO call each) on ``||x||^2/2 + <eta s~_(R-1), x>`` from x~_(R-1), then adds
+    ``Delta_R`` to its sum (so the point of round R+1 answers s~_(R-1): one round stale, as in
+    the fast path).  ``s0`` is the tree's release before the first round (L~_0, noise only),
+    which the fast path's first round uses and the generic path does not hand over (tests)."""
+
+    def __init__(self, domain: Polytope, R: int, eta: float, steps: int, s0=None):
+        self.domain, self.eta, self.steps = domain, float(eta), int(steps)
+        self.x = np.broadcast_to(domain.centre, (R, domain.n)).copy()
+        self.S = np.zeros((R, domain.n)) if s0 is None else np.array(s0, dtype=float)
+
+    def predict(self) -> np.ndarray:
+        return self.x
+
+    def update(self, g) -> None:
+        from ..learners.private_bandit import frank_wolfe_step
+        for _ in range(self.steps):
+            self.x = frank_wolfe_step(self.domain, self.x, self.eta * self.S)
+        self.S = self.S + g
+
+
+class FrozenCentre:
+    """The reference of the user claims: plays the domain's centre (Algorithm 1's x~_0) whatever
+    it is fed.  On the ``rates`` instance its regret is linear with a small constant (L ||c - x~_0||
+    = half the distance from the centre to a vertex) plus the smoothing cost, so over the grid's T
+    its slope is below 0.75 + tolerance: the rate check alone does not show that a learner learns.
+    The user claims therefore report every learner's regret over this reference's, per T
+    (``detail.regret_over_frozen_centre``)."""
+
+    def __init__(self, R: int, domain: Polytope, rounds: int, G: float):
+        self.x = np.broadcast_to(domain.centre, (R, domain.n)).copy()
+
+    def predict(self) -> np.ndarray:
+        return self.x
+
+    def update(self, g) -> None:
+        pass
+
+
+REFERENCE = "frozen_centre"
+
+
+def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | None = None,
+                          noise_rng=None) -> dict:
+    """Algorithm 1's privacy mechanism around the ``oco`` learner ``make(R, domain, T_round, G)``
+    (the generic per-round path; conventions of :func:`private_bandit`, whose numpy loop this
+    follows step for step): every round plays the learner's point x (checked to lie in K), queries
+    ``x + zeta Q u_t`` for its T_batch steps (``u`` the direction streams), hands the batch sum
+    ``g~ = sum (dim / zeta) f_t u_t`` to the tree (noise ``noise_rng``: standard draws times the
+    row's scale, as in :func:`dpregret.scenarios.env21._run`; None: no noise) and feeds the learner the increment of the
+    released sums.  ``G = (Lemma C.2's bound)^(1/2)`` at this zeta (default Algorithm 1's).
+    Returns per row ``regret`` at T, ``best``, the learner's ``oracle_calls`` / ``projections``
+    (on its own copy of the domain) and the run's parameters."""
+    from ..learners.private_bandit import _noise_draw
+    from ..protocols import check_play
+    from ..tree import TreeBasedAgg
+
+    t0 = time.perf_counter()
+    T, d, n, L, D = losses.T, domain.dim, domain.n, losses.L, domain.D
+    b, rounds, _ = batch_schedule(T)
+    zeta = algorithm1_parameters(T, d, L, D)[0] if zeta is None else float(zeta)
+    R, Q = u.R, domain.Q
+    G = math.sqrt(bound_lemma_c2(b, d, L, D, zeta))
+    own = copy.copy(domain)  # the learner's oracle and projection calls, counted apart
+    own.reset_counters()
+    learner = make(R, own, rounds, G)
+    tree = TreeBasedAgg(rounds, d, _noise_draw("none" if noise_rng is None else "laplace", 1.0, noise_rng, R, d), R)
+    S = tree.released @ Q.T
+    cum, t = np.zeros(R), 0
+    for _ in range(rounds):
+        x = np.array(learner.predict(), dtype=float)
+        check_play("oco_polytope", x, R, n)
+        if not np.all(domain.contains(x, 1e-6)):
+            raise ValueError(f"the learner played a point outside the domain ({domain.name})")
+        g = np.zeros((R, d))
+        for _ in range(min(b, T - t)):
+            t += 1
+            w = u.normal((d,))
+            uc = w / np.linalg.norm(w, axis=1, keepdims=True)
+            val = losses.value(t, x + zeta * (uc @ Q.T))
+            cum += val
+            g += (d / zeta) * val[:, None] * uc
+        S_new = tree.step(g) @ Q.T
+        learner.update(S_new - S)
+        S = S_new
+    best = float(losses.best_fixed([T])[0])
+    return {"regret": cum - best, "best": best, "oracle_calls": own.oracle_calls, "projections": own.projections,
+            "T_batch": b, "T_round": rounds, "zeta": zeta, "G": G, "wall_time": time.perf_counter() - t0}
+
+
+def _user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, sig: float, zp: float,
+                eps_of: dict) -> pd.DataFrame:
+    """The rows of one user learner at one T of ``rates`` on the simplex: the Laplace and Gaussian
+    mechanisms (one learner of 2 R rows, as the paper's batched variants) at Algorithm 1's zeta
+    and at the slow-zeta control's ``zp``, on the streams of the paper's rows (same keys)."""
+    L, delta = float(p["L"]), float(p["delta"])
+    key = ("rates", "simplex", T)
+    a = rate_T_algs(name)
+    frames = []
+    for zeta, roles in ((None, ("laplace", "gaussian")), (zp, ("laplace_slow_zeta", "gaussian_slow_zeta"))):
+        variants = [(a[roles[0]], "laplace", lam), (a[roles[1]], "gaussian", sig)]
+        dom = make_domain("simplex", p["n_simplex"])
+        u = RowStreams(_streams(seed, reps, *key, "u"), 2)
+        nz = RowStreams(_streams(seed, reps, *key, "noise"), 2, [lam, sig], ["laplace", "gaussian"])
+        run = private_bandit_around(dom, stationary_distance(dom, T, L=L), make, u, zeta=zeta, noise_rng=nz)
+        df = pd.DataFrame({
+            "alg": np.repeat([v[0] for v in variants], len(reps)),
+            "noise": np.repeat(["laplace", "gaussian"], len(reps)),
+            "noise_scale": np.repeat([lam, sig], len(reps)), "replicate": np.tile(list(reps), 2),
+            "regret": run["regret"], "best": run["best"], "oracle_calls": run["oracle_calls"],
+            "projections": run["projections"], "T_batch": run["T_batch"], "T_round": run["T_round"],
+            "zeta": run["zeta"], "eta": algorithm1_parameters(T, dom.dim, L, dom.D)[1], "wall_time": run["wall_time"]})
+        df = _bounds(df, T, dom.dim, L, dom.D, {**eps_of, a["laplace"]: eps_of["laplace"],
+                                                a["laplace_slow_zeta"]: eps_of["laplace"],
+                                                a["gaussian"]: eps_of["gaussian"],
+                                                a["gaussian_slow_zeta"]: eps_of["gaussian"]}, delta)
+        df["eta"], df["c5_bound"] = np.nan, np.nan  # the step is the learner's: Corollary C.5 does not apply
+        # (the learner's G is sqrt(c2_bound): no column of its own, so the paper's rows keep their columns)
+        frames.append(df)
+    df = pd.concat(frames, ignore_index=True)
+    df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
+        "rates", "simplex", dom.n, dom.dim, T, L, dom.D
+    return df
+
+
+def _user_claim(cid: str):
+    from .contract import UserClaim
+
+    noise = {"ENV-lemma5.2-rate-T": "Laplace noise of Lemma 5.1", "ENV-lemma5.5-rate-T": "Gaussian noise of Lemma 5.4",
+             "ENV-thm1.1-rate-T": "Laplace (Lemma 5.1) and Gaussian (Lemma 5.4) noise, the worse of the two"}[cid]
+
+    def decide(runs, p, tol, alpha, rng_for, name):
+        from ..claims.env21 import rate_T_claims
+        return rate_T_claims(runs, p, tol, alpha, rng_for, name=name, claims=(cid,))[cid]
+
+    paper_rows = ("none", "laplace", "gaussian", "fixed_noise", "none_slow_zeta", "fixed_noise_slow_zeta",
+                  "laplace_slow_zeta", "gaussian_slow_zeta", "laplace_fixed_step", "gaussian_fixed_step",
+                  "fixed_noise_fixed_step", "offset_losses", "printed_sign", "laplace_sens2", "none_switching",
+                  "none_switching_slow_zeta", "printed_sign_switching", REFERENCE)
+    return UserClaim(
+        cid, "env21", "oco_polytope", "make(R, domain, T_round, G)",
+        "your learner as the learner of the rounds inside PRIVATEBANDIT's privacy mechanism (one-point estimates, "
+        f"batches of T^(1/2) steps, tree aggregation with the {noise}) on the simplex, fed the increments of the "
+        "released sums; control: the same mechanism with zeta decaying as T^(-zeta_decay_control_private) instead of "
+        "T^(-1/4), with your learner; detail.regret_over_frozen_centre: your regret over that of a learner that "
+        "never moves from the centre (the rate check alone does not show learning on this instance)",
+        PAPER_LEARNER, "paper (Algorithm 1, Frank-Wolfe)", paper_rows,
+        lambda p: [int(T) for T in p["T"]],
+        lambda p, point, reps, seed, learners: simulate_rates(p, ("simplex", int(point)), reps, seed,
+                                                              learners={**learners, REFERENCE: FrozenCentre}),
+        decide)
+
+
+# Theorem 1.1 and Lemmas 5.2 / 5.5 (rates in T) hold for any OCO learner of the rounds inside
+# PRIVATEBANDIT's privacy mechanism (dpregret.scenarios.contract)
+USER_CLAIMS = tuple(_user_claim(c) for c in ("ENV-thm1.1-rate-T", "ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T"))
