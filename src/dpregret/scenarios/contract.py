@@ -40,8 +40,10 @@ class UserClaim:
 
 
 def user_claims() -> dict[str, UserClaim]:
-    """claim id -> :class:`UserClaim`, over every scenario that declares ``USER_CLAIMS``."""
+    """claim id -> :class:`UserClaim`, over every scenario that declares ``USER_CLAIMS`` in its
+    module or in a sibling module ``<scenario module>_user`` (when one exists)."""
     import importlib
+    import importlib.util
 
     from ..papers import SCENARIOS
 
@@ -49,8 +51,12 @@ def user_claims() -> dict[str, UserClaim]:
     for sc in SCENARIOS.values():
         if sc.scenario_module is None:
             continue
-        for uc in getattr(importlib.import_module(sc.scenario_module), "USER_CLAIMS", ()):
-            out[uc.claim] = uc
+        mods = [sc.scenario_module]
+        if importlib.util.find_spec(sc.scenario_module + "_user") is not None:
+            mods.append(sc.scenario_module + "_user")
+        for mod in mods:
+            for uc in getattr(importlib.import_module(mod), "USER_CLAIMS", ()):
+                out[uc.claim] = uc
     return out
 
 
