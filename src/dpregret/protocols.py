@@ -43,6 +43,7 @@ from .rng import ReplicateStreams, stable_key
 SETTINGS = ("experts", "olo", "oco", "oco_polytope", "bandit", "bco")
 # how a user's learner is built, per setting with claims for user learners (one signature a setting)
 SIGNATURES = {
+    "experts": "make(R, N, T)",  # R replicate rows, N experts, horizon T (the noise is added by the wrapper)
     "oco": "make(R, d, r)",  # R replicate rows, dimension d, the l2 ball of radius r
     "oco_polytope": "make(R, domain, T_round, G)",  # domain: lmo / project / contains (environments.polytopes)
     "bandit": "make(R, N, T, lam, streams)",  # lam: the Laplace scale of the feedback; streams: ReplicateStreams

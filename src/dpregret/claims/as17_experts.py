@@ -58,7 +58,9 @@ def evaluate(df: pd.DataFrame, d_noise: pd.DataFrame, env: str, rate_eps: float,
     return out
 
 
-def _check(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng) -> Result:
+def _check(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng, base="nonprivate") -> Result:
+    """Claim ``cid`` on the rows ``algorithm == alg``; the gap claims pair them with the rows
+    ``algorithm == base`` (the non-private twin on the same losses)."""
     sub = df[df.algorithm == alg]
     if cid == "AS17-thm3.4-bound":
         diffs, ratios, ses, labels, vacuous = [], [], [], [], []
@@ -76,7 +78,7 @@ def _check(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng) -> Result:
         g = sub[np.isclose(sub.eps, rate_eps)].sort_values("T")
         Ts = np.sort(g["T"].unique())
         return check_rate(Ts, [g[g["T"] == T].regret.to_numpy() for T in Ts], 0.5, tol, alpha, rng)
-    gaps = paired_gap(df, ["env", "N", "T", "eps", "replicate"], by="algorithm", base="nonprivate", alg=alg,
+    gaps = paired_gap(df, ["env", "N", "T", "eps", "replicate"], by="algorithm", base=base, alg=alg,
                       base_as="_base")
     # gap_max: the largest gap any play could give on these losses (trivial maximum of the metric)
     gaps["gap_max"] = gaps.max_regret - gaps._base
@@ -96,6 +98,26 @@ def _check(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng) -> Result:
             vacuous.append(bool(term >= top))
         return check_bound(diffs, ratios, alpha, None, labels, vacuous=vacuous)
     raise KeyError(cid)
+
+
+def gap_rate_T_claim(runs: pd.DataFrame, rate_eps: float, tol: dict, alpha: float, rng_for, name: str = ALG,
+                     env: str = "stochastic") -> tuple[Result, Result]:
+    """``AS17-cor3.2-gap-rate-T`` on ``env`` for the learner whose rows are ``algorithm == name``:
+    the paper's (``"tree"``, paired with ``nonprivate``, control ``fresh_noise``) or a user's
+    (``scenarios.as17_experts_user``: ``name`` paired with ``name@nonprivate``, control
+    ``name@fresh_noise``), by the check :func:`evaluate` runs.  ``rng_for(claim id)`` gives the
+    bootstrap's rng, used by the claim then the control (as :func:`evaluate`, which shares one rng
+    over all the claims of an environment: the same measured values, other bootstrap draws)."""
+    cid = "AS17-cor3.2-gap-rate-T"
+    df = runs[runs.env == env]
+    if df.empty:
+        raise ValueError(f"no rows for env={env!r}")
+    alg, ctl, base = (ALG, CONTROL, "nonprivate") if name == ALG else (name, f"{name}@{CONTROL}", f"{name}@nonprivate")
+    for a in (alg, ctl, base):
+        if not (df.algorithm == a).any():
+            raise ValueError(f"no rows for algorithm={a!r} on env={env!r}")
+    N, rng = int(df.N.iloc[0]), rng_for(cid)
+    return tuple(_check(cid, df, None, a, N, rate_eps, tol.get(cid, 0.0), alpha, rng, base=base) for a in (alg, ctl))
 
 
 EXACT_CLAIM = Claim(

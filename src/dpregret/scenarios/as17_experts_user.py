@@ -1,0 +1,235 @@
+"""Your own experts learner beside Agarwal and Singh's Algorithm 1 (ICML 2017, section 3;
+issue 18): the full-information experts setting (``dpregret.protocols``: ``predict()`` ->
+``(R, N)`` weights on the simplex, ``update((R, N) losses)``).
+
+The privacy of Algorithm 1/2 comes from the tree: the prefix sums ``L~_0, L~_1, ..., L~_T``
+that TreeBasedAgg releases are eps-DP (Lemma 3.3, Corollary 3.2 item 1, ``lambda =
+calibration.tree_lambda``), and anything computed from them is post-processing.  So any
+experts learner can be run privately by feeding it the losses *reconstructed from the
+releases*, ``L~_t - L~_{t-1}``: it sees exactly what a post-processing of the private releases
+may see.  Its non-private twin is the same learner fed the exact losses ``l_t``, and its
+control (the paper's ``fresh_noise``) the same learner fed the increments of fresh-noise prefix
+sums (Laplace on every release, no tree, calibrated by advanced composition over the T
+releases: ``calibration.fresh_lambda``), whose gap grows like sqrt(T).
+
+The protocol the wrapper runs, for each of the three feeds (``released_0`` is ``L~_0``, the
+tree's initial release of K noise draws; ``0`` for the exact feed; the fresh-noise sums' first
+release for the control):
+
+    learner.update(released_0)                      # before round 1
+    for t = 1..T:  x_t = learner.predict()          # (R, N) on the simplex, checked
+                   suffer <x_t, l_t>
+                   learner.update(released_t - released_{t-1})
+
+so a learner that is a function of the sum of what it was fed (FTRL-like, e.g. exponential
+weights on the cumulative loss) plays on exactly the tree's prefix sums ``L~_{t-1}``, the
+paper's Algorithm 1 (a test: the paper's ExpWeights through this path gives the paper's
+``tree`` / ``nonprivate`` / ``fresh_noise`` numbers, to rounding).  A learner with per-round
+state (a step that depends on the individual losses, a restart, a multiplicative update of
+the weights) sees the same private releases -- still private -- but may accumulate more of
+their noise (each reconstructed loss carries the difference of two releases' noise, of scale
+lambda log T, not a loss in [0, 1]); that is what the check measures.  ``make(R, N, T)``
+needs nothing about eps: the noise is added by the wrapper.
+
+The losses, tree draws and fresh-noise draws are the paper rows' (``as17_experts.simulate``:
+the same streams under the same keys), so each user row is paired with the paper's on the
+same draws (common random numbers); :func:`simulate` returns the paper's rows unchanged and
+then, for every user learner ``name`` and eps, rows ``name`` (tree), ``name@nonprivate`` and
+``name@fresh_noise``.  :data:`USER_CLAIMS` declares the claim that holds for any such learner:
+``AS17-cor3.2-gap-rate-T`` (the paired privacy gap divided by log2(T)^2 does not grow with T),
+decided on the stochastic environment at ``rate_eps`` over the preset's T grid.
+"""
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .. import _validate as V
+from ..calibration import fresh_lambda, tree_lambda
+from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
+from ..learners.prefix_sums import FreshNoise, scaled_draws
+from ..protocols import check_play
+from ..rng import ReplicateStreams, stable_key
+from ..tree import TreeReleases
+from . import as17_experts as X
+
+SCENARIO = X.SCENARIO
+ROLES = ("nonprivate", "fresh_noise")  # a user learner ``name``'s twin and control rows: ``name@<role>``
+SIGNATURE = "make(R, N, T)"
+SIGNATURE_DOC = ("make(R, N, T) -> an experts learner (dpregret.protocols: predict() -> (R, N) weights on the "
+                 "simplex, update((R, N) losses)) for R replicate rows, N experts and horizon T; the wrapper feeds "
+                 "it the increments of the tree's private prefix sums (no eps needed)")
+BLOCK = 4096  # rounds of losses and releases made at once (speed only: the same draws)
+
+
+def point_streams(env: str, N: int, T: int, replicates: Sequence[int], root_seed: int, gap: float, phases: int):
+    """(loss source, tree streams, fresh-noise streams) of one point: the streams of
+    ``as17_experts.simulate`` under the same keys, so the same draws."""
+    point = (SCENARIO, env, N, T, gap if env == "stochastic" else phases)
+    if env == "switching":
+        source = SwitchingExperts(T, N, phases)
+    else:
+        source = StochasticExperts(N, gap, ReplicateStreams(root_seed, stable_key(*point, "losses"), replicates))
+    return (source, ReplicateStreams(root_seed, stable_key(*point, "tree"), replicates),
+            ReplicateStreams(root_seed, stable_key(*point, "fresh"), replicates))
+
+
+def build_user_learner(make: Callable, name: str, R: int, N: int, T: int, built: list):
+    """``make(R, N, T)``, with a clear error if ``make`` cannot be called so, returns no learner,
+    or returns a learner it returned before (each row needs its own state)."""
+    try:
+        inspect.signature(make).bind(R, N, T)
+    except TypeError as err:
+        raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE_DOC}; it cannot take those "
+                         f"arguments ({err})") from None
+    except ValueError:  # no introspectable signature (a builtin): the call below decides
+        pass
+    learner = make(R, N, T)
+    if not (callable(getattr(learner, "predict", None)) and callable(getattr(learner, "update", None))):
+        raise ValueError(f"learner {name!r}: make returned {type(learner).__name__}, not a learner with predict() "
+                         "and update(losses)")
+    if any(learner is b for b in built):
+        raise ValueError(f"learner {name!r}: make returned the same object twice; it must build a new learner on "
+                         "every call (the private, non-private and control runs each need their own state)")
+    built.append(learner)
+    return learner
+
+
+class _Run:
+    """One user learner on one feed (role ``tree``, ``nonprivate`` or ``fresh_noise``) at one eps."""
+
+    def __init__(self, name: str, role: str, eps: float | None, rows: slice, learner):
+        self.name, self.role, self.eps, self.rows, self.learner = name, role, eps, rows, learner
+        self.suffered = None
+
+
+def _feed(run: _Run, feeds: dict) -> np.ndarray:
+    return feeds[run.role] if run.role == "nonprivate" else feeds[run.role][run.rows]
+
+
+def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequence[int], root_seed: int,
+             gap: float = 0.1, phases: int = 4, learners: Mapping[str, Callable] | None = None) -> pd.DataFrame:
+    """The paper's rows (``as17_experts.simulate``, unchanged) and, for every ``{name: make}`` in
+    ``learners``, its rows ``name`` (fed the tree's reconstructed losses), ``name@nonprivate``
+    (the exact losses; repeated at every eps, as the paper's ``nonprivate``) and
+    ``name@fresh_noise`` (fresh-noise prefix sums' increments) at each eps, on the same draws.
+    Columns as the paper's; ``eta`` is NaN for a user's rows, ``lambda`` the noise scale of the
+    releases it was fed."""
+    if env not in KINDS:
+        raise ValueError(f"env must be one of {KINDS}, got {env!r}")
+    learners = dict(learners or {})
+    for name, make in learners.items():
+        if not isinstance(name, str) or not name.isidentifier() or name in X.ALGORITHMS:
+            raise ValueError(f"learner name {name!r} must be an identifier not among the paper's rows {X.ALGORITHMS}")
+        if not callable(make):
+            raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE}, got {type(make).__name__}")
+    paper = X.simulate(env, N, T, eps, replicates, root_seed, gap=gap, phases=phases)
+    if not learners:
+        return paper
+    user = _user_rows(env, int(N), int(T), [float(e) for e in eps], list(replicates), root_seed, gap, phases, learners)
+    return pd.concat([paper, user[paper.columns]], ignore_index=True)
+
+
+def _user_rows(env, N, T, eps, replicates, root_seed, gap, phases, learners) -> pd.DataFrame:
+    R, E = len(replicates), len(eps)
+    ER = E * R
+    source, tree_streams, fresh_streams = point_streams(env, N, T, replicates, root_seed, gap, phases)
+    sc_t = np.array([tree_lambda(N, T, e) for e in eps])
+    sc_f = np.array([fresh_lambda(N, T, e) for e in eps])
+    # the releases: TreeBasedAgg's (Algorithm 2) and the fresh-noise sums', row e*R + r = (eps e, replicate r)
+    tree = TreeReleases(T, N, scaled_draws(tree_streams, sc_t, N), ER)  # draws L~_0's K draws, as TreeBasedAgg
+    fresh = FreshNoise(ER, N, scaled_draws(fresh_streams, sc_f, N))
+    runs, built = [], []
+    for name, make in learners.items():
+        runs.append(_Run(name, "nonprivate", None, slice(0, R), build_user_learner(make, name, R, N, T, built)))
+        for k, e in enumerate(eps):
+            for role in ("tree", "fresh_noise"):
+                runs.append(_Run(name, role, e, slice(k * R, (k + 1) * R),
+                                 build_user_learner(make, name, R, N, T, built)))
+    first = {"tree": tree.true + tree.noise, "fresh_noise": fresh.estimate, "nonprivate": np.zeros((R, N))}
+    for u in runs:  # the releases before round 1 (L~_0), as update() before the first predict()
+        u.learner.update(_feed(u, first).copy())
+        u.suffered = np.zeros(R)
+    cum, sum_sq, sum_max = np.zeros((R, N)), np.zeros(R), np.zeros(R)
+    for t0 in range(0, T, BLOCK):
+        tb = min(BLOCK, T - t0)
+        if env == "switching":
+            L = np.stack([source.loss(t, R) for t in range(t0 + 1, t0 + tb + 1)], axis=1).astype(float)
+        else:
+            L = source.block(tb)
+        LE = np.broadcast_to(L[None], (E, R, tb, N)).reshape(ER, tb, N)
+        inc = {}
+        for role, sums in (("tree", tree), ("fresh_noise", fresh)):
+            before = sums.block(LE)  # the release each round is played on, L~_{t-1}
+            after = sums.true + sums.noise if role == "tree" else sums.estimate  # L~_{t0 + tb}
+            rel = np.concatenate([before, after[:, None]], axis=1)
+            inc[role] = np.diff(rel, axis=1)  # L~_t - L~_{t-1}, rounds t0 + 1 .. t0 + tb
+        plays = {id(u): np.empty((tb, R, N)) for u in runs}
+        for s in range(tb):
+            l = L[:, s]
+            feeds = {"nonprivate": l, "tree": inc["tree"][:, s], "fresh_noise": inc["fresh_noise"][:, s]}
+            for u in runs:
+                x = np.asarray(u.learner.predict(), dtype=float)
+                if x.shape != (R, N):
+                    check_play("experts", x, R, N)  # raises, naming the shape
+                plays[id(u)][s] = x
+                u.suffered = u.suffered + np.einsum("bi,bi->b", x, l)
+                u.learner.update(_feed(u, feeds).copy())
+            cum += l
+            sum_sq += np.max(np.abs(l), axis=1) ** 2
+            sum_max += np.max(l, axis=1)
+        for u in runs:  # every play of the block: finite and on the simplex
+            try:
+                check_play("experts", plays[id(u)].reshape(tb * R, N), tb * R, N)
+            except ValueError as err:
+                raise ValueError(f"learner {u.name!r} ({u.role}) in rounds {t0 + 1}..{t0 + tb}: {err}") from None
+    best = cum.min(axis=1)
+    out = []
+    for u in runs:
+        for k, e in enumerate(eps):
+            if u.role != "nonprivate" and e != u.eps:
+                continue
+            lam = {"nonprivate": 0.0, "tree": sc_t[k], "fresh_noise": sc_f[k]}[u.role]
+            out.append(pd.DataFrame({
+                "scenario": SCENARIO, "env": env, "algorithm": u.name if u.role == "tree" else f"{u.name}@{u.role}",
+                "N": N, "T": T, "eps": e, "replicate": replicates, "eta": np.nan, "regret": u.suffered - best,
+                "sum_sq_dual": sum_sq, "max_regret": sum_max - best, "lambda": float(lam)}))
+    return pd.concat(out, ignore_index=True)
+
+
+USER_ENV = "stochastic"
+
+
+def _user_claim():
+    """Corollary 3.2's additive privacy gap (``AS17-cor3.2-gap-rate-T``) for any experts learner fed
+    the tree's reconstructed losses (post-processing of the eps-DP releases), paired with the same
+    learner fed the exact losses; control: the same learner on fresh-noise prefix sums.  Points:
+    the preset's T grid ``p["T"]`` at ``rate_eps`` on the stochastic environment (the pipeline
+    decides the paper's claim per environment, ``...--stochastic`` and ``...--switching``; the
+    stochastic one is the environment whose gap is not driven by the sequence's switches, and
+    the one the other AS17 user claim uses)."""
+    from .contract import UserClaim
+
+    def simulate_point(p, point, reps, seed, learners):
+        return simulate(USER_ENV, int(p["N"]), int(point), [p["rate_eps"]], reps, seed, gap=p["gap"],
+                        phases=p["phases"], learners=learners)
+
+    def decide(runs, p, tol, alpha, rng_for, name):
+        from ..claims.as17_experts import gap_rate_T_claim
+        return gap_rate_T_claim(runs, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
+
+    return UserClaim(
+        "AS17-cor3.2-gap-rate-T", SCENARIO, "experts", SIGNATURE,
+        "your learner fed the losses reconstructed from TreeBasedAgg's eps-DP prefix sums (L~_t - L~_{t-1}, "
+        "lambda = N (floor(log2 T) + 1) / eps, the paper's draws), gap paired with it fed the exact losses, on the "
+        "stochastic experts at rate_eps; control: your learner fed fresh-noise prefix sums (advanced composition, "
+        "no tree)",
+        "tree", "paper (Algorithm 1: exponential weights on TreeBasedAgg)", X.ALGORITHMS,
+        lambda p: [int(t) for t in p["T"]], simulate_point, decide)
+
+
+# Corollary 3.2's additive gap holds for any post-processing of the tree's releases (dpregret.scenarios.contract)
+USER_CLAIMS = (_user_claim(),)
