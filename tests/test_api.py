@@ -24,7 +24,7 @@ def _readme_example() -> str:
     return _readme_examples()["own-learner"]
 
 
-@pytest.mark.parametrize("marker", ["own-learner", "own-learner-bandit", "own-learner-oco_polytope"])
+@pytest.mark.parametrize("marker", ["own-learner", "own-learner-bandit", "own-learner-experts", "own-learner-oco_polytope"])
 def test_readme_example_runs_as_written(tmp_path, marker):
     """Each setting's example prints a verdict for the user's learner with its control caught
     (the oco example: Zhang et al.'s and van der Hoeven's claims)."""
