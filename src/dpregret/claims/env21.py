@@ -297,41 +297,9 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
              "ENV-lemma5.2-rate-T": (simplex, "laplace", "laplace_slow_zeta", "laplace_fixed_step"),
              "ENV-lemma5.5-rate-T": (simplex, "gaussian", "gaussian_slow_zeta", "gaussian_fixed_step")}
     for cid, (df, alg, ctl, sec) in specs.items():
-        t = tol.get(cid, 0.0)
-        a, c = _at(df, alg=alg), _at(df, alg=ctl)
-        res = _rate(a, "T", "regret", 0.75, t, alpha, rng_for(cid))
-        cres = _rate(c, "T", "regret", 0.75, t, alpha, rng_for(cid + "/control"))
-        sres = _rate(_at(df, alg=sec), "T", "regret", 0.75, t, alpha, rng_for(cid + "/secondary"))
-        res.detail["secondary_control"] = {"alg": sec, "verdict": sres.verdict, "slope": sres.measured,
-                                           "ci": [sres.ci_low, sres.ci_high]}
-        res.detail["control_zeta_over_algorithm1"] = (c.groupby("T").zeta.first() / a.groupby("T").zeta.first()
-                                                      ).round(4).tolist()
-        m = a.groupby("T")[["regret", "bound_lemma3_1", "bound_lemma3_1_explicit"]].mean()
-        res.detail["regret_over_lemma3_1_C1"] = (m.regret / m.bound_lemma3_1).round(4).tolist()
-        res.detail["regret_over_explicit_chain"] = (m.regret / m.bound_lemma3_1_explicit).round(4).tolist()
-        res.detail["explicit_chain_over_LDT"] = (m.bound_lemma3_1_explicit / (a.L.iloc[0] * a.D.iloc[0] * m.index)).round(3).tolist()
-        if alg in ("laplace", "gaussian"):
-            dim, delta = int(a.dim.iloc[0]), float(a.delta.iloc[0])
-            bcol = "bound_lemma5_2" if alg == "laplace" else "bound_lemma5_5"
-            mb = a.groupby("T")[bcol].mean()
-            res.detail[f"regret_over_{bcol}_C1"] = (m.regret / mb).round(4).tolist()
-            res.detail["stated_bound_over_LDT"] = (mb / (a.L.iloc[0] * a.D.iloc[0] * mb.index)).round(3).tolist()
-            tf = _polylog(alg, delta, dim)
-            div = _rate(a, "T", "regret", 0.75, t, alpha, rng_for(cid + "/polylog"), transform=tf)
-            divc = _rate(c, "T", "regret", 0.75, t, alpha, rng_for(cid + "/polylog/control"), transform=tf)
-            res.detail["polylog_divided"] = {"slope": div.measured, "ci": [div.ci_low, div.ci_high], "verdict": div.verdict,
-                                             "control_slope": divc.measured, "control_verdict": divc.verdict}
-            res.detail["noise_to_smoothing"] = _noise_ratios(a, alg)
-        out[cid] = (res, cres)
-    comp = [out["ENV-lemma5.2-rate-T"], out["ENV-lemma5.5-rate-T"]]
-    res = _worst([r for r, _ in comp])
-    res = Result(res.verdict, res.measured, res.bound, res.ci_low, res.ci_high, tol.get("ENV-thm1.1-rate-T", res.tolerance),
-                 {**res.detail, "components": {k: {"verdict": r.verdict, "slope": r.measured, "ci": [r.ci_low, r.ci_high],
-                                                    "noise_to_smoothing": r.detail.get("noise_to_smoothing")}
-                                               for k, (r, _) in zip(("laplace", "gaussian"), comp)}})
-    res.detail["secondary_control"] = {k: r.detail["secondary_control"] for k, (r, _) in
-                                       zip(("laplace", "gaussian"), comp)}
-    out["ENV-thm1.1-rate-T"] = (res, _least_caught([c for _, c in comp]))
+        out[cid] = _rate_T(_at(df, alg=alg), _at(df, alg=ctl), _at(df, alg=sec), sec, cid, tol.get(cid, 0.0), alpha,
+                           rng_for, kind=alg if alg in ("laplace", "gaussian") else None)
+    out["ENV-thm1.1-rate-T"] = _thm1_1(out, tol)
 
     # --- rates in n and eps (privacy gap) ---------------------------------------------------
     ng = paired_gap(nt, ["dim", "replicate"])  # gap = regret - the noise-free run's (alg "none")
@@ -429,53 +397,21 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
     for cid, kind in USER_RATE_T.items():
         if cid not in need:
             continue
-        t = tol.get(cid, 0.0)
         rows, crow = _at(simplex, alg=a[kind]), _at(simplex, alg=a[f"{kind}_slow_zeta"])
-        res = _rate(rows, "T", "regret", 0.75, t, alpha, rng_for(cid))
-        cres = _rate(crow, "T", "regret", 0.75, t, alpha, rng_for(cid + "/control"))
         sec = a.get(f"{kind}_fixed_step")
-        if sec is None:
-            res.detail["secondary_control"] = {"alg": None, "verdict": "not applicable (the step is the learner's own)"}
-        else:
-            sres = _rate(_at(simplex, alg=sec), "T", "regret", 0.75, t, alpha, rng_for(cid + "/secondary"))
-            res.detail["secondary_control"] = {"alg": sec, "verdict": sres.verdict, "slope": sres.measured,
-                                               "ci": [sres.ci_low, sres.ci_high]}
-        res.detail["control_zeta_over_algorithm1"] = (crow.groupby("T").zeta.first() / rows.groupby("T").zeta.first()
-                                                      ).round(4).tolist()
-        m = rows.groupby("T")[["regret", "bound_lemma3_1", "bound_lemma3_1_explicit"]].mean()
-        res.detail["regret_over_lemma3_1_C1"] = (m.regret / m.bound_lemma3_1).round(4).tolist()
-        res.detail["regret_over_explicit_chain"] = (m.regret / m.bound_lemma3_1_explicit).round(4).tolist()
-        res.detail["explicit_chain_over_LDT"] = (m.bound_lemma3_1_explicit / (rows.L.iloc[0] * rows.D.iloc[0] * m.index)
-                                                 ).round(3).tolist()
-        bcol = "bound_lemma5_2" if kind == "laplace" else "bound_lemma5_5"
-        mb = rows.groupby("T")[bcol].mean()
-        res.detail[f"regret_over_{bcol}_C1"] = (m.regret / mb).round(4).tolist()
-        res.detail["stated_bound_over_LDT"] = (mb / (rows.L.iloc[0] * rows.D.iloc[0] * mb.index)).round(3).tolist()
-        tf = _polylog(kind, float(rows.delta.iloc[0]), int(rows.dim.iloc[0]))
-        div = _rate(rows, "T", "regret", 0.75, t, alpha, rng_for(cid + "/polylog"), transform=tf)
-        divc = _rate(crow, "T", "regret", 0.75, t, alpha, rng_for(cid + "/polylog/control"), transform=tf)
-        res.detail["polylog_divided"] = {"slope": div.measured, "ci": [div.ci_low, div.ci_high], "verdict": div.verdict,
-                                         "control_slope": divc.measured, "control_verdict": divc.verdict}
-        res.detail["noise_to_smoothing"] = _noise_ratios(rows, kind)
+        res, cres = _rate_T(rows, crow, None if sec is None else _at(simplex, alg=sec), sec, cid, tol.get(cid, 0.0),
+                            alpha, rng_for, kind=kind)
         res.detail["learner"] = name
         ref = _at(simplex, alg=rate_T_algs(REFERENCE)[kind])
         if len(ref):  # the user claims' reference (a learner frozen at the centre), same draws
-            res.detail["regret_over_frozen_centre"] = (m.regret / ref.groupby("T").regret.mean()).round(4).tolist()
+            m = rows.groupby("T").regret.mean()
+            res.detail["regret_over_frozen_centre"] = (m / ref.groupby("T").regret.mean()).round(4).tolist()
         out[cid] = (res, cres)
     if "ENV-thm1.1-rate-T" in claims:  # the worse of the two, against the less caught control (as evaluate)
-        comp = [out["ENV-lemma5.2-rate-T"], out["ENV-lemma5.5-rate-T"]]
-        w = _worst([r for r, _ in comp])
-        parts = {k: {"verdict": r.verdict, "slope": r.measured, "ci": [r.ci_low, r.ci_high],
-                     "noise_to_smoothing": r.detail.get("noise_to_smoothing")}
-                 for k, (r, _) in zip(("laplace", "gaussian"), comp)}
-        res = Result(w.verdict, w.measured, w.bound, w.ci_low, w.ci_high, tol.get("ENV-thm1.1-rate-T", w.tolerance),
-                     {**w.detail, "components": parts})
-        res.detail["secondary_control"] = {k: r.detail["secondary_control"] for k, (r, _) in
-                                           zip(("laplace", "gaussian"), comp)}
-        for k, (r, _) in zip(("laplace", "gaussian"), comp):
-            if "regret_over_frozen_centre" in r.detail:
-                res.detail["components"][k]["regret_over_frozen_centre"] = r.detail["regret_over_frozen_centre"]
-        out["ENV-thm1.1-rate-T"] = (res, _least_caught([c for _, c in comp]))
+        res, ctl = out["ENV-thm1.1-rate-T"] = _thm1_1(out, tol)
+        for k, cid in (("laplace", "ENV-lemma5.2-rate-T"), ("gaussian", "ENV-lemma5.5-rate-T")):
+            if "regret_over_frozen_centre" in out[cid][0].detail:
+                res.detail["components"][k]["regret_over_frozen_centre"] = out[cid][0].detail["regret_over_frozen_centre"]
     return {c: out[c] for c in claims}
 
 
@@ -485,3 +421,52 @@ def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
 
     from .core import evaluate_records
     return evaluate_records(sys.modules[__name__], "env21", params, tables), {}
+
+
+def _rate_T(a: pd.DataFrame, c: pd.DataFrame, sec_rows: pd.DataFrame | None, sec: str | None, cid: str, t: float,
+            alpha: float, rng_for, kind: str | None = None) -> tuple[Result, Result]:
+    """A rate in T on the simplex (Lemma 3.1, 5.2, 5.5): the learner's rows ``a`` against the
+    control's ``c`` (slow zeta), the secondary control's slope (``sec``, None: not applicable),
+    and the detail shared by the paper's learner and a user's: regret over Lemma 3.1's bound and
+    its explicit chain; for a private run (``kind`` "laplace" / "gaussian") over the stated
+    bound, the slope with the stated polylog divided out, the noise-to-smoothing ratios."""
+    res = _rate(a, "T", "regret", 0.75, t, alpha, rng_for(cid))
+    cres = _rate(c, "T", "regret", 0.75, t, alpha, rng_for(cid + "/control"))
+    if sec is None:
+        res.detail["secondary_control"] = {"alg": None, "verdict": "not applicable (the step is the learner's own)"}
+    else:
+        sres = _rate(sec_rows, "T", "regret", 0.75, t, alpha, rng_for(cid + "/secondary"))
+        res.detail["secondary_control"] = {"alg": sec, "verdict": sres.verdict, "slope": sres.measured,
+                                           "ci": [sres.ci_low, sres.ci_high]}
+    res.detail["control_zeta_over_algorithm1"] = (c.groupby("T").zeta.first() / a.groupby("T").zeta.first()
+                                                  ).round(4).tolist()
+    m = a.groupby("T")[["regret", "bound_lemma3_1", "bound_lemma3_1_explicit"]].mean()
+    res.detail["regret_over_lemma3_1_C1"] = (m.regret / m.bound_lemma3_1).round(4).tolist()
+    res.detail["regret_over_explicit_chain"] = (m.regret / m.bound_lemma3_1_explicit).round(4).tolist()
+    res.detail["explicit_chain_over_LDT"] = (m.bound_lemma3_1_explicit / (a.L.iloc[0] * a.D.iloc[0] * m.index)
+                                             ).round(3).tolist()
+    if kind is not None:
+        dim, delta = int(a.dim.iloc[0]), float(a.delta.iloc[0])
+        bcol = "bound_lemma5_2" if kind == "laplace" else "bound_lemma5_5"
+        mb = a.groupby("T")[bcol].mean()
+        res.detail[f"regret_over_{bcol}_C1"] = (m.regret / mb).round(4).tolist()
+        res.detail["stated_bound_over_LDT"] = (mb / (a.L.iloc[0] * a.D.iloc[0] * mb.index)).round(3).tolist()
+        tf = _polylog(kind, delta, dim)
+        div = _rate(a, "T", "regret", 0.75, t, alpha, rng_for(cid + "/polylog"), transform=tf)
+        divc = _rate(c, "T", "regret", 0.75, t, alpha, rng_for(cid + "/polylog/control"), transform=tf)
+        res.detail["polylog_divided"] = {"slope": div.measured, "ci": [div.ci_low, div.ci_high], "verdict": div.verdict,
+                                         "control_slope": divc.measured, "control_verdict": divc.verdict}
+        res.detail["noise_to_smoothing"] = _noise_ratios(a, kind)
+    return res, cres
+
+
+def _thm1_1(out: dict, tol: dict) -> tuple[Result, Result]:
+    """Theorem 1.1: the worse of Lemma 5.2's and Lemma 5.5's rates, against the less caught control."""
+    comp = [out["ENV-lemma5.2-rate-T"], out["ENV-lemma5.5-rate-T"]]
+    w = _worst([r for r, _ in comp])
+    res = Result(w.verdict, w.measured, w.bound, w.ci_low, w.ci_high, tol.get("ENV-thm1.1-rate-T", w.tolerance),
+                 {**w.detail, "components": {k: {"verdict": r.verdict, "slope": r.measured, "ci": [r.ci_low, r.ci_high],
+                                                 "noise_to_smoothing": r.detail.get("noise_to_smoothing")}
+                                             for k, (r, _) in zip(("laplace", "gaussian"), comp)}})
+    res.detail["secondary_control"] = {k: r.detail["secondary_control"] for k, (r, _) in zip(("laplace", "gaussian"), comp)}
+    return res, _least_caught([c for _, c in comp])
