@@ -6,6 +6,8 @@ AS17_EXPERTS_CLAIM_FILES = [
     f"results/claims/{cid}--{env}.json" for cid in AS17_EXPERTS_CLAIMS for env in AS17X.get("envs", [])
 ] + [f"results/claims/{EXACT_CLAIM.claim_id}.json"]
 AS17_EXPERTS_FIGURES = figure_paths("as17_experts")
+if "as17_experts" in RUN["scenarios"]:
+    OUTPUTS["as17_experts"] = (AS17_EXPERTS_CLAIM_FILES, AS17_EXPERTS_FIGURES)
 
 
 rule as17_experts_simulate:

@@ -48,6 +48,8 @@ AS17_TABLE_CLAIM_FILES = (
     + ([f"results/claims/{cid}.json" for cid in EXTRA] if (MAB and BLO) else [])
 )
 AS17_TABLE_FIGURES = figure_paths("as17_tables")
+if {"as17_olo", "as17_mab", "as17_blo"} <= set(RUN["scenarios"]):
+    OUTPUTS["as17_tables"] = (AS17_TABLE_CLAIM_FILES, AS17_TABLE_FIGURES)
 
 
 # One job per (row, env, grid, chunk): every T (or N) of the grid in one process (the per-job

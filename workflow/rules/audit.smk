@@ -1,6 +1,8 @@
 # Empirical privacy audits: one job per audited mechanism (dpregret.claims.privacy).
 AUDIT = RUN.get("audit", {})
 AUDIT_CLAIM_FILES = [f"results/claims/{a}.json" for a in AUDIT.get("audits", [])]
+if "audit" in RUN["scenarios"]:
+    OUTPUTS["audit"] = (AUDIT_CLAIM_FILES, [])
 
 
 rule audit_run:

@@ -34,26 +34,24 @@ def _conda_env_file():
 CONDA_ENV = _conda_env_file()
 
 
+# OUTPUTS maps a group of rules to (its claim records, its figures); each included file registers
+# its own when its scenarios run, so the report's inputs are listed once, where they are made
+OUTPUTS = {}
+
+
 def chunk_ids(scenario):
     size = RUN[scenario].get("chunk_size", RUN["chunk_size"])
     return [f"{c.start}-{c.stop}" for c in replicate_chunks(RUN[scenario]["replicates"], size)]
 
 
 def claim_files():
-    out = []
-    if "as17_experts" in RUN["scenarios"]:
-        out += AS17_EXPERTS_CLAIM_FILES
-    if {"as17_olo", "as17_mab", "as17_blo"} <= set(RUN["scenarios"]):
-        out += AS17_TABLE_CLAIM_FILES
-    if "ztc22" in RUN["scenarios"]:
-        out += ZTC_CLAIM_FILES
-    if "env21" in RUN["scenarios"]:
-        out += ENV_CLAIM_FILES
-    if "vdh19" in RUN["scenarios"]:
-        out += VDH_CLAIM_FILES
-    if "audit" in RUN["scenarios"]:
-        out += AUDIT_CLAIM_FILES
-    return out + USER_CLAIM_FILES
+    """Every claim record this run writes: what the included rule files registered in OUTPUTS."""
+    return [f for claims, _ in OUTPUTS.values() for f in claims]
+
+
+def figure_files():
+    """Every figure this run draws (OUTPUTS), for the report."""
+    return [f for _, figures in OUTPUTS.values() for f in figures]
 
 
 def grid_points(p):

@@ -9,6 +9,7 @@ ENV_FILES = {e: [f"results/env21/{e}/{pt}/chunk{c}.parquet" for pt in pts for c 
              for e, pts in ENV_POINTS.items()}
 ENV_CLAIM_FILES = [f"results/claims/{cid}.json" for cid in ENV_CLAIMS] if ENV else []
 ENV_FIGURES = figure_paths("env21") if ENV else []
+OUTPUTS["env21"] = (ENV_CLAIM_FILES, ENV_FIGURES)
 
 
 rule env21_simulate:

@@ -23,12 +23,7 @@ rule report_html:
     input:
         claims="results/claims.csv",
         details=claim_files(),
-        figures=(AS17_EXPERTS_FIGURES if "as17_experts" in RUN["scenarios"] else [])
-        + (AS17_TABLE_FIGURES if "as17_mab" in RUN["scenarios"] else [])
-        + ZTC_FIGURES
-        + ENV_FIGURES
-        + VDH_FIGURES
-        + USER_FIGURES,
+        figures=figure_files(),
         tables=["results/as17/tables.csv"] if "as17_mab" in RUN["scenarios"] else [],
         mutation="results/mutation.json",
         provenance="results/claims.provenance.json",

@@ -10,6 +10,7 @@ USER_CLAIMS = user_claims() if USER else {}
 USER_JOBS = [(name, cid) for name, spec in USER.items() for cid in spec["claims"]]
 USER_CLAIM_FILES = [f"results/claims/{cid}--learner-{name}.json" for name, cid in USER_JOBS]
 USER_FIGURES = [f"figures/user/{user_figure_stem(cid, name)}.png" for name, cid in USER_JOBS]
+OUTPUTS["user"] = (USER_CLAIM_FILES, USER_FIGURES)
 
 
 rule user_simulate:

@@ -10,6 +10,7 @@ VDH_FILES = {e: [f"results/vdh19/{e}/{pt}/chunk{c}.parquet" for pt in pts for c 
              for e, pts in VDH_POINTS.items()}
 VDH_CLAIM_FILES = [f"results/claims/{cid}.json" for cid in VDH_CLAIMS] if VDH else []
 VDH_FIGURES = figure_paths("vdh19") if VDH else []
+OUTPUTS["vdh19"] = (VDH_CLAIM_FILES, VDH_FIGURES)
 
 
 rule vdh19_simulate:

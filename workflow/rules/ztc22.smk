@@ -24,6 +24,7 @@ ZTC_FILES = {
 }
 ZTC_CLAIM_FILES = [f"results/claims/{cid}.json" for cid in ZTC_CLAIMS] if ZTC else []
 ZTC_FIGURES = figure_paths("ztc22") if ZTC else []
+OUTPUTS["ztc22"] = (ZTC_CLAIM_FILES, ZTC_FIGURES)
 
 
 # The experiments made of many short points run as one job each (every point of the experiment
