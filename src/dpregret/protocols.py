@@ -47,6 +47,7 @@ SIGNATURES = {
     "oco": "make(R, d, r)",  # R replicate rows, dimension d, the l2 ball of radius r
     "oco_polytope": "make(R, domain, T_round, G)",  # domain: lmo / project / contains (environments.polytopes)
     "bandit": "make(R, N, T, lam, streams)",  # lam: the Laplace scale of the feedback; streams: ReplicateStreams
+    "bco": "make(R, domain, T, lam, streams)",  # domain: name ball/cube, n, contains, project; lam: scale of Z_t
 }
 
 

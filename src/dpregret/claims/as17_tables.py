@@ -178,6 +178,25 @@ for dom in ("ball", "cube"):
                  fixed_eps=False, decades=1.0),
     ]
 
+
+def blo_rate_T_claim(runs: pd.DataFrame, domain: str, rate_eps: float, tol: dict, alpha: float, rng_for,
+                     name: str = "dp_scrible", env: str = "stochastic") -> tuple[Result, Result]:
+    """``AS17-T2-blo-<domain>-rate-T`` for the learner whose rows are ``algorithm == name`` (the
+    paper's: ``"dp_scrible"``, with its control ``dp_scrible_composed``; a user's: Algorithm 4
+    around it, ``scenarios.as17_blo_user.USER_CLAIMS``, with its control ``name@composed``, the same
+    learner with lambda by advanced composition on the same draws), by the pipeline's rate check
+    (:func:`evaluate_rate` on the domain's ``BLO_SPECS`` entry).  ``rng_for(claim id)`` gives the
+    bootstrap's rng."""
+    (spec,) = [s for s in BLO_SPECS if s.claim.claim_id == f"AS17-T2-blo-{domain}-rate-T"]
+    if name != spec.algorithm:
+        spec = dataclasses.replace(spec, algorithm=name, control=f"{name}@composed")
+    cid = spec.claim.claim_id
+    runs = runs[runs.env == env]
+    for a in (spec.algorithm, spec.control):
+        if not ((runs.algorithm == a) & (runs.row == domain) & (runs.grid == "T")).any():
+            raise ValueError(f"{cid}: no T-grid rows for algorithm={a!r} on the {domain}, env={env!r}")
+    return evaluate_rate(runs, spec, rate_eps, tol.get(cid, 0.0), alpha, rng_for(cid))
+
 EXTRA = {
     "AS17-thm4.1-bound": _c("AS17-thm4.1-bound", "Theorem 4.1 (proof, section 4.1)", "bound",
                             "E[Regret] <= log N/eta + 2 eta T N (1 + 10 lambda^2 log^2 NT) + 2 T gamma + 1 at every (T, eps)",

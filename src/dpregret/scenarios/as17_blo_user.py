@@ -1,0 +1,297 @@
+"""Your own bandit linear optimisation learner inside Agarwal and Singh's Algorithm 4 (ICML 2017,
+section 4.2, Theorem 4.5, Table 2 row 1; issue 18): the ``bco`` setting (``dpregret.protocols``:
+``predict()`` -> ``(R, n)`` points of K, ``update((R,) loss values)``).
+
+Algorithm 4 is a black-box reduction: it asks its base learner for a point ``y_t`` of K, plays
+it, and forwards ``<l_t, y_t> + <Z_t, y_t>`` with ``Z_t`` a vector of i.i.d. Laplace(lambda)
+coordinates (Lemma 4.2: lambda = ``2 ||Y||_1 / eps`` here, the paper's ``dp_scrible`` row,
+``scenarios.as17_blo.params``).  So any non-private BLO learner is run privately by putting it in
+SCRiBLe's place, and Theorem 4.5's rate in T (``AS17-T2-blo-<ball|cube>-rate-T``: regret /
+sqrt(ln T) grows at most as T^(1/2)) is the claim such a learner can get.  Its control is the
+paper's: the same learner with lambda calibrated by advanced composition over the T rounds
+(``dp_scrible_composed``, lambda ~ sqrt(T)/eps), which should make its regret ~ T.
+
+The wrapper, per round and replicate row (the paper rows' draws: the losses ``l_t``, the
+standard Laplace vectors ``z_t`` under the keys of ``as17_blo.simulate``, so every user row is
+paired with the paper's on the same draws):
+
+    y_t = learner.predict()                 # (R, n), checked: shape, finite, inside K
+    suffer <l_t, c_t>                       # c_t = learner.center if it exposes one, else y_t
+    learner.update(<l_t + lam z_t, y_t>)    # (R,)
+
+``center`` (optional, ``(R, n)``, read after ``predict``): the conditional mean of the point the
+learner just drew, as SCRiBLe's centre ``x_t`` -- the paper's rows measure regret there; without
+it the realised ``<l_t, y_t>`` is summed (an unbiased estimate of the same expected regret).
+
+``make(R, domain, T, lam, streams)`` builds the learner: ``domain`` a :class:`Domain` (``name``
+``"ball"`` or ``"cube"``, so that a learner can pick its barrier; ``n`` the dimension;
+``contains``, ``project``), ``T`` the horizon, ``lam`` the Laplace scale of the feedback's noise
+vector, ``streams`` a :class:`~dpregret.rng.ReplicateStreams` for its own randomness, keyed by
+the scenario point and the learner's name (the same for the learner and its control).
+"""
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .. import _validate as V
+from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
+from ..learners.scrible import Scrible, theorem_4_5_eta
+from ..protocols import check_play
+from ..rng import ReplicateStreams, stable_key
+from . import as17_blo as B
+
+SCENARIO = B.SCENARIO
+CONTROL = "composed"  # a user learner ``name``'s control rows: ``name@composed``
+SIGNATURE = "make(R, domain, T, lam, streams)"
+SIGNATURE_DOC = ("make(R, domain, T, lam, streams) -> a bco learner (dpregret.protocols: predict() -> (R, n) points "
+                 "of K, update((R,) loss values)) for R replicate rows; domain: the decision set (domain.name 'ball' "
+                 "or 'cube', domain.n its dimension, domain.contains(x), domain.project(x)); T the horizon; lam the "
+                 "Laplace scale of the noise vector Z_t in the forwarded <l_t + Z_t, y_t>; streams: a "
+                 "dpregret.rng.ReplicateStreams for its own randomness")
+TOL = 1e-9  # how far outside K a play may lie (rounding)
+
+
+class Domain:
+    """The decision set K of a point: the unit l2 ball (``"ball"``) or the cube ``[-1, 1]^n``
+    (``"cube"``), with the interface of ``environments.polytopes`` domains that a bco learner may
+    use (``name``, ``n``, ``contains``, ``project``)."""
+
+    def __init__(self, name: str, n: int):
+        if name not in ("ball", "cube"):
+            raise ValueError(f"domain must be 'ball' or 'cube', got {name!r}")
+        self.name, self.n = name, V.integer("n", n, minimum=1)
+
+    def __repr__(self) -> str:
+        return f"Domain({self.name!r}, {self.n})"
+
+    def _rows(self, x) -> np.ndarray:
+        a = np.asarray(x, dtype=float)
+        if a.shape[-1:] != (self.n,):
+            raise ValueError(f"points must have shape (R, {self.n}) or ({self.n},), got {a.shape}")
+        return a
+
+    def contains(self, x, tol: float = TOL):
+        """Row-wise membership (a bool for one point)."""
+        a = self._rows(x)
+        size = np.linalg.norm(a, axis=-1) if self.name == "ball" else np.max(np.abs(a), axis=-1)
+        return size <= 1.0 + tol
+
+    def project(self, x) -> np.ndarray:
+        """Euclidean projection onto K, row-wise."""
+        a = self._rows(x)
+        if self.name == "cube":
+            return np.clip(a, -1.0, 1.0)
+        return a / np.maximum(1.0, np.linalg.norm(a, axis=-1, keepdims=True))
+
+
+def paper_learner(R: int, domain: Domain, T: int, lam: float, streams: ReplicateStreams) -> Scrible:
+    """The paper's base learner in this signature: SCRiBLe on ``domain`` with Theorem 4.5's eta for
+    the noise scale ``lam`` (``M = 1``; ``nu = 1`` and ``||X||_2 = 1`` on the ball, ``nu = 2n`` and
+    ``sqrt(n)`` on the cube), drawing from ``streams``."""
+    n = domain.n
+    nu, X2 = (1.0, 1.0) if domain.name == "ball" else (2.0 * n, float(np.sqrt(n)))
+    return Scrible(domain.name, n, theorem_4_5_eta(n, T, nu, 1.0, lam, X2), streams)
+
+
+def point_key(domain: str, env: str, N: int, T: int, phases: int, mu: float) -> tuple:
+    """The stable key prefix of a point: ``as17_blo.simulate``'s, so the same draws."""
+    return (SCENARIO, domain, env, N, T, phases if env == "switching" else mu)
+
+
+def streams_of(root_seed: int, point: tuple, name: str, replicates: Sequence[int]) -> ReplicateStreams:
+    """The streams a user learner ``name`` draws from at ``point`` (its learner and its control each get
+    a fresh instance: the same draws), keyed by replicate (chunk invariance)."""
+    return ReplicateStreams(root_seed, stable_key(*point, "learner", name), replicates)
+
+
+def build_user_learner(make: Callable, name: str, R: int, domain: Domain, T: int, lam: float,
+                       streams: ReplicateStreams, built: list):
+    """``make(R, domain, T, lam, streams)``, with a clear error if ``make`` cannot be called so,
+    returns no learner, or returns an object it returned before (each run needs its own state)."""
+    try:
+        inspect.signature(make).bind(R, domain, T, lam, streams)
+    except TypeError as err:
+        raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE_DOC}; it cannot take those "
+                         f"arguments ({err})") from None
+    except ValueError:  # no introspectable signature (a builtin): the call below decides
+        pass
+    learner = make(R, domain, T, lam, streams)
+    if not (callable(getattr(learner, "predict", None)) and callable(getattr(learner, "update", None))):
+        raise ValueError(f"learner {name!r}: make returned {type(learner).__name__}, not a learner with predict() "
+                         "and update(values)")
+    if any(learner is b for b in built):
+        raise ValueError(f"learner {name!r}: make returned the same object twice; it must build a new learner on "
+                         "every call (the private run and its control each need their own state)")
+    built.append(learner)
+    return learner
+
+
+class _Run:
+    """One user learner at one eps (``role`` "private": Lemma 4.2's lambda; "composed": the control)."""
+
+    def __init__(self, name: str, role: str, eps: float, lam: float, learner):
+        self.name, self.role, self.eps, self.lam, self.learner = name, role, eps, lam, learner
+        self.expected = None  # whether the learner exposes ``center`` (decided on round 1)
+        self.suffered = None
+
+    @property
+    def alg(self) -> str:
+        return self.name if self.role == "private" else f"{self.name}@{CONTROL}"
+
+
+def _check_point(u: _Run, what: str, a, R: int, domain: Domain) -> np.ndarray:
+    a = np.asarray(a)
+    try:
+        check_play("bco", a, R, domain.n)
+    except ValueError as err:
+        raise ValueError(f"learner {u.name!r} ({what}): {err}") from None
+    a = a.astype(float, copy=False)
+    inside = domain.contains(a)
+    if not np.all(inside):
+        r = int(np.argmin(inside))
+        raise ValueError(f"learner {u.name!r} ({what}): row {r} is outside the {domain.name} "
+                         f"(point {np.round(a[r], 6).tolist()})")
+    return a
+
+
+def run_user_rounds(u: _Run, domain: Domain, L: np.ndarray, Z: np.ndarray) -> None:
+    """Algorithm 4 around ``u.learner`` over the loss block ``L`` (``(R, tb, n)``) with the standard
+    Laplace vectors ``Z`` (``(R, tb, n)``, scaled by ``u.lam``): see the module docstring."""
+    R, tb, n = L.shape
+    if u.suffered is None:
+        u.suffered = np.zeros(R)
+    for s in range(tb):
+        y = _check_point(u, "predict()", u.learner.predict(), R, domain)
+        l = L[:, s]
+        c = getattr(u.learner, "center", None)
+        if u.expected is None:
+            u.expected = c is not None
+        if u.expected:
+            if c is None:
+                raise ValueError(f"learner {u.name!r}: attribute center disappeared after round 1")
+            c = _check_point(u, "center", c, R, domain)
+        else:
+            c = y
+        u.suffered += np.einsum("ri,ri->r", l, c)
+        u.learner.update(np.einsum("ri,ri->r", l + u.lam * Z[:, s], y))
+
+
+def simulate(domain: str, env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], replicates: Sequence[int],
+             root_seed: int, phases: int = 4, mu: float = 0.5,
+             learners: Mapping[str, Callable] | None = None) -> pd.DataFrame:
+    """The paper's rows (``as17_blo.simulate`` on the paper's keys of ``plan``, unchanged and first)
+    and, for every ``{name: make}`` of ``learners`` at each eps of ``plan[name]`` (default: those
+    of ``plan["dp_scrible"]``), the rows ``name`` (Algorithm 4 around it, lambda of Lemma 4.2 as
+    ``dp_scrible``) and ``name@composed`` (the control: lambda by advanced composition, as
+    ``dp_scrible_composed``), on the paper rows' losses and noise draws.  Columns as the paper's;
+    ``nu``, ``eta`` and ``bound_thm4_5`` are NaN for a user's rows."""
+    if domain not in ("ball", "cube"):
+        raise ValueError(f"domain must be 'ball' or 'cube', got {domain!r}")
+    if env not in KINDS:
+        raise ValueError(f"env must be one of {KINDS}, got {env!r}")
+    N, T = V.integer("N", N), V.integer("T", T)
+    learners = dict(learners or {})
+    for name, make in learners.items():
+        if not isinstance(name, str) or not name.isidentifier() or name in B.ALGORITHMS:
+            raise ValueError(f"learner name {name!r} must be an identifier not among the paper's rows {B.ALGORITHMS}")
+        if not callable(make):
+            raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE}, got {type(make).__name__}")
+    unknown = set(plan) - set(B.ALGORITHMS) - set(learners)
+    if unknown:
+        raise ValueError(f"plan keys must be among {B.ALGORITHMS} or the learners' names, got {sorted(unknown)}")
+    replicates = list(replicates)
+    paper_plan = {a: v for a, v in plan.items() if a in B.ALGORITHMS}
+    paper = B.simulate(domain, env, N, T, paper_plan, replicates, root_seed, phases=phases, mu=mu) if paper_plan else None
+    if not learners:
+        if paper is None:
+            raise ValueError("plan runs nothing: give a paper algorithm or a learner")
+        return paper
+    user = _user_rows(domain, env, N, T, plan, replicates, root_seed, phases, mu, learners)
+    if paper is None:
+        return user
+    return pd.concat([paper, user[paper.columns]], ignore_index=True)
+
+
+def _user_rows(domain, env, N, T, plan, replicates, root_seed, phases, mu, learners) -> pd.DataFrame:
+    R = len(replicates)
+    point = point_key(domain, env, N, T, phases, mu)
+    K = Domain(domain, N)
+    runs, built = [], []
+    for name, make in learners.items():
+        eps_list = plan.get(name, plan.get("dp_scrible"))
+        if not eps_list:
+            raise ValueError(f"learner {name!r} has no eps to run at: give plan[{name!r}] (or plan['dp_scrible'])")
+        for e in eps_list:
+            e = float(V.positive("eps", e))
+            for role, alg in (("private", "dp_scrible"), (CONTROL, "dp_scrible_composed")):
+                lam = B.params(domain, alg, N, T, e)["lambda"]
+                runs.append(_Run(name, role, e, lam, build_user_learner(
+                    make, name, R, K, T, lam, streams_of(root_seed, point, name, replicates), built)))
+
+    def streams(role):
+        return ReplicateStreams(root_seed, stable_key(*point, role), replicates)
+
+    # the draws of as17_blo.simulate (same keys, same order per stream)
+    switching = SwitchingOLO(domain, T, N, min(phases, T)) if env == "switching" else None
+    losses = None if switching else StochasticOLO(domain, N, mu, streams("losses"))
+    noise = streams("noise")
+    cum = np.zeros((R, N))
+    for t0 in range(0, T, B.BLOCK):
+        tb = min(B.BLOCK, T - t0)
+        if switching:
+            signs = np.array([switching.sign(t) for t in range(t0 + 1, t0 + tb + 1)])
+            L = np.broadcast_to(signs[:, None] * switching.u, (R, tb, N))
+        else:
+            L = losses.block(tb)
+        Z = noise.laplace(1.0, (tb, N))
+        for u in runs:
+            run_user_rounds(u, K, L, Z)
+        cum += L.sum(axis=1)
+    best = best_in_hindsight(domain, cum)
+    out = []
+    for u in runs:
+        out.append(pd.DataFrame({"scenario": SCENARIO, "row": domain, "env": env, "algorithm": u.alg, "N": N, "T": T,
+                                 "eps": u.eps, "replicate": replicates, "regret": u.suffered - best,
+                                 "trivial_regret": -best, "nu": np.nan, "lambda": u.lam, "eta": np.nan,
+                                 "bound_thm4_5": np.nan}))
+    return pd.concat(out, ignore_index=True)
+
+
+USER_ENV = "stochastic"
+
+
+def _user_claim(dom: str):
+    """Theorem 4.5's rate in T on ``dom`` (``AS17-T2-blo-<dom>-rate-T``) for any BLO learner as
+    Algorithm 4's base learner.  Points: the preset's T grid ``p["T"]`` at ``rate_eps`` on the
+    stochastic sequence, with the paper's rows of that claim (``dp_scrible`` and its control
+    ``dp_scrible_composed``, the pipeline's T-grid rows)."""
+    from .contract import UserClaim
+
+    def simulate_point(p, point, reps, seed, learners):
+        r = p["rate_eps"]
+        plan = {"dp_scrible": [r], "dp_scrible_composed": [r], **{name: [r] for name in learners}}
+        df = simulate(dom, USER_ENV, int(p["N"]), int(point), plan, reps, seed, phases=p["phases"], mu=p["mu"],
+                      learners=learners)
+        df["grid"] = "T"
+        return df
+
+    def decide(runs, p, tol, alpha, rng_for, name):
+        from ..claims.as17_tables import blo_rate_T_claim
+        return blo_rate_T_claim(runs, dom, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
+
+    return UserClaim(
+        f"AS17-T2-blo-{dom}-rate-T", SCENARIO, "bco", SIGNATURE,
+        f"your learner on the {dom} as the base learner of Algorithm 4 (fed <l_t, y_t> + <Z_t, y_t>, Z_t Laplace of "
+        "scale lambda = 2 ||Y||_1 / eps, the paper's draws), on the stochastic sequence at rate_eps; regret at your "
+        "learner's center if it exposes one, else realised; control: your learner with lambda by advanced "
+        "composition over the T rounds (~ sqrt(T)/eps), on the same draws",
+        "dp_scrible", f"paper (Algorithm 4 + SCRiBLe, {dom})", B.ALGORITHMS,
+        lambda p: [int(t) for t in p["T"]], simulate_point, decide)
+
+
+# Theorem 4.5's rate in T holds for any BLO learner inside Algorithm 4 (dpregret.scenarios.contract)
+USER_CLAIMS = (_user_claim("ball"), _user_claim("cube"))

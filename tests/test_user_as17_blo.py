@@ -1,0 +1,293 @@
+"""Your own bandit linear optimisation learner as Algorithm 4's base learner (Agarwal and Singh
+2017, section 4.2, Theorem 4.5; ``dpregret.scenarios.as17_blo_user``, issue 18): the paper's rows
+do not move, the paper's SCRiBLe through the generic per-round path gives the compiled kernel's
+numbers, the learner is fed the pulled point's loss plus the paper's noise, and a small learner
+gets the verdict of ``AS17-T2-blo-ball-rate-T`` with its control (lambda by advanced composition)
+caught."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpregret.environments.olo import StochasticOLO
+from dpregret.rng import ReplicateStreams, stable_key
+from dpregret.scenarios import as17_blo as B
+from dpregret.scenarios import as17_blo_user as U
+
+
+class EigenScrible:
+    """SCRiBLe written by a user: FTRL with the ball's log barrier (closed-form minimiser), the
+    Hessian's eigenvectors by numpy.linalg.eigh, a uniform (direction, sign) per round from its
+    own streams; exposes its centre."""
+
+    def __init__(self, R, domain, T, lam, streams):
+        if domain.name != "ball":
+            raise ValueError("EigenScrible runs on the ball")
+        n = domain.n
+        self.n, self.streams = n, streams
+        self.eta = np.sqrt(np.log(T) / (2 * n**2 * T * (1 + lam**2 * n)))
+        self.S = np.zeros((R, n))
+
+    def predict(self):
+        g = self.eta * self.S
+        a = np.linalg.norm(g, axis=1, keepdims=True)
+        x = -g / (1 + np.sqrt(1 + a * a))  # argmin <g, x> - log(1 - |x|^2)
+        den = 1 - np.sum(x * x, axis=1)[:, None, None]
+        H = 2 * np.eye(self.n) / den + 4 * x[:, :, None] * x[:, None, :] / den**2
+        lam, V = np.linalg.eigh(H)
+        k = np.minimum((self.streams.uniform(()) * 2 * self.n).astype(int), 2 * self.n - 1)
+        i, s = k // 2, 2.0 * (k % 2) - 1
+        rows = np.arange(len(k))
+        self.e, self.root, self.sign, self.center = V[rows, :, i], np.sqrt(lam[rows, i]), s, x
+        return x + (s / self.root)[:, None] * self.e
+
+    def update(self, v):
+        self.S += (self.n * v * self.sign * self.root)[:, None] * self.e
+
+
+class FKM:
+    """Flaxman, Kalai and McMahan's one-point estimate (n v / delta) u at y = x + delta u (u uniform
+    on the sphere), projected gradient descent on K shrunk by delta (domain.project): regret
+    ~ T^(3/4), on the ball or the cube."""
+
+    def __init__(self, R, domain, T, lam, streams):
+        n = domain.n
+        self.domain, self.n, self.streams = domain, n, streams
+        c = 1 + lam**2 * n
+        self.delta = min(0.5, (n**2 * c) ** 0.25 * T ** -0.25)
+        self.eta = self.delta / (n * np.sqrt(c * T))
+        self.x = np.zeros((R, n))
+
+    def predict(self):
+        g = self.streams.normal((self.n,))
+        self.u = g / np.linalg.norm(g, axis=1, keepdims=True)
+        self.center = self.x
+        return self.x + self.delta * self.u
+
+    def update(self, v):
+        x = self.x - self.eta * (self.n / self.delta) * v[:, None] * self.u
+        self.x = (1 - self.delta) * self.domain.project(x / (1 - self.delta))
+
+
+class Fixed:
+    """Always the same point; no ``center`` (realised regret); records what it is fed."""
+
+    def __init__(self, R, point):
+        self.R, self.p, self.seen = R, np.asarray(point, dtype=float), []
+
+    def predict(self):
+        return np.tile(self.p, (self.R, 1))
+
+    def update(self, v):
+        self.seen.append(np.array(v))
+
+
+def eigen_scrible(R, domain, T, lam, streams):
+    return EigenScrible(R, domain, T, lam, streams)
+
+
+def fkm(R, domain, T, lam, streams):
+    return FKM(R, domain, T, lam, streams)
+
+
+PLAN = {"scrible": [None], "dp_scrible": [1.0, 4.0], "dp_scrible_composed": [4.0], "dp_scrible_eps_squared": [1.0]}
+
+
+@pytest.mark.parametrize("domain", ["ball", "cube"])
+@pytest.mark.parametrize("env", ["stochastic", "switching"])
+def test_papers_rows_are_bit_identical_with_and_without_a_user_learner(domain, env):
+    alone = B.simulate(domain, env, 3, 300, PLAN, range(2, 5), 11, phases=3)
+    both = U.simulate(domain, env, 3, 300, {**PLAN, "mine": [1.0, 4.0]}, range(2, 5), 11, phases=3,
+                      learners={"mine": fkm})
+    pd.testing.assert_frame_equal(both.iloc[: len(alone)], alone)  # the paper's rows, in their positions
+    mine = both.iloc[len(alone):]
+    assert list(mine.columns) == list(alone.columns)
+    assert sorted(set(mine.algorithm)) == ["mine", "mine@composed"] and len(mine) == 2 * 2 * 3
+    assert mine.regret.notna().all() and mine.eta.isna().all()
+    # lambda: Lemma 4.2's for the learner (as dp_scrible), advanced composition for its control
+    for alg, paper in (("mine", "dp_scrible"), ("mine@composed", "dp_scrible_composed")):
+        want = [B.params(domain, paper, 3, 300, e)["lambda"] for e in (1.0, 4.0)]
+        np.testing.assert_array_equal(mine[mine.algorithm == alg]["lambda"].to_numpy(), np.repeat(want, 3))
+    assert U.simulate(domain, env, 3, 300, PLAN, range(2, 5), 11, phases=3).equals(alone)
+
+
+@pytest.mark.parametrize("domain", ["ball", "cube"])
+@pytest.mark.parametrize("env", ["stochastic", "switching"])
+def test_papers_scrible_on_the_generic_path_gives_the_kernels_numbers(domain, env, monkeypatch):
+    """SCRiBLe with Theorem 4.5's eta (``paper_learner``, drawing from the paper rows' stream) run as
+    a *user* learner gives the compiled kernel's dp_scrible and dp_scrible_composed rows to 1e-12
+    relative (the class's numpy sums round differently in the last bits), across block edges."""
+    monkeypatch.setattr(B, "BLOCK", 64)
+    N, T, reps, seed = 4, 700, range(1, 5), 23
+    point = U.point_key(domain, env, N, T, 4, 0.5)
+
+    def paper_as_user(R, K, T_, lam, streams):
+        return U.paper_learner(R, K, T_, lam, ReplicateStreams(seed, stable_key(*point, "scrible"), reps))
+
+    df = U.simulate(domain, env, N, T, {"dp_scrible": [1.0, 4.0], "dp_scrible_composed": [1.0, 4.0],
+                                        "paper": [1.0, 4.0]}, reps, seed, learners={"paper": paper_as_user})
+    for ker, gen in (("dp_scrible", "paper"), ("dp_scrible_composed", "paper@composed")):
+        a, b = (df[df.algorithm == n].reset_index(drop=True) for n in (ker, gen))
+        np.testing.assert_array_equal(a[["eps", "replicate", "lambda"]], b[["eps", "replicate", "lambda"]])
+        np.testing.assert_allclose(b.regret, a.regret, rtol=1e-12)
+        assert np.ptp(a.regret) > 1.0  # not constants
+    # and the paper's learner in this signature is the registered one's arithmetic (Theorem 4.5's eta)
+    lam = B.params(domain, "dp_scrible", N, T, 4.0)["lambda"]
+    sc = U.paper_learner(2, U.Domain(domain, N), T, lam, ReplicateStreams(1, (1,), range(2)))
+    assert sc.eta == B.params(domain, "dp_scrible", N, T, 4.0)["eta"]
+
+
+def test_the_learner_is_fed_the_pulled_points_loss_plus_the_papers_noise():
+    made = []
+
+    def fixed(R, K, T, lam, streams):
+        made.append((lam, Fixed(R, [0.5, -0.25, 0.0])))
+        return made[-1][1]
+
+    N, T, reps, seed = 3, 200, range(3), 5
+    df = U.simulate("ball", "stochastic", N, T, {"mine": [2.0]}, reps, seed, learners={"mine": fixed})
+    point = U.point_key("ball", "stochastic", N, T, 4, 0.5)
+    L = StochasticOLO("ball", N, 0.5, ReplicateStreams(seed, stable_key(*point, "losses"), reps)).block(T)
+    Z = ReplicateStreams(seed, stable_key(*point, "noise"), reps).laplace(1.0, (T, N))
+    y = np.array([0.5, -0.25, 0.0])
+    assert [lam for lam, _ in made] == [B.params("ball", a, N, T, 2.0)["lambda"]
+                                        for a in ("dp_scrible", "dp_scrible_composed")]
+    for lam, learner in made:
+        np.testing.assert_allclose(np.stack(learner.seen, axis=1), (L + lam * Z) @ y, rtol=1e-13)
+    # no center: the realised regret <L_T, y> - min_ball <L_T, x>
+    cum = L.sum(axis=1)
+    want = cum @ y + np.linalg.norm(cum, axis=1)
+    for alg in ("mine", "mine@composed"):
+        np.testing.assert_allclose(df[df.algorithm == alg].regret, want, rtol=1e-12)
+
+
+def test_user_rows_are_chunk_invariant_and_deterministic():
+    plan = {"dp_scrible": [4.0], "mine": [4.0]}
+    whole = U.simulate("ball", "stochastic", 3, 300, plan, range(4), 3, learners={"mine": eigen_scrible})
+    parts = pd.concat([U.simulate("ball", "stochastic", 3, 300, plan, r, 3, learners={"mine": eigen_scrible})
+                       for r in (range(0, 1), range(1, 4))])
+    key = ["algorithm", "replicate"]
+    pd.testing.assert_frame_equal(whole.sort_values(key).reset_index(drop=True),
+                                  parts.sort_values(key).reset_index(drop=True))
+    again = U.simulate("ball", "stochastic", 3, 300, plan, range(4), 3, learners={"mine": eigen_scrible})
+    pd.testing.assert_frame_equal(whole, again)
+
+
+def test_bad_make_and_bad_plays_are_clear_errors():
+    base = dict(domain="ball", env="stochastic", N=2, T=20, replicates=range(2), root_seed=1)
+
+    def run(make, name="mine", plan=None, **kw):
+        return U.simulate(plan=plan or {name: [1.0]}, learners={name: make}, **{**base, **kw})
+
+    with pytest.raises(ValueError, match=r"make\(R, domain, T, lam, streams\).*cannot take"):
+        run(lambda R, d, r: None)
+    with pytest.raises(ValueError, match="not a learner with predict"):
+        run(lambda R, K, T, lam, streams: object())
+    with pytest.raises(ValueError, match="must be callable"):
+        run(3)
+    with pytest.raises(ValueError, match="identifier not among the paper's rows"):
+        run(fkm, name="dp_scrible")
+    with pytest.raises(ValueError, match="identifier"):
+        run(fkm, name="my learner")
+    with pytest.raises(ValueError, match="no eps"):
+        run(fkm, plan={"dp_scrible_composed": [1.0]})
+    with pytest.raises(ValueError, match="plan keys"):
+        run(fkm, plan={"mine": [1.0], "other": [1.0]})
+    one = Fixed(2, [0.0, 0.0])
+    with pytest.raises(ValueError, match="same object twice"):
+        run(lambda R, K, T, lam, s: one)
+    with pytest.raises(ValueError, match=r"predict\(\).*shape \(2, 2\)"):
+        run(lambda R, K, T, lam, s: Fixed(R + 1, [0.0, 0.0]))
+    with pytest.raises(ValueError, match=r"predict\(\).*shape \(2, 2\)"):
+        run(lambda R, K, T, lam, s: Fixed(R, [0.0, 0.0, 0.0]))
+    with pytest.raises(ValueError, match=r"predict\(\).*outside the ball"):
+        run(lambda R, K, T, lam, s: Fixed(R, [0.8, 0.8]))
+    with pytest.raises(ValueError, match="non-finite"):
+        run(lambda R, K, T, lam, s: Fixed(R, [np.nan, 0.0]))
+    run(lambda R, K, T, lam, s: Fixed(R, [0.8, 0.8]), domain="cube")  # inside the cube
+
+    class BadCenter(Fixed):
+        def predict(self):
+            self.center = np.full((self.R, 2), 2.0)
+            return super().predict()
+    with pytest.raises(ValueError, match="center.*outside the ball"):
+        run(lambda R, K, T, lam, s: BadCenter(R, [0.0, 0.0]))
+    with pytest.raises(ValueError, match="domain must be"):
+        run(fkm, domain="simplex")
+
+
+def test_domain_contains_and_projects():
+    ball, cube = U.Domain("ball", 2), U.Domain("cube", 2)
+    x = np.array([[0.6, 0.8], [1.0, 1.0], [0.0, -0.5]])
+    np.testing.assert_array_equal(ball.contains(x), [True, False, True])
+    np.testing.assert_array_equal(cube.contains(x), [True, True, True])
+    np.testing.assert_allclose(ball.project(x)[1], [2**-0.5, 2**-0.5])
+    np.testing.assert_array_equal(cube.project(2 * x), np.clip(2 * x, -1, 1))
+    assert ball.contains(ball.project(3 * x)).all()
+    with pytest.raises(ValueError, match="shape"):
+        ball.contains(np.zeros(3))
+
+
+@pytest.fixture(scope="module")
+def small_runs():
+    (uc, _) = U.USER_CLAIMS
+    p = {"N": 4, "T": [100, 300, 1000, 3000, 10000], "rate_eps": 4, "phases": 4, "mu": 0.5}
+    runs = pd.concat([uc.simulate(p, t, range(4), 7, {"scr": eigen_scrible, "fkm": fkm}) for t in uc.points(p)],
+                     ignore_index=True)
+    return uc, p, runs
+
+
+def test_user_claim_decides_small_learners_with_their_controls_caught(small_runs):
+    from dpregret.claims.as17_tables import blo_rate_T_claim
+
+    uc, p, runs = small_runs
+    assert (uc.claim, uc.scenario, uc.setting, uc.paper_name) == ("AS17-T2-blo-ball-rate-T", "as17_blo", "bco",
+                                                                  "dp_scrible")
+    assert set(runs.algorithm) == {"dp_scrible", "dp_scrible_composed", "scr", "scr@composed", "fkm", "fkm@composed"}
+    assert (runs.grid == "T").all() and (runs.row == "ball").all() and (runs.env == "stochastic").all()
+
+    def rng_for(cid):
+        return np.random.default_rng(stable_key("check", cid))
+    tol = {"AS17-T2-blo-ball-rate-T": 0.15}
+    paper, paper_ctl = uc.decide(runs, p, tol, 0.05, rng_for, "dp_scrible")
+    scr, scr_ctl = uc.decide(runs, p, tol, 0.05, rng_for, "scr")
+    fk, fk_ctl = uc.decide(runs, p, tol, 0.05, rng_for, "fkm")
+    assert paper_ctl.verdict == scr_ctl.verdict == fk_ctl.verdict == "FAIL"  # each control caught (slope ~ 1)
+    assert min(paper_ctl.measured, scr_ctl.measured, fk_ctl.measured) > 0.85
+    assert len({paper_ctl.measured, scr_ctl.measured, fk_ctl.measured}) == 3  # each learner's own control
+    # a SCRiBLe of the user's is near the paper's; the T^(3/4) one-point learner is caught
+    assert abs(scr.measured - paper.measured) < 0.1 and scr.verdict in ("PASS", "INCONCLUSIVE")
+    assert fk.verdict == "FAIL" and fk.measured > 0.7
+    # the paper's learner is decided as the pipeline decides it (same rows, same spec, same control)
+    again = blo_rate_T_claim(runs[runs.algorithm.isin(["dp_scrible", "dp_scrible_composed"])], "ball", 4, tol, 0.05,
+                             rng_for)
+    assert (again[0].measured, again[0].ci_low, again[0].verdict) == (paper.measured, paper.ci_low, paper.verdict)
+    with pytest.raises(ValueError, match="no T-grid rows for algorithm='absent'"):
+        blo_rate_T_claim(runs, "ball", 4, tol, 0.05, rng_for, "absent")
+    with pytest.raises(ValueError, match="no T-grid rows for algorithm='scr@composed'"):
+        blo_rate_T_claim(runs[runs.algorithm != "scr@composed"], "ball", 4, tol, 0.05, rng_for, "scr")
+
+
+def test_user_claims_paper_rows_are_the_pipelines_T_grid_rows():
+    for uc in U.USER_CLAIMS:
+        dom = uc.claim.split("-")[3]
+        p = {"N": 3, "T": [300], "rate_eps": 4, "phases": 4, "mu": 0.5}
+        mine = uc.simulate(p, 300, range(3), 9, {})
+        pipeline = B.simulate(dom, "stochastic", 3, 300, B.grid_plan(p, "T"), range(3), 9, phases=4, mu=0.5)
+        pipeline = pipeline[pipeline.algorithm.isin(["dp_scrible", "dp_scrible_composed"])]
+        pd.testing.assert_frame_equal(mine.drop(columns="grid"), pipeline.reset_index(drop=True))
+
+
+def test_the_claims_are_found_by_the_contract_and_check_runs_one():
+    import dpregret
+    from dpregret.protocols import SIGNATURES
+    from dpregret.scenarios.contract import user_claims
+
+    found = user_claims()
+    for uc in U.USER_CLAIMS:
+        assert found[uc.claim] is uc and uc.signature == SIGNATURES["bco"]
+    out = dpregret.check(fkm, "AS17-T2-blo-cube-rate-T", name="fkm", preset="smoke", replicates=2)
+    v = out.verdicts
+    assert list(v.learner) == ["paper (Algorithm 4 + SCRiBLe, cube)", "fkm"]
+    assert v.control_caught.all()
+    with pytest.raises(ValueError, match="taken by the paper's rows"):
+        dpregret.check(fkm, "AS17-T2-blo-ball-rate-T", name="dp_scrible_composed", preset="smoke")
