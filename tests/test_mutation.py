@@ -15,7 +15,9 @@ from dpregret.mutation.registry import CATEGORIES, PAPERS
 from dpregret.mutation.runner import INSTANCES, instance_of, run_mutant
 
 # modules the mutants patch or that hold their targets by name
-LIBRARY = ["dpregret.mechanisms", "dpregret.tree", "dpregret.claims.privacy", "dpregret.claims.as17_experts",
+LIBRARY = ["dpregret.mechanisms", "dpregret.tree", "dpregret.claims.privacy", "dpregret.claims.privacy_audit",
+           "dpregret.claims.privacy_mechanisms", "dpregret.claims.privacy_trees", "dpregret.claims.privacy_algorithms",
+           "dpregret.claims.privacy_env21", "dpregret.claims.as17_experts",
            "dpregret.claims.as17_tables", "dpregret.claims.ztc22", "dpregret.claims.env21", "dpregret.claims.vdh19",
            "dpregret.scenarios.as17_experts", "dpregret.scenarios.as17_olo", "dpregret.scenarios.as17_bandits",
            "dpregret.scenarios.as17_blo", "dpregret.scenarios.ztc22", "dpregret.scenarios.env21",
@@ -71,7 +73,7 @@ def test_patch_applies_and_is_reverted(name):
 
 
 def test_function_imported_by_name_is_patched_where_looked_up():
-    import dpregret.claims.privacy as P
+    import dpregret.claims.privacy_env21 as P  # the PRIVATEBANDIT audit's blind note reads nodes_covering_leaf
     import dpregret.calibration as S
     import dpregret.tree as tree
 
