@@ -86,6 +86,24 @@ def test_function_imported_by_name_is_patched_where_looked_up():
     assert S.tree_lambda(2, 4, 1.0) == 6.0
 
 
+def test_fresh_privacy_rebuilds_the_specs_of_its_submodules_from_the_patched_library():
+    """The specs live in claims.privacy_* and are built when claims.privacy runs: the runner's fresh copy
+    of claims.privacy must build them from the library as the mutant patched it (here the PRIVATEBANDIT
+    Lemma 5.4 audit's blind note, computed from nodes_covering_leaf when its spec is built), while the
+    imported SPECS keep the unpatched values."""
+    from dpregret.claims import privacy
+    from dpregret.mutation.patching import fresh_module
+
+    cid = "AUDIT-env-lemma5.4-releases"
+    before = fresh_module("dpregret.claims.privacy").SPECS[cid].blind["half_noise"]
+    assert before == privacy.SPECS[cid].blind["half_noise"]
+    with MUTANTS["tree-leaf-cover-off-by-one"].patch():
+        during = fresh_module("dpregret.claims.privacy").SPECS[cid].blind["half_noise"]
+    assert during != before
+    assert privacy.SPECS[cid].blind["half_noise"] == before
+    assert fresh_module("dpregret.claims.privacy").SPECS[cid].blind["half_noise"] == before
+
+
 def test_patch_reverted_when_the_block_raises():
     import dpregret.tree as tree
 
