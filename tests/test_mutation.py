@@ -15,7 +15,9 @@ from dpregret.mutation.registry import CATEGORIES, PAPERS
 from dpregret.mutation.runner import INSTANCES, instance_of, run_mutant
 
 # modules the mutants patch or that hold their targets by name
-LIBRARY = ["dpregret.mechanisms", "dpregret.tree", "dpregret.claims.privacy", "dpregret.claims.as17_experts",
+LIBRARY = ["dpregret.mechanisms", "dpregret.tree", "dpregret.claims.privacy", "dpregret.claims.privacy_audit",
+           "dpregret.claims.privacy_mechanisms", "dpregret.claims.privacy_trees", "dpregret.claims.privacy_algorithms",
+           "dpregret.claims.privacy_env21", "dpregret.claims.as17_experts",
            "dpregret.claims.as17_tables", "dpregret.claims.ztc22", "dpregret.claims.env21", "dpregret.claims.vdh19",
            "dpregret.scenarios.as17_experts", "dpregret.scenarios.as17_olo", "dpregret.scenarios.as17_bandits",
            "dpregret.scenarios.as17_blo", "dpregret.scenarios.ztc22", "dpregret.scenarios.env21",
@@ -71,7 +73,7 @@ def test_patch_applies_and_is_reverted(name):
 
 
 def test_function_imported_by_name_is_patched_where_looked_up():
-    import dpregret.claims.privacy as P
+    import dpregret.claims.privacy_env21 as P  # the PRIVATEBANDIT audit's blind note reads nodes_covering_leaf
     import dpregret.calibration as S
     import dpregret.tree as tree
 
@@ -82,6 +84,24 @@ def test_function_imported_by_name_is_patched_where_looked_up():
         assert S.tree_lambda(2, 4, 1.0) == 4.0
     assert tree.nodes_covering_leaf(4) == S.nodes_covering_leaf(4) == P.nodes_covering_leaf(4) == 3
     assert S.tree_lambda(2, 4, 1.0) == 6.0
+
+
+def test_fresh_privacy_rebuilds_the_specs_of_its_submodules_from_the_patched_library():
+    """The specs live in claims.privacy_* and are built when claims.privacy runs: the runner's fresh copy
+    of claims.privacy must build them from the library as the mutant patched it (here the PRIVATEBANDIT
+    Lemma 5.4 audit's blind note, computed from nodes_covering_leaf when its spec is built), while the
+    imported SPECS keep the unpatched values."""
+    from dpregret.claims import privacy
+    from dpregret.mutation.patching import fresh_module
+
+    cid = "AUDIT-env-lemma5.4-releases"
+    before = fresh_module("dpregret.claims.privacy").SPECS[cid].blind["half_noise"]
+    assert before == privacy.SPECS[cid].blind["half_noise"]
+    with MUTANTS["tree-leaf-cover-off-by-one"].patch():
+        during = fresh_module("dpregret.claims.privacy").SPECS[cid].blind["half_noise"]
+    assert during != before
+    assert privacy.SPECS[cid].blind["half_noise"] == before
+    assert fresh_module("dpregret.claims.privacy").SPECS[cid].blind["half_noise"] == before
 
 
 def test_patch_reverted_when_the_block_raises():

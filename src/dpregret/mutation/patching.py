@@ -185,7 +185,11 @@ def patched(edits, label: str = "mutant") -> Iterator[None]:
 
 def fresh_module(name: str) -> types.ModuleType:
     """A private, freshly executed copy of module ``name`` (not registered in sys.modules):
-    its module-level values are recomputed from the library as currently patched."""
+    its module-level values are recomputed from the library as currently patched.  Only
+    ``name`` itself is re-executed: the modules it imports are the loaded ones (patched by
+    :func:`patched` where they hold a mutated object by name), so their own module-level values
+    are not recomputed (``claims.privacy`` builds ``SPECS`` by calling the builders of its
+    ``claims.privacy_*`` modules, which therefore hold no value computed from the library)."""
     spec = importlib.util.find_spec(name)
     if spec is None or spec.origin is None:
         raise MutantError(f"module {name!r} not found")

@@ -1,0 +1,179 @@
+"""Audit specs of Ene-Nguyen-Vladu PRIVATEBANDIT (Lemmas 5.1 and 5.4) on its released round
+sums (see :mod:`dpregret.claims.privacy`)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import optimize, special
+
+from .. import mechanisms as M
+from ..rng import ReplicateStreams
+from ..tree import nodes_covering_leaf
+from .privacy_audit import CHECK_SAMPLES, ENV, AuditSpec, _chunks, _claim, _independence_check
+
+
+# --- Ene-Nguyen-Vladu Lemmas 5.1 / 5.4: PRIVATEBANDIT's released round sums -----------------
+class _FixedDirections(ReplicateStreams):
+    """PRIVATEBANDIT's direction source with every ``u_t = (1, ..., 1) / dim^(1/2)``, the
+    direction of largest l1 norm.  The proofs of Lemmas 5.1 and 5.4 bound the sensitivity of a
+    batch sum for every direction sequence, so the releases must be private conditionally on
+    any fixed one; fixing the worst is the strongest audit (the directions are data-independent)."""
+
+    def __init__(self, R: int):  # noqa: D107 - no super().__init__: no streams to hold
+        self._n = int(R)
+
+    @property
+    def R(self) -> int:
+        return self._n
+
+    def normal(self, shape=()):
+        return np.ones((self._n, *shape))
+
+
+class _OneStepLoss:
+    """Neighbouring loss sequences for the PRIVATEBANDIT audits: ``f_p = L D`` (a constant:
+    convex, L-Lipschitz, and at every query the largest value the premise ``0 <= f_t <= L D``
+    allows) under D_p, every other ``f_t = 0`` (and all zero under D', ``p = 0``).  The batch sum
+    of p's round then changes by ``(n / zeta) L D u``, the replace-one sensitivity, wherever the
+    query is, and every batch sum has a known mean."""
+
+    def __init__(self, domain, T: int, L: float, p: int):
+        self.domain, self.T, self.L, self.n, self.p = domain, T, L, domain.n, p
+
+    def value(self, t, y):
+        return np.full(len(y), self.L * self.domain.D if t == self.p else 0.0)
+
+    def best_fixed(self, taus):
+        return np.zeros(np.size(taus))
+
+
+def _gdp_delta(eps: float, mu: float) -> float:
+    """delta(eps) of mu-GDP (Dong, Roth, Su): Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)."""
+    return math.exp(special.log_ndtr(-eps / mu + mu / 2)) - math.exp(eps + special.log_ndtr(-eps / mu - mu / 2))
+
+
+def _gdp_mu_max(eps: float, delta: float) -> float:
+    """The largest mu whose Gaussian mechanism is (eps, delta)-DP."""
+    return float(optimize.brentq(lambda m: _gdp_delta(eps, m) - delta, 1e-9, 200.0))
+
+
+def _lemma5_1_lambda(T: int, n: int, L: float, eps: float) -> float:
+    """Lemma 5.1 as printed: ``T^(1/2) n L log T / eps`` (log = tree depth, base 2)."""
+    return math.sqrt(T) * n * L * math.log2(T) / eps
+
+
+def _lemma5_4_sigma(T: int, n: int, L: float, eps: float, delta: float) -> float:
+    """Lemma 5.4 as printed: ``T^(1/4) n^(1/2) L log T log(T/delta) / eps * (log((n+T)/delta) +
+    sqrt((1 + T^(1/2)/n) log((n+T)/delta)))`` (tree depth base 2, the delta logarithms natural)."""
+    ell = math.log((n + T) / delta)
+    return (T**0.25 * math.sqrt(n) * L * math.log2(T) * math.log(T / delta) / eps
+            * (ell + math.sqrt((1 + math.sqrt(T) / n) * ell)))
+
+
+def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T: int = 3, dim: int = 2) -> AuditSpec:
+    """PRIVATEBANDIT (:func:`dpregret.learners.private_bandit.private_bandit`, which computes its
+    own noise scale from eps (and delta) as the env21 scenario calls it) on the simplex of
+    dimension ``dim`` with T = 3 steps (T_batch = 2, T_round = 2, one draw per release, so the two
+    releases are the tree's two nodes), directions fixed at the l1-worst ``u``
+    (:class:`_FixedDirections`), the record at every step (:class:`_OneStepLoss`).  The transcript
+    is the released prefix sums ``s~_1, s~_2`` (every iterate is a function of them); a record of
+    round 1 is in both, of round 2 in one.  Scores use the lemma's scale written out
+    (:func:`_lemma5_1_lambda`, :func:`_lemma5_4_sigma`).  ``kind``: ``laplace`` (Lemma 5.1, eps-DP;
+    eps defaults to 1, and at T = 3 the worst record is 0.96 eps-DP) or ``gaussian`` (Lemma 5.4,
+    (eps, delta)-DP; eps defaults to 4 and delta to 0.1, where the printed sigma is least
+    conservative -- still 13x, see ``blind``)."""
+    from ..environments.polytopes import Simplex
+    from ..learners.private_bandit import algorithm1_parameters, batch_schedule, batch_sensitivity, private_bandit
+    from ..tree import draws_per_release
+
+    L = 1.0
+    D = Simplex(dim + 1).D
+    zeta = algorithm1_parameters(T, dim, L, D)[0]
+    b, rounds, _ = batch_schedule(T)
+    u = np.full(dim, 1.0 / np.sqrt(dim))  # the l1-worst unit direction, every step
+    g1 = (dim / zeta) * L * D * u  # the batch sum of the record's round under D_p
+
+    def mean(p):  # s~_R = sum of the batch sums of rounds <= R
+        return np.concatenate([g1 if p and R >= (p - 1) // b + 1 else np.zeros(dim) for R in range(1, rounds + 1)])
+
+    blind: dict[str, str] = {}
+    if kind == "laplace":
+        eps = 1.0 if eps is None else eps
+        scale = _lemma5_1_lambda(T, dim, L, eps)
+        scales = {"correct": None, "half_noise": scale / 2, "no_noise": 0.0}
+        controls = {"half_noise": "lambda / 2", "no_noise": "no noise"}
+        primary, near = "half_noise", True
+        cid, name, param, dp = "AUDIT-env-lemma5.1-releases", "Lemma 5.1", "lambda", f"eps-DP (eps = {eps:g})"
+    elif kind == "gaussian":
+        eps = 4.0 if eps is None else eps
+        scale = _lemma5_4_sigma(T, dim, L, eps, delta)
+        scales = {"correct": None, "no_log_factors": T**0.25 * np.sqrt(dim) * L * np.log2(T) / eps,
+                  "half_noise": scale / 2}
+        controls = {"no_log_factors": "sigma = T^(1/4) n^(1/2) L log2(T) / eps (Lemma 5.4 without its "
+                                      "ln(T/delta)(...) factor: the O~ read as O; no noise would be grosser still)",
+                    "half_noise": "sigma / 2"}
+        primary, near = "no_log_factors", False
+        mu_a = math.sqrt(nodes_covering_leaf(rounds)) * batch_sensitivity(T, dim, L, D, ord=2) / scale
+        mu_max = _gdp_mu_max(eps, delta)
+        blind["half_noise"] = (f"the releases are exactly {mu_a:.4g}-GDP at the worst record (a record of round 1, "
+                               f"in both nodes); with sigma/2, {2 * mu_a:.4g}-GDP, and every mu <= {mu_max:.4g} is "
+                               f"({eps:g}, {delta:g})-DP: sigma/2 is still private, so no audit can catch it.  The "
+                               f"printed sigma is {mu_max / mu_a:.3g}x what this instance needs; over T <= 39, "
+                               f"n <= 3, eps <= 12, delta <= 0.5 no instance needs less than 2.28x (T = 2, eps = 12, "
+                               f"delta = 0.5), and at eps <= 4, delta <= 0.1 none less than 13x")
+        cid, name, param, dp = ("AUDIT-env-lemma5.4-releases", "Lemma 5.4", "sigma",
+                                f"(eps, delta)-DP (eps = {eps:g}, delta = {delta:g})")
+    else:
+        raise ValueError(f"kind must be 'laplace' or 'gaussian', got {kind!r}")
+
+    def run(variant, p, n, rng, noise=True):
+        out = np.empty((n, rounds * dim))
+        for a, c in _chunks(n):
+            dom = Simplex(dim + 1)
+            s = scales[variant]
+            if not noise or s == 0.0:
+                kw = {"noise": "none"}
+            elif s is None:  # the library's own scale, as the scenario asks for it
+                kw = {"noise": kind, "eps": eps, "delta": delta if kind == "gaussian" else None}
+            else:
+                kw = {"noise": kind, "noise_scale": s}
+            r = private_bandit(dom, _OneStepLoss(dom, T, L, p), _FixedDirections(c - a), noise_rng=rng,
+                               record_rounds=True, **kw)
+            out[a:c] = r.releases.transpose(1, 0, 2).reshape(c - a, -1)
+        return out
+
+    def logpdf(z):
+        return M.laplace_logpdf(z, scale) if kind == "laplace" else M.gaussian_logpdf(z, scale)
+
+    def score(y, p):
+        return logpdf(y - mean(p)) - logpdf(y - mean(0))
+
+    def draw(variant, n, rng):
+        base = run(variant, 0, n, rng("D'"))
+        return {f"t={p}": (score(run(variant, p, n, rng("D", p)), p), score(base, p)) for p in range(1, T + 1)}
+
+    def exact(rng) -> str | None:
+        if draws_per_release(rounds) != 1:
+            return f"expected one draw per release at T_round = {rounds}"
+        for p in range(T + 1):
+            err = float(np.abs(run("correct", p, 4, rng, noise=False) - mean(p)).max())
+            if err > 1e-12:
+                return f"noise-free releases differ from the prefix sums of g~ by {err:.3g} (record at step {p})"
+        sens = batch_sensitivity(T, dim, L, D, ord=1 if kind == "laplace" else 2)
+        got = float(np.abs(g1).sum() if kind == "laplace" else np.linalg.norm(g1))
+        if abs(got - sens) >= 1e-12 * sens:
+            return f"the instance's change {got:.6g} is not the sensitivity {sens:.6g}"
+        return None
+
+    def independence(n, alpha, rng):  # under D' the releases are the node noises
+        return _independence_check(run("correct", 0, min(n, CHECK_SAMPLES), rng), alpha)
+
+    lemma = f"{name} (Algorithm 1, {kind.capitalize()})"
+    statement = (f"the released round sums s~_R of Algorithm 1 with {name}'s {param} are {dp}: T = {T} (T_batch = {b}, "
+                 f"T_round = {rounds}), simplex with n = {dim}, L = 1; neighbours differ in one f_t (L D vs 0, the "
+                 f"record at every step), directions fixed at the l1-worst u; release noises independent")
+    return AuditSpec(_claim(cid, ENV, lemma, statement, controls, primary, near_miss=near), eps,
+                     delta if kind == "gaussian" else 0.0, draw, primary, controls, exact_check=exact,
+                     exact_ok="noise-free releases = prefix sums of g~, and the instance's change of a batch sum is "
+                              "the batch sensitivity (exact)", blind=blind, stat_check=independence)

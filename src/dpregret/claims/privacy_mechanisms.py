@@ -1,0 +1,111 @@
+"""Audit specs of the single-release mechanisms: the Laplace and Gaussian mechanisms, Van der
+Hoeven's local Laplace randomiser (Lemma 4) and Song et al.'s l2 randomiser (see
+:mod:`dpregret.claims.privacy`)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import mechanisms as M
+from .privacy_audit import AS17, VDH, ZTC, AuditSpec, _claim, _one_release
+
+
+# --- Laplace mechanism ------------------------------------------------------------------
+def laplace_spec(eps: float = 1.0) -> AuditSpec:
+    x0, x1 = np.zeros(2), np.full(2, 0.5)  # l1 distance 1, l2 distance 0.707
+    scales = {"correct": 1.0 / eps, "half_noise": 0.5 / eps, "wrong_sensitivity": np.sqrt(0.5) / eps,
+              "no_noise": 0.0}
+
+    def sample(variant, side, n, rng):
+        noise = M.laplace_noise(scales[variant], (n, 2), rng) if scales[variant] else np.zeros((n, 2))
+        return (x1 if side else x0) + noise
+
+    controls = {"half_noise": "scale Delta_1/(2 eps)", "wrong_sensitivity": "scale from the l2 norm (0.707/eps)",
+                "no_noise": "output = input"}
+    return AuditSpec(_claim("AUDIT-laplace-mechanism", AS17, "Laplace mechanism (Lap^N(lambda), section 2)",
+                            f"x + Lap(Delta_1/eps)^d is eps-DP (eps = {eps:g}, Delta_1 = 1, d = 2)", controls,
+                            "half_noise"),
+                     eps, 0.0, _one_release(sample, lambda y, v: M.laplace_logpdf(y - x0, 1 / eps)
+                                            - M.laplace_logpdf(y - x1, 1 / eps)),
+                     "half_noise", controls, tight_floor=0.9)
+
+
+# --- Gaussian mechanism -----------------------------------------------------------------
+def gaussian_spec(eps: float = 1.0, delta: float = 1e-5) -> AuditSpec:
+    a = np.sqrt(0.5)
+    x0, x1 = np.zeros(2), np.full(2, a)  # l2 distance 1, l_inf distance 0.707
+    sigma = np.sqrt(2 * np.log(1.25 / delta)) / eps
+    sig = {"correct": sigma, "half_noise": sigma / 2, "wrong_sensitivity": sigma * a, "no_noise": 0.0}
+
+    def sample(variant, side, n, rng):
+        s, x = sig[variant], (x1 if side else x0)
+        return M.gaussian_mechanism(np.broadcast_to(x, (n, 2)), s, rng) if s else np.broadcast_to(x, (n, 2)).copy()
+
+    controls = {"half_noise": "sigma / 2", "wrong_sensitivity": "sigma from the l_inf norm (0.707 Delta_2)",
+                "no_noise": "output = input"}
+    mu = 1 / sigma
+    return AuditSpec(_claim("AUDIT-gaussian-mechanism", ZTC, "Gaussian mechanism (Remark 2, Lemma 18)",
+                            f"x + N(0, sigma^2 I), sigma = sqrt(2 ln(1.25/delta)) Delta_2/eps, is (eps, delta)-DP "
+                            f"(eps = {eps:g}, delta = {delta:g}), {mu:.4g}-GDP and (alpha, alpha mu^2/2)-RDP", controls,
+                            "half_noise"),
+                     eps, delta, _one_release(sample, lambda y, v: M.gaussian_logpdf(y - x0, sigma)
+                                              - M.gaussian_logpdf(y - x1, sigma)),
+                     "half_noise", controls, gaussian_mu=mu, rdp=lambda al: al * mu**2 / 2)
+
+
+# --- Van der Hoeven, Lemma 4: local Laplace randomiser -------------------------------------
+def local_laplace_spec() -> AuditSpec:
+    tau = np.array([0.6, 0.4, np.inf])
+    g0, g1 = np.array([1.0, 1.0, 0.3]), np.array([-1.0, -1.0, 0.3])
+    eps = 1.0  # sum of the finite tau_j; coordinate 3 is public (tau = inf) and equal in D, D'
+
+    def sample(variant, side, n, rng):
+        g = g1 if side else g0
+        if variant == "leak_public":
+            g = np.array([-1.0, -1.0, -0.3]) if side else g0
+        bound = {"correct": 1.0, "half_noise": 0.5, "leak_public": 1.0}.get(variant, 1.0)
+        if variant == "no_noise":
+            return np.broadcast_to(g, (n, 3)).copy()
+        noise = M.local_laplace_randomiser(np.zeros((n, 3)), tau, rng, bound=bound)
+        return g + noise
+
+    scale = M.local_laplace_scale(tau[:2], 1.0)
+
+    def score(y, variant):
+        s = M.laplace_logpdf(y[:, :2] - g0[:2], scale) - M.laplace_logpdf(y[:, :2] - g1[:2], scale)
+        # the public coordinate carries no noise and is equal under the claim's D, D': any other
+        # value is impossible under D (log-ratio -inf, capped at -1e6)
+        return s - 1e6 * (y[:, 2] != g0[2])
+
+    controls = {"half_noise": "scale bound/tau_j (a bound of 1/2 assumed)", "no_noise": "output = input",
+                "leak_public": "neighbours differ on the tau = inf coordinate"}
+    return AuditSpec(_claim("AUDIT-vdh-lemma4-local-laplace", VDH, "Lemma 4",
+                            "g + Lap(2/tau_j) per coordinate is (sum_j tau_j)-LDP for |g_j| <= 1 "
+                            "(tau = (0.6, 0.4, inf): eps = 1 over the protected coordinates)", controls, "half_noise"),
+                     eps, 0.0, _one_release(sample, score), "half_noise", controls, tight_floor=0.9)
+
+
+# --- Song et al.'s l2 randomiser (thesis section 3.2.1) ------------------------------------
+def l2_spec(eps: float = 1.0) -> AuditSpec:
+    g0, g1 = np.array([1.0, 0.0]), np.array([-1.0, 0.0])
+    eps_v = {"correct": eps, "half_noise": 2 * eps}
+
+    def sample(variant, side, n, rng):
+        g = g1 if side else g0
+        if variant == "no_noise":
+            return np.broadcast_to(g, (n, 2)).copy()
+        if variant == "wrong_sensitivity":  # data of l2 norm sqrt(2) (bounded in l_inf only)
+            g = np.array([-1.0, -1.0]) if side else np.array([1.0, 1.0])
+        return g + M.l2_laplace_randomiser(np.zeros((n, 2)), eps_v.get(variant, eps), rng)
+
+    def score(y, variant):
+        a, b = (np.ones(2), -np.ones(2)) if variant == "wrong_sensitivity" else (g0, g1)
+        return M.l2_laplace_logpdf(y - a, eps) - M.l2_laplace_logpdf(y - b, eps)
+
+    controls = {"half_noise": "density exp(-eps ||z||)", "wrong_sensitivity": "inputs bounded in l_inf, not l2",
+                "no_noise": "output = input"}
+    return AuditSpec(_claim("AUDIT-l2-randomiser", VDH, "section 3.2.1 (Song et al. 2015, Thm 1)",
+                            f"g + z, rho(z) ~ exp(-eps/2 ||z||_2), is eps-LDP for ||g||_2 <= 1 (eps = {eps:g}, d = 2)",
+                            controls, "half_noise"),
+                     eps, 0.0, _one_release(sample, score), "half_noise", controls)
+
+
