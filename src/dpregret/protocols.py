@@ -44,6 +44,7 @@ SETTINGS = ("experts", "olo", "oco", "oco_polytope", "bandit", "bco")
 # how a user's learner is built, per setting with claims for user learners (one signature a setting)
 SIGNATURES = {
     "experts": "make(R, N, T)",  # R replicate rows, N experts, horizon T (the noise is added by the wrapper)
+    "olo": "make(R, d, T, domain)",  # domain: "ball" (unit l2 ball) or "cube" ([-1, 1]^d); noise added by the wrapper
     "oco": "make(R, d, r)",  # R replicate rows, dimension d, the l2 ball of radius r
     "oco_polytope": "make(R, domain, T_round, G)",  # domain: lmo / project / contains (environments.polytopes)
     "bandit": "make(R, N, T, lam, streams)",  # lam: the Laplace scale of the feedback; streams: ReplicateStreams

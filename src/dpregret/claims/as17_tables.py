@@ -44,6 +44,34 @@ OLO_SPECS.append(RateSpec(_c("AS17-T1-ftpl-regret-rate-T", "Theorem 3.5, Table 1
                              "FTPL with fresh Gaussian noise per release, sigma * sqrt(T / K) (no tree)"),
                           "T", "regret", 0.5, "tree", "fresh_noise", {"row": "ftpl", "grid": "T"}))
 
+
+def olo_gap_rate_T_claim(runs: pd.DataFrame, row: str, rate_eps: float, tol: dict, alpha: float, rng_for,
+                         name: str = "tree", env: str = "stochastic") -> tuple[Result, Result]:
+    """``AS17-T1-<row>-gap-rate-T`` (row ``sphere`` or ``cube``) on ``env`` for the learner whose rows
+    are ``algorithm == name``: the paper's (``"tree"``, paired with ``nonprivate``, control
+    ``fresh_noise``) or a user's (``scenarios.as17_olo_user``: ``name`` paired with
+    ``name@nonprivate``, control ``name@fresh_noise``), by the pipeline's check (:func:`evaluate_rate`
+    on the ``OLO_SPECS`` entry, as :func:`check_job`).  ``rng_for(claim id)`` gives the bootstrap's
+    rng, used by the claim then the control (:func:`check_job` uses ``check_rng(seed, claim id,
+    env)``: the same measured values, other bootstrap draws)."""
+    cid = f"AS17-T1-{row}-gap-rate-T"
+    specs = {s.claim.claim_id: s for s in OLO_SPECS}
+    if cid not in specs:
+        raise ValueError(f"row must be 'sphere' or 'cube', got {row!r}")
+    spec = specs[cid]
+    if name != spec.algorithm:
+        spec = dataclasses.replace(spec, algorithm=name, control=f"{name}@{spec.control}",
+                                   baseline=f"{name}@{spec.baseline}")
+    df = runs[runs.env == env]
+    if df.empty:
+        raise ValueError(f"no rows for env={env!r}")
+    if not {"row", "grid"} <= set(df.columns):
+        raise ValueError("the runs need the columns 'row' and 'grid' (as17_olo rows of the T grid)")
+    for a in (spec.algorithm, spec.control, spec.baseline):
+        if not ((df.algorithm == a) & (df.row == row) & (df.grid == "T")).any():
+            raise ValueError(f"no rows for algorithm={a!r}, row={row!r}, grid='T' on env={env!r}")
+    return evaluate_rate(df, spec, rate_eps, tol.get(cid, 0.0), alpha, rng_for(cid))
+
 # Table 1 rows 2-3 in N: Theorem 3.4's explicit bound at every N of the N grid (issue #16 item 1).
 # A slope in N cannot be read at feasible T (README, "Gap vs N"); the bound, with its constants,
 # can: its noise term D_{D'} grows as N (sphere: 2 E||Z||_2, Z ~ sqrt(N) lambda, lambda ~ sqrt(N);

@@ -1,0 +1,268 @@
+"""Your own online linear optimisation learner beside Agarwal and Singh's Algorithm 1 over the
+sphere and the cube (ICML 2017, section 3, Table 1 rows 2-3, Corollary 3.2 items 2-3): the
+full-information OLO setting (``dpregret.protocols``: ``predict()`` -> ``(R, d)`` points of X,
+``update((R, d) linear losses)``), X the unit l2 ball (``domain = "ball"``, the sphere row) or
+the cube ``[-1, 1]^d`` (``domain = "cube"``).
+
+As for the experts (``scenarios.as17_experts_user``), the privacy comes from the tree: the
+prefix sums ``L~_0, ..., L~_T`` TreeBasedAgg releases are eps-DP (Lemma 3.3 with the row's
+Laplace scale ``lambda = diam_1(Y) (floor(log2 T) + 1) / eps``,
+``learners.olo.laplace_scale_cor3_2``), and anything computed from them is post-processing.  So
+any OLO learner runs privately when fed the losses *reconstructed from the releases*,
+``L~_t - L~_{t-1}``; its non-private twin is the same learner fed the exact losses ``l_t``, its
+control (the paper's ``fresh_noise``) the same learner fed the increments of fresh-noise prefix
+sums (Laplace on every release, no tree, advanced composition over the T releases:
+``calibration.fresh_noise_lambda``, ~ sqrt(T)/eps).  The scales are the paper rows'
+(``as17_olo.noise_scales``).
+
+The protocol, for each of the three feeds (``released_0`` is ``L~_0``, the tree's initial
+release of K noise draws; ``0`` for the exact feed; the fresh-noise sums' first release for the
+control):
+
+    learner.update(released_0)                      # before round 1
+    for t = 1..T:  x_t = learner.predict()          # (R, d) in X, checked
+                   suffer <x_t, l_t>
+                   learner.update(released_t - released_{t-1})
+
+so a learner that is a function of the sum of what it was fed (lazy projection, FTRL) plays on
+exactly the tree's prefix sums ``L~_{t-1}``: the paper's Algorithm 1 (a test: the paper's
+BallFTRL / CubeFTRL through this path give the paper's ``tree`` / ``nonprivate`` /
+``fresh_noise`` numbers, to rounding).  A learner with per-round state (greedy projected
+gradient steps, a step size that reads the losses) sees the same private releases -- still
+private -- but each reconstructed loss carries the difference of two releases' noise, of scale
+lambda sqrt(log T) per coordinate, not a loss in Y; what it makes of that is what the check
+measures.  ``make(R, d, T, domain)`` needs nothing about eps: the wrapper adds the noise.
+
+The losses, tree draws and fresh-noise draws are the paper rows' (``as17_olo.simulate``: the
+same streams under the same keys), so each user row is paired with the paper's on the same draws
+(common random numbers); :func:`simulate` returns the paper's rows unchanged and then, for every
+user learner ``name`` and eps, rows ``name`` (tree), ``name@nonprivate`` and
+``name@fresh_noise``.  :data:`USER_CLAIMS` declares, for the sphere and the cube, the claim that
+holds for any such learner: ``AS17-T1-<row>-gap-rate-T`` (the paired privacy gap divided by
+log2(T)^2 does not grow with T), decided on the stochastic environment at ``rate_eps`` over the
+preset's T grid, by the pipeline's check (``claims.as17_tables.olo_gap_rate_T_claim``).
+"""
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .. import _validate as V
+from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
+from ..learners.prefix_sums import FreshNoise, scaled_draws
+from ..protocols import check_play
+from ..rng import ReplicateStreams, stable_key
+from ..tree import TreeReleases
+from . import as17_olo as X
+
+SCENARIO = X.SCENARIO
+ROWS = ("sphere", "cube")  # Algorithm 1's rows (Corollary 3.2 items 2-3); FTPL's is not a post-processing claim here
+ROLES = ("nonprivate", "fresh_noise")  # a user learner ``name``'s twin and control rows: ``name@<role>``
+RESERVED = ("nonprivate", "tree", "fresh_noise", "wrong_sensitivity")  # the paper's FTRL rows
+SIGNATURE = "make(R, d, T, domain)"
+SIGNATURE_DOC = ("make(R, d, T, domain) -> an olo learner (dpregret.protocols: predict() -> (R, d) points of X, "
+                 "update((R, d) linear losses)) for R replicate rows, dimension d, horizon T and X the unit l2 ball "
+                 "(domain 'ball') or the cube [-1, 1]^d (domain 'cube'); the wrapper feeds it the increments of the "
+                 "tree's private prefix sums (no eps needed)")
+BLOCK = 4096  # rounds of losses and releases made at once (speed only: the same draws)
+DOMAIN_TOL = 1e-9  # a play may exceed X by this much (rounding of a projection)
+
+
+def point_streams(row: str, env: str, N: int, T: int, replicates: Sequence[int], root_seed: int, phases: int,
+                  mu: float):
+    """(loss source, tree streams, fresh-noise streams) of one point: the streams of
+    ``as17_olo.simulate`` under the same keys, so the same draws."""
+    point = (SCENARIO, row, env, N, T, phases if env == "switching" else mu)
+
+    def streams(role):
+        return ReplicateStreams(root_seed, stable_key(*point, role), replicates)
+    domain = X.DOMAIN[row]
+    source = SwitchingOLO(domain, T, N, min(phases, T)) if env == "switching" else StochasticOLO(domain, N, mu,
+                                                                                                  streams("losses"))
+    return source, streams("tree"), streams("fresh")
+
+
+def check_olo_play(x: np.ndarray, d: int, domain: str) -> None:
+    """``check_play("olo", ...)`` (finite) and every point of ``x`` (shape ``(..., d)``: rounds and
+    replicates) in X: ``||x||_2 <= 1`` (ball) or ``||x||_inf <= 1`` (cube), up to :data:`DOMAIN_TOL`."""
+    x = np.asarray(x, dtype=float).reshape(-1, d)
+    check_play("olo", x, x.shape[0], d)
+    size = np.linalg.norm(x, axis=-1) if domain == "ball" else np.abs(x).max(axis=-1)
+    if np.any(size > 1.0 + DOMAIN_TOL):
+        what = "unit l2 ball" if domain == "ball" else "cube [-1, 1]^d"
+        norm = "||x||_2" if domain == "ball" else "||x||_inf"
+        raise ValueError(f"an olo learner's points must lie in X, the {what}; played {norm} = {float(size.max()):.6g}")
+
+
+def build_user_learner(make: Callable, name: str, R: int, d: int, T: int, domain: str, built: list):
+    """``make(R, d, T, domain)``, with a clear error if ``make`` cannot be called so, returns no
+    learner, or returns a learner it returned before (each row needs its own state)."""
+    try:
+        inspect.signature(make).bind(R, d, T, domain)
+    except TypeError as err:
+        raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE_DOC}; it cannot take those "
+                         f"arguments ({err})") from None
+    except ValueError:  # no introspectable signature (a builtin): the call below decides
+        pass
+    learner = make(R, d, T, domain)
+    if not (callable(getattr(learner, "predict", None)) and callable(getattr(learner, "update", None))):
+        raise ValueError(f"learner {name!r}: make returned {type(learner).__name__}, not a learner with predict() "
+                         "and update(losses)")
+    if any(learner is b for b in built):
+        raise ValueError(f"learner {name!r}: make returned the same object twice; it must build a new learner on "
+                         "every call (the private, non-private and control runs each need their own state)")
+    built.append(learner)
+    return learner
+
+
+class _Run:
+    """One user learner on one feed (role ``tree``, ``nonprivate`` or ``fresh_noise``) at one eps."""
+
+    def __init__(self, name: str, role: str, eps: float | None, rows: slice, learner):
+        self.name, self.role, self.eps, self.rows, self.learner = name, role, eps, rows, learner
+        self.suffered = None
+
+
+def _feed(run: _Run, feeds: dict) -> np.ndarray:
+    return feeds[run.role] if run.role == "nonprivate" else feeds[run.role][run.rows]
+
+
+def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicates: Sequence[int], root_seed: int,
+             phases: int = 4, mu: float = 0.1, algorithms: Sequence[str] | None = None,
+             learners: Mapping[str, Callable] | None = None) -> pd.DataFrame:
+    """The paper's rows (``as17_olo.simulate`` with ``algorithms``, unchanged) and, for every
+    ``{name: make}`` in ``learners``, its rows ``name`` (fed the tree's reconstructed losses),
+    ``name@nonprivate`` (the exact losses; repeated at every eps, as the paper's ``nonprivate``) and
+    ``name@fresh_noise`` (fresh-noise prefix sums' increments) at each eps, on the same draws.
+    Columns as the paper's; ``eta`` is NaN for a user's rows, ``noise_scale`` the Laplace scale of
+    the releases it was fed (0 for the exact feed)."""
+    if row not in ROWS:
+        raise ValueError(f"row must be one of {ROWS} (Algorithm 1's rows), got {row!r}")
+    if env not in KINDS:
+        raise ValueError(f"env must be one of {KINDS}, got {env!r}")
+    learners = dict(learners or {})
+    for name, make in learners.items():
+        if not isinstance(name, str) or not name.isidentifier() or name in RESERVED:
+            raise ValueError(f"learner name {name!r} must be an identifier not among the paper's rows {RESERVED}")
+        if not callable(make):
+            raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE}, got {type(make).__name__}")
+    paper = X.simulate(row, env, N, T, eps, replicates, root_seed, phases=phases, mu=mu, algorithms=algorithms)
+    if not learners:
+        return paper
+    user = _user_rows(row, env, V.integer("N", N), V.integer("T", T), [float(e) for e in eps], list(replicates),
+                      root_seed, phases, mu, learners)
+    return pd.concat([paper, user[paper.columns]], ignore_index=True)
+
+
+def _user_rows(row, env, N, T, eps, replicates, root_seed, phases, mu, learners) -> pd.DataFrame:
+    R, E = len(replicates), len(eps)
+    ER = E * R
+    domain = X.DOMAIN[row]
+    source, tree_streams, fresh_streams = point_streams(row, env, N, T, replicates, root_seed, phases, mu)
+    scales = [X.noise_scales(row, N, T, e) for e in eps]  # the paper's calibration of each row
+    sc_t = np.array([s["tree"] for s in scales])
+    sc_f = np.array([s["fresh_noise"] for s in scales])
+    # the releases: TreeBasedAgg's (Algorithm 2) and the fresh-noise sums', row e*R + r = (eps e, replicate r)
+    tree = TreeReleases(T, N, scaled_draws(tree_streams, sc_t, N), ER)  # draws L~_0's K draws, as TreeBasedAgg
+    fresh = FreshNoise(ER, N, scaled_draws(fresh_streams, sc_f, N))
+    runs, built = [], []
+    for name, make in learners.items():
+        runs.append(_Run(name, "nonprivate", None, slice(0, R), build_user_learner(make, name, R, N, T, domain, built)))
+        for k, e in enumerate(eps):
+            for role in ("tree", "fresh_noise"):
+                runs.append(_Run(name, role, e, slice(k * R, (k + 1) * R),
+                                 build_user_learner(make, name, R, N, T, domain, built)))
+    first = {"tree": tree.true + tree.noise, "fresh_noise": fresh.estimate, "nonprivate": np.zeros((R, N))}
+    for u in runs:  # the releases before round 1 (L~_0), as update() before the first predict()
+        u.learner.update(_feed(u, first).copy())
+        u.suffered = np.zeros(R)
+    cum, sum_sq = np.zeros((R, N)), np.zeros(R)
+    for t0 in range(0, T, BLOCK):
+        tb = min(BLOCK, T - t0)
+        L = source.block(tb) if env == "stochastic" else X.switching_block(source, t0, tb, R)
+        # as as17_olo.simulate: the running sums, sequentially (the same numbers for any block size)
+        sum_sq = np.cumsum(np.concatenate([sum_sq[:, None], 0.5 * np.einsum("rsi,rsi->rs", L, L)], axis=1), axis=1)[:, -1]
+        LE = np.broadcast_to(L[None], (E, R, tb, N)).reshape(ER, tb, N)
+        inc = {}
+        for role, sums in (("tree", tree), ("fresh_noise", fresh)):
+            before = sums.block(LE)  # the release each round is played on, L~_{t-1}
+            after = sums.true + sums.noise if role == "tree" else sums.estimate  # L~_{t0 + tb}
+            inc[role] = np.diff(np.concatenate([before, after[:, None]], axis=1), axis=1)  # L~_t - L~_{t-1}
+        plays = {id(u): np.empty((tb, R, N)) for u in runs}
+        for s in range(tb):
+            l = L[:, s]
+            feeds = {"nonprivate": l, "tree": inc["tree"][:, s], "fresh_noise": inc["fresh_noise"][:, s]}
+            for u in runs:
+                x = np.asarray(u.learner.predict(), dtype=float)
+                if x.shape != (R, N):
+                    try:
+                        check_play("olo", x, R, N)  # raises, naming the shape
+                    except ValueError as err:
+                        raise ValueError(f"learner {u.name!r} ({u.role}) in round {t0 + s + 1}: {err}") from None
+                plays[id(u)][s] = x
+                u.suffered = u.suffered + np.einsum("bi,bi->b", x, l)
+                u.learner.update(_feed(u, feeds).copy())
+        cum = np.cumsum(np.concatenate([cum[:, None], L], axis=1), axis=1)[:, -1]
+        for u in runs:  # every play of the block: finite and in X
+            try:
+                check_olo_play(plays[id(u)], N, domain)
+            except ValueError as err:
+                raise ValueError(f"learner {u.name!r} ({u.role}) in rounds {t0 + 1}..{t0 + tb}: {err}") from None
+    best = best_in_hindsight(domain, cum)
+    out = []
+    for u in runs:
+        for k, e in enumerate(eps):
+            if u.role != "nonprivate" and e != u.eps:
+                continue
+            lam = {"nonprivate": 0.0, "tree": sc_t[k], "fresh_noise": sc_f[k]}[u.role]
+            out.append(pd.DataFrame({
+                "scenario": SCENARIO, "row": row, "env": env,
+                "algorithm": u.name if u.role == "tree" else f"{u.name}@{u.role}", "N": N, "T": T, "eps": e,
+                "replicate": replicates, "regret": u.suffered - best, "noise_scale": float(lam), "eta": np.nan,
+                "sum_sq_dual": sum_sq, "comparator": -best}))
+    return pd.concat(out, ignore_index=True)
+
+
+USER_ENV = "stochastic"
+
+
+def _user_claim(row: str):
+    """Corollary 3.2's additive privacy gap over the ``row`` (``AS17-T1-<row>-gap-rate-T``) for any
+    OLO learner fed the tree's reconstructed losses (post-processing of the eps-DP releases), paired
+    with the same learner fed the exact losses; control: the same learner on fresh-noise prefix sums.
+    Points: the preset's T grid ``p["T"]`` at ``rate_eps`` on the stochastic environment (the
+    pipeline decides the paper's claim per environment; the stochastic one is the environment the
+    other AS17 user claims use).  The rows carry ``grid = "T"`` (the pipeline's T grid)."""
+    from .contract import UserClaim
+
+    if row not in ROWS:
+        raise ValueError(f"row must be one of {ROWS}, got {row!r}")
+
+    def simulate_point(p, point, reps, seed, learners):
+        df = simulate(row, USER_ENV, int(p["N"]), int(point), [p["rate_eps"]], reps, seed, phases=p["phases"],
+                      mu=p["mu"], algorithms=X.GRID_ALGORITHMS["T"], learners=learners)
+        df["grid"] = "T"
+        return df
+
+    def decide(runs, p, tol, alpha, rng_for, name):
+        from ..claims.as17_tables import olo_gap_rate_T_claim
+        return olo_gap_rate_T_claim(runs, row, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
+
+    domain = X.DOMAIN[row]
+    what = "unit l2 ball, losses in the unit l2 ball" if domain == "ball" else "cube [-1, 1]^d, losses in the unit l1 ball"
+    lam = "2 sqrt(d)" if domain == "ball" else "2"
+    return UserClaim(
+        f"AS17-T1-{row}-gap-rate-T", SCENARIO, "olo", SIGNATURE,
+        f"your learner (domain={domain!r}: the {what}) fed the losses reconstructed from TreeBasedAgg's eps-DP prefix "
+        f"sums (L~_t - L~_{{t-1}}, lambda = {lam} (floor(log2 T) + 1) / eps, the paper's draws), gap paired with it "
+        "fed the exact losses, on the stochastic sequence at rate_eps; control: your learner fed fresh-noise prefix "
+        "sums (advanced composition, no tree)",
+        "tree", f"paper (Algorithm 1: FTRL with R = ||x||^2 on TreeBasedAgg, {row})", RESERVED,
+        lambda p: [int(t) for t in p["T"]], simulate_point, decide)
+
+
+# Corollary 3.2's additive gap holds for any post-processing of the tree's releases (dpregret.scenarios.contract)
+USER_CLAIMS = tuple(_user_claim(r) for r in ROWS)
