@@ -7,7 +7,7 @@ from dpregret.environments.bco import stationary_distance, switching_distance
 from dpregret.environments.polytopes import L1Ball, Simplex, SpanningTreePolytope, two_call_domain
 from dpregret.learners.private_bandit import private_bandit
 from dpregret.rng import ReplicateStreams, RowStreams, stable_key
-from dpregret.scenarios.env21 import RoundMeter
+from dpregret.scenarios.env21_run import RoundMeter
 
 
 def _pair(make_dom, T, *, switching=False, V=1, noise=True, generator=False, **kw):

@@ -15,6 +15,7 @@ from dpregret.environments.polytopes import make_domain
 from dpregret.rng import RowStreams
 from dpregret.scenarios import env21 as S
 from dpregret.scenarios import env21_user as U
+from dpregret.scenarios.env21_run import _streams
 
 
 class LazyProjection:
@@ -75,7 +76,7 @@ def _initial_release(seed, reps, T, scales, kinds, d):
 
     if scales is None:
         return None
-    nz = RowStreams(S._streams(seed, reps, "rates", "simplex", T, "noise"), len(scales), scales, kinds)
+    nz = RowStreams(_streams(seed, reps, "rates", "simplex", T, "noise"), len(scales), scales, kinds)
     return TreeBasedAgg(batch_schedule(T)[1], d, _noise_draw("laplace", 1.0, nz, nz.R, d), nz.R).released
 
 
@@ -103,8 +104,8 @@ def test_paper_learner_through_the_generic_path_gives_the_fast_paths_numbers(smo
                                       (("laplace_slow_zeta", "gaussian_slow_zeta"), zp, [lam, sig],
                                        ["laplace", "gaussian"])):
         V = len(algs)
-        u = RowStreams(S._streams(run["seed"], reps, "rates", "simplex", T, "u"), V)
-        nz = None if scales is None else RowStreams(S._streams(run["seed"], reps, "rates", "simplex", T, "noise"),
+        u = RowStreams(_streams(run["seed"], reps, "rates", "simplex", T, "u"), V)
+        nz = None if scales is None else RowStreams(_streams(run["seed"], reps, "rates", "simplex", T, "noise"),
                                                        V, scales, kinds)
         L0 = _initial_release(run["seed"], reps, T, scales, kinds, d)
         s0 = None if L0 is None else L0 @ dom.Q.T

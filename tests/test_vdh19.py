@@ -7,10 +7,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dpregret.environments.absolute_loss import sphere_abs_mean, wdbc_problem
 from dpregret.learners import vdh
+from dpregret.learners.vdh_controls import FixedStepBox, FixedStepOGD, LazySparsePotential, PrintedRule
 from dpregret.mechanisms import l2_laplace_randomiser
 from dpregret.rng import ReplicateStreams, stable_key
 from dpregret.scenarios import vdh19 as S
+from dpregret.scenarios.vdh19_run import _Masks, _smallest
 
 P = dict(d=5, T=[30, 100, 300, 1000, 3000], u_frac=[0, 0.5, 1, 4], rate_eps=2.0, eps_grid=[1.0, 4.0], T_eps=100,
          n_grid=[0, 1, 10, 100], T_n=100, b=1.0, D_guess=10.0, eta_fixed=1.0, printed_T_max=100,
@@ -24,7 +27,7 @@ def _sorted(df, key=KEY):
 
 
 def test_wdbc_problem_and_optimum():
-    A, y, w = S.wdbc_problem(5)
+    A, y, w = wdbc_problem(5)
     assert A.shape == (569, 5) and np.allclose(np.linalg.norm(A, axis=1), 1.0)
     loss = lambda v: np.abs(A @ v - y).mean()  # noqa: E731
     rng = np.random.default_rng(0)
@@ -37,7 +40,7 @@ def test_sphere_constant_and_noise_moment():
     rng = np.random.default_rng(1)
     x = rng.normal(size=(200_000, 5))
     x /= np.linalg.norm(x, axis=1, keepdims=True)
-    assert abs(np.abs(x[:, 0]).mean() - S.sphere_abs_mean(5)) < 3e-3
+    assert abs(np.abs(x[:, 0]).mean() - sphere_abs_mean(5)) < 3e-3
     z = l2_laplace_randomiser(np.zeros((200_000, 5)), 2.0, rng)
     assert abs(np.mean(np.sum(z**2, axis=1)) / S.l2_noise_second_moment(5, 2.0) - 1) < 0.02
     assert S.n_private(100) == 5 and S.n_private(10_000) == 10
@@ -45,7 +48,7 @@ def test_sphere_constant_and_noise_moment():
 
 def test_lazy_sparse_potential_equals_sparse_potential():
     rng = np.random.default_rng(2)
-    a, b = vdh.SparsePotential(1.0, 6, batch=(3,)), S.LazySparsePotential(1.0, 6, batch=(3,))
+    a, b = vdh.SparsePotential(1.0, 6, batch=(3,)), LazySparsePotential(1.0, 6, batch=(3,))
     for _ in range(400):
         assert np.array_equal(a.predict(), b.predict())
         g = rng.normal(size=(3, 6)) * (rng.random((3, 6)) < 0.3)
@@ -56,7 +59,7 @@ def test_lazy_sparse_potential_equals_sparse_potential():
 def test_controls():
     rng = np.random.default_rng(3)
     g = rng.normal(size=(50, 4, 3))
-    f = S.FixedStepOGD(0.3, (4, 3))
+    f = FixedStepOGD(0.3, (4, 3))
     lin = np.zeros(4)
     for t in range(50):
         lin += np.sum(f.predict() * g[t], axis=1)
@@ -65,10 +68,10 @@ def test_controls():
     reg = lin - g.sum(axis=0) @ u
     ident = (u @ u - np.sum((f.w - u) ** 2, axis=1)) / 0.6 + 0.15 * np.sum(g**2, axis=(0, 2))
     assert np.allclose(reg, ident)  # the OGD identity behind the controls
-    box = S.FixedStepBox(2.0, (4, 3))
+    box = FixedStepBox(2.0, (4, 3))
     box.update(np.full((4, 3), 1.0))
     assert np.all(box.predict() == -2.0)
-    pr = S.PrintedRule(1.0, b=1.0, shape=(2,))
+    pr = PrintedRule(1.0, b=1.0, shape=(2,))
     pr.update(np.array([-0.4, 0.3]))
     assert np.allclose(pr.predict(), vdh.prediction_printed_3_3_4(pr.L, 1.0 + pr.V, 1.0, 1.0))
 
@@ -78,7 +81,7 @@ def test_run_equals_plain_per_step_loop():
     with the same data, positions and noise draws."""
     p, T, reps, seed = dict(P, u_frac=[0.0, 1.0]), 40, range(3), 11
     df = S.simulate_minority(p, T, reps, seed)
-    A, y, w_star = S.wdbc_problem(5)
+    A, y, w_star = wdbc_problem(5)
     k, eps = S.n_private(T), p["rate_eps"]
     key = lambda role: ReplicateStreams(seed, stable_key("vdh19", "minority", "wdbc", 5, T, role), reps)  # noqa: E731
     data, noise, pos = key("data"), key("noise"), key("positions")
@@ -230,7 +233,7 @@ def test_smallest_positions_equal_stable_ranks_with_ties(block):
     for T, n in ((1, 1), (50, 1), (50, 50), (300, 17), (2500, 9), (2500, 2600)):
         u = rng.integers(0, 4, size=(3, T)).astype(float)  # many ties: lower position first
         ref = np.argsort(u, axis=1, kind="stable")[:, :min(n, T)]
-        assert np.array_equal(S._smallest(_Served(u), T, n, block=block), ref)
+        assert np.array_equal(_smallest(_Served(u), T, n, block=block), ref)
 
 
 def test_streamed_masks_equal_full_masks():
@@ -245,13 +248,13 @@ def test_streamed_masks_equal_full_masks():
                            {"placement": "none", "n": 0}])
             src = lambda: ReplicateStreams(7, stable_key("t", T), range(2, 5), block=block)  # noqa: E731
             ref = _full_masks(variants, T, src().uniform((T,)))
-            m = S._Masks(variants, T, 3, src())
+            m = _Masks(variants, T, 3, src())
             assert all(np.array_equal(m(t), ref[t]) for t in range(T))
             with pytest.raises(ValueError, match="in order"):
                 m(0)
     u = rng.integers(0, 3, size=(4, 200)).astype(float)
     variants = [{"placement": "random", "n": n} for n in (1, 5, 60)]
-    ref, m = _full_masks(variants, 200, u), S._Masks(variants, 200, 4, _Served(u))
+    ref, m = _full_masks(variants, 200, u), _Masks(variants, 200, 4, _Served(u))
     assert all(np.array_equal(m(t), ref[t]) for t in range(200))
 
 
@@ -266,7 +269,7 @@ def test_placement_memory_flat_in_T():
     src = ReplicateStreams(1, stable_key("mem"), range(R), block=64)
     tracemalloc.start()
     try:
-        m = S._Masks(variants, T, R, src)
+        m = _Masks(variants, T, R, src)
         hits = sum(int(m(t)[0].sum()) for t in range(2000))
         peak = tracemalloc.get_traced_memory()[1]
     finally:

@@ -23,7 +23,7 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   alternates between two points of K every round, so each round's play, computed from the
   previous rounds, answers the other centre; with 4 phases the learner tracks the switches
   and its regret against the best fixed point turns negative, -1.9e3 at T = 3e4).  ``none``, ``laplace``, ``gaussian``, ``fixed_noise``,
-  ``printed_sign`` and ``offset_losses`` are instrumented (:class:`RoundMeter`, measured during
+  ``printed_sign`` and ``offset_losses`` are instrumented (:class:`~dpregret.scenarios.env21_run.RoundMeter`, measured during
   the run from its queries, losses and directions u_t, O(1) memory in T): the table carries Lemma C.2's ``||g~_R||^2`` and Corollary
   C.5's ``||x^_R - x~_R||`` (max and mean over rounds) with both bounds.
 - ``n``: the gap (regret minus the noise-free run's, same replicate) vs the dimension at
@@ -74,197 +74,31 @@ config's eps put r ~ 1 at the grid's centre (T-rates), ~0.5 at the centre of the
 and sweep r from ~300 down to ~3 (eps grids).  The dimension grid spans 2 decades only
 while zeta = D n^(1/2) / T^(1/4) stays below D (n < T^(1/2), where Lemma 3.1 is below the
 trivial L D T): the default T_n = 2e5 runs n = 1 to 100 (zeta = 0.47 D at n = 100).
+
+Layout: the streams, the batched call, the round meter and the rows with their bounds are in
+:mod:`dpregret.scenarios.env21_run`; this module builds the experiments from them.
 """
 from __future__ import annotations
 
-import copy
 import math
 import time
 
 import numpy as np
 import pandas as pd
 
-from ..calibration import lemma5_noise_scale, noise_mu
+from ..calibration import lemma5_noise_scale
 from ..environments.bco import OffsetLosses, stationary_distance, switching_distance
-from ..environments.polytopes import L1Ball, Polytope, make_domain, two_call_domain
+from ..environments.polytopes import L1Ball, make_domain, two_call_domain
 from ..learners.private_bandit import (
-    algorithm1_parameters, batch_schedule, bound_cor_c5, bound_lemma3_1, bound_lemma4_1, bound_lemma5_2,
-    bound_lemma5_5, bound_lemma_c2, noisy_oco, private_bandit,
+    algorithm1_parameters, batch_schedule, bound_lemma4_1, bound_lemma5_2, bound_lemma5_5, noisy_oco, private_bandit,
     projected_bandit,
 )
-from ..rng import ReplicateStreams, RowStreams, stable_key
+from ..rng import stable_key
+from .env21_run import RoundMeter, _bounds, _frame, _run, _streams
 
 EXPERIMENTS = ("rates", "n", "eps", "cost", "noisyoco")
 RATE_DOMAINS = ("simplex", "spanning_tree")
 OFFSET = 2.0  # offset_losses: f_t + OFFSET * L * D
-
-
-# ------------------------------------------------------------------------------ streams
-def _streams(seed, reps, *key) -> ReplicateStreams:
-    return ReplicateStreams(seed, stable_key("env21", *key), reps)
-
-
-# ------------------------------------------------------------------------------ running
-def _run(domain, losses, variants, reps, seed, key, *, eta=None, zeta=None, printed=False, record=False, monitor=None,
-         engine="auto"):
-    """One :func:`private_bandit` call over ``variants`` = [(alg, kind, scale), ...]; ``record``:
-    keep the per-round records (for :func:`instrument`), ``monitor``: see :func:`private_bandit`."""
-    V = len(variants)
-    u = RowStreams(_streams(seed, reps, *key, "u"), V)
-    scales = [s for _, _, s in variants]
-    noisy = any(s > 0 for s in scales)
-    kinds = ["gaussian" if k == "gaussian" else "laplace" for _, k, _ in variants]
-    nz = RowStreams(_streams(seed, reps, *key, "noise"), V, scales, kinds) if noisy else None
-    return private_bandit(domain, losses, u, noise="laplace" if noisy else "none", noise_scale=1.0 if noisy else None,
-                          eta=eta, zeta=zeta, record_rounds=record, noise_rng=nz, printed_line14_sign=printed,
-                          monitor=monitor, engine=engine)
-
-
-class RoundMeter:
-    """Lemma C.2 and Corollary C.5 measured online: a ``monitor`` of :func:`private_bandit`
-    (``shrink=False``), O(V R n) memory per step plus the per-round results.
-
-    Per round k: the played point as rebuilt from the round's first query,
-    ``x~_k = y_t - zeta Q u_t``; ``g~_k = sum_{t in k} (d / zeta) f_t(y_t) u_t``, accumulated
-    step by step in the order (and with the arithmetic) of one ``einsum`` over the round, and
-    checked against the run's batch sum; ``||g~_k||^2``; and (domains with a projection)
-    ``x^_k = Proj(-eta sum_{j<k} g~_j)`` (paper round k+1: the exact map of the exact gradient
-    sum of the previous rounds) against ``x~_k``, k >= 1 (projections on a copy of the domain,
-    so the run's counters are untouched).  :meth:`result` returns per row (V R rows)
-    ``c2_rounds`` (||g~_k||^2 for every round k) and ``c5_rounds`` (||x^_k - x~_k|| for k >= 1;
-    empty without a projection), as arrays, and their max and mean over rounds (``c2_max``,
-    ``c2_mean``, ``c5_max``, ``c5_mean``; NaN without a projection)."""
-
-    def __init__(self, domain: Polytope):
-        self.domain = copy.copy(domain)  # own projection counters
-        self.domain.reset_counters()
-        self.Q = domain.Q
-
-    def start(self, params: dict) -> None:
-        if params["alpha"] != 0.0:
-            raise ValueError("the C.2 / C.5 measurement needs shrink=False")
-        self.d, self.zeta, self.eta, self.rounds = params["n"], params["zeta"], params["eta"], params["T_round"]
-        self.VR = params["R"]
-        self.sq = np.empty((self.rounds, self.VR))
-        self.proj = self.domain.has_projection and self.rounds >= 2
-        self.err = np.empty((self.rounds - 1, self.VR)) if self.proj else None
-        self.S = None  # sum of the batches of the previous rounds
-        self.done = 0
-
-    def round_start(self, k: int, play) -> None:
-        if k != self.done:
-            raise ValueError(f"rounds must be fed in order: expected round {self.done}, got {k}")
-        self.P = None  # this round's played point, rebuilt from its first query
-        self.acc = np.zeros((self.VR, self.d))
-        self.buf = []  # d == 1 only: einsum then reduces over the steps at once
-        self.one = np.ones(self.VR)
-
-    def step(self, t: int, y, f, u) -> None:
-        u = np.ascontiguousarray(u)
-        if self.P is None:
-            self.P = y - self.zeta * np.einsum("rtd,nd->trn", u[:, None, :], self.Q)[0]
-        if self.d == 1:
-            self.buf.append((np.array(f, dtype=float), u.copy()))
-            return
-        # einsum("rt,rtd->rd", F, U) over a round accumulates acc <- acc + F_t U_t in step order
-        # (innermost loop over d); the two-step einsum [1, F_t] x [acc, U_t] does exactly that
-        self.acc = np.einsum("rt,rtd->rd", np.stack([self.one, f], axis=1), np.stack([self.acc, u], axis=1))
-
-    def round_end(self, k: int, g) -> None:
-        if self.d == 1:
-            F = np.stack([f for f, _ in self.buf], axis=1)
-            self.acc = np.einsum("rt,rtd->rd", F, np.stack([u for _, u in self.buf], axis=1))
-            self.buf = []
-        G = (self.d / self.zeta) * self.acc
-        if np.max(np.abs(G - g)) > 1e-8 * max(1.0, float(np.abs(g).max())):
-            raise RuntimeError("replayed (or monitored) steps do not reproduce the run's batch sum g~_k")
-        self.sq[k] = np.sum(G**2, axis=1)
-        if self.proj:
-            if k >= 1:
-                xhat = self.domain.project((-self.eta * self.S) @ self.Q.T)
-                self.err[k - 1] = np.linalg.norm(xhat - self.P, axis=1)
-            self.S = G.copy() if k == 0 else self.S + G
-        self.done += 1
-
-    def result(self) -> dict[str, np.ndarray]:
-        if self.done != self.rounds:
-            raise ValueError(f"measured {self.done} of {self.rounds} rounds")
-        sq = self.sq
-        out = {"c2_max": sq.max(axis=0), "c2_mean": sq.mean(axis=0), "c2_rounds": list(sq.T)}
-        if self.proj:
-            err = self.err
-            out["c5_max"], out["c5_mean"], out["c5_rounds"] = err.max(axis=0), err.mean(axis=0), list(err.T)
-        else:
-            out["c5_max"] = out["c5_mean"] = np.full(self.VR, np.nan)
-            out["c5_rounds"] = [np.full(0, np.nan)] * self.VR
-        return out
-
-
-def instrument(domain, losses, run, reps, seed, key, V: int) -> dict[str, np.ndarray]:
-    """:class:`RoundMeter` on a recorded run (``record=True``) instead of online: the directions
-    u_t are replayed from the run's u stream (same key, d normals per step: the stream is
-    sequential), the queries rebuilt as ``y_t = x~_k + zeta Q u_t`` from the recorded played
-    points and the losses re-evaluated; the meter checks every replayed batch sum against the
-    recorded one.  Memory O(V R n) per step (plus the records and results).  Returns
-    :meth:`RoundMeter.result`, identical to the online measurement of the same run on the numpy
-    engine (on the compiled one, whose queries differ by rounding, equal to rounding)."""
-    if run.plays is None or run.round_grads is None:
-        raise ValueError("instrument needs a run recorded with record=True (record_rounds)")
-    p = run.params
-    T, b, zeta = p["T"], p["T_batch"], p["zeta"]
-    u = _streams(seed, reps, *key, "u")  # the run's u stream
-    if run.plays.shape[:2] != (p["T_round"], V * u.R):
-        raise ValueError(f"run records {run.plays.shape[:2]}, expected ({p['T_round']}, {V * u.R})")
-    Q = domain.Q
-    meter = RoundMeter(domain)
-    meter.start(p)
-    for k in range(p["T_round"]):
-        play = run.plays[k]
-        meter.round_start(k, play)
-        for t in range(k * b + 1, min((k + 1) * b, T) + 1):
-            w = np.concatenate([u.normal((p["n"],))] * V, axis=0)  # the run's draw, tiled over variants
-            uc = w / np.linalg.norm(w, axis=1, keepdims=True)
-            y = play + zeta * (uc @ Q.T)
-            meter.step(t, y, losses.value(t, y), uc)
-        meter.round_end(k, run.round_grads[k])
-    return meter.result()
-
-
-def _frame(run, variants, reps, extra: dict | None = None) -> pd.DataFrame:
-    V, R = len(variants), len(reps)
-    df = pd.DataFrame({
-        "alg": np.repeat([a for a, _, _ in variants], R),
-        "noise": np.repeat([k for _, k, _ in variants], R),
-        "noise_scale": np.repeat([s for _, _, s in variants], R),
-        "replicate": np.tile(list(reps), V),
-        "regret": run.regret[:, -1], "best": run.best[-1],
-        "oracle_calls": run.oracle_calls, "projections": run.projections,
-        "T_batch": run.params["T_batch"], "T_round": run.params["T_round"],
-        "zeta": run.params["zeta"], "eta": run.params["eta"], "wall_time": run.wall_time,
-    })
-    for k, v in (extra or {}).items():
-        df[k] = v
-    return df
-
-
-def _bounds(df: pd.DataFrame, T: int, d: int, L: float, D: float, eps_of: dict, delta: float) -> pd.DataFrame:
-    """Per-row mu and the bound values (constants: Lemma 3.1, 5.2, 5.5 with C = 1; the
-    explicit chain of Lemma 3.1; Lemma C.2's statement; Corollary C.5 with kappa^2 = C.2)."""
-    b, _, _ = batch_schedule(T)
-    mu = np.array([noise_mu(k, d, s) for k, s in zip(df.noise, df.noise_scale)])
-    df["mu"] = mu
-    df["eps"] = [eps_of.get(a, np.nan) for a in df.alg]
-    df["delta"] = delta
-    df["bound_lemma3_1"] = [bound_lemma3_1(T, d, L, D, m) for m in mu]
-    df["bound_lemma3_1_explicit"] = [bound_lemma3_1(T, d, L, D, m, explicit=True) for m in mu]
-    df["bound_lemma5_2"] = [bound_lemma5_2(T, d, L, D, e) if k == "laplace" and e == e else np.nan
-                            for k, e in zip(df.noise, df.eps)]
-    df["bound_lemma5_5"] = [bound_lemma5_5(T, d, L, D, e, delta) if k == "gaussian" and e == e else np.nan
-                            for k, e in zip(df.noise, df.eps)]
-    c2 = bound_lemma_c2(b, d, L, D, float(df.zeta.iloc[0]))
-    df["c2_bound"] = c2
-    df["c5_bound"] = [bound_cor_c5(T, b, e, m, math.sqrt(c2), D) for e, m in zip(df.eta, mu)]
-    return df
 
 
 def _pair(point) -> tuple[str, int]:

@@ -34,7 +34,8 @@ from ..environments.bco import stationary_distance
 from ..environments.polytopes import Polytope, make_domain
 from ..learners.private_bandit import algorithm1_parameters, batch_schedule, bound_lemma_c2
 from ..rng import RowStreams
-from .env21 import _bounds, _streams, simulate_rates
+from .env21 import simulate_rates
+from .env21_run import _bounds, _streams
 
 PAPER_LEARNER = "private_bandit"
 USER_RATE_ROLES = ("laplace", "laplace_slow_zeta", "gaussian", "gaussian_slow_zeta")
@@ -100,7 +101,7 @@ def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | No
     follows step for step): every round plays the learner's point x (checked to lie in K), queries
     ``x + zeta Q u_t`` for its T_batch steps (``u`` the direction streams), hands the batch sum
     ``g~ = sum (dim / zeta) f_t u_t`` to the tree (noise ``noise_rng``: standard draws times the
-    row's scale, as in :func:`dpregret.scenarios.env21._run`; None: no noise) and feeds the learner the increment of the
+    row's scale, as in :func:`dpregret.scenarios.env21_run._run`; None: no noise) and feeds the learner the increment of the
     released sums.  ``G = (Lemma C.2's bound)^(1/2)`` at this zeta (default Algorithm 1's).
     Returns per row ``regret`` at T, ``best``, the learner's ``oracle_calls`` / ``projections``
     (on its own copy of the domain) and the run's parameters."""

@@ -60,21 +60,24 @@ scaled by 1/eps (the l2 randomiser's noise is exactly proportional to 1/eps) for
 variant and algorithm, so all of them see the same data and noise draws (common random
 numbers), and the ``minority_eps``/``minority_n`` runs share their draws with the ``minority``
 run of the same T.  Replicates are given as a range; results do not depend on the chunking.
+
+Layout: the instances are built in :mod:`dpregret.environments.absolute_loss`, the controls are
+:mod:`dpregret.learners.vdh_controls`, and the rounds run in :mod:`dpregret.scenarios.vdh19_run`.
 """
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, special
 
 from .. import _validate as V
-from ..environments.stochastic import load_wdbc
+from ..environments.absolute_loss import fixed_direction, sphere_abs_mean, wdbc_problem
 from ..learners import vdh
+from ..learners.vdh_controls import FixedStepBox, FixedStepOGD, LazySparsePotential, PrintedRule
 from ..mechanisms import l2_laplace_randomiser, local_laplace_randomiser
 from ..rng import ReplicateStreams, stable_key
+from .vdh19_run import _Grouped, _Masks, _rows, _run
 
 EXPERIMENTS = ("minority", "minority_eps", "minority_n", "unorm", "sparse")
 PLACEMENTS = ("none", "random", "adversarial", "uniform")
@@ -87,123 +90,6 @@ def _streams(seed, reps, *key):
     return ReplicateStreams(seed, stable_key("vdh19", *key), reps)
 
 
-# --- controls ---------------------------------------------------------------------------------
-class FixedStepOGD:
-    """Control: unconstrained OGD with a fixed step, ``w_1 = 0``, ``w_{t+1} = w_t - eta g~_t``
-    (any shape; in Algorithm 2's magnitude slot it replaces Algorithm 1).  Its regret obeys
-    the identity ``sum_t <g~_t, w_t - u> = (||u||^2 - ||w_{T+1} - u||^2)/(2 eta) + eta/2 sum_t
-    ||g~_t||^2``: linear in T, quadratic in ||u||, and ``R_T(0) > 1`` once ``eta/2 sum ||g~||^2``
-    exceeds ``1 + ||w_{T+1}||^2/(2 eta)``, which Theorems 10-12 and (3.3.5) exclude."""
-
-    def __init__(self, eta: float, shape):
-        self.eta = V.positive("eta", eta)
-        self.w = np.zeros(shape)
-
-    def predict(self) -> np.ndarray:
-        return self.w.copy()
-
-    def update(self, g) -> None:
-        self.w = self.w - self.eta * np.asarray(g, dtype=float)
-
-
-class FixedStepBox:
-    """Control: diagonal AdaGrad's first step ``eta = sqrt2 D`` never decayed, on the same box:
-    ``w_{t+1} = clip(w_t - eta g~_t, -D, D)``."""
-
-    def __init__(self, D: float, shape):
-        self.D = V.positive("D", D)
-        self.eta = math.sqrt(2.0) * self.D
-        self.w = np.zeros(shape)
-
-    def predict(self) -> np.ndarray:
-        return self.w.copy()
-
-    def update(self, g) -> None:
-        self.w = np.clip(self.w - self.eta * np.asarray(g, dtype=float), -self.D, self.D)
-
-
-class PrintedRule(vdh.PrivatePotential):
-    """Algorithm 1 (conjugate prior) playing the printed eq. (3.3.4) instead of (3.3.2)
-    (:func:`dpregret.learners.vdh.prediction_printed_3_3_4`, naive evaluation).  Entries whose
-    value leaves float64 play 0 from then on and are flagged in ``failed``."""
-
-    def __init__(self, G, *, b=1.0, shape=()):
-        super().__init__(G, prior="conjugate", b=b, shape=shape)
-        self.failed = np.zeros(self.shape, dtype=bool)
-
-    def predict(self) -> np.ndarray:
-        G = 1.0 / (5.0 * self.C)
-        with np.errstate(all="ignore"):
-            w = vdh.prediction_printed_3_3_4(self.L, self.b + self.V, G, self.b)
-        self.failed |= ~np.isfinite(w)
-        return np.where(self.failed, 0.0, w)
-
-
-class LazySparsePotential(vdh.SparsePotential):
-    """Algorithm 3 (:class:`dpregret.learners.vdh.SparsePotential`) re-evaluating (3.3.2) only
-    where the state moved: a zero feedback ``g~_{t,j} = 0`` leaves ``L_j``, ``V_j`` and hence
-    ``w_{t+1,j}`` unchanged, so with sparse subgradients and sparse noise most coordinates keep
-    their prediction.  Same values as :class:`SparsePotential` (``tests/test_vdh19.py``)."""
-
-    def __init__(self, G, d: int, *, batch=(), b=1.0):
-        super().__init__(G, d, batch=batch, b=b)
-        self._G = np.broadcast_to(np.asarray(G, dtype=float), self.shape).copy()
-        self._w = None
-        self._dirty = np.ones(self.shape, dtype=bool)
-
-    def predict(self) -> np.ndarray:
-        if self._w is None:
-            self._w = super().predict()
-        elif self._dirty.any():
-            ix = self._dirty
-            self._w[ix] = vdh.prediction(self.L[ix], self.b[ix] + self.V[ix], self._G[ix], b=self.b[ix])
-        self._dirty[...] = False
-        return self._w.copy()
-
-    def update(self, g) -> None:
-        super().update(g)
-        self._dirty |= np.asarray(g) != 0
-
-
-# --- data -------------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=8)
-def wdbc_problem(d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(A, y, w*)``: wdbc's first ``d`` principal components (of the standardised features),
-    each standardised, rows scaled to unit l2 norm; labels +-1; ``w*`` minimises the mean
-    absolute loss ``mean_i |<a_i, w> - y_i|`` (a linear programme, HiGHS)."""
-    d = V.integer("d", d)
-    X, y, _ = load_wdbc()
-    if d > X.shape[1]:
-        raise ValueError(f"d must be <= {X.shape[1]} (features of wdbc), got {d}")
-    Z = (X - X.mean(axis=0)) / X.std(axis=0)
-    _, _, Vt = np.linalg.svd(Z, full_matrices=False)
-    P = Z @ Vt[:d].T
-    P = P / P.std(axis=0)
-    A = P / np.linalg.norm(P, axis=1, keepdims=True)
-    return A, y, lad(A, y)
-
-
-def lad(A: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """``argmin_w sum_i |<a_i, w> - y_i|`` as the LP ``min 1'(p + q)``, ``A w - y = p - q``."""
-    n, d = A.shape
-    res = optimize.linprog(np.r_[np.zeros(d), np.ones(2 * n)], A_eq=np.hstack([A, -np.eye(n), np.eye(n)]), b_eq=y,
-                           bounds=[(None, None)] * d + [(0, None)] * (2 * n), method="highs")
-    if res.status != 0:
-        raise RuntimeError(f"LP for the absolute-loss optimum failed: {res.message}")
-    return res.x[:d]
-
-
-def sphere_abs_mean(d: int) -> float:
-    """``gamma = E|<x, e>|`` for x uniform on the unit sphere of R^d and a unit vector e."""
-    return float(math.exp(special.gammaln(d / 2) - special.gammaln((d + 1) / 2)) / math.sqrt(math.pi))
-
-
-def fixed_direction(d: int) -> np.ndarray:
-    """The synthetic optimum's direction: ``(1, -1/2, 1/3, ...)`` normalised."""
-    v = np.array([(-1.0) ** j / (j + 1) for j in range(d)])
-    return v / np.linalg.norm(v)
-
-
 def l2_noise_second_moment(d: int, eps: float) -> float:
     """``E||xi||_2^2 = 4 d (d+1)/eps^2`` for ``rho(z) ∝ exp(-eps/2 ||z||_2)`` (``||xi|| ~ Gamma(d, 2/eps)``)."""
     return 4.0 * d * (d + 1) / eps**2
@@ -212,136 +98,6 @@ def l2_noise_second_moment(d: int, eps: float) -> float:
 def n_private(T: int) -> int:
     """Sec. 3.4: ``ceil(ln T)`` providers care for their privacy."""
     return int(math.ceil(math.log(T)))
-
-
-# --- the run ----------------------------------------------------------------------------------
-def _smallest(src, T: int, n: int, block: int = 1024) -> np.ndarray:
-    """(R, n): per replicate, the positions of the ``n`` smallest of its next ``T`` uniforms of
-    ``src``, in increasing order of (uniform, position): the positions of rank ``< n`` of a
-    stable argsort of ``src.uniform((T,))``, i.e. ``argsort(u, kind="stable")[:, :n]``.
-
-    The uniforms are drawn in consecutive blocks (the same numbers, in the same order, as one
-    ``(R, T)`` draw) and merged into a running n-smallest, so memory is O(R (n + block)), not
-    O(R T).  Ties keep the lower position first: the running set precedes each new block in the
-    concatenation, all its positions are lower, and a stable sort keeps that order."""
-    n = min(int(n), T)
-    R = src.R
-    vals, pos = np.empty((R, 0)), np.empty((R, 0), dtype=np.int64)
-    for lo in range(0, T, block):
-        hi = min(lo + block, T)
-        u = src.uniform((hi - lo,))
-        vals = np.concatenate([vals, u], axis=1)
-        pos = np.concatenate([pos, np.broadcast_to(np.arange(lo, hi, dtype=np.int64), (R, hi - lo))], axis=1)
-        keep = np.argsort(vals, axis=1, kind="stable")[:, :n]
-        vals, pos = np.take_along_axis(vals, keep, axis=1), np.take_along_axis(pos, keep, axis=1)
-    return pos
-
-
-class _Masks:
-    """Who privatises in round t: ``masks(t)`` -> (V, R) booleans, asked for t = 0, 1, ..., T-1
-    in turn.  A replicate's random placement of ``n`` providers takes the rounds of rank ``< n``
-    of a random permutation (the stable ranks of its ``T`` uniforms of the ``positions``
-    stream); only the ``max n`` rounds of lowest rank are kept (:func:`_smallest`), with their
-    rank, sorted by round, and a pointer per replicate walks them as the rounds go by: memory
-    O(R max n) instead of (T, V, R) masks."""
-
-    def __init__(self, variants, T: int, R: int, positions_src=None):
-        self.T, self.R, self.t = T, R, 0
-        kind = [v["placement"] for v in variants]
-        self.n = np.array([v["n"] for v in variants], dtype=np.int64)
-        self.uniform = np.array([k == "uniform" for k in kind])[:, None]
-        self.adversarial = np.array([k == "adversarial" for k in kind])
-        self.random = np.array([k == "random" for k in kind])[:, None]
-        K = min(int(self.n[self.random[:, 0]].max()), T) if self.random.any() else 0
-        self.K, self.rows = K, np.arange(R)
-        self.rank_t = np.full(R, K)  # no random placement with n > 0: nobody is drawn
-        if K > 0:
-            top = _smallest(positions_src, T, K)  # (R, K) rounds, by rank
-            order = np.argsort(top, axis=1, kind="stable")
-            # rounds increasing, then their ranks, each with a sentinel column (round T, rank K)
-            self.rounds = np.c_[np.take_along_axis(top, order, axis=1), np.full(R, T)]
-            self.rank = np.c_[order, np.full(R, K)]
-            self.ptr = np.zeros(R, dtype=np.int64)
-
-    def __call__(self, t: int) -> np.ndarray:
-        if t != self.t:
-            raise ValueError(f"rounds must be asked in order: expected {self.t}, got {t}")
-        self.t += 1
-        rank_t = self.rank_t
-        if self.K > 0:
-            hit = self.rounds[self.rows, self.ptr] == t
-            rank_t = np.where(hit, self.rank[self.rows, self.ptr], self.K)
-            self.ptr += hit
-        return self.uniform | (self.adversarial & (t < self.n))[:, None] | (self.random & (rank_t < self.n[:, None]))
-
-
-class _Grouped:
-    """Learners of one class whose scalar parameter differs between variants: one instance
-    per distinct value, each with batch (variants of the group, R)."""
-
-    def __init__(self, keys, make):
-        self.groups = {}
-        for i, k in enumerate(keys):
-            self.groups.setdefault(k, []).append(i)
-        self.learners = {k: make(k, len(ix)) for k, ix in self.groups.items()}
-        self.V = len(keys)
-
-    def predict(self):
-        parts = {k: lr.predict() for k, lr in self.learners.items()}
-        first = next(iter(parts.values()))
-        out = np.empty((self.V, *first.shape[1:]))
-        for k, ix in self.groups.items():
-            out[ix] = parts[k]
-        return out
-
-    def update(self, g):
-        for k, ix in self.groups.items():
-            self.learners[k].update(g[ix])
-
-
-def _run(T, R, d, draw, noise, scale, masks, learners):
-    """Run every learner (batch (V, R)) for T rounds of absolute-loss regression.
-
-    ``draw()`` -> ``x`` (R, d), ``y`` (R,) or (V, R); ``noise()`` -> (R, d) noise at scale 1;
-    ``scale`` (V,): noise multiplier per variant; ``masks(t)`` -> (V, R) booleans (who
-    privatises in round t, asked for t = 0, ..., T-1 in turn).  Returns per learner
-    ``lin = sum <g, w>``, ``gsum = sum g``, ``S = sum ||g~||^2``, ``S_true = sum ||g||^2``, and
-    for Algorithm 2-type learners (with a ``direction``) ``zg = sum <z, g>``, ``S_mag = sum
-    <z, g~>^2``, ``S_mag_true = sum <z, g>^2``; for ``coords`` learners ``S_c`` (V, R, d)."""
-    Vn = len(scale)
-    acc = {}
-    for name, (lr, kind) in learners.items():
-        a = {"lin": np.zeros((Vn, R)), "gsum": np.zeros((Vn, R, d)), "S": np.zeros((Vn, R)), "S_true": np.zeros((Vn, R))}
-        if kind == "alg2":
-            a |= {"zg": np.zeros((Vn, R)), "S_mag": np.zeros((Vn, R)), "S_mag_true": np.zeros((Vn, R))}
-        if kind == "coords":
-            a["S_c"] = np.zeros((Vn, R, d))
-        acc[name] = a
-    for t in range(T):
-        x, y = draw()
-        xi = noise()
-        nz = (masks(t) * scale[:, None])[..., None] * xi[None]  # (V, R, d)
-        for name, (lr, kind) in learners.items():
-            a = acc[name]
-            if kind == "alg2":
-                z = lr.direction.predict()
-            w = lr.predict()
-            m = np.einsum("vrd,rd->vr", w, x) - y
-            g = np.sign(m)[..., None] * x[None]
-            gt = g + nz
-            a["lin"] += np.einsum("vrd,vrd->vr", g, w)
-            a["gsum"] += g
-            a["S"] += np.einsum("vrd,vrd->vr", gt, gt)
-            a["S_true"] += np.einsum("vrd,vrd->vr", g, g)
-            if kind == "alg2":
-                zg, zgt = np.einsum("vrd,vrd->vr", z, g), np.einsum("vrd,vrd->vr", z, gt)
-                a["zg"] += zg
-                a["S_mag"] += zgt * zgt
-                a["S_mag_true"] += zg * zg
-            if kind == "coords":
-                a["S_c"] += gt * gt
-            lr.update(gt)
-    return acc
 
 
 def _minority_learners(p, T, d, variants, w_star, algs):
@@ -366,42 +122,6 @@ def _minority_learners(p, T, d, variants, w_star, algs):
         lr = vdh.BlackBoxReduction(G, d, batch=R_shape, b=b)
         lr.magnitude = PrintedRule(G, b=b, shape=R_shape)
         out["alg2_printed"] = (lr, "alg2")
-    return out
-
-
-def _rows(acc, variants, u_ref, u_frac, reps, cols, extra=None) -> pd.DataFrame:
-    """Tidy rows: algorithm x variant x replicate x comparator ``u = f u_ref[v]``."""
-    frames = []
-    reps = np.asarray(list(reps))
-    u_ref = np.broadcast_to(np.asarray(u_ref, dtype=float), (len(variants), u_ref.shape[-1]))
-    unorm = np.linalg.norm(u_ref, axis=1)
-    for alg, a in acc.items():
-        gdot = np.einsum("vrd,vd->vr", a["gsum"], u_ref)
-        failed = extra.get(alg) if extra else None
-        for i, v in enumerate(variants):
-            for f in u_frac:
-                reg = a["lin"][i] - f * gdot[i]
-                df = {"alg": alg, "replicate": reps, "u_frac": float(f), "u_norm": float(f * unorm[i]),
-                      "u_star_norm": float(unorm[i]), "regret": reg, "sum_sq": a["S"][i], "sum_sq_true": a["S_true"][i]}
-                if "zg" in a:
-                    df |= {"mag_regret": a["lin"][i] - f * unorm[i] * a["zg"][i], "mag_sum_sq": a["S_mag"][i],
-                           "mag_sum_sq_true": a["S_mag_true"][i]}
-                if failed is not None:
-                    bad = failed[i]
-                    df["regret"] = np.where(bad, np.nan, df["regret"])
-                    if "mag_regret" in df:
-                        df["mag_regret"] = np.where(bad, np.nan, df["mag_regret"])
-                df = pd.DataFrame(df)
-                for k in ("placement", "eps", "n_private", "eta"):
-                    if k in v:
-                        df[k] = v[k]
-                frames.append(df)
-    out = pd.concat(frames, ignore_index=True)
-    for k, val in cols.items():
-        out[k] = val
-    for c in ("mag_regret", "mag_sum_sq", "mag_sum_sq_true"):
-        if c not in out:
-            out[c] = np.nan
     return out
 
 

@@ -1,0 +1,89 @@
+"""Near-miss controls of Van der Hoeven (thesis ch. 3; NeurIPS 2019), run beside the paper's
+learners (:mod:`dpregret.learners.vdh`) by ``scenarios.vdh19``: fixed-step OGD (in Algorithm 2's
+magnitude slot or coordinate-wise), AdaGrad's first step never decayed, Algorithm 1 playing the
+printed eq. (3.3.4), and Algorithm 3 re-evaluated only where its state moved."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _validate as V
+from . import vdh
+
+
+class FixedStepOGD:
+    """Control: unconstrained OGD with a fixed step, ``w_1 = 0``, ``w_{t+1} = w_t - eta g~_t``
+    (any shape; in Algorithm 2's magnitude slot it replaces Algorithm 1).  Its regret obeys
+    the identity ``sum_t <g~_t, w_t - u> = (||u||^2 - ||w_{T+1} - u||^2)/(2 eta) + eta/2 sum_t
+    ||g~_t||^2``: linear in T, quadratic in ||u||, and ``R_T(0) > 1`` once ``eta/2 sum ||g~||^2``
+    exceeds ``1 + ||w_{T+1}||^2/(2 eta)``, which Theorems 10-12 and (3.3.5) exclude."""
+
+    def __init__(self, eta: float, shape):
+        self.eta = V.positive("eta", eta)
+        self.w = np.zeros(shape)
+
+    def predict(self) -> np.ndarray:
+        return self.w.copy()
+
+    def update(self, g) -> None:
+        self.w = self.w - self.eta * np.asarray(g, dtype=float)
+
+
+class FixedStepBox:
+    """Control: diagonal AdaGrad's first step ``eta = sqrt2 D`` never decayed, on the same box:
+    ``w_{t+1} = clip(w_t - eta g~_t, -D, D)``."""
+
+    def __init__(self, D: float, shape):
+        self.D = V.positive("D", D)
+        self.eta = math.sqrt(2.0) * self.D
+        self.w = np.zeros(shape)
+
+    def predict(self) -> np.ndarray:
+        return self.w.copy()
+
+    def update(self, g) -> None:
+        self.w = np.clip(self.w - self.eta * np.asarray(g, dtype=float), -self.D, self.D)
+
+
+class PrintedRule(vdh.PrivatePotential):
+    """Algorithm 1 (conjugate prior) playing the printed eq. (3.3.4) instead of (3.3.2)
+    (:func:`dpregret.learners.vdh.prediction_printed_3_3_4`, naive evaluation).  Entries whose
+    value leaves float64 play 0 from then on and are flagged in ``failed``."""
+
+    def __init__(self, G, *, b=1.0, shape=()):
+        super().__init__(G, prior="conjugate", b=b, shape=shape)
+        self.failed = np.zeros(self.shape, dtype=bool)
+
+    def predict(self) -> np.ndarray:
+        G = 1.0 / (5.0 * self.C)
+        with np.errstate(all="ignore"):
+            w = vdh.prediction_printed_3_3_4(self.L, self.b + self.V, G, self.b)
+        self.failed |= ~np.isfinite(w)
+        return np.where(self.failed, 0.0, w)
+
+
+class LazySparsePotential(vdh.SparsePotential):
+    """Algorithm 3 (:class:`dpregret.learners.vdh.SparsePotential`) re-evaluating (3.3.2) only
+    where the state moved: a zero feedback ``g~_{t,j} = 0`` leaves ``L_j``, ``V_j`` and hence
+    ``w_{t+1,j}`` unchanged, so with sparse subgradients and sparse noise most coordinates keep
+    their prediction.  Same values as :class:`SparsePotential` (``tests/test_vdh19.py``)."""
+
+    def __init__(self, G, d: int, *, batch=(), b=1.0):
+        super().__init__(G, d, batch=batch, b=b)
+        self._G = np.broadcast_to(np.asarray(G, dtype=float), self.shape).copy()
+        self._w = None
+        self._dirty = np.ones(self.shape, dtype=bool)
+
+    def predict(self) -> np.ndarray:
+        if self._w is None:
+            self._w = super().predict()
+        elif self._dirty.any():
+            ix = self._dirty
+            self._w[ix] = vdh.prediction(self.L[ix], self.b[ix] + self.V[ix], self._G[ix], b=self.b[ix])
+        self._dirty[...] = False
+        return self._w.copy()
+
+    def update(self, g) -> None:
+        super().update(g)
+        self._dirty |= np.asarray(g) != 0
