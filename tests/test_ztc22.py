@@ -205,7 +205,7 @@ def test_worst_case_filter_drops_edge_saturated_and_out_of_regime_points():
     term, is dropped with its reason, and the claim is then not in the regime (never PASS)."""
     import pandas as pd
 
-    from dpregret.claims import ztc22 as C
+    from dpregret.claims import ztc22_linear as C
 
     rows = []
     for T, cost in ((10, [0.1, 0.5, 0.2]), (100, [0.01, 0.05, 0.02]), (1000, [0.001, 0.002, 0.003]),

@@ -1,17 +1,17 @@
 """Zhang, Tran, Cutkosky (NeurIPS 2022) as claims, decided on ``scenarios.ztc22``'s tables.
 
 The privacy audit of Algorithm 1 end to end (Theorem 3) is ``AUDIT-ztc-thm3-o2b`` in
-``claims.privacy``; its tree alone is ``AUDIT-ztc-thm3-tree``.
+``claims.privacy``; its tree alone is ``AUDIT-ztc-thm3-tree``.  Remark 5's rates in T, rho and d,
+decided on the worst case over a family of linear losses, are in ``claims.ztc22_linear``.
 """
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import pandas as pd
 
 from .core import (Claim, Result, check_bound, check_comparison, check_coverage, check_exact, check_rate,
-                   claim_factory, not_in_regime, paired_gap, samples_by, select)
+                   claim_factory, paired_gap, samples_by, select)
+from .ztc22_linear import linear_T_claims, minimax_claims
 
 PAPER = "ZTC22"  # dpregret.papers
 
@@ -139,140 +139,6 @@ def explain_loose(res: Result, ctl: Result, near_miss: str) -> Result:
     return res
 
 
-def worst_case(g: pd.DataFrame, key: str, alg: str, base: str | None = "nonprivate") -> list[dict]:
-    """Per value of ``key`` (T, rho or d) in a ``LinearFamily`` table: the family member ``c*``
-    with the largest mean of ``alg``'s suboptimality (minus ``base``'s, paired by replicate,
-    when ``base`` is given: the privacy cost), its per-replicate samples, whether c* is at an
-    end of the signal grid, ``alg``'s mean suboptimality at c* over its largest possible value
-    ``2 r c*`` (saturation), and ``base``'s own worst case over the family (the statistical
-    term).  Sorted by x (1/rho for rho)."""
-    out = []
-    for v, h in g.groupby(key):
-        a = h[h.alg == alg].set_index(["c", "replicate"]).subopt
-        nb = h[h.alg == (base or "nonprivate")]
-        val = a - nb.set_index(["c", "replicate"]).subopt.reindex(a.index) if base else a
-        means = val.groupby(level="c").mean()
-        c_star = float(means.idxmax())
-        cs = sorted(means.index)
-        r = float(h["r"].iloc[0]) if "r" in h else 1.0
-        out.append({"x": 1.0 / v if key == "rho" else float(v), "c_star": c_star,
-                    "samples": val.xs(c_star, level="c").sort_index().to_numpy(),
-                    "edge": c_star in (cs[0], cs[-1]),
-                    "saturation": float(a.xs(c_star, level="c").mean() / (2 * r * c_star)),
-                    "stat": float(nb.groupby("c").subopt.mean().max()) if len(nb) else float("nan")})
-    return sorted(out, key=lambda o: o["x"])
-
-
-def worst_case_costs(g: pd.DataFrame, key: str, alg: str):
-    """x (1/rho or d), the per-replicate paired privacy cost at the worst family member, and
-    that member's c, per grid point (figures)."""
-    w = worst_case(g, key, alg)
-    return np.array([o["x"] for o in w]), [o["samples"] for o in w], [o["c_star"] for o in w]
-
-
-# Declared before the deciding run (issue 17): a worst-case point enters a rate fit only if its
-# worst member is inside the signal grid (not at an end: the supremum may lie beyond it), the
-# worst member is not saturated (Algorithm 1's suboptimality there below half its largest
-# possible value 2 r c*) and, for the privacy rates, Theorem 4's privacy term is at least twice
-# its statistical term at the point (the paper's term dominates; ``thm4_term_ratio``).  For the
-# statistical rate, Algorithm 1's worst case is within 25% of its non-private twin's.
-SATURATION_MAX = 0.5
-PRIVACY_TERM_RATIO_MIN = 2.0
-STAT_RATIO_MAX = 1.25
-
-
-def thm4_term_ratio(T, rho, d, G=1.0, D=2.0, H=0.0, sigma_G=1.0, sigma_H=0.0) -> float:
-    """Theorem 4's privacy term over its statistical term at one point:
-    sqrt(2d) (G + DH) log2(2T) / (rho T)  /  ((sigma_G + D sigma_H) / sqrt(T))."""
-    return math.sqrt(2 * d) * (G + D * H) * math.log2(2 * T) / (rho * T) / ((sigma_G + D * sigma_H) / math.sqrt(T))
-
-
-def log2(x, m):
-    """Divide out the log2(2T) that Remark 5 states (eq. (6) and the tree)."""
-    return m / np.log2(2 * x)
-
-
-def worst_case_rate(g, key, alg, ctl, exponent, tol, alpha, rng_claim, rng_ctl, *, base="nonprivate",
-                    transform=None, decades=1.0, stat_ratio_max=None, term_ratio=None) -> tuple[Result, Result]:
-    """A rate claim on the worst case over the family (module docstring of
-    ``scenarios.ztc22``), on the points that pass the declared filter above; the control is
-    decided on the same points (its own worst case, whatever its member).  ``term_ratio(x)``:
-    Theorem 4's privacy term over its statistical term at x (privacy rates).  Fewer than 4
-    points over ``decades`` left: INCONCLUSIVE, not in the regime, with the numbers."""
-    w = worst_case(g, key, alg, base)
-    wc = {o["x"]: o for o in worst_case(g, key, ctl, base)}
-    keep, dropped = [], {}
-    for o in w:
-        why = []
-        if o["edge"]:
-            why.append(f"worst member c* = {o['c_star']:g} at the end of the signal grid")
-        if o["saturation"] > SATURATION_MAX:
-            why.append(f"saturated: suboptimality {o['saturation']:.2f} of its maximum 2 r c*")
-        if term_ratio is not None and term_ratio(o["x"]) < PRIVACY_TERM_RATIO_MIN:
-            why.append(f"Theorem 4's privacy term only {term_ratio(o['x']):.2f} x its statistical term")
-        if stat_ratio_max is not None and o["samples"].mean() > stat_ratio_max * o["stat"]:
-            why.append(f"Algorithm 1's worst case {o['samples'].mean():.3g} above {stat_ratio_max:g} x the "
-                       f"non-private one {o['stat']:.3g} (privacy term not negligible)")
-        if why:
-            dropped[f"{o['x']:g}"] = "; ".join(why)
-        else:
-            keep.append(o)
-    x = np.array([o["x"] for o in keep])
-    res = check_rate(x, [o["samples"] for o in keep], exponent, tol, alpha, rng_claim, transform=transform,
-                     decades=decades)
-    ctl_res = check_rate(x, [wc[o["x"]]["samples"] for o in keep], exponent, tol, alpha, rng_ctl,
-                         transform=transform, decades=decades)
-    numbers = {"dropped_points": dropped, "argmax_c": {f"{o['x']:g}": o["c_star"] for o in w},
-               "saturation": {f"{o['x']:g}": o["saturation"] for o in w},
-               "mean_at_worst": {f"{o['x']:g}": float(o["samples"].mean()) for o in w},
-               "nonprivate_worst": {f"{o['x']:g}": o["stat"] for o in w},
-               **({"thm4_term_ratio": {f"{o['x']:g}": term_ratio(o["x"]) for o in w}} if term_ratio else {})}
-    if len(keep) >= 2:
-        lx, ly = np.log(x), np.log(np.maximum([o["samples"].mean() for o in keep], 1e-300))
-        if transform is not None:
-            ly = np.log(np.maximum(transform(x, np.exp(ly)), 1e-300))
-        numbers["local_slopes"] = (np.diff(ly) / np.diff(lx)).tolist()
-    res.detail.update(numbers)
-    if res.verdict == "INCONCLUSIVE" and len(keep) >= 4 and "local_slopes" in numbers:
-        res.detail["numbered_reason"] = (
-            f"1. the slope's interval [{res.ci_low:.3f}, {res.ci_high:.3f}] straddles {exponent:g} + {tol:g}; "
-            f"2. local slopes across the in-regime window: {', '.join(f'{v:.2f}' for v in numbers['local_slopes'])}; "
-            f"3. points dropped by the declared filter: {len(dropped)}")
-    if len(keep) < 4 or (len(keep) and np.log10(x.max() / x.min()) < decades - 1e-9):
-        res = not_in_regime(res, f"{len(keep)} of {len(w)} points pass the declared filter "
-                            f"(>= 4 over {decades:g} decades needed)", numbers)
-    return res, ctl_res
-
-
-LINEAR_T_CLAIMS = ("ZTC-rem5-rate-T-priv", "ZTC-rem5-rate-T-stat")  # apply to any OCO learner inside Algorithm 1
-
-
-def linear_T_claims(lin: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for, name: str = "o2b",
-                    rates: tuple[str, ...] = ("priv", "stat")) -> dict[str, tuple[Result, Result]]:
-    """Remark 5's two rates in T on the worst case over the linear family for the learner
-    ``name`` inside Algorithm 1 (the paper's OGD: ``"o2b"``), each with its control run with
-    the same learner: the naive conversion (privacy rate) and the fresh-sample slip
-    (statistical rate)."""
-    from ..scenarios.ztc22 import linear_T_algs
-
-    a = linear_T_algs(name)
-    sig = 1.0 - min(p["c_grid"])  # the family's sigma_G (G = 1, s_i = G - c_i)
-    out = {}
-    cid = "ZTC-rem5-rate-T-priv"
-    g = lin[lin.alg.isin([a["priv"], a["naive"], a["twin"]]) & lin["T"].isin(p["T_lin_priv"])]
-    if "priv" in rates:
-        out[cid] = worst_case_rate(g.replace({"alg": {a["twin"]: "nonprivate"}}), "T", a["priv"], a["naive"], -1.0,
-                                   tol.get(cid, 0.0), alpha, rng_for(cid), rng_for(cid + "/control"), transform=log2,
-                                   decades=1.5, term_ratio=lambda T: thm4_term_ratio(T, p["rho_lin"], p["d_lin"], sigma_G=sig))
-    cid = "ZTC-rem5-rate-T-stat"
-    g = lin[lin.alg.isin([a["stat"], a["fresh"], a["twin"]]) & lin["T"].isin(p["T_lin_stat"])]
-    if "stat" in rates:
-        out[cid] = worst_case_rate(g.replace({"alg": {a["twin"]: "nonprivate"}}), "T", a["stat"], a["fresh"], -0.5,
-                                   tol.get(cid, 0.0), alpha, rng_for(cid), rng_for(cid + "/control"), base=None,
-                                   decades=2.0, stat_ratio_max=STAT_RATIO_MAX)
-    return out
-
-
 def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.DataFrame, p: dict, tol: dict,
              alpha: float, rng_for, mm: pd.DataFrame | None = None,
              pf: pd.DataFrame | None = None, lin: pd.DataFrame | None = None) -> dict[str, tuple[Result, Result]]:
@@ -347,13 +213,7 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
 
     # Remark 5 in rho and d: worst case over the linear family, on the points the declared filter keeps
     if mm is not None:
-        sig = 1.0 - min(p["c_grid"])
-        for cid, grid, expo, ctl_alg in (("ZTC-rem5-rate-rho", "rho", 1.0, "rho_squared"),
-                                          ("ZTC-rem5-rate-d", "d", 0.5, "sqrt_d")):
-            ratio = ((lambda x: thm4_term_ratio(p["T_mm"], 1.0 / x, p["d_mm"], sigma_G=sig)) if grid == "rho" else
-                     (lambda x: thm4_term_ratio(p["T_mm"], p["rho_mm"], x, sigma_G=sig)))
-            out[cid] = worst_case_rate(mm[mm.grid == grid], grid, "o2b", ctl_alg, expo, tol.get(cid, 0.0), alpha,
-                                       rng_for(cid), rng_for(cid + "/control"), decades=1.0, term_ratio=ratio)
+        out.update(minimax_claims(mm, p, tol, alpha, rng_for))
 
     # Theorem 6: Regret_T / beta_{1:T} = O(T^(-3/2)) for the optimistic learner at the smallest sigma_G / G
     cid = "ZTC-thm6-optimistic"

@@ -1,4 +1,5 @@
-"""Zhang, Tran, Cutkosky (NeurIPS 2022): the runs behind the claims of ``claims.ztc22``.
+"""Zhang, Tran, Cutkosky (NeurIPS 2022): the runs behind the claims of ``claims.ztc22``
+(Remark 5's worst-case rates: ``claims.ztc22_linear``).
 
 Experiments (one tidy table each; one row per algorithm x point x replicate):
 
@@ -294,7 +295,7 @@ def _user_claim(rate: str):
     cid = f"ZTC-rem5-rate-T-{rate}"
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from ..claims.ztc22 import linear_T_claims
+        from ..claims.ztc22_linear import linear_T_claims
         return linear_T_claims(runs, p, tol, alpha, rng_for, name=name, rates=(rate,))[cid]
 
     return UserClaim(
