@@ -106,12 +106,14 @@ def test_noise_to_smoothing_formula_scales():
 
 
 def test_slope_difference_decides():
+    from dpregret.claims.env21_rates import slope_difference
+
     rng = np.random.default_rng(0)
     x = np.array([2.0, 4, 8, 16])
     a = [x_**0.5 * (1 + 0.05 * rng.standard_normal(16)) for x_ in x]
     b = [x_**1.5 * (1 + 0.05 * rng.standard_normal(16)) for x_ in x]
-    assert C.slope_difference(x, a, b, 0.05, np.random.default_rng(1), 0.25).verdict == "PASS"
-    assert C.slope_difference(x, b, a, 0.05, np.random.default_rng(1), 0.25).verdict == "FAIL"
+    assert slope_difference(x, a, b, 0.05, np.random.default_rng(1), 0.25).verdict == "PASS"
+    assert slope_difference(x, b, a, 0.05, np.random.default_rng(1), 0.25).verdict == "FAIL"
 
 
 def test_claims_on_a_tiny_run():

@@ -19,7 +19,7 @@ LIBRARY = ["dpregret.mechanisms", "dpregret.tree", "dpregret.claims.privacy", "d
            "dpregret.claims.privacy_mechanisms", "dpregret.claims.privacy_trees", "dpregret.claims.privacy_algorithms",
            "dpregret.claims.privacy_env21", "dpregret.claims.as17_experts",
            "dpregret.claims.as17_tables", "dpregret.claims.ztc22", "dpregret.claims.ztc22_linear",
-           "dpregret.claims.env21", "dpregret.claims.vdh19",
+           "dpregret.claims.env21", "dpregret.claims.env21_rates", "dpregret.claims.vdh19",
            "dpregret.scenarios.as17_experts", "dpregret.scenarios.as17_olo", "dpregret.scenarios.as17_bandits",
            "dpregret.scenarios.as17_blo", "dpregret.scenarios.ztc22", "dpregret.scenarios.env21",
            "dpregret.scenarios.vdh19"]

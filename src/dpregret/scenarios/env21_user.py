@@ -184,7 +184,7 @@ def _user_claim(cid: str):
              "ENV-thm1.1-rate-T": "Laplace (Lemma 5.1) and Gaussian (Lemma 5.4) noise, the worse of the two"}[cid]
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from ..claims.env21 import rate_T_claims
+        from ..claims.env21_rates import rate_T_claims
         return rate_T_claims(runs, p, tol, alpha, rng_for, name=name, claims=(cid,))[cid]
 
     paper_rows = ("none", "laplace", "gaussian", "fixed_noise", "none_slow_zeta", "fixed_noise_slow_zeta",

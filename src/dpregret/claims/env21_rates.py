@@ -1,0 +1,183 @@
+"""Ene, Nguyen, Vladu (AAAI 2021): how ``claims.env21``'s rate claims are fitted.
+
+The conventions (rates in T on the regret itself, the stated polylogs carried by the
+tolerance; rates in n and eps on the paired privacy gap) are stated once in ``claims.env21``'s
+module docstring, which also holds the claims' texts (``CLAIMS``) and ``evaluate``.  Here:
+
+- :func:`_rate`: one rate on one column of a table (per-x samples, optionally against 1/x);
+- the rates in T on the simplex shared by the paper's learner and a user's learner inside
+  PRIVATEBANDIT's privacy mechanism: :func:`_rate_T` (Lemmas 3.1, 5.2, 5.5, with their
+  detail: regret over the stated bounds, the polylog-divided fit, the noise-to-smoothing
+  ratios), :func:`_thm1_1` (Theorem 1.1: the worse of Lemmas 5.2 and 5.5) and
+  :func:`rate_T_claims` (those three claims for a learner named by
+  ``scenarios.env21_user.rate_T_algs``; ``USER_RATE_T``);
+- :func:`slope_difference`: ``A depends less on x than B`` (``ENV-gauss-vs-laplace-n``).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .core import Result, check_rate, fit_slope, samples_by, select, width_margin
+
+SEVERITY = {"PASS": 0, "INCONCLUSIVE": 1, "FAIL": 2}
+_at = select
+
+
+def _rate(df, x, col, exponent, tol, alpha, rng, transform=None, invert=False):
+    xs, s = samples_by(df, x, col, close=True)
+    if invert:
+        xs, s = 1.0 / xs[::-1], s[::-1]
+    return check_rate(xs, s, exponent, tol, alpha, rng, transform=transform)
+
+
+def _worst(results: list[Result]) -> Result:
+    """The most critical result: highest severity, then highest CI top."""
+    return max(results, key=lambda r: (SEVERITY[r.verdict], np.nan_to_num(r.ci_high, nan=np.inf)))
+
+
+def _least_caught(results: list[Result]) -> Result:
+    return min(results, key=lambda r: (SEVERITY[r.verdict], np.nan_to_num(r.ci_low, nan=-np.inf)))
+
+
+def slope_difference(x, a: list[np.ndarray], b: list[np.ndarray], alpha: float, rng: np.random.Generator,
+                     margin: float = 0.0, n_boot: int = 2000) -> Result:
+    """``A depends less on x than B``: slope(log mean a) - slope(log mean b) < -margin.
+
+    Paired percentile bootstrap (the same resampled replicates for a and b at each point;
+    a[i], b[i] sorted by replicate).  PASS if the CI's top < -margin, FAIL if its bottom
+    > -margin, else INCONCLUSIVE (also if a mean is <= 0 or > alpha/2 of resamples are)."""
+    x = np.asarray(x, dtype=float)
+    if x.size < 2 or any(len(p) != len(q) for p, q in zip(a, b)):
+        raise ValueError("slope_difference needs >= 2 points and paired samples of equal size")
+    ma, mb = np.array([v.mean() for v in a]), np.array([v.mean() for v in b])
+    detail = {"x": x.tolist(), "mean_a": ma.tolist(), "mean_b": mb.tolist(), "ci_of": "slope(a) - slope(b)"}
+    if np.any(ma <= 0) or np.any(mb <= 0):
+        return Result("INCONCLUSIVE", float("nan"), -margin, float("nan"), float("nan"), margin,
+                      {**detail, "reason": "a mean gap is <= 0"})
+    lx = np.log(x)
+    xc = lx - lx.mean()
+    sa, sb = fit_slope(x, ma), fit_slope(x, mb)
+    idx = [rng.integers(0, v.size, (n_boot, v.size)) for v in a]
+    ba = np.stack([v[i].mean(axis=1) for v, i in zip(a, idx)], axis=1)
+    bb = np.stack([v[i].mean(axis=1) for v, i in zip(b, idx)], axis=1)
+    ok = np.all(ba > 0, axis=1) & np.all(bb > 0, axis=1)
+    if np.mean(~ok) > alpha / 2:
+        return Result("INCONCLUSIVE", sa - sb, -margin, float("nan"), float("nan"), margin,
+                      {**detail, "reason": f"{np.mean(~ok):.1%} of bootstrap means <= 0"})
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d = (np.log(np.where(ok[:, None], ba, 1.0)) - np.log(np.where(ok[:, None], bb, 1.0))) @ xc / (xc @ xc)
+    lo, hi = np.quantile(np.where(ok, d, np.inf), [alpha / 2, 1 - alpha / 2])
+    verdict = "PASS" if hi < -margin else ("FAIL" if lo > -margin else "INCONCLUSIVE")
+    return Result(verdict, sa - sb, -margin, float(lo), float(hi), margin,
+                  {**detail, "slope_a": sa, "slope_b": sb, "margin": width_margin(lo, hi, -margin)})
+
+
+def _noise_ratios(a: pd.DataFrame, kind: str) -> dict:
+    """The noise-to-smoothing ratio r = eta E||Z|| / zeta (calibration.noise_to_smoothing) per T
+    of the grid, at the claim's eps and at eps = 10 (item 9 of issue 16), with D / zeta (saturation)."""
+    from ..calibration import lemma5_noise_scale as noise_scale
+    from ..calibration import noise_to_smoothing
+    out = {"T": [], "eps": float(a.eps.iloc[0]), "at_eps": [], "eps_10": [], "D_over_zeta": []}
+    for T, g in a.groupby("T"):
+        d, L, D, delta = int(g.dim.iloc[0]), float(g.L.iloc[0]), float(g.D.iloc[0]), float(g.delta.iloc[0])
+        out["T"].append(int(T))
+        out["at_eps"].append(round(noise_to_smoothing(kind, int(T), d, L, D, float(g.noise_scale.iloc[0])), 3))
+        out["eps_10"].append(round(noise_to_smoothing(kind, int(T), d, L, D, noise_scale(kind, int(T), d, L, 10.0, delta)), 1))
+        out["D_over_zeta"].append(round(D / float(g.zeta.iloc[0]), 2))
+    return out
+
+
+def _polylog(kind: str, delta: float, dim: int):
+    if kind == "laplace":
+        return lambda x, m: m / np.log2(x) ** 2
+    return lambda x, m: m / (np.log2(x) ** 2 * np.log(x / delta) * np.sqrt(np.log((dim + x) / delta)))
+
+
+# ------------------------------------------------------------------------- your own learner
+USER_RATE_T = {"ENV-lemma5.2-rate-T": "laplace", "ENV-lemma5.5-rate-T": "gaussian"}
+
+
+def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for, name: str = "private_bandit",
+                  claims=("ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T", "ENV-thm1.1-rate-T")
+                  ) -> dict[str, tuple[Result, Result]]:
+    """Lemma 5.2's, Lemma 5.5's and Theorem 1.1's rates in T for the learner ``name`` inside
+    PRIVATEBANDIT's privacy mechanism (``scenarios.env21_user.rate_T_algs``; the paper's learner:
+    ``"private_bandit"``, its own rows), each against its slow-zeta control run with the same
+    learner: the check of ``claims.env21.evaluate`` (same tolerance, same bootstrap generators, same
+    detail; the fixed-step secondary control exists for the paper's learner only: a user's
+    learner has its own step)."""
+    from ..scenarios.env21_user import REFERENCE, rate_T_algs
+
+    a = rate_T_algs(name)
+    simplex = _at(rates, domain="simplex")
+    out = {}
+    need = set(claims) | (set(USER_RATE_T) if "ENV-thm1.1-rate-T" in claims else set())
+    for cid, kind in USER_RATE_T.items():
+        if cid not in need:
+            continue
+        rows, crow = _at(simplex, alg=a[kind]), _at(simplex, alg=a[f"{kind}_slow_zeta"])
+        sec = a.get(f"{kind}_fixed_step")
+        res, cres = _rate_T(rows, crow, None if sec is None else _at(simplex, alg=sec), sec, cid, tol.get(cid, 0.0),
+                            alpha, rng_for, kind=kind)
+        res.detail["learner"] = name
+        ref = _at(simplex, alg=rate_T_algs(REFERENCE)[kind])
+        if len(ref):  # the user claims' reference (a learner frozen at the centre), same draws
+            m = rows.groupby("T").regret.mean()
+            res.detail["regret_over_frozen_centre"] = (m / ref.groupby("T").regret.mean()).round(4).tolist()
+        out[cid] = (res, cres)
+    if "ENV-thm1.1-rate-T" in claims:  # the worse of the two, against the less caught control (as evaluate)
+        res, ctl = out["ENV-thm1.1-rate-T"] = _thm1_1(out, tol)
+        for k, cid in (("laplace", "ENV-lemma5.2-rate-T"), ("gaussian", "ENV-lemma5.5-rate-T")):
+            if "regret_over_frozen_centre" in out[cid][0].detail:
+                res.detail["components"][k]["regret_over_frozen_centre"] = out[cid][0].detail["regret_over_frozen_centre"]
+    return {c: out[c] for c in claims}
+
+
+def _rate_T(a: pd.DataFrame, c: pd.DataFrame, sec_rows: pd.DataFrame | None, sec: str | None, cid: str, t: float,
+            alpha: float, rng_for, kind: str | None = None) -> tuple[Result, Result]:
+    """A rate in T on the simplex (Lemma 3.1, 5.2, 5.5): the learner's rows ``a`` against the
+    control's ``c`` (slow zeta), the secondary control's slope (``sec``, None: not applicable),
+    and the detail shared by the paper's learner and a user's: regret over Lemma 3.1's bound and
+    its explicit chain; for a private run (``kind`` "laplace" / "gaussian") over the stated
+    bound, the slope with the stated polylog divided out, the noise-to-smoothing ratios."""
+    res = _rate(a, "T", "regret", 0.75, t, alpha, rng_for(cid))
+    cres = _rate(c, "T", "regret", 0.75, t, alpha, rng_for(cid + "/control"))
+    if sec is None:
+        res.detail["secondary_control"] = {"alg": None, "verdict": "not applicable (the step is the learner's own)"}
+    else:
+        sres = _rate(sec_rows, "T", "regret", 0.75, t, alpha, rng_for(cid + "/secondary"))
+        res.detail["secondary_control"] = {"alg": sec, "verdict": sres.verdict, "slope": sres.measured,
+                                           "ci": [sres.ci_low, sres.ci_high]}
+    res.detail["control_zeta_over_algorithm1"] = (c.groupby("T").zeta.first() / a.groupby("T").zeta.first()
+                                                  ).round(4).tolist()
+    m = a.groupby("T")[["regret", "bound_lemma3_1", "bound_lemma3_1_explicit"]].mean()
+    res.detail["regret_over_lemma3_1_C1"] = (m.regret / m.bound_lemma3_1).round(4).tolist()
+    res.detail["regret_over_explicit_chain"] = (m.regret / m.bound_lemma3_1_explicit).round(4).tolist()
+    res.detail["explicit_chain_over_LDT"] = (m.bound_lemma3_1_explicit / (a.L.iloc[0] * a.D.iloc[0] * m.index)
+                                             ).round(3).tolist()
+    if kind is not None:
+        dim, delta = int(a.dim.iloc[0]), float(a.delta.iloc[0])
+        bcol = "bound_lemma5_2" if kind == "laplace" else "bound_lemma5_5"
+        mb = a.groupby("T")[bcol].mean()
+        res.detail[f"regret_over_{bcol}_C1"] = (m.regret / mb).round(4).tolist()
+        res.detail["stated_bound_over_LDT"] = (mb / (a.L.iloc[0] * a.D.iloc[0] * mb.index)).round(3).tolist()
+        tf = _polylog(kind, delta, dim)
+        div = _rate(a, "T", "regret", 0.75, t, alpha, rng_for(cid + "/polylog"), transform=tf)
+        divc = _rate(c, "T", "regret", 0.75, t, alpha, rng_for(cid + "/polylog/control"), transform=tf)
+        res.detail["polylog_divided"] = {"slope": div.measured, "ci": [div.ci_low, div.ci_high], "verdict": div.verdict,
+                                         "control_slope": divc.measured, "control_verdict": divc.verdict}
+        res.detail["noise_to_smoothing"] = _noise_ratios(a, kind)
+    return res, cres
+
+
+def _thm1_1(out: dict, tol: dict) -> tuple[Result, Result]:
+    """Theorem 1.1: the worse of Lemma 5.2's and Lemma 5.5's rates, against the less caught control."""
+    comp = [out["ENV-lemma5.2-rate-T"], out["ENV-lemma5.5-rate-T"]]
+    w = _worst([r for r, _ in comp])
+    res = Result(w.verdict, w.measured, w.bound, w.ci_low, w.ci_high, tol.get("ENV-thm1.1-rate-T", w.tolerance),
+                 {**w.detail, "components": {k: {"verdict": r.verdict, "slope": r.measured, "ci": [r.ci_low, r.ci_high],
+                                                 "noise_to_smoothing": r.detail.get("noise_to_smoothing")}
+                                             for k, (r, _) in zip(("laplace", "gaussian"), comp)}})
+    res.detail["secondary_control"] = {k: r.detail["secondary_control"] for k, (r, _) in zip(("laplace", "gaussian"), comp)}
+    return res, _least_caught([c for _, c in comp])
