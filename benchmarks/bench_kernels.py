@@ -33,7 +33,7 @@ import numpy as np
 from dpregret.environments.bco import switching_distance
 from dpregret.environments.polytopes import Simplex
 from dpregret.environments.stochastic import Location
-from dpregret.learners import o2b
+from dpregret.learners import o2b, o2b_bounds
 from dpregret.learners.bandits import Exp2, PrivateFeedback, exp2_params_thm4_1
 from dpregret.learners.exp2_jit import exp2_block
 from dpregret.learners.ftrl import ExpWeights, eta_thm34
@@ -364,7 +364,7 @@ def _o2b_problem():
 def kernel_o2b(T: int, R: int, seed: int = SEED):
     prob = _o2b_problem()
     sd, sn = _streams("o2b", "data", R, seed), _streams("o2b", "noise", R, seed)
-    learner = ProjectedOGD(R, O2B_D, prob.r, lambda t: o2b.thm4_gsq(t, T, O2B_K, O2B_RHO, prob))
+    learner = ProjectedOGD(R, O2B_D, prob.r, lambda t: o2b_bounds.thm4_gsq(t, T, O2B_K, O2B_RHO, prob))
     run = o2b.run(prob, learner, T, k=O2B_K, rho=O2B_RHO, src=sd, noise_src=sn, checkpoints=[T])
     return np.c_[run.regret[:, -1], run.subopt[:, -1], run.subopt_w[:, -1]], [sd, sn]
 
@@ -374,7 +374,7 @@ def reference_o2b(T: int, replicates, seed: int = SEED) -> np.ndarray:
     d, k, rho = O2B_D, O2B_K, O2B_RHO
     m, s, r_ball, G, H = prob.m.tolist(), prob.s, prob.r, prob.G, prob.H
     sq_d, log_fac = math.sqrt(d), math.sqrt(math.log2(2 * T))
-    gsq = [o2b.thm4_gsq(t, T, k, rho, prob) for t in range(1, T + 1)]
+    gsq = [o2b_bounds.thm4_gsq(t, T, k, rho, prob) for t in range(1, T + 1)]
 
     def subopt(x):
         return max(0.5 * sum((xi - mi) ** 2 for xi, mi in zip(x, m)) + s * s / 2 - prob.L_star, 0.0)
@@ -592,7 +592,7 @@ def kernel_o2b_mm_jit(T: int, R: int, seed: int = SEED):
 
     prob = LinearFamily(MM_D, [MM_C], R)
     sd, sn = _streams("o2b_mm", "data", R, seed), _streams("o2b_mm", "noise", R, seed)
-    learner = ProjectedOGD(R, MM_D, prob.r, lambda t: o2b.thm4_gsq(t, T, O2B_K, MM_RHO, prob))
+    learner = ProjectedOGD(R, MM_D, prob.r, lambda t: o2b_bounds.thm4_gsq(t, T, O2B_K, MM_RHO, prob))
     run = o2b.run(prob, learner, T, k=O2B_K, rho=MM_RHO, src=sd, noise_src=sn, checkpoints=[T])
     return np.c_[run.regret[:, -1], run.subopt[:, -1], run.subopt_w[:, -1]], [sd, sn]
 
@@ -606,7 +606,7 @@ def reference_o2b_mm(T: int, replicates, seed: int = SEED) -> np.ndarray:
     sr, r_ball, G, H = prob.G - MM_C, prob.r, prob.G, prob.H
     xs = [-r_ball * ci / MM_C for ci in c]
     sq_d, log_fac = math.sqrt(d), math.sqrt(math.log2(2 * T))
-    gsq = [o2b.thm4_gsq(t, T, k, rho, prob) for t in range(1, T + 1)]
+    gsq = [o2b_bounds.thm4_gsq(t, T, k, rho, prob) for t in range(1, T + 1)]
 
     def subopt(x):
         return max(sum(xi * ci for xi, ci in zip(x, c)) + r_ball * MM_C, 0.0)

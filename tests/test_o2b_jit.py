@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from dpregret.environments.stochastic import LinearFamily, TiledStreams
-from dpregret.learners import o2b
+from dpregret.learners import o2b, o2b_bounds
 from dpregret.learners.o2b_jit import _pw
 from dpregret.learners.oco import ProjectedOGD
 from dpregret.rng import stable_key
@@ -14,7 +14,7 @@ from dpregret.rng import stable_key
 def _run(d, conversion, sensitivity, factor, T, cps, reps=range(3, 6), cg=(0.01, 0.3)):
     prob = LinearFamily(d, list(cg), len(reps))
     rho = 0.3 if conversion == "tree" else math.inf
-    learner = ProjectedOGD(len(reps) * len(cg), d, prob.r, lambda t: o2b.thm4_gsq(t, T, 1, rho, prob))
+    learner = ProjectedOGD(len(reps) * len(cg), d, prob.r, lambda t: o2b_bounds.thm4_gsq(t, T, 1, rho, prob))
     run = o2b.run(prob, learner, T, k=1, rho=rho, src=TiledStreams(7, stable_key("t", "data", d), reps, len(cg)),
                   noise_src=TiledStreams(7, stable_key("t", "noise", d), reps, len(cg)), checkpoints=cps,
                   conversion=conversion, sensitivity=sensitivity, noise_factor=factor)

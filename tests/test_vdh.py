@@ -1,4 +1,4 @@
-"""Tests of dpregret.learners.vdh (Van der Hoeven, thesis ch. 3: Algorithms 1-3, eqs. (3.3.2),
+"""Tests of dpregret.learners.vdh and vdh_bounds (Van der Hoeven, thesis ch. 3: Algorithms 1-3, eqs. (3.3.2),
 (3.3.4), (3.8.1), Theorems 10-12, eq. (3.3.5))."""
 import math
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dpregret import mechanisms as M
-from dpregret.learners import vdh
+from dpregret.learners import vdh, vdh_bounds
 
 mp.mp.dps = 30
 
@@ -223,10 +223,10 @@ def test_alg1_regret_below_theorem_10_and_12_printed_learner_above():
         loss, S = _run_1d(lambda g: lr.predict() if g is None else lr.update(g), R, T, tau, seed=11)
         regret = loss.mean() - us * (-0.5 * T)  # E[R_T(u)] estimated over replicates (true gradients)
         if prior == "conjugate":
-            bound = vdh.bound_thm10(us[:, None], S[None, :], 1.0, 1.0, axis=1)
-            assert np.all(regret <= vdh.bound_thm10(us[:, None], S[None, :], 1.0, 1.0, axis=1, constants="proof"))
+            bound = vdh_bounds.bound_thm10(us[:, None], S[None, :], 1.0, 1.0, axis=1)
+            assert np.all(regret <= vdh_bounds.bound_thm10(us[:, None], S[None, :], 1.0, 1.0, axis=1, constants="proof"))
         else:
-            bound = vdh.bound_thm12(us[:, None], S[None, :], 1.0, axis=1)
+            bound = vdh_bounds.bound_thm12(us[:, None], S[None, :], 1.0, axis=1)
         assert np.all(regret <= bound)
         assert np.max(regret / bound) > 0.1  # the bound is not vacuous here: regret reaches 10% of it
     # the same experiment with the printed (3.3.4) as the prediction rule breaks Theorem 10
@@ -241,7 +241,7 @@ def test_alg1_regret_below_theorem_10_and_12_printed_learner_above():
     with np.errstate(all="ignore"):
         loss_p, S_p = _run_1d(printed, R, T, tau, seed=11)
     regret_p = loss_p.mean() - us * (-0.5 * T)
-    assert np.max(regret_p - vdh.bound_thm10(us[:, None], S_p[None, :], 1.0, 1.0, axis=1)) > 0
+    assert np.max(regret_p - vdh_bounds.bound_thm10(us[:, None], S_p[None, :], 1.0, 1.0, axis=1)) > 0
 
 
 def test_alg3_regret_below_theorem_11():
@@ -263,8 +263,8 @@ def test_alg3_regret_below_theorem_11():
     for s in np.geomspace(1e-2, 1e5, 40):
         u = s * np.array([1.0, -1.0, 3.0])
         regret = loss.mean() - T * float(u @ g)
-        bound = float(vdh.bound_thm11(u, S, G, 1.0, axis=0))
-        assert regret <= bound and regret <= float(vdh.bound_thm11(u, S, G, 1.0, axis=0, constants="proof"))
+        bound = float(vdh_bounds.bound_thm11(u, S, G, 1.0, axis=0))
+        assert regret <= bound and regret <= float(vdh_bounds.bound_thm11(u, S, G, 1.0, axis=0, constants="proof"))
         ratios.append(regret / bound)
     assert max(ratios) > 0.05
 
@@ -285,7 +285,7 @@ def test_alg2_regret_below_eq_3_3_5():
     for s in np.geomspace(1e-2, 1e5, 30):
         u = -s * g / np.linalg.norm(g)
         regret = loss.mean() - T * float(u @ g)
-        bound = float(vdh.bound_eq3_3_5(u, S, 1.0, 1.0, axis=0))
+        bound = float(vdh_bounds.bound_eq3_3_5(u, S, 1.0, 1.0, axis=0))
         assert regret <= bound
         ratios.append(regret / bound)
     assert max(ratios) > 0.1
@@ -308,46 +308,46 @@ def test_printed_theorem_10_violated_proof_constants_hold():
     us = np.geomspace(1e-3, 1e4, 71)[:, None]
     for G, b, eps, n, gap in [(0.5, 1.0, 0.05, 400, 2.0), (1.0, 1.0, 0.01, 1500, 0.5)]:
         regret, V_t = _regret_tiny_steps(G, eps, n, us[:, 0], b=b)
-        assert np.max(regret - vdh.bound_thm10(us, V_t, G, b)) > gap  # printed: violated
-        proof = vdh.bound_thm10(us, V_t, G, b, constants="proof")
+        assert np.max(regret - vdh_bounds.bound_thm10(us, V_t, G, b)) > gap  # printed: violated
+        proof = vdh_bounds.bound_thm10(us, V_t, G, b, constants="proof")
         assert np.max(regret - proof) < 0 and np.max(regret / proof) > 0.2  # holds, and not vacuous
 
 
 def test_printed_theorem_12_violated():
     us = np.geomspace(1e-3, 1e4, 71)
     regret, V_t = _regret_tiny_steps(0.2, 0.003, 600, us, prior="improper")
-    assert np.max(regret - vdh.bound_thm12(us[:, None], V_t, 0.2)) > 0.3
+    assert np.max(regret - vdh_bounds.bound_thm12(us[:, None], V_t, 0.2)) > 0.3
 
 
 # --- bounds: explicit values --------------------------------------------------------------------
 def test_bound_values():
     # Theorem 10 at u = 0 is 1; Theorem 11 at u = 0 is d; sqrt branch by hand
-    assert vdh.bound_thm10(0.0, 10.0, 1.0, 1.0) == 1.0
-    assert vdh.bound_thm11(np.zeros(4), np.ones(4), 1.0, 1.0) == 4.0
+    assert vdh_bounds.bound_thm10(0.0, 10.0, 1.0, 1.0) == 1.0
+    assert vdh_bounds.bound_thm11(np.zeros(4), np.ones(4), 1.0, 1.0) == 4.0
     u, S, G, b = 2.0, 99.0, 1.0, 1.0
     sq = math.sqrt(8 * 100 * math.log(16 * 4 * 1000 * math.sqrt(math.pi) + 1))
     A = 11 * (math.log(22) - 1 + math.log(math.sqrt(5) * math.sqrt(math.pi) / 4))
-    assert math.isclose(vdh.bound_thm10(u, S, G, b), 1 + 2 * max(A, sq), rel_tol=1e-14)
-    assert math.isclose(vdh.bound_thm11([u, 0.0], [S, 5.0], G, b), 2 + 2 * max(A, sq), rel_tol=1e-14)
+    assert math.isclose(vdh_bounds.bound_thm10(u, S, G, b), 1 + 2 * max(A, sq), rel_tol=1e-14)
+    assert math.isclose(vdh_bounds.bound_thm11([u, 0.0], [S, 5.0], G, b), 2 + 2 * max(A, sq), rel_tol=1e-14)
     # proof constants by hand; Theorem 11 = d + sum_j (Theorem 10 - 1) with per-coordinate G_j, b_j
     Z = math.sqrt(math.pi) * math.erf(0.2)
     k, eta = (7 - math.sqrt(5)) / 100, (5 - math.sqrt(5)) / 50
     Ap = (math.log(2 / k) - 1 + math.log(Z / (0.2 - eta))) / k
     Q = math.sqrt(4 * 100 * math.log(math.exp(0.5) + 8 * math.e * (2 * 100 * Z) ** 2))
-    assert math.isclose(vdh.bound_thm10(u, S, G, b, constants="proof"), 1 + 2 * max(Ap, Q), rel_tol=1e-14)
-    t11 = vdh.bound_thm11([u, -3.0], [S, 5.0], [G, 0.5], [b, 2.0], constants="proof")
-    t10 = [vdh.bound_thm10(u, S, G, b, constants="proof"), vdh.bound_thm10(3.0, 5.0, 0.5, 2.0, constants="proof")]
+    assert math.isclose(vdh_bounds.bound_thm10(u, S, G, b, constants="proof"), 1 + 2 * max(Ap, Q), rel_tol=1e-14)
+    t11 = vdh_bounds.bound_thm11([u, -3.0], [S, 5.0], [G, 0.5], [b, 2.0], constants="proof")
+    t10 = [vdh_bounds.bound_thm10(u, S, G, b, constants="proof"), vdh_bounds.bound_thm10(3.0, 5.0, 0.5, 2.0, constants="proof")]
     assert math.isclose(t11, sum(t10), rel_tol=1e-14)
     # E = mean over the replicate axis, taken inside the max
     Ss = np.array([1.0, 400.0])
     sq2 = np.mean(np.sqrt(8 * (1 + Ss) * np.log(16 * 4 * (1 + Ss) ** 1.5 * math.sqrt(math.pi) + 1)))
-    assert math.isclose(vdh.bound_thm10(u, Ss, G, b, axis=0), 1 + 2 * max(A, sq2), rel_tol=1e-14)
+    assert math.isclose(vdh_bounds.bound_thm10(u, Ss, G, b, axis=0), 1 + 2 * max(A, sq2), rel_tol=1e-14)
     t1 = 2 * math.sqrt(8 * 50) * (math.sqrt(math.log(8 * 4 * 50 + 1)) + 1)
-    assert math.isclose(vdh.bound_thm12(2.0, 50.0, 1.0), t1, rel_tol=1e-14)
-    assert vdh.bound_thm12(0.0, 0.0, 1.0) == 1.0  # third branch: 0 + 1 + ln 1
-    assert math.isclose(vdh.bound_eq3_3_5([3.0, 4.0], 16.0, 1.0, 1.0), vdh.bound_thm10(5.0, 16.0, 1.0, 1.0, constants="proof") + 60.0)
-    assert math.isclose(vdh.bound_adagrad(0.5, [4.0, 9.0]), 2 * math.sqrt(2) * 0.5 * 5)
-    assert math.isclose(vdh.bound_ogd([3.0, 4.0], 0.5, 8.0), 25 + 2)
+    assert math.isclose(vdh_bounds.bound_thm12(2.0, 50.0, 1.0), t1, rel_tol=1e-14)
+    assert vdh_bounds.bound_thm12(0.0, 0.0, 1.0) == 1.0  # third branch: 0 + 1 + ln 1
+    assert math.isclose(vdh_bounds.bound_eq3_3_5([3.0, 4.0], 16.0, 1.0, 1.0), vdh_bounds.bound_thm10(5.0, 16.0, 1.0, 1.0, constants="proof") + 60.0)
+    assert math.isclose(vdh_bounds.bound_adagrad(0.5, [4.0, 9.0]), 2 * math.sqrt(2) * 0.5 * 5)
+    assert math.isclose(vdh_bounds.bound_ogd([3.0, 4.0], 0.5, 8.0), 25 + 2)
     np.testing.assert_array_equal(vdh.laplace_noise_second_moment([2.0, np.inf], 1.0), [2.0, 0.0])
 
 
@@ -368,10 +368,10 @@ def test_bound_values():
     (lambda: vdh.DiagonalAdaGrad(0.0, 2), "D"),
     (lambda: vdh.NoiseTunedOGD(1.0, 0, 1.0, 1.0, 2), "T"),
     (lambda: vdh.NoiseTunedOGD(1.0, 10, 1.0, -1.0, 2), "sigma_max"),
-    (lambda: vdh.bound_thm10(1.0, -1.0, 1.0, 1.0), "sum_sq"),
-    (lambda: vdh.bound_thm11([1.0, 2.0], [1.0, 2.0, 3.0], 1.0, 1.0), "sum_sq"),
-    (lambda: vdh.bound_thm12(1.0, 1.0, -2.0), "G"),
-    (lambda: vdh.bound_thm10(1.0, 1.0, 1.0, 1.0, constants="tight"), "constants"),
+    (lambda: vdh_bounds.bound_thm10(1.0, -1.0, 1.0, 1.0), "sum_sq"),
+    (lambda: vdh_bounds.bound_thm11([1.0, 2.0], [1.0, 2.0, 3.0], 1.0, 1.0), "sum_sq"),
+    (lambda: vdh_bounds.bound_thm12(1.0, 1.0, -2.0), "G"),
+    (lambda: vdh_bounds.bound_thm10(1.0, 1.0, 1.0, 1.0, constants="tight"), "constants"),
     (lambda: vdh.laplace_noise_second_moment([0.0]), "tau"),
 ])
 def test_argument_validation(call, name):
@@ -380,14 +380,14 @@ def test_argument_validation(call, name):
 
 
 def test_counterexamples_in_the_library_reproduce_the_errata():
-    """vdh.counterexample (what the claims decide on) gives ERRATA's numbers, and agrees with the
+    """vdh_bounds.counterexample (what the claims decide on) gives ERRATA's numbers, and agrees with the
     independent harness above on the same sequence."""
-    t10 = vdh.counterexample("thm10")
+    t10 = vdh_bounds.counterexample("thm10")
     assert t10["max_excess"] > 2 and 67 < t10["regret"] < 69 and t10["t"] < 400
-    assert vdh.counterexample("thm10", "proof")["max_excess"] < 0
-    assert vdh.counterexample("thm11")["max_excess"] == pytest.approx(t10["max_excess"], rel=1e-12)  # d = 1: the same
-    t12 = vdh.counterexample("thm12")
+    assert vdh_bounds.counterexample("thm10", "proof")["max_excess"] < 0
+    assert vdh_bounds.counterexample("thm11")["max_excess"] == pytest.approx(t10["max_excess"], rel=1e-12)  # d = 1: the same
+    t12 = vdh_bounds.counterexample("thm12")
     assert t12["max_excess"] > 0.3 and t12["max_ratio"] > 1.25
     us = np.geomspace(1e-3, 1e4, 71)
     regret, V_t = _regret_tiny_steps(0.5, 0.05, 400, us, b=1.0)
-    assert np.max(regret - vdh.bound_thm10(us[:, None], V_t, 0.5, 1.0)) == pytest.approx(t10["max_excess"], rel=1e-12)
+    assert np.max(regret - vdh_bounds.bound_thm10(us[:, None], V_t, 0.5, 1.0)) == pytest.approx(t10["max_excess"], rel=1e-12)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dpregret.environments.stochastic import WDBC_SHA256, LeastSquares, Location, Logistic
-from dpregret.learners import o2b
+from dpregret.learners import o2b, o2b_audit, o2b_bounds
 from dpregret.learners.oco import OptimisticOGD, ProjectedOGD
 from dpregret.rng import ReplicateStreams, stable_key
 from dpregret.tree import binary_prefix_set
@@ -63,7 +63,7 @@ def _streams(R, *key):
 def test_run_equals_plain_per_step_loop():
     """Algorithm 1 vectorised over replicates = a scalar loop over lines 4-7, same draws."""
     prob, T, k, rho, R = LeastSquares(3, 0.3), 40, 2.0, 2.0, 3
-    learner = ProjectedOGD(R, 3, prob.r, lambda t: o2b.thm4_gsq(t, T, k, rho, prob))
+    learner = ProjectedOGD(R, 3, prob.r, lambda t: o2b_bounds.thm4_gsq(t, T, k, rho, prob))
     run = o2b.run(prob, learner, T, k=k, rho=rho, src=_streams(R, "d"), noise_src=_streams(R, "n"), checkpoints=[T],
                   record_released=True)
     data = _streams(R, "d")
@@ -85,7 +85,7 @@ def test_run_equals_plain_per_step_loop():
             gamma = sum(nodes[i] for i in binary_prefix_set(t))
             yt = g + gamma
             assert np.allclose(run.extra["released"][r, t - 1], yt, rtol=1e-10, atol=1e-10), (r, t)
-            acc += o2b.thm4_gsq(t, T, k, rho, prob)
+            acc += o2b_bounds.thm4_gsq(t, T, k, rho, prob)
             w = w - 2 * prob.r / math.sqrt(acc) * yt
             w = w * min(1.0, prob.r / np.linalg.norm(w))
         assert np.isclose(run.subopt[r, -1], prob.subopt(x[None])[0], rtol=1e-9, atol=1e-14)
@@ -95,7 +95,7 @@ def test_runtime_sensitivity_check_holds_and_catches_understatement():
     prob, T, R = LeastSquares(4, 0.3), 200, 4
     out = {}
     for sens in o2b.SENSITIVITIES:
-        learner = ProjectedOGD(R, 4, prob.r, lambda t: o2b.thm4_gsq(t, T, 1, 1.0, prob))
+        learner = ProjectedOGD(R, 4, prob.r, lambda t: o2b_bounds.thm4_gsq(t, T, 1, 1.0, prob))
         out[sens] = o2b.run(prob, learner, T, k=1, rho=1.0, src=_streams(R, "d"), noise_src=_streams(R, "n"),
                             checkpoints=[T], sensitivity=sens, check_sensitivity=True).sens_ratio
     assert np.all(out["eq6"] <= 1.0) and np.all(out["eq6"] > 0.05)  # within, and not vacuous
@@ -110,7 +110,7 @@ def test_linear_instance_attains_eq6_up_to_k_over_k_plus_1():
 
     T, R, k = 50, 3, 3
     fam = LinearFamily(4, [0.01], R)
-    learner = ProjectedOGD(R, 4, fam.r, lambda t: o2b.thm4_gsq(t, T, k, 1.0, fam))
+    learner = ProjectedOGD(R, 4, fam.r, lambda t: o2b_bounds.thm4_gsq(t, T, k, 1.0, fam))
     ratio = o2b.run(fam, learner, T, k=k, rho=1.0, src=_streams(R, "d"), noise_src=_streams(R, "n"), checkpoints=[T],
                     check_sensitivity=True).sens_ratio
     want = (T**k - (T - 1) ** k) / ((k + 1) * T ** (k - 1)) * fam.s_rows[0, 0] / fam.G
@@ -121,11 +121,11 @@ def test_transcript_logpdf_recovers_the_node_draws():
     log-density equals the Gaussian log-density of the draws actually made."""
     prob, T, R, rho = LeastSquares(2, 0.3), 8, 5, 1.5
     zs = [prob.sample(np.random.default_rng(t), None) for t in range(T)]
-    mk = lambda: ProjectedOGD(R, 2, prob.r, lambda t: o2b.thm4_gsq(t, T, 1, rho, prob))  # noqa: E731
-    fixed = o2b.FixedData(prob, zs)
+    mk = lambda: ProjectedOGD(R, 2, prob.r, lambda t: o2b_bounds.thm4_gsq(t, T, 1, rho, prob))  # noqa: E731
+    fixed = o2b_audit.FixedData(prob, zs)
     rng = np.random.default_rng(3)
     run = o2b.run(fixed, mk(), T, k=1, rho=rho, src=None, noise_src=rng, checkpoints=[T], record_released=True)
-    lp = o2b.transcript_logpdf(prob, zs, mk(), run.extra["released"], k=1, rho=rho)
+    lp = o2b_audit.transcript_logpdf(prob, zs, mk(), run.extra["released"], k=1, rho=rho)
     # independent: redraw the same standard normals and sum their log-densities with the run's sigmas
     z = np.random.default_rng(3).standard_normal((T, R, 1, 2))
     sig = []
@@ -295,7 +295,7 @@ def test_theorem11_parameters():
     xi, gh = np.array([pf["xi"](t) for t in ts]), np.array([pf["ghat"](t) for t in ts])
     assert np.all(np.diff(xi) > 0) and np.all(gh >= prob.G * ts**3)
     assert math.isclose(pf["A"], 8 * math.sqrt(2)) and math.isclose(pf["A1"], 8 * math.sqrt(3))
-    b = o2b.bound_thm11(np.zeros(4), 1000, 2.0, prob, pf)
+    b = o2b_bounds.bound_thm11(np.zeros(4), 1000, 2.0, prob, pf)
     assert np.all(b > 0) and np.allclose(b, b[0])
 
 

@@ -73,5 +73,6 @@ def _from_module(entries: list[dict]) -> list[dict]:
 
 
 from .learners.vdh import ERRATA as _VDH  # noqa: E402
+from .learners.vdh_bounds import ERRATA as _VDH_BOUNDS  # noqa: E402
 
-ERRATA += _from_module(_VDH)
+ERRATA += _from_module(_VDH) + _from_module(_VDH_BOUNDS)

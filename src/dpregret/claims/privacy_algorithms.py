@@ -225,8 +225,8 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
     k = 1, and only leaf 1 lies in log2(2T) nodes).  D' = every record -1; D_p = record p is +1.
     The score is the exact LLR of the node transcript (nodes = differences of releases, Gaussian
     with sigma_t of eq. (6)); the exact check equals it to the replayed likelihood
-    :func:`~dpregret.learners.o2b.transcript_logpdf`."""
-    from ..learners import o2b
+    :func:`~dpregret.learners.o2b_audit.transcript_logpdf`."""
+    from ..learners import o2b, o2b_audit
 
     k = 1.0
     q = T // 2 + 1
@@ -246,7 +246,7 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
         out = np.empty((n, T))
         for a, b in _chunks(n):
             args = {"rho": rho, **kw}
-            run = o2b.run(o2b.FixedData(prob, data(p)), _Schedule(ws, b - a), T, k=k, src=None, noise_src=rng,
+            run = o2b.run(o2b_audit.FixedData(prob, data(p)), _Schedule(ws, b - a), T, k=k, src=None, noise_src=rng,
                           checkpoints=[T], record_released=True, **args)
             out[a:b] = run.extra["released"][:, :, 0]
         return out
@@ -277,7 +277,7 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
     def exact(rng) -> str | None:
         y = releases(0, 16, rng)
         for p in (1, q, T):
-            rep = [o2b.transcript_logpdf(prob, data(s), _Schedule(ws, len(y)), y[:, :, None], k=k, rho=rho)
+            rep = [o2b_audit.transcript_logpdf(prob, data(s), _Schedule(ws, len(y)), y[:, :, None], k=k, rho=rho)
                    for s in (p, 0)]
             err = float(np.abs(llr(y, p) - (rep[0] - rep[1])).max())
             if err > 1e-8:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..learners import vdh
+from ..learners import vdh_bounds
 from .core import (Result, check_bound, check_comparison, check_exact, check_rate, claim_factory, paired_gap, samples_by,
                    select)
 
@@ -149,7 +149,7 @@ def _bound_check(df: pd.DataFrame, metric: str, sum_sq: str, bound, alpha: float
 
 
 def _thm10(constants, b):
-    return lambda u, S, axis: vdh.bound_thm10(u, S, G, b, axis=axis, constants=constants)
+    return lambda u, S, axis: vdh_bounds.bound_thm10(u, S, G, b, axis=axis, constants=constants)
 
 
 def _scaled(bound, c):
@@ -157,9 +157,9 @@ def _scaled(bound, c):
 
 
 def _counterexample(theorem: str, constants: str = "printed", scale: float = 1.0) -> Result:
-    """The deterministic sequence of ``vdh.COUNTEREXAMPLES`` as an exact check: FAIL iff the
+    """The deterministic sequence of ``vdh_bounds.COUNTEREXAMPLES`` as an exact check: FAIL iff the
     regret exceeds ``scale`` x the bound at some (t, u) (the bound is positive)."""
-    ce = vdh.counterexample(theorem, constants)
+    ce = vdh_bounds.counterexample(theorem, constants)
     bad = ([f"max over (t, u) of R_t(u) / bound = {ce['max_ratio']:.4g} > {scale:g} (largest excess at t = {ce['t']}, "
             f"u = {ce['u']:.3g}: R = {ce['regret']:.4g}, bound {ce['bound']:.4g})"] if ce["max_ratio"] > scale else [])
     res = check_exact(bad, 71 * ce["n"])
@@ -179,11 +179,11 @@ def _loose(res: Result, ctl: Result, extra: str = "") -> Result:
 
 
 def _thm12(u, S, axis):
-    return vdh.bound_thm12(u, S, G, axis=axis)
+    return vdh_bounds.bound_thm12(u, S, G, axis=axis)
 
 
 def _eq335(b):
-    return lambda u, S, axis: vdh.bound_eq3_3_5(u, S, G, b, axis=axis)
+    return lambda u, S, axis: vdh_bounds.bound_eq3_3_5(u, S, G, b, axis=axis)
 
 
 def _paired(a: pd.DataFrame, b: pd.DataFrame, col="regret") -> pd.DataFrame:
@@ -212,8 +212,8 @@ def _sparse_thm11(df: pd.DataFrame, p: dict, alpha: float, constants: str, scale
         g = g.sort_values("replicate")
         u = f * u_max * sign  # the support of u* (u_j = 0 elsewhere: those terms vanish, leaving 1 each)
         S = g[cols].to_numpy()
-        exact = scale * (float(vdh.bound_thm11(u, S, G, b, axis=0, constants=constants)) + (d - k))
-        per = scale * (np.asarray(vdh.bound_thm11(u, S, G, b, axis=None, constants=constants), dtype=float) + (d - k))
+        exact = scale * (float(vdh_bounds.bound_thm11(u, S, G, b, axis=0, constants=constants)) + (d - k))
+        per = scale * (np.asarray(vdh_bounds.bound_thm11(u, S, G, b, axis=None, constants=constants), dtype=float) + (d - k))
         m = g["regret"].to_numpy()
         diffs.append(_shifted(m, per, exact))
         ratios.append(float(m.mean() / exact))
@@ -248,7 +248,7 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
 
     proof = _bound_check(alg2, "mag_regret", "mag_sum_sq", _thm10("proof", b), alpha)
     half = _bound_check(alg2, "mag_regret", "mag_sum_sq", _scaled(_thm10("proof", b), 0.5), alpha)
-    ce = vdh.counterexample("thm10", "proof")
+    ce = vdh_bounds.counterexample("thm10", "proof")
     proof.detail["deterministic_sequence"] = {"max_ratio": ce["max_ratio"], "holds": ce["max_excess"] < 0}
     out["VDH-thm10-proof-bound"] = (_loose(proof, half, f"; 3. on the deterministic sequence of ERRATA the ratio is "
                                            f"{ce['max_ratio']:.2f}"), half)

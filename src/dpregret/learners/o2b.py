@@ -1,6 +1,9 @@
 """Zhang, Tran, Cutkosky (NeurIPS 2022), Algorithm 1: differentially private online-to-batch,
 with its refinements (section 3 optimistic, section 4 strongly convex, section 5
-parameter-free), its baselines and its bounds.
+parameter-free) and its control conversions.  Its bounds are in
+:mod:`dpregret.learners.o2b_bounds`, the one-pass DP-SGD baseline in
+:mod:`dpregret.learners.dpsgd`, the privacy audit's transcript density in
+:mod:`dpregret.learners.o2b_audit`.
 
 :func:`run` executes Algorithm 1 line by line, vectorised over replicates: ``beta_t = t^k``,
 ``x_t`` the beta-weighted average of the learner's ``w_t``, ``delta_t = beta_t grad l(x_t, z_t)
@@ -16,9 +19,9 @@ online-to-batch, the same learner without noise), ``"naive"`` (anytime online-to
 (alpha, alpha rho^2/2)-RDP), ``"fresh"`` (a near-miss control: Algorithm 1 with a fresh sample
 ``z'_t`` at the second point, ``delta_t = beta_t grad l(x_t, z_t) - beta_{t-1} grad l(x_{t-1},
 z'_t)``; ``g_t`` is still unbiased for ``beta_t grad L(x_t)`` but its sampling noise no longer
-telescopes: it grows as t^(k+1/2) instead of t^(k-1/2)).  :func:`run_dpsgd` is one-pass projected DP-SGD at the same
-budget.  Regularised losses: ``reg="sc"`` (Lemma 7, ``+ beta_t mu/4 ||w - x_t||^2``) and
-``reg="pf"`` (Theorem 11, ``+ xi_t ||w|| + nu_t ||w||^2``).
+telescopes: it grows as t^(k+1/2) instead of t^(k-1/2)).  Regularised losses: ``reg="sc"``
+(Lemma 7, ``+ beta_t mu/4 ||w - x_t||^2``) and ``reg="pf"`` (Theorem 11, ``+ xi_t ||w|| +
+nu_t ||w||^2``).
 
 Run-time sensitivity check (Theorem 3): with ``check_sensitivity=True`` every step also
 evaluates ``delta_t`` at replacement samples ``z'_t`` (the problem's ``neighbours``, extreme
@@ -34,11 +37,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _validate as V
-from ..environments.stochastic import project_ball
 from ..rng import ReplicateStreams, draw_normal
 from ..tree import TreeNoise
 
-LAMBDA_L2 = 2.0  # ||.||_2^2 is 2-strongly convex w.r.t. ||.||_2 (Assumption 1)
 # eq6: Delta_t of eq. (6).  Understated controls: half is Delta_t / 2 (eq. (6) without its
 # factor 2: half the noise); G_only drops the smoothness term H max||w_i - x_{i-1}||; H_only
 # drops the Lipschitz term G (zero noise at t = 1).
@@ -327,150 +328,3 @@ def _delta(sensitivity: str, t: int, k: float, G: float, H: float, maxdist: np.n
     if sensitivity == "G_only":
         return sensitivity_eq6(t, k, G, 0.0, maxdist)
     return sensitivity_eq6(t, k, 0.0, H, maxdist)
-
-
-class FixedData:
-    """A fixed data set ``Z = (z_1, ..., z_T)`` served in order (for privacy audits, where the
-    data are the worst-case neighbours and only the noise is random).  Wraps a problem."""
-
-    def __init__(self, problem, zs: list[tuple]):
-        self.problem, self.zs, self.i = problem, zs, 0
-        for name in ("d", "r", "D", "G", "H", "sigma_G", "sigma_H", "mu", "x_star", "L_star"):
-            setattr(self, name, getattr(problem, name))
-
-    def sample(self, src, R):
-        z = self.zs[self.i]
-        self.i += 1
-        return tuple(np.broadcast_to(np.asarray(c, dtype=float), (R, *np.shape(c))) for c in z)
-
-    def grad(self, x, z):
-        return self.problem.grad(x, z)
-
-    def subopt(self, x):
-        return self.problem.subopt(x)
-
-    def neighbours(self, z, x_t, x_prev):
-        return self.problem.neighbours(z, x_t, x_prev)
-
-
-def transcript_logpdf(problem, zs: list[tuple], learner, released: np.ndarray, *, k: float, rho: float,
-                      sensitivity: str = "eq6") -> np.ndarray:
-    """log p_Z(y) of released sequences ``y = (g_t + gamma_t)_{t<=T}`` (shape (n, T, d)) under
-    Algorithm 1 on the data set ``zs`` with a deterministic learner: replaying the algorithm on
-    y fixes w_t, x_t, g_t and sigma_t, hence gamma_t = y_t - g_t and, through I_t, the node
-    draw R_t = gamma_t - sum_{i in I_t, i < t} R_i ~ N(0, sigma_t^2 I).  Exact (white box)."""
-    from ..tree import binary_prefix_set
-
-    n, T, d = released.shape
-    G, H = problem.G, problem.H
-    x = np.zeros((n, d))
-    g = np.zeros((n, d))
-    bsum = 0.0
-    maxdist = np.zeros(n)
-    nodes: dict[int, np.ndarray] = {}
-    logp = np.zeros(n)
-    for t in range(1, T + 1):
-        w = learner.predict()
-        b_t, b_prev = float(t) ** k, float(t - 1) ** k
-        x_prev = x
-        bsum_prev, bsum = bsum, bsum + b_t
-        x = (bsum_prev * x_prev + b_t * w) / bsum
-        z = tuple(np.broadcast_to(np.asarray(c, dtype=float), (n, *np.shape(c))) for c in zs[t - 1])
-        g = g + b_t * problem.grad(x, z) - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)
-        maxdist = np.maximum(maxdist, np.linalg.norm(w - x_prev, axis=-1))
-        sigma = _delta(sensitivity, t, k, G, H, maxdist) * math.sqrt(math.log2(2 * T)) / rho
-        r_t = released[:, t - 1] - g - sum(nodes[i] for i in binary_prefix_set(t) if i < t)
-        nodes[t] = r_t
-        with np.errstate(divide="ignore", invalid="ignore"):
-            sq = np.sum(r_t**2, axis=-1)
-            lp = np.where(sigma > 0, -0.5 * sq / np.maximum(sigma, 1e-300) ** 2 - d * np.log(np.maximum(sigma, 1e-300)),
-                          np.where(sq <= 1e-18, 0.0, -np.inf))
-        logp += lp
-        learner.update(released[:, t - 1])
-    return logp
-
-
-def run_dpsgd(problem, T: int, *, rho: float, src, noise_src, checkpoints, R: int) -> Run:
-    """One-pass projected DP-SGD: ``y_{t+1} = Proj_W(y_t - eta (grad l(y_t, z_t) + N(0, s^2 I)))``
-    with the gradient clipped at G (a no-op: ||grad|| <= G), ``s = 2G / rho`` (each record enters
-    one step: the RDP composition over the T steps is one Gaussian with sensitivity 2G, i.e.
-    (alpha, alpha rho^2/2)-RDP, the same budget as Algorithm 1), constant step ``eta = D /
-    sqrt(T (G^2 + d s^2))`` and the averaged iterate (Shamir and Zhang 2013's
-    ``E[L(avg) - L*] <= O(D sqrt(G^2 + d s^2) / sqrt(T))``).  The data are drawn from ``src``
-    as in :func:`run`, so a common key gives common data."""
-    T = V.integer("T", T, minimum=1)
-    d, G, r = problem.d, problem.G, problem.r
-    s = 2.0 * G / rho if math.isfinite(rho) else 0.0
-    eta = problem.D / math.sqrt(T * (G**2 + d * s**2))
-    y = np.zeros((R, d))
-    avg = np.zeros((R, d))
-    cps = sorted({int(c) for c in checkpoints if 1 <= int(c) <= T})
-    sub = []
-    for t in range(1, T + 1):
-        z = problem.sample(src, R)
-        gr = problem.grad(y, z)
-        gn = np.linalg.norm(gr, axis=-1, keepdims=True)
-        gr = gr * np.minimum(1.0, G / np.maximum(gn, 1e-300))
-        avg = avg + (y - avg) / t
-        y = project_ball(y - eta * (gr + s * draw_normal(noise_src, (d,) if isinstance(noise_src, ReplicateStreams) else (R, d))), r)
-        if t in cps:
-            sub.append(problem.subopt(avg))
-    S = np.stack(sub, 1)
-    return Run(cps, S, np.full_like(S, np.nan), S)
-
-
-# --- bounds ------------------------------------------------------------------------------
-
-def thm4_gsq(t: int, T: int, k: float, rho: float, problem, lam: float = LAMBDA_L2) -> float:
-    """Theorem 4, second part: E||g_t + gamma_t||^2 <= 3 t^(2k) (G^2 + 4(k+1)^2/lambda
-    ((sigma_G + D sigma_H)^2 / t + 2 V (G + DH)^2 log2(2T)^2 / (rho^2 t^2))), V = d."""
-    p = problem
-    priv = 2 * p.d * (p.G + p.D * p.H) ** 2 * math.log2(2 * T) ** 2 / (rho**2 * t**2) if math.isfinite(rho) else 0.0
-    return 3 * t ** (2 * k) * (p.G**2 + 4 * (k + 1) ** 2 / lam * ((p.sigma_G + p.D * p.sigma_H) ** 2 / t + priv))
-
-
-def bound_thm4(regret: np.ndarray, T: int, k: float, rho: float, problem, lam: float = LAMBDA_L2) -> np.ndarray:
-    """Theorem 4: E[L(x_T) - L(x*)] <= (k+1) E[Regret_T(x*)] / T^(k+1) + 2 (k+1)^2 D / sqrt(lambda)
-    ((sigma_G + D sigma_H) / sqrt(T) + sqrt(2V) (G + DH) log2(2T) / (rho T)), V = d.
-    ``regret``: per-replicate measured Regret_T(x*) (its mean is E Regret)."""
-    p = problem
-    priv = math.sqrt(2 * p.d) * (p.G + p.D * p.H) * math.log2(2 * T) / (rho * T) if math.isfinite(rho) else 0.0
-    return (k + 1) * np.asarray(regret) / T ** (k + 1) + 2 * (k + 1) ** 2 * p.D / math.sqrt(lam) * (
-        (p.sigma_G + p.D * p.sigma_H) / math.sqrt(T) + priv)
-
-
-def bound_thm8(regret: np.ndarray, T: int, k: float, rho: float, problem, lam: float = LAMBDA_L2) -> np.ndarray:
-    """Theorem 8: E[L(x_T) - L(x*)] <= (k+1) E[Regret-bar_T(x*)] / T^(k+1) + 16 (k+1)^3 / (lambda mu)
-    ((sigma_G + D sigma_H)^2 / T + 2 V (G + DH)^2 log2(2T)^2 / (rho^2 T^2))."""
-    p = problem
-    priv = 2 * p.d * (p.G + p.D * p.H) ** 2 * math.log2(2 * T) ** 2 / (rho**2 * T**2) if math.isfinite(rho) else 0.0
-    return (k + 1) * np.asarray(regret) / T ** (k + 1) + 16 * (k + 1) ** 3 / (lam * p.mu) * (
-        (p.sigma_G + p.D * p.sigma_H) ** 2 / T + priv)
-
-
-def thm8_gbar_sq(t: int, T: int, k: float, rho: float, problem, lam: float = LAMBDA_L2) -> float:
-    """Theorem 8, second part: E||gbar_t||^2 <= t^(2k) (4G^2 + mu^2 D^2 + 16(k+1)^2/lambda
-    ((sigma_G + D sigma_H)^2 / t + 2V (G + DH)^2 log2(2T)^2 / (rho^2 t^2)))."""
-    p = problem
-    priv = 2 * p.d * (p.G + p.D * p.H) ** 2 * math.log2(2 * T) ** 2 / (rho**2 * t**2) if math.isfinite(rho) else 0.0
-    return t ** (2 * k) * (4 * p.G**2 + p.mu**2 * p.D**2 + 16 * (k + 1) ** 2 / lam * (
-        (p.sigma_G + p.D * p.sigma_H) ** 2 / t + priv))
-
-
-def osd_regret_bound_thm8(T: int, k: float, rho: float, problem) -> float:
-    """Remark 9's OSD on the beta_t mu/2-strongly convex losses of Lemma 7:
-    E Regret-bar_T <= sum_t E||gbar_t||^2 / (2 sum_{i<=t} mu_i), mu_i = i^k mu / 2."""
-    acc, out = 0.0, 0.0
-    for t in range(1, T + 1):
-        acc += t**k * problem.mu / 2
-        out += thm8_gbar_sq(t, T, k, rho, problem) / (2 * acc)
-    return out
-
-
-def bound_thm11(regret_bar: np.ndarray, T: int, rho: float, problem, pf: dict) -> np.ndarray:
-    """Theorem 11 (holds with probability >= 1 - delta): L(x_T) - L(x*) <= 4 Regret-bar_T(x*) / T^4
-    + 8 A ||x*|| (G + 28 ||x*|| H) Phi / sqrt(T) + 8 A' ||x*|| (G + DH) Phi log2(2T) / (rho T)."""
-    p = problem
-    xs = float(np.linalg.norm(p.x_star))
-    priv = 8 * pf["A1"] * xs * (p.G + p.D * p.H) * pf["Phi"] * math.log2(2 * T) / (rho * T) if math.isfinite(rho) else 0.0
-    return 4 * np.asarray(regret_bar) / T**4 + 8 * pf["A"] * xs * (p.G + 28 * xs * p.H) * pf["Phi"] / math.sqrt(T) + priv

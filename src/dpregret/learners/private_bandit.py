@@ -1,6 +1,7 @@
-"""Ene, Nguyen, Vladu (AAAI 2021), section 3 (Algorithm 1, PRIVATEBANDIT), section 4.1
-(Algorithm 2, NOISYOCO), section 5 and Appendices C-D: projection-free private bandit convex
-optimisation, a projection-based private baseline, and the paper's bounds.
+"""Ene, Nguyen, Vladu (AAAI 2021), section 3 (Algorithm 1, PRIVATEBANDIT), section 5 and
+Appendices C-D: projection-free private bandit convex optimisation and a projection-based
+private baseline.  NOISYOCO (Algorithm 2, section 4.1) is :mod:`dpregret.learners.noisy_oco`;
+the paper's bounds are :mod:`dpregret.learners.private_bandit_bounds`.
 
 PRIVATEBANDIT, vectorised over R replicates (state arrays (R, n)), as implemented:
 
@@ -37,8 +38,7 @@ PRIVATEBANDIT, vectorised over R replicates (state arrays (R, n)), as implemente
 :func:`projected_bandit` is the projection-based baseline (Flaxman et al. one-point estimates,
 the same batching, parameters and tree, then lazy projected gradient descent
 ``x~ = Proj_K(-eta s~)``, i.e. dual averaging as in Smith-Thakurta's tree-based FTRL): one
-projection per round, not stale.  :func:`noisy_oco` is Algorithm 2 on linear losses with a
-controlled (kappa, gamma)-noisy oracle (Lemma 4.1).
+projection per round, not stale.
 
 Logarithms: ``log T`` counting tree levels (Theorem 2.3, Lemma 5.1, Lemma C.3) is base 2;
 the concentration/delta logarithms of Lemmas 5.3-5.5 are natural.
@@ -80,9 +80,6 @@ def algorithm1_parameters(T: int, n: int, L: float, D: float) -> tuple[float, fl
     return D * math.sqrt(n) / T**0.25, D / (T**0.75 * math.sqrt(n) * L)
 
 
-
-
-
 def batch_sensitivity(T: int, n: int, L: float, D: float, zeta: float | None = None, ord: int = 1) -> float:
     """Replace-one sensitivity of a batch sum ``g~_R``: one term ``(F_t - F'_t) u_t`` with
     ``F in [0, n L D / zeta]``: ``(n L D / zeta) * max ||u||_ord`` (``n^(1/2)`` for l1, 1 for l2)."""
@@ -92,91 +89,6 @@ def batch_sensitivity(T: int, n: int, L: float, D: float, zeta: float | None = N
     if ord not in (1, 2):
         raise ValueError(f"ord must be 1 or 2, got {ord!r}")
     return M * (math.sqrt(n) if ord == 1 else 1.0)
-
-
-# ------------------------------------------------------------------------------- bounds
-def bound_lemma_c2(T_batch: int, n: int, L: float, D: float, zeta: float, *, tight: bool = False) -> float:
-    """Lemma C.2: ``E||g~_R||^2 <= T_batch (L D n / zeta)^2 + T_batch^2 L^2`` (statement);
-    ``tight=True``: the proof's ``T_batch (L D n/zeta)^2 + (T_batch^2 - T_batch) L^2``.
-    Needs ``0 <= f_t <= L D`` at every queried point (true with the shrinking trick)."""
-    b = V.integer("T_batch", T_batch)
-    a = b * (V.positive("L", L) * V.positive("D", D) * V.integer("n", n) / V.positive("zeta", zeta)) ** 2
-    return a + (b * b - (b if tight else 0)) * L * L
-
-
-def bound_cor_c5(T: int, T_batch: int, eta: float, mu: float, kappa: float, D: float) -> float:
-    """Corollary C.5: ``E||x^_R - x~_R|| <= eta (ceil(log2 T) mu + kappa) + sqrt(20) D / sqrt(T_batch)``
-    (Lemma C.3 + Lemma C.4; the Frank-Wolfe part is ``||x_k - x*|| <= sqrt(20) D / sqrt(k)``)."""
-    T = V.integer("T", T)
-    return (V.positive("eta", eta) * (math.ceil(math.log2(T)) * V.nonnegative("mu", mu) + V.nonnegative("kappa", kappa))
-            + math.sqrt(20.0) * V.positive("D", D) / math.sqrt(V.integer("T_batch", T_batch)))
-
-
-def bound_lemma4_1(T: int, kappa: float, gamma: float, D_omega: float, *, eta: float | None = None) -> float:
-    """Lemma 4.1 with the proof's explicit constants (Appendix B, chain (1)-(4)):
-    ``E R_T <= D_omega^2 / eta + (eta / 2) T kappa^2 + T kappa gamma``  (step (3), using
-    ``omega*(0) + omega(x*) <= D_omega^2``, true when omega >= 0).  Default ``eta = 2 D_omega /
-    (kappa T^(1/2))`` (step (4)), giving ``1.5 T^(1/2) kappa D_omega + T kappa gamma``; the
-    statement's O(T^(1/2) kappa D_omega + T kappa gamma) hides that 1.5.
-
-    Erratum: Algorithm 2 line 1 prints ``eta = D_omega^(1/2) / (kappa T^(1/2))``, which is not
-    homogeneous in D_omega (the bound becomes ``D_omega^(3/2) kappa T^(1/2) + ...``, not
-    O(T^(1/2) kappa D_omega)); :func:`noisy_oco` uses step (4)'s eta.  (Line 5's
-    ``s_t = s_t + g~_t`` means ``s_t = s_{t-1} + g~_t``.)"""
-    T = V.integer("T", T)
-    kappa, D_omega = V.positive("kappa", kappa), V.positive("D_omega", D_omega)
-    gamma = V.nonnegative("gamma", gamma)
-    eta = 2.0 * D_omega / (kappa * math.sqrt(T)) if eta is None else V.positive("eta", eta)
-    return D_omega**2 / eta + 0.5 * eta * T * kappa**2 + T * kappa * gamma
-
-
-def bound_lemma3_1(T: int, n: int, L: float, D: float, mu: float, *, C: float = 1.0,
-                   explicit: bool = False, D_omega: float | None = None, r: float | None = None) -> float:
-    """Lemma 3.1: ``R_T = O(T^(3/4) n^(1/2) L D + T^(1/4) D mu log2 T)``; ``C`` is the hidden
-    constant (default 1): returns ``C * (...)``.
-
-    ``explicit=True`` returns the proof's chain with every constant (Appendix C): Lemma 4.1
-    step (3) over the T_round rounds with Algorithm 1's eta,
-    ``D_omega^2 / eta + (eta/2) T_round kappa^2 + T_round kappa gamma`` with
-    ``kappa^2`` = :func:`bound_lemma_c2` and ``gamma`` = :func:`bound_cor_c5`, plus
-    ``2 T zeta L`` (C.1 + C.3), plus ``T zeta L D / r`` if the shrinking radius ``r`` is given
-    (Appendix D).  ``D_omega`` defaults to D, as the proof's "D_omega^2 = max ||x||^2/2 <= D^2"
-    (an erratum in general: the cycle C_6's spanning-tree polytope has max ||x||^2/2 = 2.5 > D^2 = 2;
-    the step only needs ``omega*(0) + omega(x*) <= max omega - min omega``).
-    """
-    T, n = V.integer("T", T, minimum=2), V.integer("n", n)
-    L, D, mu = V.positive("L", L), V.positive("D", D), V.nonnegative("mu", mu)
-    if not explicit:
-        return V.positive("C", C) * (T**0.75 * math.sqrt(n) * L * D + T**0.25 * D * mu * math.log2(T))
-    b, rounds, _ = batch_schedule(T)
-    zeta, eta = algorithm1_parameters(T, n, L, D)
-    kappa = math.sqrt(bound_lemma_c2(b, n, L, D, zeta))
-    gamma = bound_cor_c5(T, b, eta, mu, kappa, D)
-    Dw = D if D_omega is None else V.positive("D_omega", D_omega)
-    out = Dw**2 / eta + 0.5 * eta * rounds * kappa**2 + rounds * kappa * gamma + 2 * T * zeta * L
-    return out + (T * zeta * L * D / V.positive("r", r) if r is not None else 0.0)
-
-
-def bound_lemma5_2(T: int, n: int, L: float, D: float, eps: float, *, C: float = 1.0) -> float:
-    """Lemma 5.2 (Laplace): ``C (T^(3/4) n^(1/2) L D + T^(3/4) n^(3/2) L D log2^2 T / eps)``.
-    Hidden constants: Lemma 3.1's and ``mu <= sqrt(2 n) lambda`` (the paper's O(n^(1/2) lambda))."""
-    T, n = V.integer("T", T, minimum=2), V.integer("n", n)
-    L, D, eps = V.positive("L", L), V.positive("D", D), V.positive("eps", eps)
-    return V.positive("C", C) * (T**0.75 * n**0.5 * L * D + T**0.75 * n**1.5 * L * D * math.log2(T) ** 2 / eps)
-
-
-def bound_lemma5_5(T: int, n: int, L: float, D: float, eps: float, delta: float, *, C: float = 1.0) -> float:
-    """Lemma 5.5 (Gaussian): ``C (T^(3/4) n^(1/2) L D
-    + T^(1/2) n L D log2^2 T ln(T/delta) ln((n+T)/delta) / eps
-    + T^(3/4) n^(1/2) L D log2^2 T ln(T/delta) ln((n+T)/delta)^(1/2) / eps)``; hidden constants:
-    Lemma 3.1's, ``mu <= n^(1/2) sigma`` and ``sqrt(1 + a) <= 1 + sqrt(a)``.  (The paper asks
-    ``delta = 1/(n+T)^O(1)``; any delta in (0, 1) is accepted.)"""
-    T, n = V.integer("T", T, minimum=2), V.integer("n", n)
-    L, D, eps = V.positive("L", L), V.positive("D", D), V.positive("eps", eps)
-    delta = V.probability("delta", delta)
-    lg, lt, ln_ = math.log2(T), math.log(T / delta), math.log((n + T) / delta)
-    return V.positive("C", C) * (T**0.75 * n**0.5 * L * D + T**0.5 * n * L * D * lg**2 * lt * ln_ / eps
-                                 + T**0.75 * n**0.5 * L * D * lg**2 * lt * math.sqrt(ln_) / eps)
 
 
 # ------------------------------------------------------------------------------ running
@@ -490,67 +402,3 @@ def projected_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noi
                 shrink=shrink, zeta=zeta, eta=eta, batch=batch, checkpoints=checkpoints,
                 record_queries=record_queries, record_rounds=record_rounds, noise_rng=noise_rng,
                 printed_line14_sign=False, monitor=monitor)
-
-
-@dataclass
-class OCORun:
-    checkpoints: np.ndarray
-    regret: np.ndarray  # (R, C)
-    eta: float
-    grad_sd: float
-
-
-def noisy_oco(domain: Polytope, loss_vectors, rng, *, kappa: float, gamma: float, R: int | None = None,
-              eta: float | None = None, map_noise: str = "sphere", checkpoints=None) -> OCORun:
-    """NOISYOCO (Algorithm 2) on linear losses ``f_t(x) = <l_t, x>`` (rows of ``loss_vectors``,
-    shape (T, n)) over a domain with ``project`` (``grad omega*(y) = Proj_K(y)`` for
-    ``omega = ||x||^2 / 2``), with a (kappa, gamma)-noisy oracle:
-
-    - NOISYGRAD: ``l_t + xi``, ``xi ~ N(0, s^2 I_n)``, ``s^2 = (kappa^2 - max ||l_t||^2) / n``,
-      so ``E||g~||^2 <= kappa^2`` (requires ``kappa >= max ||l_t||``);
-    - NOISYMAP: ``Proj_K(-eta s) + gamma w`` with ``||w|| = 1``, so ``E||x~ - grad omega*|| = gamma``:
-      ``map_noise="sphere"`` draws w uniformly; ``"adversarial"`` sets ``w = l_t / ||l_t||``
-      (the worst error allowed by the definition; the oblivious ``l_t`` is known in advance).
-
-    ``eta`` defaults to ``2 D_omega / (kappa T^(1/2))`` (Appendix B step (4); see
-    :func:`bound_lemma4_1` for the printed line 1).  Regret is against ``min_K <sum l_t, x>`` (LMO).
-    """
-    if not isinstance(domain, Polytope) or not domain.has_projection:
-        raise ValueError("domain must be a Polytope with a Euclidean projection")
-    Lv = V.finite_array("loss_vectors", loss_vectors, ndim=2)
-    if Lv.shape[1] != domain.n:
-        raise ValueError(f"loss_vectors must have shape (T, {domain.n}), got {Lv.shape}")
-    if map_noise not in ("sphere", "adversarial"):
-        raise ValueError(f"map_noise must be 'sphere' or 'adversarial', got {map_noise!r}")
-    R = _replicates(rng, R)
-    T, n = Lv.shape
-    G = float(np.linalg.norm(Lv, axis=1).max())
-    kappa = V.positive("kappa", kappa)
-    if kappa < G:
-        raise ValueError(f"kappa must be >= max ||l_t|| = {G:.4g}, got {kappa}")
-    gamma = V.nonnegative("gamma", gamma)
-    eta = 2.0 * domain.D_omega / (kappa * math.sqrt(T)) if eta is None else V.positive("eta", eta)
-    sd = math.sqrt((kappa**2 - G**2) / n)
-    cps = _checkpoints(checkpoints, T)
-    s = np.zeros((R, n))
-    cum = np.zeros(R)
-    out = np.zeros((R, cps.size))
-    k = 0
-    for t in range(1, T + 1):
-        ell = Lv[t - 1]
-        x = domain.project(-eta * s)
-        if map_noise == "sphere":
-            w = _normal(rng, R, (n,))
-            w /= np.linalg.norm(w, axis=1, keepdims=True)
-        else:
-            nl = np.linalg.norm(ell)
-            w = np.broadcast_to(ell / nl if nl > 0 else 0.0 * ell, (R, n))
-        x = x + gamma * w
-        cum += x @ ell
-        s = s + ell + sd * _normal(rng, R, (n,))
-        if t == cps[k]:
-            out[:, k] = cum
-            k += 1 if k + 1 < cps.size else 0
-    prefix = np.cumsum(Lv, axis=0)[cps - 1]
-    best = np.einsum("ij,ij->i", prefix, domain.lmo(prefix))
-    return OCORun(checkpoints=cps, regret=out - best, eta=eta, grad_sd=sd)

@@ -2,8 +2,9 @@
 in Unconstrained Adaptive Online Learning": Algorithm 1 (Sec. 3.3, the private adaptive
 potential with the conjugate prior, eq. (3.3.4), and the improper prior, eq. (3.8.1)),
 Algorithm 2 (Sec. 3.3.1, black-box reduction, eq. (3.3.5)), Algorithm 3 (Sec. 3.3.2,
-coordinate-wise Algorithm 1), the baselines of Sec. 3.4 (diagonal AdaGrad with a guessed D,
-OGD tuned to the worst-case noise) and the bounds of Theorems 10, 11, 12 and eq. (3.3.5).
+coordinate-wise Algorithm 1) and the baselines of Sec. 3.4 (diagonal AdaGrad with a guessed D,
+OGD tuned to the worst-case noise).  The bounds of Theorems 10, 11, 12 and eq. (3.3.5) are in
+:mod:`dpregret.learners.vdh_bounds`.
 
 Algorithm 1 plays ``w_t = E_{v~P}[v exp(v L_t - v^2 V_t)]`` (eq. (3.3.2)), ``L_t = -sum_{s<t}
 g~_s``, ``V_t = sum_{s<t} g~_s^2``, over ``v in [-C, C]``, ``C = 1/(5G)``, where ``G`` bounds
@@ -45,8 +46,6 @@ __all__ = [
     "ERRATA", "bet_radius", "log_prediction", "prediction", "prediction_printed_3_3_4",
     "prediction_printed_3_8_1", "PrivatePotential", "ProjectedOGDBall", "BlackBoxReduction",
     "SparsePotential", "DiagonalAdaGrad", "NoiseTunedOGD", "laplace_noise_second_moment",
-    "CONSTANTS", "bound_thm10", "bound_thm11", "bound_thm12", "bound_eq3_3_5", "bound_adagrad", "bound_ogd",
-    "constant_feedback_regret", "COUNTEREXAMPLES", "counterexample",
 ]
 
 PRIORS = ("conjugate", "improper")
@@ -65,29 +64,6 @@ ERRATA = [
                 "and lacks the factor sqrt(b/pi) of 1/Z, so it is neither w_t nor -w_t (for L > 0 it can even have the "
                 "wrong sign). Checked against mpmath quadrature of (3.3.2); dpregret implements T1 - T2 (in log space)",
      "test": "tests/test_vdh.py::test_printed_3_3_4_disagrees_with_definition"},
-    {"paper": "VDH19",
-     "where": "Theorem 10 (hence Theorem 11, its per-coordinate sum); proof in Sec. 3.7.1 / Lemma 11",
-     "printed": "E[R_T(u)] <= 1 + |u| max{11G (ln(|u| 11G) - 1 + ln(sqrt5 G sqrt(pi) / (4 sqrt b))), "
-                "E[sqrt(8B ln(16 u^2 B^{3/2} sqrt(pi)/sqrt(b) + 1))]}, B = b + sum_t g~_t^2",
-     "correct": "false as printed: with G = 1/2, b = 1 and the deterministic (so symmetric, |E g~| <= G) feedback "
-                "g~_t = -0.05, Algorithm 1 (itself checked against quadrature of (3.3.2)) exceeds the printed bound by "
-                "more than 2 at some (t <= 400, u). In the branch L > 2CB the proof's own eta = (5 - sqrt5)/(50G) gives "
-                "1/(eta - 5G eta^2/2) = 100G/(7 - sqrt5) ~ 21G (printed 11G) and ln(Z/(C - eta)) = ln(50 G Z/(5 + sqrt5)) "
-                "(printed ln(sqrt5 G sqrt(pi)/(4 sqrt b))); the expectation belongs outside the max (E[R] <= E[F_T^*(u)]). "
-                "dpregret keeps the printed form (constants='printed') and adds constants='proof': 1 + E[|u| max{sqrt(4B "
-                "ln(sqrt(e) + 8e u^2 B^2 Z^2)), (1/k)(ln(|u|/k) - 1 + ln(Z/(C - eta)))}] (derived in bound_thm10), "
-                "which holds on the same sequences",
-     "test": "tests/test_vdh.py::test_printed_theorem_10_violated_proof_constants_hold"},
-    {"paper": "VDH19",
-     "where": "Theorem 12, eq. (3.8.2), and its proof (Sec. 3.8)",
-     "printed": "max{|u| E[sqrt(8V)(sqrt(ln(8u^2 V + 1)) + 1)], |u| 11G (ln(|u| 11G ln 2) - 1) + ln 2, "
-                "|u| E[sqrt(2V)] + 1 + E[ln(1 + 2 sqrt(2V))]}, V = sum_t g~_t^2",
-     "correct": "false as printed: with G = 0.2 and g~_t = -0.003, Algorithm 1 with the improper prior has regret "
-                "~1.77 at u ~ 2, t ~ 517, above the printed ~1.37. The proof lower-bounds F_T(L) = "
-                "int_{-C}^{C} (e^{vL - v^2 V} - 1)/|v| dv with the v > 0 half only, dropping the v < 0 half "
-                "(~ -ln(CL) - 0.577 for large L); it also uses 11G where its eta gives ~21G and writes ln(|u| 11G ln2) "
-                "for the conjugate's ln(|u| 11G / ln2). dpregret evaluates the printed form only (no corrected version)",
-     "test": "tests/test_vdh.py::test_printed_theorem_12_violated"},
 ]
 
 
@@ -375,7 +351,8 @@ class DiagonalAdaGrad:
     """Baseline (Sec. 3.4): diagonal AdaGrad projected on the l_inf box ``[-D, D]^d`` with a
     guessed ``D``: ``w_1 = 0``, ``w_{t+1,j} = clip(w_{t,j} - eta g~_{t,j} / s_{t,j}, -D, D)``,
     ``s_{t,j} = sqrt(sum_{s<=t} g~_{s,j}^2)`` (no step while ``s_{t,j} = 0``), ``eta = sqrt(2) D``
-    (Duchi et al. 2011, Cor. 6 with box diameter ``D_inf = 2D``; see :func:`bound_adagrad`)."""
+    (Duchi et al. 2011, Cor. 6 with box diameter ``D_inf = 2D``; see
+    :func:`~dpregret.learners.vdh_bounds.bound_adagrad`)."""
 
     def __init__(self, D, d: int, *, batch=(), eta=None):
         self.D = V.positive("D", D)
@@ -399,7 +376,7 @@ class NoiseTunedOGD:
     worst-case noise: ``eta = D / sqrt(T (G^2 + sigma_max^2))``, ``w_1 = 0``,
     ``w_{t+1} = Proj_{||w||_2 <= D}(w_t - eta g~_t)``.  ``G >= ||g_t||_2``; ``sigma_max^2 >=
     E||xi_t||_2^2`` for every t (e.g. ``sum_j`` :func:`laplace_noise_second_moment`); this eta
-    minimises :func:`bound_ogd` at ``||u|| = D``."""
+    minimises :func:`~dpregret.learners.vdh_bounds.bound_ogd` at ``||u|| = D``."""
 
     def __init__(self, D, T: int, G, sigma_max, d: int, *, batch=()):
         self.D = V.positive("D", D)
@@ -422,180 +399,3 @@ def laplace_noise_second_moment(tau, bound=1.0) -> np.ndarray:
     """``E[xi_j^2] = 2 (2 bound_j / tau_j)^2`` for the local Laplace randomiser (Lemma 4);
     0 where ``tau_j = inf`` (coordinate not privatised)."""
     return 2.0 * local_laplace_scale(tau, bound) ** 2
-
-
-# --- bounds ---------------------------------------------------------------------------------
-def _mean(x, axis):
-    return x if axis is None else np.mean(x, axis=axis)
-
-
-CONSTANTS = ("printed", "proof")
-_ETA_G = (5 - math.sqrt(5)) / 50  # Lemma 11's eta, times G
-_K_G = (7 - math.sqrt(5)) / 100  # eta - (5G/2) eta^2, times G: 1/k ~ 20.99 G (printed: 11 G)
-
-
-def _thm10_terms(u, S, G, b, axis, constants):
-    """Theorem 10 without the leading 1, per coordinate; 0 at ``u = 0``.  All inputs are
-    broadcast to one shape before the mean over ``axis``."""
-    if constants not in CONSTANTS:
-        raise ValueError(f"constants must be one of {CONSTANTS}, got {constants!r}")
-    a, S, G, b = np.broadcast_arrays(np.abs(V.finite_array("u", u)), _pos_array("sum_sq", S, allow_zero=True),
-                                     _pos_array("G", G), _pos_array("b", b))
-    B = b + S
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if constants == "printed":
-            sq = np.sqrt(8 * B * np.log1p(16 * a * a * B**1.5 * _SQPI / np.sqrt(b)))
-            A = 11 * G * (np.log(a * 11 * G) - 1 + np.log(math.sqrt(5) * G * _SQPI / (4 * np.sqrt(b))))
-            a, A, sq = _mean(a, axis), _mean(A, axis), _mean(sq, axis)  # max{A, E[sq]}
-            return np.where(a > 0, a * np.maximum(A, sq), 0.0)
-        C = 1 / (5 * G)
-        Z = _SQPI * sp.erf(C * np.sqrt(b)) / np.sqrt(b)
-        sq = np.sqrt(4 * B * np.log(math.exp(0.5) + 8 * math.e * (a * B * Z) ** 2))
-        A = G / _K_G * (np.log(a * G / _K_G) - 1 + np.log(Z / (C - _ETA_G / G)))
-        return _mean(np.where(a > 0, a * np.maximum(A, sq), 0.0), axis)  # E[max{...}]
-
-
-def bound_thm10(u, sum_sq, G, b, *, axis=None, constants="printed"):
-    """Theorem 10 (Algorithm 1, conjugate prior; stated below eq. (3.3.4)), a bound on the
-    *expected* regret over the noise.  ``sum_sq`` holds realised ``S = sum_t g~_t^2``; ``E`` is
-    the mean over ``axis`` (e.g. the replicate axis); ``axis=None`` evaluates per realisation
-    (exact for noiseless feedback).  ``B = b + S``.
-
-    ``constants="printed"``: ``1 + |u| max{ 11G (ln(|u| 11G) - 1 + ln(sqrt5 G sqrt(pi)/(4 sqrt b))),
-    E[sqrt(8 B ln(16 u^2 B^{3/2} sqrt(pi)/sqrt(b) + 1))] }``.  This printed bound is violated
-    by a deterministic sequence (see :data:`ERRATA`).
-
-    ``constants="proof"``: the bound the proof's argument (Lemmas 5-8, Lemma 11's intervals)
-    supports, ``E[R_T(u)] <= E[F_T^*(u)]`` with, pathwise, ``F_T^*(u) <= 1 + |u| max{Q, A}``,
-    ``Z = sqrt(pi/b) erf(C sqrt b)``, ``C = 1/(5G)``:
-
-    - ``L <= 2CB``: on ``[L/2B - 1/sqrt(2B), L/2B]`` the exponent is ``>= L^2/4B - 1/2``, so
-      ``F(L) >= A0 e^{L^2/4B} - 1``, ``A0 = e^{-1/2}/(Z sqrt(2B))``; for ``L >= Lam =
-      2 sqrt(B ln X)``, ``X = sqrt(e) + 4u^2 B/A0^2``, ``A0 e^{L^2/4B} >= |u| L`` (``X >= e^{1/2}``
-      makes ``L^2/4B - ln L`` increasing there), hence ``uL - F(L) <= 1 + |u| Q`` with
-      ``Q = sqrt(4 B ln(sqrt(e) + 8 e u^2 B^2 Z^2))`` (also covers ``L <= sqrt(2B)``, as ``Q >= sqrt(2B)``);
-    - ``L > 2CB``: ``eta = (5 - sqrt5)/(50G)`` (the proof's), ``F(L) >= ((C - eta)/Z) e^{kL} - 1``,
-      ``k = eta - 5G eta^2/2 = (7 - sqrt5)/(100G)``, whose conjugate gives
-      ``A = (1/k)(ln(|u|/k) - 1 + ln(Z/(C - eta)))``.
-    """
-    return 1.0 + _thm10_terms(u, sum_sq, G, b, axis, constants)
-
-
-def bound_thm11(u, sum_sq, G, b, *, axis=None, constants="printed"):
-    """Theorem 11 (Algorithm 3): ``E[R_T(u)] <= d + sum_j`` (Theorem 10's term for coordinate j
-    with ``G_j``, ``b_j``, ``S_j = sum_t g~_{t,j}^2``).  ``u``: ``(d,)``; ``sum_sq``: ``(..., d)``;
-    ``G``, ``b``: scalar or ``(d,)``.  Expected regret; ``E`` = mean over ``axis`` (not the
-    last axis); ``constants`` as in :func:`bound_thm10` (the printed form inherits Theorem
-    10's erratum)."""
-    u = V.finite_array("u", u, ndim=1)
-    S = np.asarray(sum_sq, dtype=float)
-    if S.ndim < 1 or S.shape[-1] != u.shape[0]:
-        raise ValueError(f"sum_sq must have last axis of length d = {u.shape[0]}, got shape {S.shape}")
-    return u.shape[0] + np.sum(_thm10_terms(u, S, G, b, axis, constants), axis=-1)
-
-
-def bound_thm12(u, sum_sq, G, *, axis=None):
-    """Theorem 12 (Algorithm 1, improper prior ``1/|v|``, eq. (3.8.2)), ``V = sum_t g~_t^2``::
-
-        max{ |u| E[sqrt(8V) (sqrt(ln(8 u^2 V + 1)) + 1)],
-             |u| 11G (ln(|u| 11G ln 2) - 1) + ln 2,
-             |u| E[sqrt(2V)] + 1 + E[ln(1 + 2 sqrt(2V))] }
-
-    (the third term as derived in the proof; the printed brackets are garbled).  Expected
-    regret; ``E`` = mean over ``axis``.  Printed constants (the proof's conjugate of
-    ``ln2 (e^{kL} - 1)`` would give ``ln(|u|/(k ln 2))`` and its eta gives ``1/k ~ 21G``).
-    """
-    a, Vs, G = np.broadcast_arrays(np.abs(V.finite_array("u", u)), _pos_array("sum_sq", sum_sq, allow_zero=True),
-                                   _pos_array("G", G))
-    t1 = _mean(a * np.sqrt(8 * Vs) * (np.sqrt(np.log1p(8 * a * a * Vs)) + 1), axis)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t2 = np.where(a > 0, a * 11 * G * (np.log(a * 11 * G * math.log(2)) - 1), 0.0) + math.log(2)
-    t3 = _mean(a * np.sqrt(2 * Vs) + 1 + np.log1p(2 * np.sqrt(2 * Vs)), axis)
-    return np.maximum(np.maximum(t1, _mean(t2, axis)), t3)
-
-
-def bound_eq3_3_5(u, sum_sq, G, b, *, axis=None, constants="proof"):
-    """Eq. (3.3.5) (Algorithm 2 with :class:`ProjectedOGDBall` and the conjugate prior) with
-    explicit constants; (3.3.5) itself is an O(.).  By Lemma 9,
-    ``E[R_T(u)] = R^V(||u||) + ||u|| R^Z(u/||u||)``:
-
-    - ``R^V <= bound_thm10(||u||, S, G, b, constants=constants)`` (default: the proof's
-      constants, since the printed Theorem 10 fails, see :data:`ERRATA`): Theorem 10 for the feedback ``<z_t, g~_t>``, whose
-      ``sum_t <z_t, g~_t>^2 <= S = sum_t ||g~_t||_2^2`` (``||z_t|| <= 1``; the bound grows with S);
-    - ``R^Z <= 3 sqrt(S)`` pathwise: projected OGD with non-increasing ``eta_t = S_t^{-1/2}`` on
-      a set of diameter 2 has regret ``<= 2^2/(2 eta_T) + sum_t eta_t ||g~_t||^2/2 <= 2 sqrt(S) +
-      sqrt(S)`` (``sum_t a_t/sqrt(sum_{s<=t} a_s) <= 2 sqrt(sum_t a_t)``).
-
-    So ``E[R_T(u)] <= bound_thm10(||u||, S, G, b) + 3 ||u|| E[sqrt(S)]``.  ``u``: vector (last
-    axis) or its l2 norm as a scalar; ``E`` = mean over ``axis``.
-    """
-    u = np.asarray(u, dtype=float)
-    nu = float(np.linalg.norm(u)) if u.ndim else abs(float(u))
-    S = _pos_array("sum_sq", sum_sq, allow_zero=True)
-    return bound_thm10(nu, S, G, b, axis=axis, constants=constants) + 3.0 * nu * _mean(np.sqrt(S), axis)
-
-
-def bound_adagrad(D, sum_sq, *, axis=None):
-    """Regret of :class:`DiagonalAdaGrad` (``eta = sqrt2 D``) against ``||u||_inf <= D``:
-    ``<= 2 sqrt(2) D sum_j E[sqrt(sum_t g~_{t,j}^2)]`` (Duchi et al. 2011, Thm 5 / Cor. 6 with
-    ``max_t ||w_t - u||_inf <= 2D``); ``sum_sq``: ``(..., d)``, ``E`` = mean over ``axis``."""
-    D = V.positive("D", D)
-    S = _pos_array("sum_sq", sum_sq, allow_zero=True)
-    return 2.0 * math.sqrt(2.0) * D * np.sum(_mean(np.sqrt(S), axis), axis=-1)
-
-
-def bound_ogd(u, eta, sum_sq, *, axis=None):
-    """Regret of :class:`NoiseTunedOGD` (any fixed ``eta``, ``||u||_2 <= D``):
-    ``E[R_T(u)] <= ||u||^2/(2 eta) + eta/2 E[sum_t ||g~_t||^2]``
-    ``<= ||u||^2/(2 eta) + eta T (G^2 + sigma_max^2)/2``; ``sum_sq`` = realised
-    ``sum_t ||g~_t||_2^2``, ``E`` = mean over ``axis``."""
-    u = np.asarray(u, dtype=float)
-    nu2 = float(u @ u) if u.ndim else float(u) ** 2
-    eta = V.positive("eta", eta)
-    return nu2 / (2 * eta) + eta / 2 * _mean(_pos_array("sum_sq", sum_sq, allow_zero=True), axis)
-
-
-# --- counterexamples to the printed Theorems 10, 11 and 12 (ERRATA) ---------------------------
-def constant_feedback_regret(learner, g: float, n: int, us) -> tuple[np.ndarray, np.ndarray]:
-    """``learner`` (Algorithm 1 or Algorithm 3, one coordinate) fed the deterministic feedback
-    ``g~_t = g`` for ``t <= n`` (noiseless, so symmetric with ``|E g~| = |g|``): the regret
-    ``R_t(u) = sum_{s<=t} g (w_s - u)`` for every ``t`` and every ``u`` of ``us`` (shape
-    ``(len(us), n)``) and ``S_t = t g^2`` (shape ``(1, n)``).  Exact: no randomness."""
-    w = np.empty(n)
-    for t in range(n):
-        w[t] = float(np.ravel(learner.predict())[0])
-        learner.update(np.full(np.shape(learner.predict()), g))
-    t = np.arange(1, n + 1)
-    us = np.asarray(us, dtype=float)
-    return np.cumsum(w * g)[None, :] - us[:, None] * (t * g)[None, :], (t * g**2)[None, :]
-
-
-# The deterministic sequences of ERRATA: theorem -> (learner, G, b, g, n); the comparators are
-# ``np.geomspace(1e-3, 1e4, 71)``.  Theorem 11 is Theorem 10 summed over coordinates, so
-# Algorithm 3 with d = 1 on Theorem 10's sequence is a counterexample to it.
-COUNTEREXAMPLES = {
-    "thm10": ("alg1", 0.5, 1.0, -0.05, 400),
-    "thm11": ("alg3", 0.5, 1.0, -0.05, 400),
-    "thm12": ("alg1_improper", 0.2, None, -0.003, 600),
-}
-
-
-def counterexample(theorem: str, constants: str = "printed") -> dict:
-    """Run :data:`COUNTEREXAMPLES` [theorem] and compare the regret with the theorem's bound
-    (``constants`` as in :func:`bound_thm10`; Theorem 12 has the printed form only): the largest
-    excess ``max_{t,u} R_t(u) - bound``, where it happens, and the largest ratio."""
-    kind, G, b, g, n = COUNTEREXAMPLES[theorem]
-    us = np.geomspace(1e-3, 1e4, 71)
-    learner = {"alg1": lambda: PrivatePotential(G, b=b), "alg3": lambda: SparsePotential(G, 1, b=b),
-               "alg1_improper": lambda: PrivatePotential(G, prior="improper")}[kind]()
-    R, S = constant_feedback_regret(learner, g, n, us)
-    if theorem == "thm12":
-        B = bound_thm12(us[:, None], S, G)
-    elif theorem == "thm11":
-        B = np.stack([bound_thm11(np.array([u]), S[0][:, None], G, b, constants=constants) for u in us])
-    else:
-        B = bound_thm10(us[:, None], S, G, b, constants=constants)
-    i, t = np.unravel_index(np.argmax(R - B), R.shape)
-    return {"theorem": theorem, "constants": constants, "learner": kind, "G": G, "b": b, "g": g, "n": n,
-            "max_excess": float((R - B)[i, t]), "u": float(us[i]), "t": int(t + 1), "regret": float(R[i, t]),
-            "bound": float(B[i, t]), "max_ratio": float(np.max(R / B))}

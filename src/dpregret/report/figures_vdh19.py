@@ -12,7 +12,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
 from ..claims.core import select
-from ..learners import vdh  # noqa: E402
+from ..learners import vdh_bounds  # noqa: E402
 from .figures import _curves  # noqa: E402
 
 NAMES = {"alg2": "Algorithm 2 (black-box reduction)", "alg3": "Algorithm 3 (coordinate-wise)",
@@ -61,7 +61,7 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     for alg in ("alg2", "alg3", "adagrad", "ogd", "alg2_fixed"):
         _curves(ax, _val(_at(d, alg=alg)), "T", alpha, NAMES[alg], ls="--" if alg == "alg2_fixed" else "-")
     a2 = _at(d, alg="alg2")
-    B = [float(vdh.bound_eq3_3_5(g.u_norm.iloc[0], g.sum_sq.to_numpy(), 1.0, b, axis=0)) for _, g in a2.groupby("T")]
+    B = [float(vdh_bounds.bound_eq3_3_5(g.u_norm.iloc[0], g.sum_sq.to_numpy(), 1.0, b, axis=0)) for _, g in a2.groupby("T")]
     ax.plot(T, B, "k--", lw=1, label="eq. (3.3.5) bound (explicit, Algorithm 2)")
     m = a2.groupby("T").regret.mean().to_numpy()
     _ref(ax, T, m[0], 0.5, "slope 1/2", ls="-.")
@@ -155,7 +155,7 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     g3 = _at(pos, alg="alg3")
     fs = np.array(sorted(g3.u_frac.unique()), dtype=float)
     for constants, ls in (("printed", "--"), ("proof", ":")):
-        B = [float(vdh.bound_thm11(f * u_max * (-1.0) ** np.arange(k), g3[g3.u_frac == f].sort_values("replicate")[cols].to_numpy(),
+        B = [float(vdh_bounds.bound_thm11(f * u_max * (-1.0) ** np.arange(k), g3[g3.u_frac == f].sort_values("replicate")[cols].to_numpy(),
                                    1.0, b, axis=0, constants=constants)) + d - k for f in fs]
         ax.plot(fs, B, "k", ls=ls, lw=1, label=f"Theorem 11 bound ({constants} constants)")
     ax.set(xscale="log", yscale="log", xlabel="f  (comparator u = f u*)", ylabel="R_T(u)",
@@ -171,7 +171,7 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
             _curves(ax, _val(_at(un, alg=alg)), "u_star_norm", alpha, NAMES[alg], color=c, ls="--" if alg == "alg2_reach" else "-")
         a2 = _at(un, alg="alg2")
         us = np.array(sorted(a2.u_star_norm.unique()), dtype=float)
-        B = [float(vdh.bound_eq3_3_5(u, a2[a2.u_star_norm == u].sum_sq.to_numpy(), 1.0, b, axis=0)) for u in us]
+        B = [float(vdh_bounds.bound_eq3_3_5(u, a2[a2.u_star_norm == u].sum_sq.to_numpy(), 1.0, b, axis=0)) for u in us]
         ax.plot(us, B, "k--", lw=1, label="eq. (3.3.5) bound (explicit)")
         m = a2.groupby("u_star_norm").regret.mean().to_numpy()
         _ref(ax, us, m[0], 1.0, "slope 1")

@@ -89,10 +89,9 @@ import pandas as pd
 from ..calibration import lemma5_noise_scale
 from ..environments.bco import OffsetLosses, stationary_distance, switching_distance
 from ..environments.polytopes import L1Ball, make_domain, two_call_domain
-from ..learners.private_bandit import (
-    algorithm1_parameters, batch_schedule, bound_lemma4_1, bound_lemma5_2, bound_lemma5_5, noisy_oco, private_bandit,
-    projected_bandit,
-)
+from ..learners.noisy_oco import noisy_oco
+from ..learners.private_bandit import algorithm1_parameters, batch_schedule, private_bandit, projected_bandit
+from ..learners.private_bandit_bounds import bound_lemma4_1, bound_lemma5_2, bound_lemma5_5
 from ..rng import stable_key
 from .env21_run import RoundMeter, _bounds, _frame, _run, _streams
 

@@ -14,8 +14,9 @@ import pandas as pd
 
 from ..calibration import noise_mu
 from ..environments.polytopes import Polytope
-from ..learners.private_bandit import (
-    batch_schedule, bound_cor_c5, bound_lemma3_1, bound_lemma5_2, bound_lemma5_5, bound_lemma_c2, private_bandit,
+from ..learners.private_bandit import batch_schedule, private_bandit
+from ..learners.private_bandit_bounds import (
+    bound_cor_c5, bound_lemma3_1, bound_lemma5_2, bound_lemma5_5, bound_lemma_c2,
 )
 from ..rng import ReplicateStreams, RowStreams, stable_key
 

@@ -32,7 +32,8 @@ import pandas as pd
 
 from ..environments.bco import stationary_distance
 from ..environments.polytopes import Polytope, make_domain
-from ..learners.private_bandit import algorithm1_parameters, batch_schedule, bound_lemma_c2
+from ..learners.private_bandit import algorithm1_parameters, batch_schedule
+from ..learners.private_bandit_bounds import bound_lemma_c2
 from ..rng import RowStreams
 from .env21 import simulate_rates
 from .env21_run import _bounds, _streams

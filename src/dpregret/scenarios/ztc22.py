@@ -65,7 +65,7 @@ import numpy as np
 import pandas as pd
 
 from ..environments.stochastic import LeastSquares, LinearFamily, Location, Logistic, TiledStreams
-from ..learners import o2b
+from ..learners import dpsgd, o2b, o2b_bounds
 from ..learners.oco import Frozen, OptimisticOGD, ParameterFree, ProjectedOGD, StronglyConvexOSD, ogd_regret_bound
 from ..rng import ReplicateStreams, stable_key
 
@@ -77,12 +77,12 @@ def _streams(seed, reps, *key):
 
 
 def _ogd(prob, R, T, k, rho):
-    return ProjectedOGD(R, prob.d, prob.r, lambda t: o2b.thm4_gsq(t, T, k, rho, prob))
+    return ProjectedOGD(R, prob.d, prob.r, lambda t: o2b_bounds.thm4_gsq(t, T, k, rho, prob))
 
 
 def explicit_regret(prob, T: int, k: float, rho: float) -> float:
     """(3/2) D sqrt(sum_t Ghat_t^2): the expected-regret bound of the Remark 5 OGD."""
-    return ogd_regret_bound(prob.D, sum(o2b.thm4_gsq(t, T, k, rho, prob) for t in range(1, T + 1)))
+    return ogd_regret_bound(prob.D, sum(o2b_bounds.thm4_gsq(t, T, k, rho, prob) for t in range(1, T + 1)))
 
 
 def _rows(out: dict, reps, **cols) -> pd.DataFrame:
@@ -108,10 +108,10 @@ def simulate_rates(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
                           checkpoints=[T], conversion=conv)
             reg = run.regret[:, -1]
             frames.append(_rows({"subopt": run.subopt[:, -1], "regret": reg,
-                                 "bound_measured": o2b.bound_thm4(reg, T, k, rho, prob),
-                                 "bound_explicit": o2b.bound_thm4(np.full(R, explicit_regret(prob, T, k, rho)), T, k, rho, prob)},
+                                 "bound_measured": o2b_bounds.bound_thm4(reg, T, k, rho, prob),
+                                 "bound_explicit": o2b_bounds.bound_thm4(np.full(R, explicit_regret(prob, T, k, rho)), T, k, rho, prob)},
                                 reps, alg=alg, rho=rho if conv != "none" else math.inf))
-        run = o2b.run_dpsgd(prob, T, rho=rho, src=_streams(seed, reps, "rates", "data", T),
+        run = dpsgd.run_dpsgd(prob, T, rho=rho, src=_streams(seed, reps, "rates", "data", T),
                             noise_src=_streams(seed, reps, "rates", "noise", "dpsgd", T), checkpoints=[T], R=R)
         frames.append(_rows({"subopt": run.subopt[:, -1]}, reps, alg="dpsgd", rho=rho))
     df = pd.concat(frames, ignore_index=True)
@@ -123,9 +123,9 @@ def simulate_rates(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
 def simulate_optimistic(p: dict, s: float, reps, seed: int) -> pd.DataFrame:
     prob = Location(p["d_opt"], s, r=1.0, m_norm=0.5)
     k, R, T, rho = p["k"], len(reps), p["T_opt"], p["rho_opt"]
-    g1 = o2b.thm4_gsq(1, T, k, rho, prob)
+    g1 = o2b_bounds.thm4_gsq(1, T, k, rho, prob)
     far = -prob.r * prob.x_star / np.linalg.norm(prob.x_star)
-    explicit = o2b.bound_thm4(np.full(R, explicit_regret(prob, T, k, rho)), T, k, rho, prob)
+    explicit = o2b_bounds.bound_thm4(np.full(R, explicit_regret(prob, T, k, rho)), T, k, rho, prob)
     frames = []
     for alg, learner in (("plain", _ogd(prob, R, T, k, rho)), ("plain_noise2", _ogd(prob, R, T, k, rho)),
                          ("optimistic", OptimisticOGD(R, prob.d, prob.r, g1)),
@@ -137,11 +137,11 @@ def simulate_optimistic(p: dict, s: float, reps, seed: int) -> pd.DataFrame:
                       noise_factor=2.0 if alg == "plain_noise2" else 1.0)
         reg = run.regret[:, -1]
         frames.append(_rows({"subopt": run.subopt[:, -1], "regret": reg, "regret_max": run.extra["regret_max"],
-                             "bound_measured": o2b.bound_thm4(reg, T, k, rho, prob), "bound_explicit": explicit},
+                             "bound_measured": o2b_bounds.bound_thm4(reg, T, k, rho, prob), "bound_explicit": explicit},
                             reps, alg=alg, T=T))
     if s == min(p["s_grid"]):  # Theorem 6's regret rate: the optimistic learner (and hint 0) over T_opt_grid
         for T2 in p["T_opt_grid"]:
-            g1 = o2b.thm4_gsq(1, T2, k, rho, prob)
+            g1 = o2b_bounds.thm4_gsq(1, T2, k, rho, prob)
             for alg, hint in (("optimistic_Tgrid", "last"), ("optimistic_zero_hint_Tgrid", "zero")):
                 run = o2b.run(prob, OptimisticOGD(R, prob.d, prob.r, g1, hint=hint), T2, k=k, rho=rho,
                               src=_streams(seed, reps, "optimistic", "data", T2),
@@ -188,7 +188,7 @@ def simulate_strongly_convex(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     far = -prob.r * prob.x_star / np.linalg.norm(prob.x_star)
     frames = []
     for rho in (p["rho_stat"], p["rho_priv"]):
-        explicit = o2b.bound_thm8(np.full(R, o2b.osd_regret_bound_thm8(T, k, rho, prob)), T, k, rho, prob)
+        explicit = o2b_bounds.bound_thm8(np.full(R, o2b_bounds.osd_regret_bound_thm8(T, k, rho, prob)), T, k, rho, prob)
         plan = [("o2b_sc", "tree")] + ([("fresh_sc", "fresh")] if rho == p["rho_stat"] else [])
         for alg, conv in plan:  # ridge logistic
             learner = StronglyConvexOSD(R, prob.d, prob.r, lambda t: t**k * prob.mu / 2)
@@ -197,7 +197,7 @@ def simulate_strongly_convex(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
                           reg="sc")
             reg = run.regret[:, -1]
             frames.append(_rows({"subopt": run.subopt[:, -1], "regret": reg,
-                                 "bound_measured": o2b.bound_thm8(reg, T, k, rho, prob), "bound_explicit": explicit},
+                                 "bound_measured": o2b_bounds.bound_thm8(reg, T, k, rho, prob), "bound_explicit": explicit},
                                 reps, alg=alg, rho=rho))
     df = pd.concat(frames, ignore_index=True)
     df["problem"], df["d"], df["mu"] = "ridge_logistic", prob.d, prob.mu
@@ -205,7 +205,7 @@ def simulate_strongly_convex(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     loc = Location(p["d_opt"], 0.5, r=1.0, m_norm=0.5)
     far = -loc.r * loc.x_star / np.linalg.norm(loc.x_star)
     rho = p["rho_priv"]
-    explicit = o2b.bound_thm8(np.full(R, o2b.osd_regret_bound_thm8(T, k, rho, loc)), T, k, rho, loc)
+    explicit = o2b_bounds.bound_thm8(np.full(R, o2b_bounds.osd_regret_bound_thm8(T, k, rho, loc)), T, k, rho, loc)
     frames = []
     for alg, conv, factor in (("o2b_sc", "tree", 1.0), ("nonprivate_sc", "none", 1.0), ("naive_sc", "naive", 1.0),
                               ("o2b_sc_noise2", "tree", 2.0)):
@@ -263,7 +263,7 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
     prob = LinearFamily(d, cg, R)
 
     def paper(rho):
-        return lambda rows, dd, r: ProjectedOGD(rows, dd, r, lambda t: o2b.thm4_gsq(t, T, k, rho, prob))
+        return lambda rows, dd, r: ProjectedOGD(rows, dd, r, lambda t: o2b_bounds.thm4_gsq(t, T, k, rho, prob))
     makers = {"o2b": None, **(learners or {})}
     frames = []
     for name, make in makers.items():
@@ -330,7 +330,7 @@ def simulate_minimax(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
         r_eff = math.inf if conv == "none" else rho
         rho_c = math.sqrt(min(p["rho_grid_mm"]) * max(p["rho_grid_mm"]))
         factor = {None: 1.0, "rho": rho_c / rho, "d": math.sqrt(d / min(p["d_grid_mm"]))}[miscal]
-        learner = ProjectedOGD(R * len(cg), d, prob.r, lambda t: o2b.thm4_gsq(t, T, k, r_eff, prob))
+        learner = ProjectedOGD(R * len(cg), d, prob.r, lambda t: o2b_bounds.thm4_gsq(t, T, k, r_eff, prob))
         run = o2b.run(prob, learner, T, k=k, rho=r_eff,
                       src=TiledStreams(seed, stable_key("ztc22", "minimax", "data", d, T), reps, len(cg)),
                       noise_src=TiledStreams(seed, stable_key("ztc22", "minimax", "noise", d, T), reps, len(cg)),
@@ -359,9 +359,9 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
                       src=_streams(seed, reps, "pf", "data", T), noise_src=_streams(seed, reps, "pf", "noise", T),
                       checkpoints=[T], reg="pf", pf=pf)
         reg = run.regret[:, -1]
-        b_reg = o2b.bound_thm11(reg, T, rho, prob, pf) - o2b.bound_thm11(np.zeros(R), T, rho, prob, pf)
-        frames.append(_rows({"subopt": run.subopt[:, -1], "regret_bar": reg, "bound": o2b.bound_thm11(reg, T, rho, prob, pf),
-                             "bound_regret_term": b_reg, "bound_C_half": o2b.bound_thm11(reg, T, rho, prob, half),
+        b_reg = o2b_bounds.bound_thm11(reg, T, rho, prob, pf) - o2b_bounds.bound_thm11(np.zeros(R), T, rho, prob, pf)
+        frames.append(_rows({"subopt": run.subopt[:, -1], "regret_bar": reg, "bound": o2b_bounds.bound_thm11(reg, T, rho, prob, pf),
+                             "bound_regret_term": b_reg, "bound_C_half": o2b_bounds.bound_thm11(reg, T, rho, prob, half),
                              "gbar_ratio": run.extra["gbar_ratio"], "gbar_ratio_C_half": run.extra["gbar_ratio_C_half"],
                              "subopt_w": run.subopt_w[:, -1]},
                             reps, alg="o2b_pf", C=float(C)))
