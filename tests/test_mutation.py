@@ -6,23 +6,19 @@ with ``python -m pytest -m slow tests/test_mutation.py`` (about a minute), or th
 suite from the command line: ``python -m dpregret.mutation``.
 """
 import importlib
+import pkgutil
 
 import pytest
+
+import dpregret
 
 from dpregret.mutation import MUTANTS, REQUIRED
 from dpregret.mutation.patching import SourceEdit, resolve, snapshot
 from dpregret.mutation.registry import CATEGORIES, PAPERS
 from dpregret.mutation.runner import INSTANCES, instance_of, run_mutant
 
-# modules the mutants patch or that hold their targets by name
-LIBRARY = ["dpregret.mechanisms", "dpregret.tree", "dpregret.claims.privacy", "dpregret.claims.privacy_audit",
-           "dpregret.claims.privacy_mechanisms", "dpregret.claims.privacy_trees", "dpregret.claims.privacy_algorithms",
-           "dpregret.claims.privacy_env21", "dpregret.claims.as17_experts",
-           "dpregret.claims.as17_tables", "dpregret.claims.ztc22", "dpregret.claims.ztc22_linear",
-           "dpregret.claims.env21", "dpregret.claims.env21_rates", "dpregret.claims.vdh19",
-           "dpregret.scenarios.as17_experts", "dpregret.scenarios.as17_olo", "dpregret.scenarios.as17_bandits",
-           "dpregret.scenarios.as17_blo", "dpregret.scenarios.ztc22", "dpregret.scenarios.env21",
-           "dpregret.scenarios.vdh19"]
+# every module of the library (the mutants patch it, or hold their targets by name), found, not listed
+LIBRARY = [m.name for m in pkgutil.walk_packages(dpregret.__path__, "dpregret.") if not m.name.endswith("__main__")]
 
 
 def pipeline_claim_ids() -> set[str]:
