@@ -32,6 +32,7 @@ and the shapes above are the contract ``tests/test_protocols.py`` checks over :f
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 from dataclasses import dataclass
 from typing import Callable, Protocol, runtime_checkable
@@ -78,6 +79,42 @@ def check_play(setting: str, play: np.ndarray, R: int, dim: int) -> None:
         raise ValueError(f"a {setting} learner played a non-finite point")
     if setting == "experts" and not (np.all(a >= -1e-12) and np.allclose(a.sum(axis=1), 1.0)):
         raise ValueError("an experts learner's weights must lie on the simplex")
+
+
+def check_makes(learners, reserved, signature: str) -> dict:
+    """``{name: make}`` of a scenario's user learners, validated before anything runs: each name
+    an identifier that is not one of the paper's rows (``reserved``), each ``make`` callable."""
+    learners = dict(learners or {})
+    for name, make in learners.items():
+        if not isinstance(name, str) or not name.isidentifier() or name in reserved:
+            raise ValueError(f"learner name {name!r} must be an identifier not among the paper's rows {tuple(reserved)}")
+        if not callable(make):
+            raise ValueError(f"learner {name!r}: make must be callable as {signature}, got {type(make).__name__}")
+    return learners
+
+
+def build_learner(make: Callable, name: str, args: tuple, signature: str, feedback: str, built: list | None = None):
+    """``make(*args)``, with a clear error if ``make`` cannot be called so (``signature`` says
+    how), returns no learner (``predict()`` and ``update(<feedback>)``), or returns an object it
+    returned before (``built``: the learners already built for this point; each run needs its
+    own state)."""
+    try:
+        inspect.signature(make).bind(*args)
+    except TypeError as err:
+        raise ValueError(f"learner {name!r}: make must be callable as {signature}; it cannot take those "
+                         f"arguments ({err})") from None
+    except ValueError:  # no introspectable signature (a builtin): the call below decides
+        pass
+    learner = make(*args)
+    if not (callable(getattr(learner, "predict", None)) and callable(getattr(learner, "update", None))):
+        raise ValueError(f"learner {name!r}: make returned {type(learner).__name__}, not a learner with predict() "
+                         f"and update({feedback})")
+    if built is not None:
+        if any(learner is b for b in built):
+            raise ValueError(f"learner {name!r}: make returned the same object twice; it must build a new learner "
+                             "on every call (the private run, its twin and its control each need their own state)")
+        built.append(learner)
+    return learner
 
 
 def feedback_shape(setting: str, R: int, dim: int) -> tuple[int, ...]:

@@ -36,7 +36,6 @@ with the O~(T^(2/3)) baseline ``explore_tree`` as its control on the same draws.
 """
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -46,7 +45,7 @@ from .. import _validate as V
 from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
 from ..learners.bandits import ExploreTreeRounds, bound_thm4_1, exp2_params_thm4_1
 from ..learners.exp2_jit import exp2_block, exp2_block_pulled
-from ..protocols import check_play
+from ..protocols import build_learner, check_makes, check_play
 from ..rng import ReplicateStreams, stable_key
 
 SCENARIO = "as17_mab"
@@ -117,12 +116,7 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
         raise ValueError(f"env must be one of {ENVS}, got {env!r}")
     N = V.integer("N", N, minimum=2)
     T = V.integer("T", T)
-    learners = dict(learners or {})
-    for name, make in learners.items():
-        if not isinstance(name, str) or not name.isidentifier() or name in ALGORITHMS:
-            raise ValueError(f"learner name {name!r} must be an identifier not among the paper's rows {ALGORITHMS}")
-        if not callable(make):
-            raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE}, got {type(make).__name__}")
+    learners = check_makes(learners, ALGORITHMS, SIGNATURE)
     unknown = set(plan) - set(ALGORITHMS) - set(learners)
     if unknown:
         raise ValueError(f"plan keys must be among {ALGORITHMS} or the learners' names, got {sorted(unknown)}")
@@ -233,20 +227,8 @@ def streams_of(root_seed: int, point: tuple, name: str, replicates: Sequence[int
 
 
 def build_user_learner(make: Callable, name: str, R: int, N: int, T: int, lam: float, streams: ReplicateStreams):
-    """``make(R, N, T, lam, streams)``, with a clear error if ``make`` cannot be called so or
-    returns no learner."""
-    try:
-        inspect.signature(make).bind(R, N, T, lam, streams)
-    except TypeError as err:
-        raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE_DOC}; it cannot take those "
-                         f"arguments ({err})") from None
-    except ValueError:  # no introspectable signature (a builtin): the call below decides
-        pass
-    learner = make(R, N, T, lam, streams)
-    if not (callable(getattr(learner, "predict", None)) and callable(getattr(learner, "update", None))):
-        raise ValueError(f"learner {name!r}: make returned {type(learner).__name__}, not a learner with predict() "
-                         "and update(losses)")
-    return learner
+    """``make(R, N, T, lam, streams)``, checked (``protocols.build_learner``)."""
+    return build_learner(make, name, (R, N, T, lam, streams), SIGNATURE_DOC, "losses")
 
 
 class UserRun:

@@ -31,7 +31,6 @@ the scenario point and the learner's name (the same for the learner and its cont
 """
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -40,7 +39,7 @@ import pandas as pd
 from .. import _validate as V
 from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
 from ..learners.scrible import Scrible, theorem_4_5_eta
-from ..protocols import check_play
+from ..protocols import build_learner, check_makes, check_play
 from ..rng import ReplicateStreams, stable_key
 from . import as17_blo as B
 
@@ -110,24 +109,8 @@ def streams_of(root_seed: int, point: tuple, name: str, replicates: Sequence[int
 
 def build_user_learner(make: Callable, name: str, R: int, domain: Domain, T: int, lam: float,
                        streams: ReplicateStreams, built: list):
-    """``make(R, domain, T, lam, streams)``, with a clear error if ``make`` cannot be called so,
-    returns no learner, or returns an object it returned before (each run needs its own state)."""
-    try:
-        inspect.signature(make).bind(R, domain, T, lam, streams)
-    except TypeError as err:
-        raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE_DOC}; it cannot take those "
-                         f"arguments ({err})") from None
-    except ValueError:  # no introspectable signature (a builtin): the call below decides
-        pass
-    learner = make(R, domain, T, lam, streams)
-    if not (callable(getattr(learner, "predict", None)) and callable(getattr(learner, "update", None))):
-        raise ValueError(f"learner {name!r}: make returned {type(learner).__name__}, not a learner with predict() "
-                         "and update(values)")
-    if any(learner is b for b in built):
-        raise ValueError(f"learner {name!r}: make returned the same object twice; it must build a new learner on "
-                         "every call (the private run and its control each need their own state)")
-    built.append(learner)
-    return learner
+    """``make(R, domain, T, lam, streams)``, checked (``protocols.build_learner``)."""
+    return build_learner(make, name, (R, domain, T, lam, streams), SIGNATURE_DOC, "values", built)
 
 
 class _Run:
@@ -194,12 +177,7 @@ def simulate(domain: str, env: str, N: int, T: int, plan: Mapping[str, Sequence[
     if env not in KINDS:
         raise ValueError(f"env must be one of {KINDS}, got {env!r}")
     N, T = V.integer("N", N), V.integer("T", T)
-    learners = dict(learners or {})
-    for name, make in learners.items():
-        if not isinstance(name, str) or not name.isidentifier() or name in B.ALGORITHMS:
-            raise ValueError(f"learner name {name!r} must be an identifier not among the paper's rows {B.ALGORITHMS}")
-        if not callable(make):
-            raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE}, got {type(make).__name__}")
+    learners = check_makes(learners, B.ALGORITHMS, SIGNATURE)
     unknown = set(plan) - set(B.ALGORITHMS) - set(learners)
     if unknown:
         raise ValueError(f"plan keys must be among {B.ALGORITHMS} or the learners' names, got {sorted(unknown)}")

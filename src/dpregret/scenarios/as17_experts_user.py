@@ -41,17 +41,15 @@ decided on the stochastic environment at ``rate_eps`` over the preset's T grid.
 """
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .. import _validate as V
 from ..calibration import fresh_lambda, tree_lambda
 from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
 from ..learners.prefix_sums import FreshNoise, scaled_draws
-from ..protocols import check_play
+from ..protocols import build_learner, check_makes, check_play
 from ..rng import ReplicateStreams, stable_key
 from ..tree import TreeReleases
 from . import as17_experts as X
@@ -78,24 +76,8 @@ def point_streams(env: str, N: int, T: int, replicates: Sequence[int], root_seed
 
 
 def build_user_learner(make: Callable, name: str, R: int, N: int, T: int, built: list):
-    """``make(R, N, T)``, with a clear error if ``make`` cannot be called so, returns no learner,
-    or returns a learner it returned before (each row needs its own state)."""
-    try:
-        inspect.signature(make).bind(R, N, T)
-    except TypeError as err:
-        raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE_DOC}; it cannot take those "
-                         f"arguments ({err})") from None
-    except ValueError:  # no introspectable signature (a builtin): the call below decides
-        pass
-    learner = make(R, N, T)
-    if not (callable(getattr(learner, "predict", None)) and callable(getattr(learner, "update", None))):
-        raise ValueError(f"learner {name!r}: make returned {type(learner).__name__}, not a learner with predict() "
-                         "and update(losses)")
-    if any(learner is b for b in built):
-        raise ValueError(f"learner {name!r}: make returned the same object twice; it must build a new learner on "
-                         "every call (the private, non-private and control runs each need their own state)")
-    built.append(learner)
-    return learner
+    """``make(R, N, T)``, checked (``protocols.build_learner``)."""
+    return build_learner(make, name, (R, N, T), SIGNATURE_DOC, "losses", built)
 
 
 class _Run:
@@ -120,12 +102,7 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     releases it was fed."""
     if env not in KINDS:
         raise ValueError(f"env must be one of {KINDS}, got {env!r}")
-    learners = dict(learners or {})
-    for name, make in learners.items():
-        if not isinstance(name, str) or not name.isidentifier() or name in X.ALGORITHMS:
-            raise ValueError(f"learner name {name!r} must be an identifier not among the paper's rows {X.ALGORITHMS}")
-        if not callable(make):
-            raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE}, got {type(make).__name__}")
+    learners = check_makes(learners, X.ALGORITHMS, SIGNATURE)
     paper = X.simulate(env, N, T, eps, replicates, root_seed, gap=gap, phases=phases)
     if not learners:
         return paper

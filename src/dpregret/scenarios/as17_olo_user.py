@@ -44,7 +44,6 @@ preset's T grid, by the pipeline's check (``claims.as17_tables.olo_gap_rate_T_cl
 """
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -53,7 +52,7 @@ import pandas as pd
 from .. import _validate as V
 from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
 from ..learners.prefix_sums import FreshNoise, scaled_draws
-from ..protocols import check_play
+from ..protocols import build_learner, check_makes, check_play
 from ..rng import ReplicateStreams, stable_key
 from ..tree import TreeReleases
 from . import as17_olo as X
@@ -98,24 +97,8 @@ def check_olo_play(x: np.ndarray, d: int, domain: str) -> None:
 
 
 def build_user_learner(make: Callable, name: str, R: int, d: int, T: int, domain: str, built: list):
-    """``make(R, d, T, domain)``, with a clear error if ``make`` cannot be called so, returns no
-    learner, or returns a learner it returned before (each row needs its own state)."""
-    try:
-        inspect.signature(make).bind(R, d, T, domain)
-    except TypeError as err:
-        raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE_DOC}; it cannot take those "
-                         f"arguments ({err})") from None
-    except ValueError:  # no introspectable signature (a builtin): the call below decides
-        pass
-    learner = make(R, d, T, domain)
-    if not (callable(getattr(learner, "predict", None)) and callable(getattr(learner, "update", None))):
-        raise ValueError(f"learner {name!r}: make returned {type(learner).__name__}, not a learner with predict() "
-                         "and update(losses)")
-    if any(learner is b for b in built):
-        raise ValueError(f"learner {name!r}: make returned the same object twice; it must build a new learner on "
-                         "every call (the private, non-private and control runs each need their own state)")
-    built.append(learner)
-    return learner
+    """``make(R, d, T, domain)``, checked (``protocols.build_learner``)."""
+    return build_learner(make, name, (R, d, T, domain), SIGNATURE_DOC, "losses", built)
 
 
 class _Run:
@@ -143,12 +126,7 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
         raise ValueError(f"row must be one of {ROWS} (Algorithm 1's rows), got {row!r}")
     if env not in KINDS:
         raise ValueError(f"env must be one of {KINDS}, got {env!r}")
-    learners = dict(learners or {})
-    for name, make in learners.items():
-        if not isinstance(name, str) or not name.isidentifier() or name in RESERVED:
-            raise ValueError(f"learner name {name!r} must be an identifier not among the paper's rows {RESERVED}")
-        if not callable(make):
-            raise ValueError(f"learner {name!r}: make must be callable as {SIGNATURE}, got {type(make).__name__}")
+    learners = check_makes(learners, RESERVED, SIGNATURE)
     paper = X.simulate(row, env, N, T, eps, replicates, root_seed, phases=phases, mu=mu, algorithms=algorithms)
     if not learners:
         return paper
