@@ -56,6 +56,7 @@ from ..protocols import build_learner, check_makes, check_play
 from ..rng import ReplicateStreams, stable_key
 from ..tree import TreeReleases
 from . import as17_olo as X
+from .as17_experts_user import _feed, _Run  # one user run on one feed: the same in both full-information settings
 
 SCENARIO = X.SCENARIO
 ROWS = ("sphere", "cube")  # Algorithm 1's rows (Corollary 3.2 items 2-3); FTPL's is not a post-processing claim here
@@ -99,18 +100,6 @@ def check_olo_play(x: np.ndarray, d: int, domain: str) -> None:
 def build_user_learner(make: Callable, name: str, R: int, d: int, T: int, domain: str, built: list):
     """``make(R, d, T, domain)``, checked (``protocols.build_learner``)."""
     return build_learner(make, name, (R, d, T, domain), SIGNATURE_DOC, "losses", built)
-
-
-class _Run:
-    """One user learner on one feed (role ``tree``, ``nonprivate`` or ``fresh_noise``) at one eps."""
-
-    def __init__(self, name: str, role: str, eps: float | None, rows: slice, learner):
-        self.name, self.role, self.eps, self.rows, self.learner = name, role, eps, rows, learner
-        self.suffered = None
-
-
-def _feed(run: _Run, feeds: dict) -> np.ndarray:
-    return feeds[run.role] if run.role == "nonprivate" else feeds[run.role][run.rows]
 
 
 def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicates: Sequence[int], root_seed: int,
