@@ -32,6 +32,15 @@ def test_scoreboard_names_every_paper_with_its_counts_and_links_to_its_section(t
     assert 'class="banner"' not in html
 
 
+def test_the_claims_that_are_not_pass_come_first_and_the_full_table_is_folded(tmp_path):
+    html = _report(tmp_path, "default")
+    top = html[html.index('id="summary"'):html.index("<details>", html.index('id="summary"'))]
+    assert "not PASS: 2 of 3" in top
+    assert 'href="#ZTC22-x"' in top and 'href="#VDH19-x"' in top and 'href="#AS17-x"' not in top
+    folded = html[html.index("All 3 claims in one table"):]
+    assert all(f'href="#{k}-x"' in folded for k in ("AS17", "ZTC22", "VDH19"))
+
+
 def test_the_smoke_preset_carries_a_banner(tmp_path):
     html = _report(tmp_path, "smoke")
     assert 'class="banner"' in html and "do not decide the claims" in html

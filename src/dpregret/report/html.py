@@ -1,5 +1,5 @@
 """The self-contained HTML report (``templates/report.html.j2``, Jinja2): a scoreboard per paper,
-the summary of every claim, each claim card beside the figure that shows it, the privacy
+the claims that are not PASS (every claim in a folded table), each claim card beside the figure that shows it, the privacy
 audits, the independent accountant, the mutation score, the errata, the references and the
 provenance.  One file, figures embedded as base64 PNG, no external assets: it opens offline.
 :func:`context` gathers the data; the template only lays it out (autoescaped).
