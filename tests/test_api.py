@@ -56,12 +56,18 @@ def test_bad_input_is_named():
     with pytest.raises(ValueError, match="claim must be one of"):
         dpregret.check(lambda R, d, r: None, "ZTC-thm4-bound")
     with pytest.raises(ValueError, match="make must be callable"):
-        dpregret.check(3)
+        dpregret.check(3, "ZTC-rem5-rate-T-stat")
     with pytest.raises(ValueError, match="taken"):
-        dpregret.check(lambda R, d, r: None, name="o2b")
+        dpregret.check(lambda R, d, r: None, "ZTC-rem5-rate-T-stat", name="o2b")
+    with pytest.raises(ValueError, match=r"an oco learner's make is called as make\(R, d, r\)"):
+        dpregret.check(lambda R, d, T, domain: None, "ZTC-rem5-rate-T-stat")  # an olo make on an oco claim
+    with pytest.raises(ValueError, match="replicates must be >= 2"):
+        dpregret.check(lambda R, d, r: None, "ZTC-rem5-rate-T-stat", replicates=1)
     from dpregret.api import main
-    assert main(["check", "--learner", "no_module_here:X"]) == 2
-    assert main(["check", "--learner", "missing-colon"]) == 2
+    assert main(["check", "--learner", "no_module_here:X", "--claim", "ZTC-rem5-rate-T-stat"]) == 2
+    assert main(["check", "--learner", "missing-colon", "--claim", "ZTC-rem5-rate-T-stat"]) == 2
+    with pytest.raises(SystemExit):  # --claim is required: no silent default of another setting
+        main(["check", "--learner", "mod:X"])
 
 
 def test_snakemake_runs_a_user_learner_beside_the_papers(tmp_path):

@@ -173,7 +173,7 @@ def test_bad_make_and_bad_plays_are_clear_errors():
     one = LazyOGD(2, 2, 20, "ball")
     with pytest.raises(ValueError, match="same object twice"):
         U.simulate(learners={"mine": lambda R, d, T, domain: one}, **base)
-    with pytest.raises(ValueError, match=r"round 1: a olo learner's predict\(\) must return shape \(2, 2\)"):
+    with pytest.raises(ValueError, match=r"round 1: an olo learner's predict\(\) must return shape \(2, 2\)"):
         U.simulate(learners={"mine": lambda R, d, T, domain: Fixed(R, [0.5, 0.5], (R + 1, d))}, **base)
     with pytest.raises(ValueError, match=r"learner 'mine' \(\w+\) in rounds 1..20: .*unit l2 ball.*1.41421"):
         U.simulate(learners={"mine": lambda R, d, T, domain: Fixed(R, [1.0, 1.0])}, **base)

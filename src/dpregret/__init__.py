@@ -3,8 +3,14 @@
 __version__ = "0.1.0"
 
 
-def check(*args, **kwargs):
-    """:func:`dpregret.api.check`: decide a claim for your learner beside the paper's."""
+def check(make, claim, *, name="user", preset="smoke", seed=None, replicates=None, config_path=None):
+    """Decide ``claim`` for your learner (built by ``make``) beside the paper's, on the same draws.
+
+    ``dpregret.api.check`` (imported on first call, so ``import dpregret`` stays light): returns
+    ``.verdicts`` (one row per learner: verdict, measured, interval, the primary control and
+    whether it was caught, ``detail``) and ``.runs`` (the tidy runs of the paper's learner, yours
+    and the controls).  The claims, their settings and how ``make`` is called:
+    ``dpregret.api.applicable()``."""
     from .api import check as _check
 
-    return _check(*args, **kwargs)
+    return _check(make, claim, name=name, preset=preset, seed=seed, replicates=replicates, config_path=config_path)

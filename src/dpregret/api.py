@@ -53,11 +53,18 @@ class Check:
     verdicts: pd.DataFrame
     runs: pd.DataFrame
 
+    preset: str = ""
+
     def __str__(self) -> str:
         cols = ["learner", "claim", "verdict", "measured", "ci_low", "ci_high", "control_verdict", "control_caught",
                 "evidence"]
         with pd.option_context("display.width", 160, "display.max_columns", 20):
-            return self.verdicts[cols].to_string(index=False)
+            out = self.verdicts[cols].to_string(index=False)
+        from .report.html import UNDECIDING_PRESETS
+
+        if self.preset in UNDECIDING_PRESETS:
+            out += f"\n(preset {self.preset}: {UNDECIDING_PRESETS[self.preset]})"
+        return out
 
 
 def _params(scenario: str, preset: str, config_path: Path | str | None, seed: int | None,
@@ -74,12 +81,20 @@ def _params(scenario: str, preset: str, config_path: Path | str | None, seed: in
     return run, p
 
 
-def check(make, claim: str = "ZTC-rem5-rate-T-stat", *, name: str = "user", preset: str = "smoke",
+def check(make, claim: str, *, name: str = "user", preset: str = "smoke",
           seed: int | None = None, replicates: int | None = None, config_path=None) -> Check:
     """Decide ``claim`` for the learner built by ``make`` and for the paper's learner, each
     with its primary control, on the same draws (``preset``'s grids, tolerances and root seed
-    from ``config/config.yaml``; ``replicates`` overrides the preset's).  The claims and how
-    ``make`` is called: :func:`applicable`."""
+    from ``config/config.yaml``; ``replicates`` (>= 2) overrides the preset's).  The claims, their
+    settings and how ``make`` is called: :func:`applicable` (``dpregret.protocols.SIGNATURES``).
+
+    Returns a :class:`Check`: ``.verdicts``, one row per learner (yours as ``name``, the paper's
+    by its label) with verdict, measured value and interval, the primary control's verdict and
+    whether it was caught, and ``detail`` (the check's numbers, the reason for an undecided
+    verdict); ``.runs``, the tidy table of every run on the same draws (the paper's rows, yours,
+    your twin and your control).  The smoke preset's horizons decide nothing: there even the
+    paper's learner may FAIL or be INCONCLUSIVE."""
+    from .protocols import check_signature
     from .scenarios.contract import check_name
 
     claims = applicable()
@@ -89,7 +104,10 @@ def check(make, claim: str = "ZTC-rem5-rate-T-stat", *, name: str = "user", pres
     uc = claims[claim]
     if not callable(make):
         raise ValueError(f"make must be callable as {uc.signature} -> learner, got {type(make).__name__}")
+    check_signature(make, uc.setting)
     check_name(name, uc)
+    if replicates is not None and int(replicates) < 2:
+        raise ValueError(f"replicates must be >= 2 (an interval needs at least two), got {replicates}")
     run, p = _params(uc.scenario, preset, config_path, seed, replicates)
     reps = range(int(p["replicates"]))
     runs = pd.concat([uc.simulate(p, point, reps, run["seed"], {name: make}) for point in uc.points(p)],
@@ -101,7 +119,7 @@ def check(make, claim: str = "ZTC-rem5-rate-T-stat", *, name: str = "user", pres
                      "verdict": rec.verdict, "measured": rec.measured, "ci_low": rec.ci_low, "ci_high": rec.ci_high,
                      "control": _claim_object(claim).control, "control_verdict": ctl.verdict,
                      "control_caught": ctl.verdict == "FAIL", "evidence": evidence, "detail": rec.detail})
-    return Check(pd.DataFrame(rows), runs)
+    return Check(pd.DataFrame(rows), runs, preset)
 
 
 def _decide(uc, runs: pd.DataFrame, p: dict, run: dict, name: str) -> dict:
@@ -169,13 +187,14 @@ def _load(spec: str):
 
 
 def main(argv=None) -> int:
-    """``dpregret check --learner module:Class [--claim ID] [--preset smoke] [--replicates R]``."""
+    """``dpregret check --learner module:Class --claim ID [--preset smoke] [--replicates R]``."""
     ap = argparse.ArgumentParser(prog="dpregret", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="decide a claim for your learner beside the paper's")
     c.add_argument("--learner", required=True, help="module:Callable, called as its setting's signature "
                    "(dpregret.protocols.SIGNATURES)")
-    c.add_argument("--claim", default="ZTC-rem5-rate-T-stat", help="one of: " + ", ".join(sorted(applicable())))
+    c.add_argument("--claim", required=True, help="one of: " + ", ".join(
+        f"{cid} ({uc.setting})" for cid, uc in sorted(applicable().items())))
     c.add_argument("--preset", default="smoke")
     c.add_argument("--replicates", type=int)
     c.add_argument("--seed", type=int)

@@ -101,6 +101,7 @@ def user_learners(learners: dict, scenarios: list[str]) -> dict[str, dict]:
     setting among the run's scenarios.  ``{name: {"make", "setting", "claims"}}``; a learner that
     cannot be loaded, or whose setting has no claim in this run, stops the run before any job."""
     from .api import load_learner
+    from .protocols import check_signature
     from .scenarios.contract import check_name, user_claims
 
     claims = user_claims()
@@ -108,9 +109,13 @@ def user_learners(learners: dict, scenarios: list[str]) -> dict[str, dict]:
     for name, spec in learners.items():
         key = f"config key 'learners.{name}'"
         try:
-            load_learner(spec["make"])
+            make = load_learner(spec["make"])
         except (ImportError, AttributeError, ValueError) as e:
             raise ConfigError(f"{key}: cannot load {spec['make']!r} ({e}); allowed: an importable module:Callable") from None
+        try:
+            check_signature(make, spec["setting"])
+        except ValueError as e:
+            raise ConfigError(f"{key}: {e}") from None
         mine = sorted(c for c, uc in claims.items() if uc.setting == spec["setting"] and uc.scenario in scenarios)
         if not mine:
             have = sorted({(uc.setting, uc.scenario) for uc in claims.values()})

@@ -62,6 +62,10 @@ class Learner(Protocol):
     def update(self, feedback: np.ndarray) -> None: ...
 
 
+def _a(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
 def check_play(setting: str, play: np.ndarray, R: int, dim: int) -> None:
     """Raise ``ValueError`` naming what is wrong if ``play`` is not a valid play of ``setting``
     for ``R`` replicates in dimension (or number of arms / experts) ``dim``."""
@@ -70,15 +74,32 @@ def check_play(setting: str, play: np.ndarray, R: int, dim: int) -> None:
     a = np.asarray(play)
     want = (R,) if setting == "bandit" else (R, dim)  # oco_polytope: points of K, checked by the caller
     if a.shape != want:
-        raise ValueError(f"a {setting} learner's predict() must return shape {want}, got {a.shape}")
+        raise ValueError(f"{_a(setting)} {setting} learner's predict() must return shape {want}, got {a.shape}")
     if setting == "bandit":
         if not np.issubdtype(a.dtype, np.integer) or np.any((a < 0) | (a >= dim)):
             raise ValueError(f"a bandit learner plays arm indices in [0, {dim}), got {a[:4]}")
         return
     if not np.all(np.isfinite(a)):
-        raise ValueError(f"a {setting} learner played a non-finite point")
+        raise ValueError(f"{_a(setting)} {setting} learner played a non-finite point")
     if setting == "experts" and not (np.all(a >= -1e-12) and np.allclose(a.sum(axis=1), 1.0)):
         raise ValueError("an experts learner's weights must lie on the simplex")
+
+
+def check_signature(make: Callable, setting: str) -> None:
+    """Raise ``ValueError`` naming the setting and :data:`SIGNATURES`' call if ``make`` cannot be
+    called with that many positional arguments (a builtin without a signature passes)."""
+    if setting not in SIGNATURES:
+        raise ValueError(f"setting must be one of {tuple(SIGNATURES)}, got {setting!r}")
+    call = SIGNATURES[setting]
+    n = len(call[call.index("(") + 1:call.rindex(")")].split(","))
+    try:
+        inspect.signature(make).bind(*range(n))
+    except TypeError as err:
+        raise ValueError(f"{_a(setting)} {setting} learner's make is called as {call}; {getattr(make, '__name__', make)!r} "
+                         f"cannot take those {n} arguments ({err}). The claims of each setting: "
+                         "dpregret.api.applicable()") from None
+    except ValueError:  # no introspectable signature
+        pass
 
 
 def check_makes(learners, reserved, signature: str) -> dict:
