@@ -110,40 +110,38 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     return pd.concat([paper, user[paper.columns]], ignore_index=True)
 
 
-def _user_rows(env, N, T, eps, replicates, root_seed, gap, phases, learners) -> pd.DataFrame:
-    R, E = len(replicates), len(eps)
-    ER = E * R
-    source, tree_streams, fresh_streams = point_streams(env, N, T, replicates, root_seed, gap, phases)
-    sc_t = np.array([tree_lambda(N, T, e) for e in eps])
-    sc_f = np.array([fresh_lambda(N, T, e) for e in eps])
-    # the releases: TreeBasedAgg's (Algorithm 2) and the fresh-noise sums', row e*R + r = (eps e, replicate r)
-    tree = TreeReleases(T, N, scaled_draws(tree_streams, sc_t, N), ER)  # draws L~_0's K draws, as TreeBasedAgg
-    fresh = FreshNoise(ER, N, scaled_draws(fresh_streams, sc_f, N))
+def play_on_releases(build: Callable, learners: Mapping[str, Callable], R: int, N: int, T: int,
+                     eps: Sequence[float], tree_draws, fresh_draws, blocks, setting: str, check_block) -> list[_Run]:
+    """Every user learner fed the full-information releases, shared by the experts and the OLO rows.
+
+    For each ``name`` a run on the exact losses (``nonprivate``) and, at each eps, one on the
+    increments of TreeBasedAgg's releases (``tree``) and one on the fresh-noise sums' (``fresh_noise``),
+    each built by ``build(make, name, built)``; the releases' draws (``tree_draws``,
+    ``fresh_draws``: row ``e * R + r`` is eps ``e``, replicate ``r``) as the paper rows'.
+    ``blocks`` yields ``(t0, L)``, the losses of rounds ``t0 + 1 .. t0 + tb`` as ``(R, tb, N)``;
+    ``check_block(plays)`` validates a run's ``(tb, R, N)`` plays.  Returns the runs, with
+    ``suffered`` the summed ``<x_t, l_t>`` per replicate."""
+    ER = len(eps) * R
+    tree = TreeReleases(T, N, tree_draws, ER)  # draws L~_0's K draws, as TreeBasedAgg
+    fresh = FreshNoise(ER, N, fresh_draws)
     runs, built = [], []
     for name, make in learners.items():
-        runs.append(_Run(name, "nonprivate", None, slice(0, R), build_user_learner(make, name, R, N, T, built)))
+        runs.append(_Run(name, "nonprivate", None, slice(0, R), build(make, name, built)))
         for k, e in enumerate(eps):
             for role in ("tree", "fresh_noise"):
-                runs.append(_Run(name, role, e, slice(k * R, (k + 1) * R),
-                                 build_user_learner(make, name, R, N, T, built)))
+                runs.append(_Run(name, role, e, slice(k * R, (k + 1) * R), build(make, name, built)))
     first = {"tree": tree.true + tree.noise, "fresh_noise": fresh.estimate, "nonprivate": np.zeros((R, N))}
     for u in runs:  # the releases before round 1 (L~_0), as update() before the first predict()
         u.learner.update(_feed(u, first).copy())
         u.suffered = np.zeros(R)
-    cum, sum_sq, sum_max = np.zeros((R, N)), np.zeros(R), np.zeros(R)
-    for t0 in range(0, T, BLOCK):
-        tb = min(BLOCK, T - t0)
-        if env == "switching":
-            L = np.stack([source.loss(t, R) for t in range(t0 + 1, t0 + tb + 1)], axis=1).astype(float)
-        else:
-            L = source.block(tb)
-        LE = np.broadcast_to(L[None], (E, R, tb, N)).reshape(ER, tb, N)
+    for t0, L in blocks:
+        tb = L.shape[1]
+        LE = np.broadcast_to(L[None], (len(eps), R, tb, N)).reshape(ER, tb, N)
         inc = {}
         for role, sums in (("tree", tree), ("fresh_noise", fresh)):
             before = sums.block(LE)  # the release each round is played on, L~_{t-1}
             after = sums.true + sums.noise if role == "tree" else sums.estimate  # L~_{t0 + tb}
-            rel = np.concatenate([before, after[:, None]], axis=1)
-            inc[role] = np.diff(rel, axis=1)  # L~_t - L~_{t-1}, rounds t0 + 1 .. t0 + tb
+            inc[role] = np.diff(np.concatenate([before, after[:, None]], axis=1), axis=1)  # L~_t - L~_{t-1}
         plays = {id(u): np.empty((tb, R, N)) for u in runs}
         for s in range(tb):
             l = L[:, s]
@@ -151,19 +149,53 @@ def _user_rows(env, N, T, eps, replicates, root_seed, gap, phases, learners) -> 
             for u in runs:
                 x = np.asarray(u.learner.predict(), dtype=float)
                 if x.shape != (R, N):
-                    check_play("experts", x, R, N)  # raises, naming the shape
+                    try:
+                        check_play(setting, x, R, N)  # raises, naming the shape
+                    except ValueError as err:
+                        raise ValueError(f"learner {u.name!r} ({u.role}) in round {t0 + s + 1}: {err}") from None
                 plays[id(u)][s] = x
                 u.suffered = u.suffered + np.einsum("bi,bi->b", x, l)
                 u.learner.update(_feed(u, feeds).copy())
-            cum += l
-            sum_sq += np.max(np.abs(l), axis=1) ** 2
-            sum_max += np.max(l, axis=1)
-        for u in runs:  # every play of the block: finite and on the simplex
+        for u in runs:  # every play of the block
             try:
-                check_play("experts", plays[id(u)].reshape(tb * R, N), tb * R, N)
+                check_block(plays[id(u)])
             except ValueError as err:
                 raise ValueError(f"learner {u.name!r} ({u.role}) in rounds {t0 + 1}..{t0 + tb}: {err}") from None
-    best = cum.min(axis=1)
+    return runs
+
+
+def _running(acc: np.ndarray, per_round: np.ndarray) -> np.ndarray:
+    """``acc`` plus each of ``per_round``'s rounds (axis 1), added in order."""
+    return np.cumsum(np.concatenate([acc[:, None], per_round], axis=1), axis=1)[:, -1]
+
+
+def _user_rows(env, N, T, eps, replicates, root_seed, gap, phases, learners) -> pd.DataFrame:
+    R = len(replicates)
+    source, tree_streams, fresh_streams = point_streams(env, N, T, replicates, root_seed, gap, phases)
+    sc_t = np.array([tree_lambda(N, T, e) for e in eps])
+    sc_f = np.array([fresh_lambda(N, T, e) for e in eps])
+    acc = {"cum": np.zeros((R, N)), "sum_sq": np.zeros(R), "sum_max": np.zeros(R)}
+
+    def blocks():
+        for t0 in range(0, T, BLOCK):
+            tb = min(BLOCK, T - t0)
+            if env == "switching":
+                L = np.stack([source.loss(t, R) for t in range(t0 + 1, t0 + tb + 1)], axis=1).astype(float)
+            else:
+                L = source.block(tb)
+            acc["cum"] = _running(acc["cum"], L)
+            acc["sum_sq"] = _running(acc["sum_sq"], np.max(np.abs(L), axis=2) ** 2)
+            acc["sum_max"] = _running(acc["sum_max"], np.max(L, axis=2))
+            yield t0, L
+
+    def check_block(plays):  # finite and on the simplex
+        tb = plays.shape[0]
+        check_play("experts", plays.reshape(tb * R, N), tb * R, N)
+
+    runs = play_on_releases(lambda make, name, built: build_user_learner(make, name, R, N, T, built), learners,
+                            R, N, T, eps, scaled_draws(tree_streams, sc_t, N), scaled_draws(fresh_streams, sc_f, N),
+                            blocks(), "experts", check_block)
+    best = acc["cum"].min(axis=1)
     out = []
     for u in runs:
         for k, e in enumerate(eps):
@@ -173,7 +205,7 @@ def _user_rows(env, N, T, eps, replicates, root_seed, gap, phases, learners) -> 
             out.append(pd.DataFrame({
                 "scenario": SCENARIO, "env": env, "algorithm": u.name if u.role == "tree" else f"{u.name}@{u.role}",
                 "N": N, "T": T, "eps": e, "replicate": replicates, "eta": np.nan, "regret": u.suffered - best,
-                "sum_sq_dual": sum_sq, "max_regret": sum_max - best, "lambda": float(lam)}))
+                "sum_sq_dual": acc["sum_sq"], "max_regret": acc["sum_max"] - best, "lambda": float(lam)}))
     return pd.concat(out, ignore_index=True)
 
 

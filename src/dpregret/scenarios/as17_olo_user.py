@@ -51,12 +51,11 @@ import pandas as pd
 
 from .. import _validate as V
 from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
-from ..learners.prefix_sums import FreshNoise, scaled_draws
+from ..learners.prefix_sums import scaled_draws
 from ..protocols import build_learner, check_makes, check_play
 from ..rng import ReplicateStreams, stable_key
-from ..tree import TreeReleases
 from . import as17_olo as X
-from .as17_experts_user import _feed, _Run  # one user run on one feed: the same in both full-information settings
+from .as17_experts_user import _running, play_on_releases  # the same feed in both full-information settings
 
 SCENARIO = X.SCENARIO
 ROWS = ("sphere", "cube")  # Algorithm 1's rows (Corollary 3.2 items 2-3); FTPL's is not a post-processing claim here
@@ -125,59 +124,28 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
 
 
 def _user_rows(row, env, N, T, eps, replicates, root_seed, phases, mu, learners) -> pd.DataFrame:
-    R, E = len(replicates), len(eps)
-    ER = E * R
+    R = len(replicates)
     domain = X.DOMAIN[row]
     source, tree_streams, fresh_streams = point_streams(row, env, N, T, replicates, root_seed, phases, mu)
     scales = [X.noise_scales(row, N, T, e) for e in eps]  # the paper's calibration of each row
     sc_t = np.array([s["tree"] for s in scales])
     sc_f = np.array([s["fresh_noise"] for s in scales])
-    # the releases: TreeBasedAgg's (Algorithm 2) and the fresh-noise sums', row e*R + r = (eps e, replicate r)
-    tree = TreeReleases(T, N, scaled_draws(tree_streams, sc_t, N), ER)  # draws L~_0's K draws, as TreeBasedAgg
-    fresh = FreshNoise(ER, N, scaled_draws(fresh_streams, sc_f, N))
-    runs, built = [], []
-    for name, make in learners.items():
-        runs.append(_Run(name, "nonprivate", None, slice(0, R), build_user_learner(make, name, R, N, T, domain, built)))
-        for k, e in enumerate(eps):
-            for role in ("tree", "fresh_noise"):
-                runs.append(_Run(name, role, e, slice(k * R, (k + 1) * R),
-                                 build_user_learner(make, name, R, N, T, domain, built)))
-    first = {"tree": tree.true + tree.noise, "fresh_noise": fresh.estimate, "nonprivate": np.zeros((R, N))}
-    for u in runs:  # the releases before round 1 (L~_0), as update() before the first predict()
-        u.learner.update(_feed(u, first).copy())
-        u.suffered = np.zeros(R)
-    cum, sum_sq = np.zeros((R, N)), np.zeros(R)
-    for t0 in range(0, T, BLOCK):
-        tb = min(BLOCK, T - t0)
-        L = source.block(tb) if env == "stochastic" else X.switching_block(source, t0, tb, R)
-        # as as17_olo.simulate: the running sums, sequentially (the same numbers for any block size)
-        sum_sq = np.cumsum(np.concatenate([sum_sq[:, None], 0.5 * np.einsum("rsi,rsi->rs", L, L)], axis=1), axis=1)[:, -1]
-        LE = np.broadcast_to(L[None], (E, R, tb, N)).reshape(ER, tb, N)
-        inc = {}
-        for role, sums in (("tree", tree), ("fresh_noise", fresh)):
-            before = sums.block(LE)  # the release each round is played on, L~_{t-1}
-            after = sums.true + sums.noise if role == "tree" else sums.estimate  # L~_{t0 + tb}
-            inc[role] = np.diff(np.concatenate([before, after[:, None]], axis=1), axis=1)  # L~_t - L~_{t-1}
-        plays = {id(u): np.empty((tb, R, N)) for u in runs}
-        for s in range(tb):
-            l = L[:, s]
-            feeds = {"nonprivate": l, "tree": inc["tree"][:, s], "fresh_noise": inc["fresh_noise"][:, s]}
-            for u in runs:
-                x = np.asarray(u.learner.predict(), dtype=float)
-                if x.shape != (R, N):
-                    try:
-                        check_play("olo", x, R, N)  # raises, naming the shape
-                    except ValueError as err:
-                        raise ValueError(f"learner {u.name!r} ({u.role}) in round {t0 + s + 1}: {err}") from None
-                plays[id(u)][s] = x
-                u.suffered = u.suffered + np.einsum("bi,bi->b", x, l)
-                u.learner.update(_feed(u, feeds).copy())
-        cum = np.cumsum(np.concatenate([cum[:, None], L], axis=1), axis=1)[:, -1]
-        for u in runs:  # every play of the block: finite and in X
-            try:
-                check_olo_play(plays[id(u)], N, domain)
-            except ValueError as err:
-                raise ValueError(f"learner {u.name!r} ({u.role}) in rounds {t0 + 1}..{t0 + tb}: {err}") from None
+    acc = {"cum": np.zeros((R, N)), "sum_sq": np.zeros(R)}
+
+    def blocks():
+        for t0 in range(0, T, BLOCK):
+            tb = min(BLOCK, T - t0)
+            L = source.block(tb) if env == "stochastic" else X.switching_block(source, t0, tb, R)
+            # as as17_olo.simulate: the running sums, sequentially (the same numbers for any block size)
+            acc["sum_sq"] = _running(acc["sum_sq"], 0.5 * np.einsum("rsi,rsi->rs", L, L))
+            acc["cum"] = _running(acc["cum"], L)
+            yield t0, L
+
+    runs = play_on_releases(lambda make, name, built: build_user_learner(make, name, R, N, T, domain, built),
+                            learners, R, N, T, eps, scaled_draws(tree_streams, sc_t, N),
+                            scaled_draws(fresh_streams, sc_f, N), blocks(), "olo",
+                            lambda plays: check_olo_play(plays, N, domain))  # finite and in X
+    cum, sum_sq = acc["cum"], acc["sum_sq"]
     best = best_in_hindsight(domain, cum)
     out = []
     for u in runs:
