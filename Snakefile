@@ -1,8 +1,17 @@
 # dpregret: regenerate, check and report the claims of four papers on DP online learning.
 # Usage: snakemake --cores 2 [--config preset=smoke]   (README.md)
+import os
+
 from snakemake.utils import min_version, validate
 
+from dpregret import cpu
+
 min_version("9.0")
+
+# The same bits on every x86-64 CPU: every job (a process started from here) runs with NumPy's
+# baseline kernels, glibc's non-FMA libm, numba's generic target and single-threaded Nehalem
+# OpenBLAS (dpregret.cpu; DPREGRET_PIN_CPU=0 switches it off).
+os.environ.update(cpu.pinned_env())
 
 
 configfile: "config/config.yaml"

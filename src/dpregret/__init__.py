@@ -1,5 +1,9 @@
 """dpregret: empirical checks of differentially private online learning theorems."""
 
+from . import cpu as _cpu
+
+_cpu.apply()  # before anything imports NumPy, numba or OpenBLAS: the same bits on every x86-64 CPU (dpregret.cpu)
+
 __version__ = "0.1.0"
 
 

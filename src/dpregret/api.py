@@ -188,6 +188,10 @@ def _load(spec: str):
 
 def main(argv=None) -> int:
     """``dpregret check --learner module:Class --claim ID [--preset smoke] [--replicates R]``."""
+    if argv is None:  # the command itself: restart with the pinned arithmetic (dpregret.cpu)
+        from . import cpu
+
+        cpu.reexec_pinned()
     ap = argparse.ArgumentParser(prog="dpregret", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="decide a claim for your learner beside the paper's")

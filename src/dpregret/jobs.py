@@ -12,6 +12,9 @@ which library code runs, by one convention:
 - plot: :data:`PLOTS` maps the group to its figures, drawn to the rule's outputs in order
   (``dpregret.report.figure_map``).
 
+Every job first requires the pinned arithmetic (:func:`dpregret.cpu.require_pinned`): the
+workflow starts its jobs with it, so their numbers are the same on every x86-64 CPU.
+
 Inputs are read by suffix: ``.parquet`` as a DataFrame, ``.json`` as a record (a list of them
 for a list of files).
 """
@@ -22,6 +25,8 @@ import json
 from pathlib import Path
 
 import pandas as pd
+
+from . import cpu
 
 # check group -> claims module (groups absent here check nothing)
 CHECKS = {"as17_experts": "as17_experts", "as17_tables": "as17_tables", "ztc22": "ztc22", "env21": "env21",
@@ -38,6 +43,7 @@ def read_inputs(named: dict) -> dict:
 
 
 def simulate(group: str, params: dict, wildcards: dict, outputs: list[str]) -> None:
+    cpu.require_pinned(f"the simulate job {group}")
     if group == "user":
         return _user_simulate(params, wildcards, outputs)
     from .papers import SCENARIOS
@@ -50,6 +56,7 @@ def simulate(group: str, params: dict, wildcards: dict, outputs: list[str]) -> N
 def check(group: str, params: dict, inputs: dict, outputs: dict, wildcards: dict | None = None) -> list[dict]:
     """Decide and write: every record to ``results/claims/<claim_id>.json`` (which must be among
     the rule's outputs), every further table to its named output.  Returns the records."""
+    cpu.require_pinned(f"the check job {group}")
     tables = read_inputs(inputs)
     if group == "user":
         from .api import decide_user_claim

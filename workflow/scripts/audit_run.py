@@ -3,9 +3,11 @@ its primary control and its secondary controls."""
 import json
 import sys
 
+from dpregret import cpu
 from dpregret.claims.core import record
 from dpregret.claims.privacy import SPECS, run_audit
 
+cpu.require_pinned("the audit job")  # the same bits on every x86-64 CPU (dpregret.cpu)
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")
 spec = SPECS[sm.wildcards.audit_id]

@@ -4,9 +4,11 @@ or merge the groups' records into results/mutation.json (rule mutation_merge: sc
 import json
 import sys
 
+from dpregret import cpu
 from dpregret.mutation.registry import MUTANTS
 from dpregret.mutation.runner import run_mutant, summary, unpatched_verdicts
 
+cpu.require_pinned("the mutation job")  # the same bits on every x86-64 CPU (dpregret.cpu)
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")
 if sm.rule == "mutation_merge":

@@ -15,7 +15,9 @@ What is compiled: per row and step, the query ``y = play + zeta Q u``, the loss
 with exact line search on ``||x||^2 / 2 + <lin, x>``.  Row ``b`` uses replicate ``b % Rb`` of
 the directions (the variants of one call share their directions; see ``scenarios.env21``).
 The reductions may be reassociated (``fastmath``): the numbers agree with the numpy path to
-rounding (tests: 1e-9), not bit for bit.
+rounding (tests: 1e-9), not bit for bit.  They are the same on every CPU: the workflow compiles
+for numba's ``generic`` x86-64 target (:mod:`dpregret.cpu`), which has no FMA to contract into and
+one vector width, so every host runs the same machine code (tests/test_cross_cpu.py).
 """
 from __future__ import annotations
 
