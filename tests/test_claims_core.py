@@ -185,3 +185,58 @@ def test_samples_by_and_paired_gap():
     assert every.value.tolist() == [4.0, 0.0, 5.0, 0.0, 5.0, 0.0] and every.index.tolist() == list(range(6))
     with pytest.raises(ValueError):  # one base row per keys
         paired_gap(df, ["T"])
+
+
+# --- run-wide control of false FAILs (claims.core: FAIL_LEVEL) ---------------------------------
+
+def _recorded(result):
+    from dpregret.claims.core import Claim, Result, apply_rule
+
+    claim = Claim("X-1", "AS17", "Thm 0", "comparison", "s", "m", "c")
+    control = Result("FAIL", 1.0, 0.0, 0.5, 1.5, 0.0, {"margin": 1.0})
+    return apply_rule(claim, result, control)[0]
+
+
+def test_a_clear_fail_is_confirmed_at_the_run_wide_level():
+    from dpregret.claims.core import check_comparison
+
+    d = np.random.default_rng(1).normal(1.0, 1.0, 400)  # mean 1, se 0.05: 20 standard errors past 0
+    res = check_comparison(d, 0.05)
+    assert res.verdict == "FAIL" and res.detail["fail_confirmed"] is True
+    assert _recorded(res).verdict == "FAIL"
+
+
+def test_a_flag_at_the_claims_level_alone_is_not_a_fail():
+    """3 standard errors past the threshold: FAIL at alpha = 0.05 (t quantile ~1.98), not at the
+    run-wide one-sided 5e-4 (~3.4): recorded INCONCLUSIVE with the reason."""
+    from dpregret.claims.core import check_comparison
+
+    d = np.random.default_rng(2).normal(0.0, 1.0, 100)
+    d = (d - d.mean()) / d.std(ddof=1) + 3.0 / np.sqrt(100)  # exactly 3 se above 0
+    res = check_comparison(d, 0.05)
+    assert res.verdict == "FAIL" and res.detail["fail_confirmed"] is False
+    rec = _recorded(res)
+    assert rec.verdict == "INCONCLUSIVE" and "not confirmed at the run-wide level" in rec.detail["fail_not_confirmed"]
+
+
+def test_false_fail_rate_on_null_data_is_the_run_wide_level_not_alpha():
+    """4000 null comparisons (true mean exactly at the threshold): about alpha / 2 = 2.5% are flagged,
+    the recorded FAILs are at the run-wide level 5e-4 (expected 2; 12 or more has probability < 1e-5)."""
+    from dpregret.claims.core import FAIL_LEVEL, check_comparison
+
+    rng = np.random.default_rng(3)
+    flagged = recorded = 0
+    for _ in range(4000):
+        res = check_comparison(rng.normal(0.0, 1.0, 30), 0.05)
+        flagged += res.verdict == "FAIL"
+        recorded += _recorded(res).verdict == "FAIL"
+    assert 60 <= flagged <= 150  # Binomial(4000, 0.025): mean 100, sd 10
+    assert recorded <= 11 and FAIL_LEVEL == 5e-4
+
+
+def test_a_rate_fail_is_confirmed_by_its_bootstrap_spread():
+    rng = np.random.default_rng(4)
+    x = np.array([100, 300, 1000, 3000, 10000], float)
+    steep = [x_ ** 1.0 * rng.lognormal(0, 0.05, 64) for x_ in x]
+    res = check_rate(x, steep, 0.5, 0.1, 0.05, np.random.default_rng(5))
+    assert res.verdict == "FAIL" and res.detail["fail_confirmed"] is True

@@ -1,11 +1,7 @@
 """Every simulate job of the workflow: dpregret.jobs.simulate(params.group, ...)."""
-import os
 import sys
 
-if snakemake.params.group == "env21":  # noqa: F821
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matmuls: threads only add overhead
-
-from dpregret import jobs  # noqa: E402
+from dpregret import jobs  # BLAS runs single-threaded in every job (dpregret.cpu)
 
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")

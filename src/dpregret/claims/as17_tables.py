@@ -16,7 +16,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from .core import Result, check_bound, check_comparison, claim_factory, not_in_regime, width_margin
+from .core import Result, check_bound, check_comparison, claim_factory, confirm_by_se, not_in_regime, width_margin
 from .rates import RateSpec, evaluate_rate
 
 PAPER = "AS17"
@@ -288,6 +288,11 @@ def _equal_check(diff: np.ndarray, margin: float, alpha: float) -> Result:
     res.detail["ci_of"] = "mean paired difference (noisy-loss regret - true regret); PASS if within +-margin"
     # FAIL side: the interval lies wholly outside +-margin; distance past the nearer edge, in widths
     res.detail["margin"] = max(width_margin(lo, hi, margin), width_margin(-hi, -lo, margin))
+    for k in ("fail_confirmed", "fail_confirmation"):
+        res.detail.pop(k, None)
+    if res.verdict == "FAIL":
+        side, edge = ("above", margin) if lo > margin else ("below", -margin)
+        res.detail.update(confirm_by_se(res.measured, res.detail["se"], edge, side, df=res.detail["n"] - 1))
     return res
 
 

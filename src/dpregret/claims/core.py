@@ -27,6 +27,15 @@ declares ``near_miss=False``: no near miss can be caught) is reported with the e
 or relative to the claim for privacy): a positive margin on a control is how far it was
 caught.
 
+**A false FAIL is controlled over the whole run**, not per check: a claim's own check that FAILs
+at its level ``alpha`` is only *flagged*; the FAIL stands when it is confirmed at the one-sided
+level :data:`FAIL_LEVEL` = ``RUN_FALSE_FAIL / FAIL_FAMILY`` (``detail["fail_confirmed"]``: the
+same data's FAIL side at that level for bounds, rates, comparisons and coverage; a fresh,
+independent sample for privacy audits; deterministic checks need none).  With at most
+:data:`FAIL_FAMILY` claims in a run, the chance that any correct claim is reported FAIL is at most
+``RUN_FALSE_FAIL`` (Bonferroni); a flagged, unconfirmed FAIL is INCONCLUSIVE with that reason.
+Controls are not confirmed: a control is caught when its check FAILs at ``alpha``.
+
 **Bad results are results**: a non-finite metric (a learner that diverged) gives that check
 FAIL with the reason in ``detail["diverged"]``; when it is a control that diverged, ``record``
 counts it as not caught.
@@ -44,6 +53,9 @@ from .intervals import METHOD as INTERVAL_METHOD
 from .intervals import confidence_limits
 
 VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE")
+RUN_FALSE_FAIL = 0.05  # the chance, over a whole run, that any correct claim is reported FAIL (at most)
+FAIL_FAMILY = 100      # claims per run it is spread over (the default run decides 88)
+FAIL_LEVEL = RUN_FALSE_FAIL / FAIL_FAMILY  # one-sided level at which a flagged FAIL must be confirmed
 
 
 @dataclass(frozen=True)
@@ -152,6 +164,25 @@ def failed(err: Exception) -> Result:
                   {"diverged": f"evaluation failed: {type(err).__name__}: {err}", "margin": float("nan")})
 
 
+def fail_confirmation(confirmed: bool, how: str) -> dict:
+    """The ``detail`` entries of a flagged FAIL's run-wide confirmation (module docstring)."""
+    return {"fail_confirmed": bool(confirmed), "fail_confirmation": f"{how}; run-wide level {FAIL_LEVEL:g} "
+            f"(at most {RUN_FALSE_FAIL:.0%} chance of any false FAIL over {FAIL_FAMILY} claims)"}
+
+
+def confirm_by_se(estimate: float, se: float, threshold: float, side: str, df: int | None = None) -> dict:
+    """Confirm a FAIL whose estimate lies ``side`` (``"above"`` or ``"below"``) ``threshold``:
+    the one-sided limit ``estimate -/+ q se`` at :data:`FAIL_LEVEL` (``q`` from Student's t with
+    ``df`` degrees of freedom, else the normal; for a bootstrap, ``se`` is its standard deviation)
+    must still lie beyond it."""
+    q = float(stats.t.ppf(1 - FAIL_LEVEL, df) if df else stats.norm.ppf(1 - FAIL_LEVEL))
+    limit = estimate - q * se if side == "above" else estimate + q * se
+    ok = limit > threshold if side == "above" else limit < threshold
+    return fail_confirmation(bool(np.isfinite(limit) and ok),
+                             f"{'lower' if side == 'above' else 'upper'} limit {estimate:.4g} {'-' if side == 'above' else '+'} "
+                             f"{q:.3g} x {se:.3g} = {limit:.4g} ({'>' if side == 'above' else '<'} {threshold:.4g} confirms)")
+
+
 def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
                 bound_se: list[float] | None = None, labels: list | None = None,
                 vacuous: list[bool] | None = None) -> Result:
@@ -194,6 +225,12 @@ def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
         highs.append(hi)
     lows, highs = np.array(lows), np.array(highs)
     verdict = "PASS" if np.all(highs < 0) else ("FAIL" if np.any(lows > 0) else "INCONCLUSIVE")
+    confirm = {}
+    if verdict == "FAIL":  # the FAIL side again at the run-wide level, Bonferroni over the points
+        run_lows = [confidence_limits(V.finite_array("diffs", d, ndim=1), FAIL_LEVEL / m, bse)[0]
+                    for d, bse in zip(diffs, bound_se)]
+        confirm = fail_confirmation(any(lo > 0 for lo in run_lows), f"lower limits at level {FAIL_LEVEL / m:.2g} "
+                                    f"per point: max {max(run_lows):.4g} (> 0 confirms)")
     crit = int(np.argmax(highs))  # the point closest to (or furthest past) the bound
     margin = max(width_margin(lo, hi, 0.0) for lo, hi in zip(lows, highs))
     return Result(verdict, float(max(ratios)), 1.0, float(lows[crit]), float(highs[crit]), 0.0,
@@ -202,7 +239,7 @@ def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
                    "critical_point": labels[crit],
                    "points": labels, "mean_diff": [float(x) for x in means],
                    "ci_low": lows.tolist(), "ci_high": highs.tolist(), "ratio": [float(r) for r in ratios],
-                   "alpha_per_point": a})
+                   "alpha_per_point": a, **confirm})
 
 
 def not_in_regime(result: Result, why: str, numbers: dict) -> Result:
@@ -266,8 +303,9 @@ def check_rate(x, samples: list[np.ndarray], exponent: float, tol: float, alpha:
     # undefined resamples are put at the unfavourable end (+inf), which can only widen the CI upward
     lo, hi = np.quantile(np.where(ok, boots, np.inf), [alpha / 2, 1 - alpha / 2])
     verdict = "PASS" if hi <= exponent + tol else ("FAIL" if lo > exponent + tol else "INCONCLUSIVE")
+    confirm = confirm_by_se(slope, np.nanstd(boots[ok], ddof=1), exponent + tol, "above") if verdict == "FAIL" else {}
     return Result(verdict, slope, exponent, float(lo), float(hi), tol,
-                  {**detail, "ci_of": "log-log slope", "margin": width_margin(lo, hi, exponent + tol)})
+                  {**detail, "ci_of": "log-log slope", "margin": width_margin(lo, hi, exponent + tol), **confirm})
 
 
 def check_exact(failures: list[str], checked: int) -> Result:
@@ -290,11 +328,14 @@ def check_comparison(diff: np.ndarray, alpha: float, margin: float = 0.0) -> Res
     margin = V.nonnegative("margin", margin)
     if d.size < 2:
         raise ValueError("diff needs at least 2 paired replicates")
-    h = stats.t.ppf(1 - alpha / 2, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size)
+    se = d.std(ddof=1) / np.sqrt(d.size)
+    h = stats.t.ppf(1 - alpha / 2, d.size - 1) * se
     lo, hi = d.mean() - h, d.mean() + h
     verdict = "PASS" if hi < -margin else ("FAIL" if lo > -margin else "INCONCLUSIVE")
+    confirm = confirm_by_se(float(d.mean()), se, -margin, "above", df=d.size - 1) if verdict == "FAIL" else {}
     return Result(verdict, float(d.mean()), -margin, float(lo), float(hi), margin,
-                  {"ci_of": "mean paired difference A - B", "n": int(d.size), "margin": width_margin(lo, hi, -margin)})
+                  {"ci_of": "mean paired difference A - B", "n": int(d.size), "se": float(se),
+                   "margin": width_margin(lo, hi, -margin), **confirm})
 
 
 def check_coverage(inside, delta: float, alpha: float) -> Result:
@@ -311,9 +352,14 @@ def check_coverage(inside, delta: float, alpha: float) -> Result:
     hi = float(stats.beta.ppf(1 - alpha, v + 1, n - v)) if v < n else 1.0
     lo = float(stats.beta.ppf(alpha, v, n - v + 1)) if v > 0 else 0.0
     verdict = "PASS" if hi <= delta else ("FAIL" if lo > delta else "INCONCLUSIVE")
+    confirm = {}
+    if verdict == "FAIL":
+        run_lo = float(stats.beta.ppf(FAIL_LEVEL, v, n - v + 1))
+        confirm = fail_confirmation(run_lo > delta, f"Clopper-Pearson lower limit at level {FAIL_LEVEL:g}: "
+                                                    f"{run_lo:.4g} (> {delta:g} confirms)")
     return Result(verdict, v / n, delta, lo, hi, 0.0,
                   {"ci_of": f"violation rate (one-sided Clopper-Pearson limits, level {1 - alpha:g} each)",
-                   "runs": n, "violations": v, "margin": width_margin(lo, hi, delta)})
+                   "runs": n, "violations": v, "margin": width_margin(lo, hi, delta), **confirm})
 
 
 def check_privacy(eps_lb: float, eps_lb_conf: float, eps_claim: float) -> Result:
@@ -342,6 +388,10 @@ def margin_of(r: Result) -> float:
 
 def apply_rule(claim: Claim, result: Result, control_result: Result) -> tuple[Result, str]:
     """The verdict rule (module docstring): returns the recorded result and its evidence."""
+    if result.verdict == "FAIL" and result.detail.get("fail_confirmed") is False:
+        return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE", "detail": {
+            **result.detail, "fail_not_confirmed": "flagged at the claim's level, but not confirmed at the run-wide "
+            f"level {FAIL_LEVEL:g} ({result.detail.get('fail_confirmation', '')}): not reported as FAIL"}}), EVIDENCE["none"]
     if result.verdict != "PASS":
         return result, EVIDENCE["none"]
     if not control_caught(control_result):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .core import Result, check_rate, fit_slope, samples_by, select, width_margin
+from .core import Result, check_rate, confirm_by_se, fit_slope, samples_by, select, width_margin
 
 SEVERITY = {"PASS": 0, "INCONCLUSIVE": 1, "FAIL": 2}
 _at = select
@@ -69,8 +69,9 @@ def slope_difference(x, a: list[np.ndarray], b: list[np.ndarray], alpha: float, 
         d = (np.log(np.where(ok[:, None], ba, 1.0)) - np.log(np.where(ok[:, None], bb, 1.0))) @ xc / (xc @ xc)
     lo, hi = np.quantile(np.where(ok, d, np.inf), [alpha / 2, 1 - alpha / 2])
     verdict = "PASS" if hi < -margin else ("FAIL" if lo > -margin else "INCONCLUSIVE")
+    confirm = confirm_by_se(sa - sb, float(np.std(d[ok], ddof=1)), -margin, "above") if verdict == "FAIL" else {}
     return Result(verdict, sa - sb, -margin, float(lo), float(hi), margin,
-                  {**detail, "slope_a": sa, "slope_b": sb, "margin": width_margin(lo, hi, -margin)})
+                  {**detail, "slope_a": sa, "slope_b": sb, "margin": width_margin(lo, hi, -margin), **confirm})
 
 
 def _noise_ratios(a: pd.DataFrame, kind: str) -> dict:

@@ -36,7 +36,7 @@ from scipy import special
 
 from ..audit import eps_lower_bound, gdp_mu_lower_bound, renyi_lower_bound
 from ..rng import stable_key
-from .core import Claim, Result, check_privacy
+from .core import FAIL_LEVEL, Claim, Result, check_privacy, fail_confirmation
 
 VDH, AS17, ZTC = "VDH19", "AS17", "ZTC22"
 ENV = "ENV21"
@@ -147,19 +147,20 @@ def _rng(seed: int, *parts) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=stable_key("audit", *parts))))
 
 
-def audit_variant(spec: AuditSpec, variant: str, n: int, alpha: float, seed: int) -> dict:
+def audit_variant(spec: AuditSpec, variant: str, n: int, alpha: float, seed: int, stream: tuple = ()) -> dict:
     """eps (and mu, RDP) lower bounds of one variant in every cell (Bonferroni: ``alpha / cells``
-    each), and the worst cell's."""
+    each), and the worst cell's.  ``stream``: extra key parts for an independent sample (the
+    confirmation of a flagged correct mechanism draws ``("confirm",)``)."""
     cid = spec.claim.claim_id
-    cells = spec.draw(variant, n, lambda *parts: _rng(seed, cid, variant, *parts))
+    cells = spec.draw(variant, n, lambda *parts: _rng(seed, cid, variant, *parts, *stream))
     a = alpha / len(cells)
     a_eps = a / 2 if spec.gaussian_mu is not None else a
     per = {}
     for cell, (s0, s1) in cells.items():
-        res = eps_lower_bound(s0, s1, spec.delta, a_eps, _rng(seed, cid, variant, cell, "split"))
+        res = eps_lower_bound(s0, s1, spec.delta, a_eps, _rng(seed, cid, variant, cell, "split", *stream))
         c = {"eps_lb": res.eps_lb, "audit": res.as_dict()}
         if spec.gaussian_mu is not None:
-            c["mu_lb"], _ = gdp_mu_lower_bound(s0, s1, a / 2, _rng(seed, cid, variant, cell, "gdp"))
+            c["mu_lb"], _ = gdp_mu_lower_bound(s0, s1, a / 2, _rng(seed, cid, variant, cell, "gdp", *stream))
             c["rdp_lb"] = renyi_lower_bound(res, RDP_ORDERS)
         per[cell] = c
     key = "mu_lb" if spec.gdp_only else "eps_lb"
@@ -201,33 +202,55 @@ def _control_result(spec: AuditSpec, name: str, v: dict) -> Result:
 def run_audit(spec: AuditSpec, n: int, alpha: float, seed: int) -> tuple[Result, Result, dict[str, Result]]:
     """(claim result, primary control result, {secondary control: result}).
 
-    The claim FAILs when the worst cell's lower bound exceeds the claim, the exact check finds a
-    discrepancy, or the statistical check rejects (at ``CHECK_SHARE * alpha``; the lower bounds
-    then use the rest of alpha)."""
+    The claim FAILs when the exact check finds a discrepancy, or when the worst cell's lower bound
+    exceeds the claim or the statistical check rejects (at ``CHECK_SHARE * alpha``; the lower bounds
+    then use the rest of alpha) *and* that flag is confirmed on a fresh, independent sample at the
+    run-wide level :data:`dpregret.claims.core.FAIL_LEVEL`: a correct mechanism is reported FAIL with
+    probability at most ``alpha * FAIL_LEVEL``.  A flag the fresh sample does not confirm is
+    recorded (``detail["flag_not_confirmed"]``) and the audit stays PASS: it did not refute the claim."""
     cid = spec.claim.claim_id
     a_lb = alpha * (1 - CHECK_SHARE) if spec.stat_check is not None else alpha
     correct = audit_variant(spec, "correct", n, a_lb, seed)
     measured = correct["mu_lb"] if spec.gdp_only else correct["eps_lb"]
     res = check_privacy(measured, 1 - alpha, spec.gaussian_mu if spec.gdp_only else spec.eps)
-    if _violates(spec, correct):
-        res.verdict = "FAIL"
     res.detail.update({"correct": correct, "tight_floor": spec.tight_floor, "claimed_mu": spec.gaussian_mu,
                        "claimed_rdp": {a: spec.rdp(a) for a in RDP_ORDERS} if spec.rdp else None,
                        "cells": len(correct["cells"]), "worst_cell": correct["worst_cell"],
                        "multiplicity": f"Bonferroni: each of the {len(correct['cells'])} cells at level "
                                        f"{correct['alpha_per_cell']:.3g}; decided on the worst cell"})
+    flags, confirmed = [], []
+    if _violates(spec, correct):
+        fresh = audit_variant(spec, "correct", n, FAIL_LEVEL * (1 - CHECK_SHARE) if spec.stat_check else FAIL_LEVEL,
+                              seed, stream=("confirm",))
+        flags.append(f"lower bound {measured:.4g} above the claim")
+        res.detail["confirmation"] = {"eps_lb": fresh["eps_lb"], "mu_lb": fresh.get("mu_lb"),
+                                      "level": FAIL_LEVEL, "violates": _violates(spec, fresh)}
+        if _violates(spec, fresh):
+            confirmed.append("lower bound")
     if spec.tight_floor is not None:
         res.detail["tight"] = bool(measured >= spec.tight_floor * spec.eps)
+    exact_failed = False
     if spec.exact_check is not None:
         err = spec.exact_check(_rng(seed, cid, "exact"))
         res.detail["exact_check"] = err or spec.exact_ok
-        if err:
-            res.verdict = "FAIL"
+        exact_failed = bool(err)
     if spec.stat_check is not None:
         err, info = spec.stat_check(n, alpha * CHECK_SHARE, _rng(seed, cid, "stat_check"))
         res.detail["stat_check"] = {"failure": err, **info}
         if err:
-            res.verdict = "FAIL"
+            flags.append(f"statistical check: {err}")
+            err2, info2 = spec.stat_check(n, FAIL_LEVEL * CHECK_SHARE, _rng(seed, cid, "stat_check", "confirm"))
+            res.detail["stat_check"]["confirmation"] = {"failure": err2, "level": FAIL_LEVEL * CHECK_SHARE, **info2}
+            if err2:
+                confirmed.append("statistical check")
+    if exact_failed or confirmed:
+        res.verdict = "FAIL"
+        res.detail.update(fail_confirmation(True, "exact check failed" if exact_failed and not confirmed else
+                                            f"confirmed on a fresh sample: {', '.join(confirmed)}"))
+    elif flags:
+        res.verdict = "PASS"
+        res.detail["flag_not_confirmed"] = (f"flagged on the first sample ({'; '.join(flags)}), not confirmed on a "
+                                            f"fresh, independent sample at level {FAIL_LEVEL:g}: not a refutation")
     variants = {name: audit_variant(spec, name, n, alpha, seed) for name in spec.controls}
     ctl = {name: _control_result(spec, name, v) for name, v in variants.items()}
     # every control at a glance on the primary's record (the report's audit table reads these)

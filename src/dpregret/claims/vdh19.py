@@ -327,9 +327,13 @@ def sparse_vs_adagrad(sp1: pd.DataFrame, p: dict, alpha: float) -> tuple[Result,
         verdict = "FAIL" if any(r.verdict == "FAIL" for r in res) else (
             "PASS" if all(r.verdict == "PASS" for r in res) else "INCONCLUSIVE")
         worst = max(res, key=lambda r: r.ci_high)
+        flagged = [r for r in res if r.verdict == "FAIL"]
+        confirm = {"fail_confirmed": any(r.detail.get("fail_confirmed") for r in flagged),
+                   "fail_confirmation": f"{sum(bool(r.detail.get('fail_confirmed')) for r in flagged)} of the "
+                                        f"{len(flagged)} failing comparisons confirmed at the run-wide level"} if flagged else {}
         out = Result(verdict, worst.measured, 0.0, worst.ci_low, worst.ci_high, 0.0,
                      {"ci_of": "the paired comparison closest to failing", "margin": worst.detail["margin"],
-                      "comparisons": len(res), "by_T_and_D": table})
+                      "comparisons": len(res), "by_T_and_D": table, **confirm})
         return out
     res = parts(lambda g: _at(g, alg="alg3"))
     wins = {T: [k for k, v in row.items() if v["verdict"] == "PASS"] for T, row in res.detail["by_T_and_D"].items()}

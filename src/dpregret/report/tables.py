@@ -36,7 +36,7 @@ def undecided_reason(c: dict) -> str:
         return str(d["numbered_reason"])
     if c["result"]["verdict"] == "FAIL" and d.get("failures"):  # a deterministic counterexample
         return "counterexample: " + str(d["failures"][0])
-    for key in ("diverged", "control_not_caught", "reason", "not_in_regime"):
+    for key in ("diverged", "fail_not_confirmed", "control_not_caught", "reason", "not_in_regime"):
         if key in d:
             return str(d[key])
     if c["result"]["verdict"] == "INCONCLUSIVE":
