@@ -1,9 +1,11 @@
 """Declared expectations: CI gates on the verdicts we expect, not on "all PASS".
 
-``config/expected_verdicts.csv`` lists, for the default run, every claim's expected verdict
-and whether its primary control is expected to be caught.  CI compares the run's
+``config/expected_verdicts.csv`` lists, for the default run, every claim's expected verdict,
+whether its primary control is expected to be caught and whether the claim is *borderline*: an
+interval that decides it within :data:`dpregret.report.tables.BORDERLINE_WIDTHS` of its threshold,
+so that another root seed could move its verdict (the report marks those).  CI compares the run's
 ``results/claims.csv`` with it and fails on any difference, printing each one, so that no
-verdict changes silently.  An honest FAIL can be expected.  Changing an expectation is its
+verdict changes silently and no claim drifts onto the knife-edge unnoticed.  An honest FAIL can be expected.  Changing an expectation is its
 own commit, with the reason in the message:
 
     python -m dpregret.report.expectations results/claims.csv config/expected_verdicts.csv          # check
@@ -16,16 +18,22 @@ import sys
 
 import pandas as pd
 
-COLUMNS = ["claim_id", "verdict", "control_caught"]
+COLUMNS = ["claim_id", "verdict", "control_caught", "borderline"]
+
+
+def _flag(col: pd.Series) -> pd.Series:
+    return col.astype(str).str.lower().isin(["true", "1"])
 
 
 def _load(path: str) -> pd.DataFrame:
     t = pd.read_csv(path)
-    missing = set(COLUMNS) - set(t.columns)
+    missing = set(COLUMNS[:3]) - set(t.columns)
     if missing:
         raise ValueError(f"{path}: missing columns {sorted(missing)}")
-    t = t[COLUMNS].copy()
-    t["control_caught"] = t.control_caught.astype(str).str.lower().isin(["true", "1"])
+    t = t[[c for c in COLUMNS if c in t.columns]].copy()
+    t["control_caught"] = _flag(t.control_caught)
+    if "borderline" in t:
+        t["borderline"] = _flag(t.borderline)
     return t.set_index("claim_id")
 
 
@@ -44,11 +52,24 @@ def differences(claims_csv: str, expected_csv: str) -> list[str]:
         if bool(g.control_caught) != bool(w.control_caught):
             out.append(f"{cid}: primary control {'caught' if g.control_caught else 'not caught'}, expected "
                        f"{'caught' if w.control_caught else 'not caught'}")
+        if "borderline" in want and "borderline" in got and bool(g.borderline) != bool(w.borderline):
+            out.append(f"{cid}: {'borderline' if g.borderline else 'clear of its threshold'}, declared "
+                       f"{'borderline' if w.borderline else 'clear'} (redesign it, or declare it borderline)")
     return out
 
 
+def borderline(claims_csv: str) -> list[str]:
+    """The run's borderline claims, each with its distance (in widths of its interval)."""
+    t = pd.read_csv(claims_csv)
+    if "borderline" not in t:
+        return []
+    t = t[_flag(t.borderline)]
+    return [f"{r.claim_id}: {r.verdict}, {r.decision_distance:.3f} widths from its threshold" for r in t.itertuples()]
+
+
 def write(claims_csv: str, expected_csv: str) -> None:
-    t = pd.read_csv(claims_csv)[COLUMNS].sort_values("claim_id")
+    t = pd.read_csv(claims_csv)
+    t = t[[c for c in COLUMNS if c in t.columns]].sort_values("claim_id")
     t.to_csv(expected_csv, index=False)
 
 
@@ -65,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     diffs = differences(a.claims_csv, a.expected_csv)
     for d in diffs:
         print("EXPECTATION DIFFERS:", d)
+    for b in borderline(a.claims_csv):
+        print("BORDERLINE:", b)
     n = len(_load(a.expected_csv))
     print(f"{len(diffs)} difference(s) against {n} declared expectations")
     return 1 if diffs else 0

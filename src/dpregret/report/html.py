@@ -13,10 +13,11 @@ from pathlib import Path
 import jinja2
 import pandas as pd
 
+from ..claims.core import FAIL_LEVEL
 from ..errata import ERRATA
 from ..papers import ORDER, PAPERS, paper
 from .figure_map import SCENARIO_PREFIX, figure_for
-from .tables import load_claims
+from .tables import BORDERLINE_WIDTHS, load_claims
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:.3em .5em;text-align:left;vertical-align:top}
@@ -159,7 +160,9 @@ def context(claims_csv: str, detail_paths: list[str], figure_paths: list[str], m
     summary = [{**{k: getattr(r, k) for k in ("claim_id", "theorem", "kind", "verdict", "measured", "bound", "ci_low",
                                             "ci_high", "tolerance", "control_margin")},
                 "cite": paper(r.paper).cite, "ci_of": r.ci_of if isinstance(r.ci_of, str) else "",
-                "control_caught": bool(r.control_caught), "reason": r.reason if isinstance(r.reason, str) else ""}
+                "control_caught": bool(r.control_caught), "reason": r.reason if isinstance(r.reason, str) else "",
+                "borderline": bool(getattr(r, "borderline", False)),
+                "decision_distance": getattr(r, "decision_distance", float("nan"))}
                for r in table.itertuples()]
     acc = [{**r, "ratio": r["eps_ours"] / r["eps_pld"] if r["eps_pld"] > 0 else float("inf"), "note": r.get("note", "")}
            for r in meta.get("accountant") or []]
@@ -167,6 +170,8 @@ def context(claims_csv: str, detail_paths: list[str], figure_paths: list[str], m
             "banner": UNDECIDING_PRESETS.get(str(meta.get("preset"))), "n_claims": len(table),
             "counts": sorted(table.verdict.value_counts().to_dict().items()),
             "n_caught": int(table.control_caught.astype(bool).sum()), "mutation": mut,
+            "borderline": [r for r in summary if r["borderline"]], "borderline_widths": BORDERLINE_WIDTHS,
+            "false_fail": {"level": FAIL_LEVEL, "claims": len(table), "bound": min(1.0, len(table) * FAIL_LEVEL)},
             "scoreboard": _scoreboard(table, mut), "verdict_rule": VERDICT_RULE, "testing_rule": TESTING_RULE,
             "summary": summary, "paper_tables": _paper_tables(tables or []),
             "papers": _paper_sections(table, details, figure_paths), "audits": _audits(details), "accountant": acc,

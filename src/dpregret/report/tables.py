@@ -2,13 +2,43 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pandas as pd
 
 COLUMNS = ["claim_id", "paper", "theorem", "kind", "statement", "verdict", "measured", "bound", "ci_low",
            "ci_high", "ci_of", "tolerance", "ci_level", "control", "control_verdict", "control_measured",
            "control_ci_low", "control_ci_high", "control_caught", "control_margin", "control_margin_unit", "evidence",
-           "near_miss", "secondary", "secondary_caught", "reason", "history", "scenario", "env", "learner", "applies_to"]
+           "near_miss", "secondary", "secondary_caught", "reason", "history", "scenario", "env", "learner", "applies_to",
+           "margin", "decision_distance", "borderline"]
+
+# A claim is borderline when an interval that decides it lies within this distance of its threshold, in units
+# of the interval's width (a quarter width: about one standard error of a 95% interval), so that another root
+# seed could move its verdict.  Declared before the runs it marks.
+BORDERLINE_WIDTHS = 0.25
+
+
+def decision_distance(c: dict) -> float:
+    """How far the claim's verdict is from moving, in widths of its interval: the distance of the
+    interval end nearest its threshold (the check's FAIL-side margin m: a FAIL is m widths past it,
+    a PASS -1 - m short of it, an INCONCLUSIVE min(|m|, |1 + m|) from either); where the verdict
+    needs the primary control caught, also its margin.  NaN where no interval decides (exact
+    checks, privacy audits, whose margins are fractions of the claimed eps, checks outside the regime)."""
+    d = c["result"]["detail"]
+    m = d.get("margin", float("nan"))
+    if c["kind"] in ("exact", "privacy") or "not_in_regime" in d or not isinstance(m, (int, float)) \
+            or d.get("margin_unit"):
+        return float("nan")
+    m = float(m)
+    if not math.isfinite(m):
+        return float("nan")
+    dist = min(abs(m), abs(1.0 + m))
+    passed = c["result"]["verdict"] == "PASS" or "control_not_caught" in d
+    cm = c.get("control_margin", float("nan"))
+    if passed and c.get("control_margin_unit", "interval widths") == "interval widths" and isinstance(cm, (int, float)) \
+            and math.isfinite(cm):
+        dist = min(dist, abs(float(cm)))
+    return dist
 
 
 def learner_of(claim_id: str) -> str:
@@ -73,5 +103,7 @@ def claims_table(paths: list[str]) -> pd.DataFrame:
                      "history": " | ".join(f"{h.get('date', '')}: {h.get('change', '')} ({h.get('reason', '')})"
                                            for h in c.get("history", [])),
                      "scenario": c["scenario"], "env": c["env"], "learner": learner_of(c["claim_id"]),
-                     "applies_to": applicability(c["claim_id"])})
+                     "applies_to": applicability(c["claim_id"]),
+                     "margin": r["detail"].get("margin", float("nan")), "decision_distance": decision_distance(c),
+                     "borderline": bool(decision_distance(c) < BORDERLINE_WIDTHS)})
     return pd.DataFrame(rows, columns=COLUMNS)
