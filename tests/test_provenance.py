@@ -32,3 +32,26 @@ def test_records_carry_the_workflows_provenance(monkeypatch, tmp_path):
     html = render(str(tmp_path / "claims.csv"), [str(tmp_path / "c.json")], [], {"preset": "default", "provenance": workflow})
     footer = html[html.index('<footer id="provenance">'):]
     assert "f" * 40 in footer and workflow["config_hash"] in footer and "numpy" in footer
+
+
+def test_provenance_names_the_machine_and_the_pinned_arithmetic(tmp_path):
+    """The machine a job sees (asked of a process started as the workflow starts its jobs): the CPU,
+    its x86-64 level, NumPy's kernels, libm, numba's target and OpenBLAS's kernels; the footer shows them."""
+    from dpregret import cpu
+
+    m = P.provenance({"seed": 1})["machine"]
+    assert m["cpu"]["model"] and m["cpu"]["host_level"]
+    if cpu.is_x86_64():
+        assert m["pinned"] is True
+        assert m["numpy"]["dispatched_on"] == [] and m["numba"]["cpu_name"] == "generic"
+        assert m["libm"]["fma_variants_masked"] and m["blas"]["core"] == "Nehalem" and m["blas"]["threads"] == "1"
+    claim = Claim("X-1", "AS17", "Thm 1", "bound", "s", "m", "c")
+    rec = record(claim, Result("PASS", 0.5, 1.0, 0.4, 0.6, 0.0), Result("FAIL", 2.0, 1.0, 1.5, 2.5, 0.0),
+                 scenario="s", env=None, ci_level=0.95)
+    (tmp_path / "c.json").write_text(json.dumps(rec))
+    claims_table([str(tmp_path / "c.json")]).to_csv(tmp_path / "claims.csv", index=False)
+    html = render(str(tmp_path / "claims.csv"), [str(tmp_path / "c.json")], [],
+                  {"preset": "default", "provenance": {**P.provenance({"seed": 1}), "machine": m}})
+    footer = html[html.index('<footer id="provenance">'):]
+    assert m["cpu"]["model"] in footer and "numba target generic" in footer
+    assert ("Arithmetic pinned" in footer) == bool(m["pinned"])

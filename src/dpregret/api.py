@@ -54,6 +54,7 @@ class Check:
     runs: pd.DataFrame
 
     preset: str = ""
+    machine: dict | None = None  # dpregret.cpu.state() of the process that computed it
 
     def __str__(self) -> str:
         cols = ["learner", "claim", "verdict", "measured", "ci_low", "ci_high", "control_verdict", "control_caught",
@@ -64,6 +65,9 @@ class Check:
 
         if self.preset in UNDECIDING_PRESETS:
             out += f"\n(preset {self.preset}: {UNDECIDING_PRESETS[self.preset]})"
+        if self.machine is not None and not self.machine.get("pinned"):
+            out += ("\n(computed without the pinned arithmetic: the last bits may differ on another CPU; the "
+                    "`dpregret check` command and the workflow pin it, see dpregret.cpu)")
         return out
 
 
@@ -119,7 +123,9 @@ def check(make, claim: str, *, name: str = "user", preset: str = "smoke",
                      "verdict": rec.verdict, "measured": rec.measured, "ci_low": rec.ci_low, "ci_high": rec.ci_high,
                      "control": _claim_object(claim).control, "control_verdict": ctl.verdict,
                      "control_caught": ctl.verdict == "FAIL", "evidence": evidence, "detail": rec.detail})
-    return Check(pd.DataFrame(rows), runs, preset)
+    from . import cpu
+
+    return Check(pd.DataFrame(rows), runs, preset, cpu.state())
 
 
 def _decide(uc, runs: pd.DataFrame, p: dict, run: dict, name: str) -> dict:
