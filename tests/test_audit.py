@@ -306,3 +306,34 @@ def test_scrible_kernel_records_what_scrible_receives():
             np.testing.assert_allclose(learner.predict(), rec[:, t, 1:], rtol=1e-9, atol=1e-12)
             learner.update(rec[:, t, 0])
         np.testing.assert_allclose(learner.S, S, rtol=1e-9, atol=1e-9)
+
+
+def test_a_flag_on_the_correct_mechanism_must_be_confirmed_on_a_fresh_sample():
+    """A statistical check that flags the correct mechanism at random (probability 1/2 per sample,
+    whatever the level): the audit FAILs only where the fresh confirmation sample flags too, and
+    otherwise PASSes with the unconfirmed flag recorded; the confirmation draws its own stream."""
+    from dpregret.claims.core import Claim
+    from dpregret.claims.privacy_audit import AuditSpec, run_audit
+
+    def draw(variant, n, rng):  # randomised response at eps = 1 (the claim holds)
+        p = np.exp(1.0) / (1 + np.exp(1.0))
+        r = rng("rr")
+        return {"x": (np.where(r.random(n) < p, 1.0, 0.0), np.where(r.random(n) < p, 0.0, 1.0))}
+
+    def coin(n, level, rng):
+        u = float(rng.random())
+        return ("coin flagged" if u < 0.5 else None), {"u": u}
+
+    spec = AuditSpec(Claim("AUDIT-x", "AS17", "t", "privacy", "s", "m", "c"), 1.0, 0.0, draw, "c", {"c": "broken"},
+                     stat_check=coin)
+    seen = {}
+    for seed in range(40):
+        res, _, _ = run_audit(spec, 2000, 0.05, seed)
+        sc = res.detail["stat_check"]
+        first, second = sc["failure"] is not None, (sc.get("confirmation") or {}).get("failure") is not None
+        seen[(first, second)] = res.verdict
+        assert res.verdict == ("FAIL" if first and second else "PASS")
+        assert ("flag_not_confirmed" in res.detail) == (first and not second)
+        if first:
+            assert sc["confirmation"]["u"] != sc["u"]  # an independent draw
+    assert set(seen) == {(False, False), (True, False), (True, True)}
