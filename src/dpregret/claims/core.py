@@ -6,8 +6,10 @@
   penalty on the dangerous side; plus the Monte Carlo error of B when B holds an estimated
   expectation), Bonferroni over points.
   PASS if every upper limit is below 0; FAIL if some lower limit is above 0; else
-  INCONCLUSIVE.  ``measured`` is the worst ratio mean(metric)/mean(B) (tightness); the
-  interval reported is that of mean(metric - B) at the most critical point.
+  INCONCLUSIVE.  ``measured`` is the worst ratio mean(metric)/mean(B) (tightness), at
+  ``detail["worst_ratio_point"]``; the interval reported is that of mean(metric - B) at the most
+  critical point, ``detail["critical_point"]`` (the two can differ: a ratio is relative, the
+  interval absolute).
 - ``coverage`` (``check_coverage``): a high-probability bound, decided on the fraction of
   independent runs that meet it against its ``1 - delta``.
 - ``rate``: least-squares slope of log(mean metric) on log(x) over >= 4 points spanning
@@ -236,7 +238,8 @@ def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
     return Result(verdict, float(max(ratios)), 1.0, float(lows[crit]), float(highs[crit]), 0.0,
                   {"ci_of": "mean(metric - bound) at the most critical grid point", "margin": margin,
                    "interval": INTERVAL_METHOD,
-                   "critical_point": labels[crit],
+                   "critical_point": labels[crit],  # where the interval of metric - bound reaches highest
+                   "worst_ratio_point": labels[int(np.argmax(ratios))],  # where `measured` (the worst ratio) is
                    "points": labels, "mean_diff": [float(x) for x in means],
                    "ci_low": lows.tolist(), "ci_high": highs.tolist(), "ratio": [float(r) for r in ratios],
                    "alpha_per_point": a, **confirm})

@@ -173,7 +173,8 @@ def _loose(res: Result, ctl: Result, extra: str = "") -> Result:
     if res.verdict == "PASS" and ctl.verdict != "FAIL":
         res.detail["numbered_reason"] = (
             f"1. the worst mean regret / bound over every point run is {res.measured:.3g} "
-            f"(at {res.detail.get('critical_point')}); 2. the bound halved still holds there ({ctl.verdict}, worst "
+            f"(at {res.detail.get('worst_ratio_point')}; the interval's most critical point: "
+            f"{res.detail.get('critical_point')}); 2. the bound halved is not exceeded either ({ctl.verdict}, worst "
             f"ratio {ctl.measured:.3g}), so no slip of a factor 2 can be caught on these runs{extra}")
     return res
 

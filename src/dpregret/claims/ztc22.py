@@ -133,7 +133,8 @@ def explain_loose(res: Result, ctl: Result, near_miss: str) -> Result:
     if res.verdict == "PASS" and ctl.verdict != "FAIL":
         res.detail["numbered_reason"] = (
             f"1. the bound is loose on every non-vacuous instance run: the worst mean suboptimality / bound is "
-            f"{res.measured:.3g} (at {res.detail.get('critical_point')}); 2. the near miss ({near_miss}) reaches "
+            f"{res.measured:.3g} (at {res.detail.get('worst_ratio_point')}; the interval's most critical point: "
+            f"{res.detail.get('critical_point')}); 2. the near miss ({near_miss}) reaches "
             f"{ctl.measured:.3g}, so no slip of that size can cross it; 3. vacuous points (bound above the "
             f"suboptimality at the far end of W): {len(res.detail.get('vacuous_points', []))}")
     return res
