@@ -64,11 +64,15 @@ def intervals(r) -> list[tuple[float, float, float]]:
     """The deciding intervals of a check's :class:`~dpregret.claims.core.Result` as
     ``(low, high, threshold)``: one per grid point for ``check_bound`` (mean(metric - B) against
     0), else the result's interval against its threshold (``bound + tolerance`` for a rate,
-    ``bound`` for a comparison, a slope difference or a coverage rate)."""
+    ``bound`` for a comparison, a slope difference or a coverage rate; a bound check that kept only
+    its most critical point, that point against 0)."""
     d = r.detail
     if isinstance(d.get("ci_low"), list) and isinstance(d.get("ci_high"), list):
         return [(lo, hi, 0.0) for lo, hi in zip(d["ci_low"], d["ci_high"])]
-    thr = r.bound + r.tolerance if d.get("ci_of") == "log-log slope" else r.bound
+    ci_of = str(d.get("ci_of", ""))
+    if ci_of.startswith("mean(metric - bound)"):  # a bound check reporting its most critical point only
+        return [(r.ci_low, r.ci_high, 0.0)]
+    thr = r.bound + r.tolerance if ci_of == "log-log slope" else r.bound
     return [(r.ci_low, r.ci_high, thr)]
 
 
@@ -81,6 +85,8 @@ def verdict_clearance(r, verdict: str) -> float:
     threshold (the least clear one); FAIL, some interval above (the clearest one);
     INCONCLUSIVE, the threshold inside: no interval's low end above it and some interval's high
     end above it (the smaller of the two distances)."""
+    if "deterministic" in str(r.detail.get("ci_of", "")):  # check_exact: a count, no sampling error
+        return math.inf if r.verdict == verdict else -math.inf
     below, above = _side_clearances(r, "below"), _side_clearances(r, "above")
     if verdict == "PASS":
         return min(below)
