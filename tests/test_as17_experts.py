@@ -70,7 +70,7 @@ def small_run():
     # 32 replicates over T = 100..10^4: every check below decides with an interval (with 8 replicates up
     # to T = 3 10^4 the privacy gap's bootstrap means fell <= 0 in 2.8% of resamples, 0.3 points past the
     # rule's alpha / 2, and the gap rate went undecided); margins measured at seeds 5, 6, 7, both NumPy
-    # dispatches: >= 3.1 half-widths for the gap rate's "not FAIL", >= 4.4 for every other verdict
+    # dispatches: >= 2.6 half-widths for the gap rate's "not FAIL", >= 5.6 for every other verdict
     Ts, eps = [100, 300, 1000, 3000, 10000], [4.0]
     df = pd.concat([simulate(env, 8, T, eps, range(32), 5) for env in ("switching",) for T in Ts])
     dn = pd.DataFrame([{"N": 8, "T": T, "eps": 4.0, **dict(zip(["d_noise", "d_noise_se"], d_noise_mc(8, T, 4.0, 4000, 5)))} for T in Ts])
