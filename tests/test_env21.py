@@ -121,9 +121,9 @@ def test_slope_difference_decides():
 
 def test_claims_on_a_tiny_run(monkeypatch):
     """Every claim is decided, and the large-effect controls are caught even at this size.
-    Margins measured at seeds 2026-2028, both NumPy dispatches (half-widths): controls >= 1.9
-    (Lemma C.2's, the smallest), claims >= 17; C.5's near miss not FAIL by >= 1.46, its straw man
-    caught by >= 1.29."""
+    12 replicates: margins measured at seeds 2026-2028 (half-widths of the deciding side):
+    controls >= 4.1 (Lemma C.2's, the smallest), claims >= 24; C.5's near miss not FAIL by >= 4.4,
+    its straw man caught by >= 2.0 (with 6 replicates: 0.67 at seed 2028)."""
     from dpregret.claims.core import check_bound
 
     full = []  # _round_bound keeps only its most critical point: keep every point's interval
@@ -137,7 +137,7 @@ def test_claims_on_a_tiny_run(monkeypatch):
         return next(r for r in full if any(f"alg={alg}," in str(q) for q in r.detail["points"]))
 
     monkeypatch.setattr(C, "check_bound", keep)
-    tables = S.simulate_all(P, range(6), 2026)
+    tables = S.simulate_all(P, range(12), 2026)
     tol = {"ENV-lemma3.1-rate-T": 0.10, "ENV-lemma3.1-rate-T-tree": 0.10, "ENV-lemma3.1-rate-T-noise": 0.10,
            "ENV-lemma3.1-rate-T-switching": 0.10,
            "ENV-lemma5.2-rate-T": 0.15, "ENV-lemma5.5-rate-T": 0.15, "ENV-thm1.1-rate-T": 0.15,
