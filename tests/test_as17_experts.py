@@ -10,6 +10,7 @@ from dpregret.learners.ftrl import ExpWeights, eta_thm34
 from dpregret.calibration import fresh_noise_lambda, tree_lambda
 from dpregret.learners.prefix_sums import ExactSum
 from dpregret.scenarios.as17_experts import bound_thm3_4, d_noise_mc, simulate
+from margins import assert_not_verdict, assert_verdict, assert_z
 
 
 def test_thm34_optimum_has_factor_two():
@@ -55,17 +56,23 @@ def test_replicate_chunking_does_not_change_results(env):
 
 
 def test_d_noise_matches_laplace_sum_for_two_experts():
-    """For N = 2 the range |Z_1 - Z_2| has mean computable by quadrature-free symmetry check:
-    it must scale exactly linearly in lambda (1/eps) with the same seed."""
-    m1, _ = d_noise_mc(2, 64, 1.0, 4000, 3)
-    m2, _ = d_noise_mc(2, 64, 2.0, 4000, 3)
-    assert m1 / m2 == pytest.approx(2.0, rel=0.1)
+    """For N = 2 the range |Z_1 - Z_2| has a mean linear in lambda (1/eps).  The two eps draw
+    independent streams (the key holds eps), so the ratio is 2 up to Monte Carlo error: within
+    10%, by >= 3 standard errors of the ratio (measured 4.3)."""
+    m1, s1 = d_noise_mc(2, 64, 1.0, 4000, 3)
+    m2, s2 = d_noise_mc(2, 64, 2.0, 4000, 3)
+    r = m1 / m2
+    assert_z(abs(r - 2.0), r * np.hypot(s1 / m1, s2 / m2), 0.2, "below", k=3, what="|D(eps=1) / D(eps=2) - 2|")
 
 
 @pytest.fixture(scope="module")
 def small_run():
-    Ts, eps = [300, 1000, 3000, 10000, 30000], [4.0]
-    df = pd.concat([simulate(env, 8, T, eps, range(8), 5) for env in ("switching",) for T in Ts])
+    # 32 replicates over T = 100..10^4: every check below decides with an interval (with 8 replicates up
+    # to T = 3 10^4 the privacy gap's bootstrap means fell <= 0 in 2.8% of resamples, 0.3 points past the
+    # rule's alpha / 2, and the gap rate went undecided); margins measured at seeds 5, 6, 7, both NumPy
+    # dispatches: >= 2.6 half-widths for the gap rate's "not FAIL", >= 5.6 for every other verdict
+    Ts, eps = [100, 300, 1000, 3000, 10000], [4.0]
+    df = pd.concat([simulate(env, 8, T, eps, range(32), 5) for env in ("switching",) for T in Ts])
     dn = pd.DataFrame([{"N": 8, "T": T, "eps": 4.0, **dict(zip(["d_noise", "d_noise_se"], d_noise_mc(8, T, 4.0, 4000, 5)))} for T in Ts])
     return df, dn
 
@@ -74,14 +81,11 @@ def test_switching_claims_hold_and_controls_are_caught(small_run):
     df, dn = small_run
     res = evaluate(df, dn, "switching", 4.0, {"AS17-cor3.2-regret-rate-T": 0.1, "AS17-cor3.2-gap-rate-T": 0.15}, 0.05,
                    np.random.default_rng(0))
-    assert res["AS17-thm3.4-bound"]["claim"].verdict == "PASS"
-    assert res["AS17-thm3.4-bound"]["control"].verdict == "FAIL"
-    assert res["AS17-cor3.2-gap-eps"]["claim"].verdict == "PASS"
-    assert res["AS17-cor3.2-gap-eps"]["control"].verdict == "FAIL"
-    assert res["AS17-cor3.2-regret-rate-T"]["claim"].verdict == "PASS"
-    assert res["AS17-cor3.2-regret-rate-T"]["control"].verdict == "FAIL"
-    assert res["AS17-cor3.2-gap-rate-T"]["control"].verdict == "FAIL"
-    assert res["AS17-cor3.2-gap-rate-T"]["claim"].verdict != "FAIL"
+    for cid in ("AS17-thm3.4-bound", "AS17-cor3.2-gap-eps", "AS17-cor3.2-regret-rate-T"):
+        assert_verdict(res[cid]["claim"], "PASS", what=cid)
+        assert_verdict(res[cid]["control"], "FAIL", what=f"{cid} control")
+    assert_verdict(res["AS17-cor3.2-gap-rate-T"]["control"], "FAIL", what="AS17-cor3.2-gap-rate-T control")
+    assert_not_verdict(res["AS17-cor3.2-gap-rate-T"]["claim"], "FAIL", what="AS17-cor3.2-gap-rate-T")
 
 
 def test_exact_draws_claim_and_its_control():

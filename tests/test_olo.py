@@ -13,6 +13,7 @@ from dpregret.learners.olo import (BallFTRL, CubeFTRL, FTPLLinear, bound_thm3_4_
                                    laplace_scale_printed, linear_oracle, sigma_thm3_5)
 from dpregret.learners.prefix_sums import ExactSum, TreeSum
 from dpregret.rng import ReplicateStreams, stable_key
+from margins import assert_z
 from dpregret.tree import draws_per_release, nodes_covering_leaf
 
 FTRL = {"ball": BallFTRL, "cube": CubeFTRL}
@@ -174,7 +175,10 @@ def test_losses_respect_their_sets(domain):
     signs = [sw.sign(t) for t in range(1, T + 1)]
     assert signs == [1.0] * 10 + [-1.0] * 10 + [1.0] * 20  # last block +1: L_T = 2 m u
     big = StochasticOLO(domain, N, 0.3, ReplicateStreams(2, stable_key("test_olo", "mean"), range(4000)))
-    np.testing.assert_allclose(big.loss(1, 4000).mean(axis=0), 0.3 * direction(domain, N), atol=0.05)
+    L, want = big.loss(1, 4000), 0.3 * direction(domain, N)
+    for i in range(N):  # within 0.05 of the mean, by >= 3 standard errors (measured >= 8.3)
+        assert_z(abs(L[:, i].mean() - want[i]), L[:, i].std(ddof=1) / np.sqrt(len(L)), 0.05, "below", k=3,
+                 what=f"|mean loss - mu u| ({i})")
 
 
 @pytest.mark.parametrize("domain", ["ball", "cube"])

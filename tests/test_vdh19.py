@@ -14,6 +14,7 @@ from dpregret.mechanisms import l2_laplace_randomiser
 from dpregret.rng import ReplicateStreams, stable_key
 from dpregret.scenarios import vdh19 as S
 from dpregret.scenarios.vdh19_run import _Masks, _smallest
+from margins import assert_not_verdict, assert_verdict, assert_z
 
 P = dict(d=5, T=[30, 100, 300, 1000, 3000], u_frac=[0, 0.5, 1, 4], rate_eps=2.0, eps_grid=[1.0, 4.0], T_eps=100,
          n_grid=[0, 1, 10, 100], T_n=100, b=1.0, D_guess=10.0, eta_fixed=1.0, printed_T_max=100,
@@ -40,9 +41,12 @@ def test_sphere_constant_and_noise_moment():
     rng = np.random.default_rng(1)
     x = rng.normal(size=(200_000, 5))
     x /= np.linalg.norm(x, axis=1, keepdims=True)
-    assert abs(np.abs(x[:, 0]).mean() - sphere_abs_mean(5)) < 3e-3
+    a = np.abs(x[:, 0])  # within 3e-3 of the constant, by >= 3 standard errors
+    assert_z(abs(a.mean() - sphere_abs_mean(5)), a.std(ddof=1) / np.sqrt(a.size), 3e-3, "below", k=3,
+             what="|E|x_1| - constant|")
     z = l2_laplace_randomiser(np.zeros((200_000, 5)), 2.0, rng)
-    assert abs(np.mean(np.sum(z**2, axis=1)) / S.l2_noise_second_moment(5, 2.0) - 1) < 0.02
+    q = np.sum(z**2, axis=1) / S.l2_noise_second_moment(5, 2.0)  # its mean within 2% of 1, by >= 3 se
+    assert_z(abs(q.mean() - 1), q.std(ddof=1) / np.sqrt(q.size), 0.02, "below", k=3, what="|E||z||^2 / moment - 1|")
     assert S.n_private(100) == 5 and S.n_private(10_000) == 10
 
 
@@ -162,19 +166,31 @@ def test_claims_on_a_small_run(small_tables):
     assert set(out) == set(C.CLAIMS) and all(c.startswith("VDH-") for c in out)
     for cid, (res, ctl) in out.items():
         assert res.verdict in VERDICTS and ctl.verdict in VERDICTS, cid
-    # the printed Theorems 10, 11, 12 are false on their deterministic sequences; the proof forms hold there
+    # the printed Theorems 10, 11, 12 are false on their deterministic sequences (exact checks); the proof
+    # forms hold there
     for cid in ("VDH-thm10-printed-bound", "VDH-thm11-bound", "VDH-thm12-printed-bound"):
         res, ctl = out[cid]
-        assert res.verdict == "FAIL" and res.measured > 1 and "realistic_runs" in res.detail, cid
-        assert ctl.verdict == "PASS", cid
-    # the proof-constant bounds hold on the runs; a bound looser than 2x everywhere says so in a numbered reason
+        assert_verdict(res, "FAIL", what=cid)
+        assert res.measured > 1 and "realistic_runs" in res.detail, cid
+        assert_verdict(ctl, "PASS", what=f"{cid} control")
+    # the proof-constant bounds hold on the runs; a bound looser than 2x everywhere says so in a numbered reason.
+    # 4 replicates: PASS or too wide to tell; not FAIL with margin, i.e. every point's mean under its bound
+    # (measured at seeds 1-3: >= 1.04 half-widths of the lower side)
     for cid in ("VDH-thm10-proof-bound", "VDH-eq3.3.5-bound", "VDH-thm11-proof-bound"):
         res, ctl = out[cid]
-        assert res.verdict != "FAIL" and res.measured < 1, cid  # 4 replicates: PASS or too wide to tell
-    assert out["VDH-sec3.4-minority-cost-rate-T"][1].verdict == "FAIL"
+        assert_not_verdict(res, "FAIL", what=cid)
+        assert res.measured < 1, cid
+    assert_verdict(out["VDH-sec3.4-minority-cost-rate-T"][1], "FAIL", what="VDH-sec3.4-minority-cost-rate-T control")
     res, ctl = out["VDH-sec3.4-sparse-vs-adagrad"]
-    assert ctl.verdict == "FAIL" and set(res.detail["by_T_and_D"]) == {f"T={T}" for T in P["T_sparse"]}
+    assert_verdict(ctl, "FAIL", what="VDH-sec3.4-sparse-vs-adagrad control")
+    assert set(res.detail["by_T_and_D"]) == {f"T={T}" for T in P["T_sparse"]}
     assert all(v > 0.9 for v in res.detail["adagrad_regret_slope_in_D"].values())  # AdaGrad pays its guess linearly
+    ada = small_tables["sparse"]
+    ada = ada[(ada.alg == "adagrad") & (ada.u_frac == 1.0)]
+    for T, g in ada.groupby("T"):  # ... clear of 0.9 by >= 3 standard errors of the per-replicate slopes
+        slopes = [np.polyfit(np.log(r.D_ratio), np.log(r.regret), 1)[0] for _, r in g.groupby("replicate")]
+        assert_z(res.detail["adagrad_regret_slope_in_D"][f"T={int(T)}"], np.std(slopes, ddof=1) / np.sqrt(len(slopes)),
+                 0.9, "above", k=3, what=f"AdaGrad's regret slope in D at T = {T}")
     assert "printed_3_3_4_rule" in out["VDH-thm10-printed-bound"][0].detail
     with pytest.raises(ValueError, match="u_frac"):
         C.evaluate(small_tables, dict(P, u_frac=[0, 2]), tol, 0.05, lambda cid: np.random.default_rng(0))
