@@ -61,6 +61,10 @@ SIGNATURE_DOC = ("make(R, N, T) -> an experts learner (dpregret.protocols: predi
                  "simplex, update((R, N) losses)) for R replicate rows, N experts and horizon T; the wrapper feeds "
                  "it the increments of the tree's private prefix sums (no eps needed)")
 BLOCK = 4096  # rounds of losses and releases made at once (speed only: the same draws)
+try:  # np.einsum without its Python dispatch (optimize=False calls exactly this): the same numbers
+    from numpy._core.multiarray import c_einsum as _einsum
+except ImportError:  # pragma: no cover - another numpy layout
+    _einsum = np.einsum
 
 
 def point_streams(env: str, N: int, T: int, replicates: Sequence[int], root_seed: int, gap: float, phases: int):
@@ -142,20 +146,32 @@ def play_on_releases(build: Callable, learners: Mapping[str, Callable], R: int, 
             before = sums.block(LE)  # the release each round is played on, L~_{t-1}
             after = sums.true + sums.noise if role == "tree" else sums.estimate  # L~_{t0 + tb}
             inc[role] = np.diff(np.concatenate([before, after[:, None]], axis=1), axis=1)  # L~_t - L~_{t-1}
-        plays = {id(u): np.empty((tb, R, N)) for u in runs}
+        # per run: its block of plays, of <x_t, l_t>, and what it is fed each round ((tb, R, N), contiguous:
+        # the same values as the round's slice, copied fresh for the learner every round)
+        fed = {"nonprivate": np.ascontiguousarray(L.transpose(1, 0, 2))}
+        for role in ("tree", "fresh_noise"):
+            fed[role] = np.ascontiguousarray(inc[role].transpose(1, 0, 2))
+        plays = [np.empty((tb, R, N)) for _ in runs]
+        dots = [np.empty((tb, R)) for _ in runs]
+        feeds = [fed["nonprivate"] if u.role == "nonprivate" else fed[u.role][:, u.rows] for u in runs]
+        work = list(zip(runs, [u.learner for u in runs], plays, dots, feeds))
         for s in range(tb):
             l = L[:, s]
-            feeds = {"nonprivate": l, "tree": inc["tree"][:, s], "fresh_noise": inc["fresh_noise"][:, s]}
-            for u in runs:
-                x = np.asarray(u.learner.predict(), dtype=float)
-                if x.shape != (R, N):
-                    try:
-                        check_play(setting, x, R, N)  # raises, naming the shape
-                    except ValueError as err:
-                        raise ValueError(f"learner {u.name!r} ({u.role}) in round {t0 + s + 1}: {err}") from None
-                plays[id(u)][s] = x
-                u.suffered = u.suffered + np.einsum("bi,bi->b", x, l)
-                u.learner.update(_feed(u, feeds).copy())
+            for u, learner, played, dot, feed in work:
+                x = learner.predict()
+                if not (type(x) is np.ndarray and x.dtype == np.float64 and x.shape == (R, N)):
+                    x = np.asarray(x, dtype=float)
+                    if x.shape != (R, N):
+                        try:
+                            check_play(setting, x, R, N)  # raises, naming the shape
+                        except ValueError as err:
+                            raise ValueError(f"learner {u.name!r} ({u.role}) in round {t0 + s + 1}: {err}") from None
+                played[s] = x
+                _einsum("bi,bi->b", x, l, out=dot[s])
+                learner.update(feed[s].copy())
+        for u, dot in zip(runs, dots):
+            u.suffered = _running(u.suffered, dot.T)  # the rounds' <x_t, l_t>, added in order
+        plays = {id(u): played for u, played in zip(runs, plays)}
         for u in runs:  # every play of the block
             try:
                 check_block(plays[id(u)])
