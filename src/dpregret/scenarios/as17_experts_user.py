@@ -32,8 +32,9 @@ lambda log T, not a loss in [0, 1]); that is what the check measures.  ``make(R,
 needs nothing about eps: the noise is added by the wrapper.
 
 The losses, tree draws and fresh-noise draws are the paper rows' (``as17_experts.simulate``:
-the same streams under the same keys), so each user row is paired with the paper's on the
-same draws (common random numbers); :func:`simulate` returns the paper's rows unchanged and
+the same streams under the same keys; with its compiled rounds, the very arrays they draw, handed
+over block by block rather than drawn a second time), so each user row is paired with the paper's
+on the same draws (common random numbers); :func:`simulate` returns the paper's rows unchanged and
 then, for every user learner ``name`` and eps, rows ``name`` (tree), ``name@nonprivate`` and
 ``name@fresh_noise``.  :data:`USER_CLAIMS` declares the claim that holds for any such learner:
 ``AS17-cor3.2-gap-rate-T`` (the paired privacy gap divided by log2(T)^2 does not grow with T),
@@ -123,7 +124,7 @@ class _Player:
     """Every user learner fed the full-information releases, shared by the experts and the OLO rows
     (:func:`play_on_releases`): built with the releases' initial state, then fed block by block
     (:meth:`block`), so the blocks may come from the rows' own loop or from the paper's rounds
-    (:class:`_PaperTap`).  ``tree_initial``: the tree's initial noise already drawn (the sum of its
+    (:class:`_Session` as the tap of ``as17_experts.simulate``).  ``tree_initial``: the tree's initial noise already drawn (the sum of its
     K scaled draws, as ``TreeReleases`` would make it), else drawn by ``tree_draws``."""
 
     def __init__(self, build: Callable, learners: Mapping[str, Callable], R: int, N: int, T: int,
