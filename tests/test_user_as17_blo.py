@@ -215,6 +215,28 @@ def test_bad_make_and_bad_plays_are_clear_errors():
         run(fkm, domain="simplex")
 
 
+def test_a_bad_play_is_the_error_even_when_the_learner_then_fails_on_its_feedback():
+    """The plays' values are checked per block of rounds (the round checks only their shape): a
+    non-finite play is still the reported error, with its round, when the learner raises its own
+    error on the feedback it gets for it before the block ends."""
+    class NaNThenFail:
+        def __init__(self, R, K, T, lam, streams):
+            self.R, self.n, self.t = R, K.n, 0
+
+        def predict(self):
+            self.t += 1
+            y = np.zeros((self.R, self.n))
+            y[0, 0] = np.nan if self.t == 5 else 0.0
+            return y
+
+        def update(self, v):
+            if not np.all(np.isfinite(v)):
+                raise RuntimeError("the learner's own error")
+
+    with pytest.raises(ValueError, match=r"learner 'mine' \(predict\(\)\) in round 5: .*non-finite"):
+        U.simulate("ball", "stochastic", 2, 20, {"mine": [1.0]}, range(2), 1, learners={"mine": NaNThenFail})
+
+
 def test_domain_contains_and_projects():
     ball, cube = U.Domain("ball", 2), U.Domain("cube", 2)
     x = np.array([[0.6, 0.8], [1.0, 1.0], [0.0, -0.5]])

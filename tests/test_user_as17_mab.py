@@ -176,6 +176,13 @@ def test_bad_make_and_bad_plays_are_clear_errors():
     with pytest.raises(ValueError, match=r"arm indices in \[0, 2\)"):
         S.simulate(plan={"mine": [1.0]}, learners={"mine": lambda R, N, T, lam, s: Constant(R, 2)}, **base)
 
+    class NegativeLater(Constant):  # arm -1 in round 3: numpy would index it; the block's check names it
+        def predict(self):
+            self.t = getattr(self, "t", 0) + 1
+            return np.full(self.R, -1 if self.t == 3 else 0)
+    with pytest.raises(ValueError, match=r"arm indices in \[0, 2\)"):
+        S.simulate(plan={"mine": [1.0]}, learners={"mine": lambda R, N, T, lam, s: NegativeLater(R, 0)}, **base)
+
     class BadP(Constant):
         def predict(self):
             self.p = np.full((self.R, 2), 0.7)
