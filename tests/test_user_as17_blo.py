@@ -215,6 +215,28 @@ def test_bad_make_and_bad_plays_are_clear_errors():
         run(fkm, domain="simplex")
 
 
+def test_a_bad_play_is_the_error_even_when_the_learner_then_fails_on_its_feedback():
+    """The plays' values are checked per block of rounds (the round checks only their shape): a
+    non-finite play is still the reported error, with its round, when the learner raises its own
+    error on the feedback it gets for it before the block ends."""
+    class NaNThenFail:
+        def __init__(self, R, K, T, lam, streams):
+            self.R, self.n, self.t = R, K.n, 0
+
+        def predict(self):
+            self.t += 1
+            y = np.zeros((self.R, self.n))
+            y[0, 0] = np.nan if self.t == 5 else 0.0
+            return y
+
+        def update(self, v):
+            if not np.all(np.isfinite(v)):
+                raise RuntimeError("the learner's own error")
+
+    with pytest.raises(ValueError, match=r"learner 'mine' \(predict\(\)\) in round 5: .*non-finite"):
+        U.simulate("ball", "stochastic", 2, 20, {"mine": [1.0]}, range(2), 1, learners={"mine": NaNThenFail})
+
+
 def test_domain_contains_and_projects():
     ball, cube = U.Domain("ball", 2), U.Domain("cube", 2)
     x = np.array([[0.6, 0.8], [1.0, 1.0], [0.0, -0.5]])
@@ -236,7 +258,26 @@ def small_runs():
     return uc, p, runs
 
 
+def _above(res, x):
+    """The declared margin of a threshold on a stochastic slope: ``res``'s interval lies above ``x``
+    by at least its half-width (so another machine's rounding, or another seed, cannot flip it)."""
+    half = (res.ci_high - res.ci_low) / 2
+    assert res.ci_low - x >= half, f"interval [{res.ci_low:.3f}, {res.ci_high:.3f}] not clear above {x} by {half:.3f}"
+
+
+def _fails_clearly(res):
+    """FAIL with the declared margin: the interval above the threshold (bound + tolerance) by its half-width."""
+    assert res.verdict == "FAIL", res
+    _above(res, res.bound + res.tolerance)
+
+
 def test_user_claim_decides_small_learners_with_their_controls_caught(small_runs):
+    """On this short grid (T <= 1e4, where SCRiBLe's local slope, ~0.69, still carries the log
+    factor the pipeline's grid [1e5, 1e7] leaves behind) no verdict of a SCRiBLe sits clear of the
+    threshold 0.65 (0.688 [0.666, 0.713] paper, 0.695 [0.667, 0.719] user on one machine; the
+    other side of it on another), so none is asserted: what is asserted has a declared margin (each
+    control and the T^(3/4) learner FAIL by at least their interval's half-width; the two SCRiBLes'
+    intervals lie within 0.1 of each other) or is exact (the paper's verdict is the pipeline's)."""
     from dpregret.claims.as17_tables import blo_rate_T_claim
 
     uc, p, runs = small_runs
@@ -251,12 +292,16 @@ def test_user_claim_decides_small_learners_with_their_controls_caught(small_runs
     paper, paper_ctl = uc.decide(runs, p, tol, 0.05, rng_for, "dp_scrible")
     scr, scr_ctl = uc.decide(runs, p, tol, 0.05, rng_for, "scr")
     fk, fk_ctl = uc.decide(runs, p, tol, 0.05, rng_for, "fkm")
-    assert paper_ctl.verdict == scr_ctl.verdict == fk_ctl.verdict == "FAIL"  # each control caught (slope ~ 1)
-    assert min(paper_ctl.measured, scr_ctl.measured, fk_ctl.measured) > 0.85
+    for ctl in (paper_ctl, scr_ctl, fk_ctl):  # each control caught (slope ~ 1: ~0.93 [0.90, 0.96] against 0.65)
+        _fails_clearly(ctl)
+        _above(ctl, 0.85)
     assert len({paper_ctl.measured, scr_ctl.measured, fk_ctl.measured}) == 3  # each learner's own control
-    # a SCRiBLe of the user's is near the paper's; the T^(3/4) one-point learner is caught
-    assert abs(scr.measured - paper.measured) < 0.1 and scr.verdict in ("PASS", "INCONCLUSIVE")
-    assert fk.verdict == "FAIL" and fk.measured > 0.7
+    # a SCRiBLe of the user's is near the paper's: the two slope intervals lie within 0.1 of each other
+    # (measured: 0.053 apart at their extremes, half-widths ~0.025)
+    assert max(scr.ci_high - paper.ci_low, paper.ci_high - scr.ci_low) < 0.1, (scr, paper)
+    # the T^(3/4) one-point learner is caught (0.80 [0.79, 0.82]) and lies above 0.7
+    _fails_clearly(fk)
+    _above(fk, 0.7)
     # the paper's learner is decided as the pipeline decides it (same rows, same spec, same control)
     again = blo_rate_T_claim(runs[runs.algorithm.isin(["dp_scrible", "dp_scrible_composed"])], "ball", 4, tol, 0.05,
                              rng_for)
@@ -289,5 +334,12 @@ def test_the_claims_are_found_by_the_contract_and_check_runs_one():
     v = out.verdicts
     assert list(v.learner) == ["paper (Algorithm 4 + SCRiBLe, cube)", "fkm"]
     assert v.control_caught.all()
+    # each control caught with the declared margin (0.93 [0.91, 0.94] and 0.92 [0.90, 0.94] against 0.65),
+    # recomputed from the same runs by the check's own decision
+    from dpregret.api import _decide, _params
+    uc = found["AS17-T2-blo-cube-rate-T"]
+    run, p = _params(uc.scenario, "smoke", None, None, 2)
+    for learner, (_, ctl, _, _) in _decide(uc, out.runs, p, run, "fkm").items():
+        _fails_clearly(ctl)
     with pytest.raises(ValueError, match="taken by the paper's rows"):
         dpregret.check(fkm, "AS17-T2-blo-ball-rate-T", name="dp_scrible_composed", preset="smoke")

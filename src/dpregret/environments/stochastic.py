@@ -177,7 +177,8 @@ class LinearFamily(_Problem):
         return (self.c + self.s_rows * _signs(src, _shape(src, R, self.d)) / math.sqrt(self.d),)
 
     def grad(self, x, z):
-        return np.broadcast_to(z[0], np.shape(x))
+        g = z[0]
+        return g if g.shape == np.shape(x) else np.broadcast_to(g, np.shape(x))  # no view when none is needed
 
     def neighbours(self, z, x_t, x_prev):
         """The antipodal support point ``c + s (-xi) = 2c - z``: ||z - z'|| = 2 s, the largest

@@ -133,6 +133,7 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
         noise_src = _BlockedNormal(noise_src, d, max(1, min(T, 1_000_000 // (R * d))), limit=T)
     tree = TreeNoise(T, d, lambda kk: draw_normal(noise_src, (kk, d) if isinstance(noise_src, (ReplicateStreams, _BlockedNormal)) else (R, kk, d)), R) if conversion in ("tree", "fresh") else None
     regret = np.zeros(R)
+    sample = _sampler(problem, src, R, T + (T - 1 if conversion == "fresh" else 0))
     sub, reg_c, sub_w = [], [], []
     ratio = np.zeros(R) if check_sensitivity else None
     xs = problem.x_star
@@ -147,13 +148,13 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
         x_prev = x
         bsum_prev, bsum = bsum, bsum + b_t
         x = (bsum_prev * x_prev + b_t * w) / bsum
-        z = problem.sample(src, R)
+        z = sample()
         gx = problem.grad(x, z)
         if conversion == "naive":
             delta = b_t * gx
             g = delta  # the plain conversion's t-th loss vector
         elif conversion == "fresh":
-            delta = b_t * gx - (b_prev * problem.grad(x_prev, problem.sample(src, R)) if t > 1 else 0.0)
+            delta = b_t * gx - (b_prev * problem.grad(x_prev, sample()) if t > 1 else 0.0)
             g = g + delta
         else:
             delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)
@@ -210,6 +211,34 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
         extra["gbar_ratio"] = gbar_ratio
         extra.update({f"gbar_ratio_{k}": v for k, v in gbar_ctl.items()})
     return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), ratio, extra)
+
+
+def _sampler(problem, src, R: int, limit: int):
+    """``problem.sample(src, R)`` as a function of no argument: for a :class:`LinearFamily` on a
+    ReplicateStreams, served from blocks of samples (speed only): a sample is the elementwise
+    ``c + s (signs) / sqrt(d)`` of the stream's next d uniforms, which the stream serves in order
+    whatever the block, so every call returns the numbers (and layout) ``sample`` would; at most
+    ``limit`` samples are drawn from the stream."""
+    from ..environments.stochastic import LinearFamily
+
+    if type(problem) is not LinearFamily or not isinstance(src, ReplicateStreams):
+        return lambda: problem.sample(src, R)
+    state = {"buf": None, "pos": 0, "left": int(limit)}
+    block = max(1, min(limit, 1_000_000 // (R * problem.d)))
+
+    def sample():
+        buf, pos = state["buf"], state["pos"]
+        if buf is None or pos == buf.shape[0]:
+            k = max(1, min(block, state["left"]))
+            state["left"] -= k
+            u = src.uniform((k, problem.d))  # (R, k, d); a TiledStreams tiles its replicates' draws
+            signs = np.where(u < 0.5, -1.0, 1.0)
+            z = problem.c[:, None] + problem.s_rows[:, None] * signs / math.sqrt(problem.d)
+            buf, pos = np.ascontiguousarray(z.transpose(1, 0, 2)), 0
+            state["buf"] = buf
+        state["pos"] = pos + 1
+        return (buf[pos],)
+    return sample
 
 
 class _BlockedNormal:

@@ -240,6 +240,28 @@ class UserRun:
         self.suffered = self.noisy = self.zsum = None
 
 
+def _bad_p(u: UserRun, p, R: int, N: int) -> ValueError:
+    return ValueError(f"learner {u.name!r}: attribute p must be the (R, N) distribution predict() drew its arms from "
+                      f"(or absent: realised regret), got {None if p is None else np.shape(p)}")
+
+
+def _check_user_block(u: UserRun, R: int, N: int, arms: np.ndarray, P: np.ndarray | None, upto: int,
+                      armed: int | None = None) -> None:
+    """The arms (``(tb, R)``) and distributions (``(tb, R, N)``) of a block's first ``upto`` rounds
+    (arms: ``armed``, default ``upto``): arm indices in [0, N) and each ``p`` a distribution, else
+    the error the first bad round raised round by round (its arms before its ``p``)."""
+    armed = upto if armed is None else armed
+    bad_arm = np.any((arms[:armed] < 0) | (arms[:armed] >= N), axis=1)
+    bad_p = np.zeros(armed, dtype=bool)
+    if P is not None:
+        bad_p[:upto] = (P[:upto].min(axis=(1, 2)) < -1e-12) | (np.abs(P[:upto].sum(axis=2) - 1).max(axis=1) > 1e-9)
+    for s in np.flatnonzero(bad_arm | bad_p):
+        if bad_arm[s]:
+            check_play("bandit", arms[s], R, N)  # raises, naming the arms
+        if bad_p[s]:
+            raise _bad_p(u, P[s], R, N)
+
+
 def run_user_block(u: UserRun, L: np.ndarray, noise: np.ndarray) -> None:
     """Algorithm 4 around ``u.learner`` for the rounds of the loss block ``L`` (``(R, tb, N)``).
 
@@ -249,35 +271,76 @@ def run_user_block(u: UserRun, L: np.ndarray, noise: np.ndarray) -> None:
     N)``, the whole vector Z_t of which Algorithm 4 forwards <Z_t, e_a>).  Suffered loss: the
     expected ``<p, l_s>`` if the learner exposes the distribution it drew ``a`` from as attribute
     ``p`` (``(R, N)``, set by ``predict``; the paper's rows' measure), else the realised ``l_s(a)``
-    (an unbiased estimate of it).  With the whole vector also Lemma 4.3's noisy-loss terms."""
+    (an unbiased estimate of it).  With the whole vector also Lemma 4.3's noisy-loss terms.
+
+    The round does only what the learner needs: the arms' type and shape are checked at once,
+    their range and ``p`` (a distribution) for the block after it (and before any exception the
+    learner raises meanwhile is passed on); the fed values ``l_s + lam z_s``, the regret's terms
+    and Lemma 4.3's sums are made for the block at once, each by the elementwise arithmetic and
+    in the order of the round-by-round sums."""
     R, tb, N = L.shape
     rows = np.arange(R)
     pulled = noise.ndim == 2
     if u.suffered is None:
         u.suffered, u.noisy, u.zsum = np.zeros(R), np.zeros(R), np.zeros((R, N))
-    for s in range(tb):
-        a = u.learner.predict()
-        check_play("bandit", a, R, N)
-        l = L[:, s]
-        p = getattr(u.learner, "p", None)
-        if u.expected is None:
-            u.expected = p is not None
+    lz = u.lam * noise  # the rounds' lam z, (R, tb) or (R, tb, N)
+    fed = L + (lz[:, :, None] if pulled else lz)  # l_s(i) + lam z_s(i) (pulled: the arm's own draw)
+    arms = np.empty((tb, R), dtype=np.int64)
+    P = None if u.expected is False else np.empty((tb, R, N))
+    now = np.zeros(tb, dtype=bool)  # rounds whose <p, l_s>, <p, lam z_s> were taken at once (p not C-contiguous)
+    suf_now, noisy_now = np.empty((tb, R)), np.empty((tb, R))
+    learner = u.learner
+    ready = armed = 0  # rounds whose p (and arms) are recorded
+    try:
+        for s in range(tb):
+            a = learner.predict()
+            if not (type(a) is np.ndarray and a.shape == (R,) and a.dtype.kind in "iu"):
+                check_play("bandit", a, R, N)
+                a = np.asarray(a)
+            arms[s] = a
+            armed = s + 1
+            p = getattr(learner, "p", None)
+            if u.expected is None:
+                u.expected = p is not None
+                if not u.expected:
+                    P = None
+            if u.expected:
+                if not (type(p) is np.ndarray and p.dtype == np.float64 and p.shape == (R, N)):
+                    p = np.asarray(p, dtype=float) if p is not None else None
+                    if p is None or p.shape != (R, N):
+                        raise _bad_p(u, p, R, N)
+                P[s] = p
+                if not p.flags.c_contiguous:  # the block's sums below assume the round's layout
+                    now[s] = True
+                    suf_now[s] = (p * L[:, s]).sum(axis=1)
+                    if not pulled:
+                        noisy_now[s] = (p * (u.lam * noise[:, s])).sum(axis=1)
+            ready = s + 1
+            learner.update(fed[rows, s, a])
+    except Exception:
+        _check_user_block(u, R, N, arms, P, ready, armed)  # a bad play before the failure is the error
+        raise
+    _check_user_block(u, R, N, arms, P, tb)
+    steps = np.arange(tb)
+    if u.expected:
+        suf = (P * L.transpose(1, 0, 2)).sum(axis=2)  # (tb, R): <p_s, l_s>, as the round's sum
+        suf[now] = suf_now[now]
+    else:
+        suf = L[rows[None, :], steps[:, None], arms]  # l_s(a_s)
+    u.suffered = _running(u.suffered, suf.T)
+    if not pulled:
         if u.expected:
-            p = np.asarray(p, dtype=float) if p is not None else None
-            if p is None or p.shape != (R, N) or p.min() < -1e-12 or np.abs(p.sum(axis=1) - 1).max() > 1e-9:
-                raise ValueError(f"learner {u.name!r}: attribute p must be the (R, N) distribution predict() drew "
-                                 f"its arms from (or absent: realised regret), got {None if p is None else p.shape}")
-            u.suffered += (p * l).sum(axis=1)
+            nz = (P * lz.transpose(1, 0, 2)).sum(axis=2)
+            nz[now] = noisy_now[now]
         else:
-            u.suffered += l[rows, a]
-        if pulled:
-            z = u.lam * noise[:, s]
-        else:
-            zv = u.lam * noise[:, s]
-            z = zv[rows, a]
-            u.noisy += (p * zv).sum(axis=1) if u.expected else z
-            u.zsum += zv
-        u.learner.update(l[rows, a] + z)
+            nz = lz[rows[None, :], steps[:, None], arms]
+        u.noisy = _running(u.noisy, nz.T)
+        u.zsum = _running(u.zsum, lz)
+
+
+def _running(acc: np.ndarray, per_round: np.ndarray) -> np.ndarray:
+    """``acc`` plus each of ``per_round``'s rounds (axis 1), added in order (as ``acc += x`` round by round)."""
+    return np.cumsum(np.concatenate([acc[:, None], per_round], axis=1), axis=1)[:, -1]
 
 
 def _user_claim():

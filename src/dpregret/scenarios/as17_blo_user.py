@@ -52,6 +52,10 @@ SIGNATURE_DOC = ("make(R, domain, T, lam, streams) -> a bco learner (dpregret.pr
                  "Laplace scale of the noise vector Z_t in the forwarded <l_t + Z_t, y_t>; streams: a "
                  "dpregret.rng.ReplicateStreams for its own randomness")
 TOL = 1e-9  # how far outside K a play may lie (rounding)
+try:  # np.einsum without its Python dispatch (optimize=False calls exactly this): the same numbers
+    from numpy._core.multiarray import c_einsum as _einsum
+except ImportError:  # pragma: no cover - another numpy layout
+    _einsum = np.einsum
 
 
 class Domain:
@@ -126,41 +130,88 @@ class _Run:
         return self.name if self.role == "private" else f"{self.name}@{CONTROL}"
 
 
-def _check_point(u: _Run, what: str, a, R: int, domain: Domain) -> np.ndarray:
+def _check_point(u: _Run, what: str, a, R: int, domain: Domain, round_: int | None = None) -> np.ndarray:
     a = np.asarray(a)
+    where = "" if round_ is None else f" in round {round_}"
     try:
         check_play("bco", a, R, domain.n)
     except ValueError as err:
-        raise ValueError(f"learner {u.name!r} ({what}): {err}") from None
+        raise ValueError(f"learner {u.name!r} ({what}){where}: {err}") from None
     a = a.astype(float, copy=False)
     inside = domain.contains(a)
     if not np.all(inside):
         r = int(np.argmin(inside))
-        raise ValueError(f"learner {u.name!r} ({what}): row {r} is outside the {domain.name} "
+        raise ValueError(f"learner {u.name!r} ({what}){where}: row {r} is outside the {domain.name} "
                          f"(point {np.round(a[r], 6).tolist()})")
     return a
 
 
-def run_user_rounds(u: _Run, domain: Domain, L: np.ndarray, Z: np.ndarray) -> None:
-    """Algorithm 4 around ``u.learner`` over the loss block ``L`` (``(R, tb, n)``) with the standard
-    Laplace vectors ``Z`` (``(R, tb, n)``, scaled by ``u.lam``): see the module docstring."""
+def _fast(a, shape: tuple) -> bool:
+    """``a`` is a float64 array of ``shape``: a play the round can use as it is (its values are
+    checked after the block, :func:`_check_block`)."""
+    return type(a) is np.ndarray and a.dtype == np.float64 and a.shape == shape
+
+
+def _check_block(u: _Run, domain: Domain, R: int, t0: int, played: np.ndarray, centres: np.ndarray | None,
+                 upto: int) -> None:
+    """The plays (and centres) of rounds ``t0 + 1 .. t0 + upto``, ``(tb, R, n)``: finite and inside
+    K, else the error :func:`_check_point` raises for the first bad round (its play before its centre)."""
+    def ok(a):
+        a = a[:upto]
+        size = np.linalg.norm(a, axis=-1) if domain.name == "ball" else np.max(np.abs(a), axis=-1)
+        return np.all(np.isfinite(a), axis=(1, 2)) & np.all(size <= 1.0 + TOL, axis=1)
+    good = ok(played) if centres is None else ok(played) & ok(centres)
+    for s in np.flatnonzero(~good):
+        _check_point(u, "predict()", played[s], R, domain, t0 + s + 1)
+        if centres is not None:
+            _check_point(u, "center", centres[s], R, domain, t0 + s + 1)
+
+
+def run_user_rounds(u: _Run, domain: Domain, L: np.ndarray, Z: np.ndarray, t0: int = 0) -> None:
+    """Algorithm 4 around ``u.learner`` over the loss block ``L`` (``(R, tb, n)``, rounds ``t0 + 1 ..
+    t0 + tb``) with the standard Laplace vectors ``Z`` (``(R, tb, n)``, scaled by ``u.lam``): see the
+    module docstring.  The round does only what the learner needs: its play's shape is checked at
+    once, its values (finite, inside K; the centre's too) for the whole block after it (and before
+    any exception the learner raises meanwhile is passed on); the fed vectors ``l_t + lam z_t`` are
+    made for the block at once (the same elementwise arithmetic as round by round)."""
     R, tb, n = L.shape
+    shape = (R, n)
     if u.suffered is None:
         u.suffered = np.zeros(R)
-    for s in range(tb):
-        y = _check_point(u, "predict()", u.learner.predict(), R, domain)
-        l = L[:, s]
-        c = getattr(u.learner, "center", None)
-        if u.expected is None:
-            u.expected = c is not None
-        if u.expected:
-            if c is None:
-                raise ValueError(f"learner {u.name!r}: attribute center disappeared after round 1")
-            c = _check_point(u, "center", c, R, domain)
-        else:
-            c = y
-        u.suffered += np.einsum("ri,ri->r", l, c)
-        u.learner.update(np.einsum("ri,ri->r", l + u.lam * Z[:, s], y))
+    learner, name = u.learner, u.name
+    fed = np.ascontiguousarray((L + u.lam * Z).transpose(1, 0, 2))  # (tb, R, n): round s's l + lam z, contiguous
+    played = np.empty((tb, R, n))
+    centres = None if u.expected is False else np.empty((tb, R, n))
+    dots = np.empty((tb, R))  # <l_t, c_t> per round, summed in order after the block
+    einsum = _einsum
+    ready = 0  # rounds whose play (and centre) are recorded
+    try:
+        for s in range(tb):
+            y = learner.predict()
+            if not _fast(y, shape):
+                y = _check_point(u, "predict()", y, R, domain, t0 + s + 1)
+            played[s] = y
+            c = getattr(learner, "center", None)
+            if u.expected is None:
+                u.expected = c is not None
+                if not u.expected:
+                    centres = None
+            if u.expected:
+                if c is None:
+                    raise ValueError(f"learner {name!r}: attribute center disappeared after round 1")
+                if not _fast(c, shape):
+                    c = _check_point(u, "center", c, R, domain, t0 + s + 1)
+                centres[s] = c
+            else:
+                c = y
+            ready = s + 1
+            einsum("ri,ri->r", L[:, s], c, out=dots[s])
+            learner.update(einsum("ri,ri->r", fed[s], y))
+    except Exception:
+        _check_block(u, domain, R, t0, played, centres, ready)  # a bad play before the failure is the error
+        raise
+    _check_block(u, domain, R, t0, played, centres, tb)
+    u.suffered = np.cumsum(np.concatenate([u.suffered[:, None], dots.T], axis=1), axis=1)[:, -1]  # in round order
 
 
 def simulate(domain: str, env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], replicates: Sequence[int],
@@ -227,7 +278,7 @@ def _user_rows(domain, env, N, T, plan, replicates, root_seed, phases, mu, learn
             L = losses.block(tb)
         Z = noise.laplace(1.0, (tb, N))
         for u in runs:
-            run_user_rounds(u, K, L, Z)
+            run_user_rounds(u, K, L, Z, t0)
         cum += L.sum(axis=1)
     best = best_in_hindsight(domain, cum)
     out = []

@@ -61,7 +61,11 @@ class _BlockedLaplace:
 
 
 def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequence[int], root_seed: int,
-             gap: float = 0.1, phases: int = 4) -> pd.DataFrame:
+             gap: float = 0.1, phases: int = 4, tap=None) -> pd.DataFrame:
+    """The paper's rows of one point.  ``tap``: an object given the rounds' draws as the compiled
+    rounds make them (``tap.start(noise_0, fresh_0)``, then ``tap.block(t0, L, zt, zf)`` per block,
+    :func:`_rounds_compiled`), so that another consumer of the same draws (a user's learner,
+    ``scenarios.as17_experts_user``) need not draw them again; the rows do not depend on it."""
     if env not in KINDS:
         raise ValueError(f"env must be one of {KINDS}, got {env!r}")
     N = V.integer("N", N, minimum=2)
@@ -80,8 +84,11 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     fresh_streams = ReplicateStreams(root_seed, stable_key(*point, "fresh"), replicates)
     sc_t = np.array([tree_lambda(N, T, e) for e in eps])
     sc_f = np.array([fresh_lambda(N, T, e) for e in eps])
+    if tap is not None and not COMPILED:
+        raise ValueError("tap needs the compiled rounds (COMPILED = True)")
     if COMPILED:
-        suffered, cum, sum_sq, sum_max = _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f)
+        suffered, cum, sum_sq, sum_max = _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t,
+                                                          sc_f, tap)
     else:
         suffered, cum, sum_sq, sum_max = _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f)
     best = cum.min(axis=1)
@@ -140,10 +147,13 @@ def _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams,
     return suffered, cum, sum_sq, sum_max
 
 
-def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f):
+def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f, tap=None):
     """The same rounds through learners.experts_jit.experts_block, BLOCK rounds at a time: the
     same draws in the same order (the tree's K initial draws, then 1 + K - popcount(t) per round;
-    the fresh-noise learner's one initial draw, then one per round) and the same arithmetic."""
+    the fresh-noise learner's one initial draw, then one per round) and the same arithmetic.
+    ``tap`` (:func:`simulate`) gets the initial release's noise (the K scaled draws summed, a copy)
+    and the fresh sums' scaled first draw, then each block's losses and standard draws before the
+    kernel reads them."""
     from ..learners.experts_jit import accumulate, experts_block
 
     K = draws_per_release(T)
@@ -151,7 +161,10 @@ def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, 
     ER = E * R
     init_t = scaled_draws(tree_streams, sc_t, N)(K)  # TreeBasedAgg.__init__: L~_0 = sum of K draws
     noise_t = init_t.sum(axis=1)
-    est_f = np.zeros((ER, N)) + scaled_draws(fresh_streams, sc_f, N)(1)[:, 0]  # FreshNoise.__init__
+    first_f = scaled_draws(fresh_streams, sc_f, N)(1)
+    est_f = np.zeros((ER, N)) + first_f[:, 0]  # FreshNoise.__init__
+    if tap is not None:
+        tap.start(noise_t.copy(), first_f)
     est_n = np.zeros((R, N))
     alpha = np.zeros((levels, ER, N))
     noisy = np.zeros((levels, ER, N))
@@ -172,6 +185,8 @@ def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, 
         rows = sum(1 + K - t.bit_count() for t in range(t0 + 1, t0 + B + 1))
         zt = np.ascontiguousarray(tree_streams.laplace(1.0, (rows, N)))
         zf = np.ascontiguousarray(fresh_streams.laplace(1.0, (B, N)))
+        if tap is not None:
+            tap.block(t0, L, zt, zf)
         Xn = np.empty((B, R, N))
         Xt = np.empty((B, ER, N))
         Xf = np.empty((B, ER, N))

@@ -32,8 +32,9 @@ lambda log T, not a loss in [0, 1]); that is what the check measures.  ``make(R,
 needs nothing about eps: the noise is added by the wrapper.
 
 The losses, tree draws and fresh-noise draws are the paper rows' (``as17_experts.simulate``:
-the same streams under the same keys), so each user row is paired with the paper's on the
-same draws (common random numbers); :func:`simulate` returns the paper's rows unchanged and
+the same streams under the same keys; with its compiled rounds, the very arrays they draw, handed
+over block by block rather than drawn a second time), so each user row is paired with the paper's
+on the same draws (common random numbers); :func:`simulate` returns the paper's rows unchanged and
 then, for every user learner ``name`` and eps, rows ``name`` (tree), ``name@nonprivate`` and
 ``name@fresh_noise``.  :data:`USER_CLAIMS` declares the claim that holds for any such learner:
 ``AS17-cor3.2-gap-rate-T`` (the paired privacy gap divided by log2(T)^2 does not grow with T),
@@ -61,6 +62,10 @@ SIGNATURE_DOC = ("make(R, N, T) -> an experts learner (dpregret.protocols: predi
                  "simplex, update((R, N) losses)) for R replicate rows, N experts and horizon T; the wrapper feeds "
                  "it the increments of the tree's private prefix sums (no eps needed)")
 BLOCK = 4096  # rounds of losses and releases made at once (speed only: the same draws)
+try:  # np.einsum without its Python dispatch (optimize=False calls exactly this): the same numbers
+    from numpy._core.multiarray import c_einsum as _einsum
+except ImportError:  # pragma: no cover - another numpy layout
+    _einsum = np.einsum
 
 
 def point_streams(env: str, N: int, T: int, replicates: Sequence[int], root_seed: int, gap: float, phases: int):
@@ -103,11 +108,83 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     if env not in KINDS:
         raise ValueError(f"env must be one of {KINDS}, got {env!r}")
     learners = check_makes(learners, X.ALGORITHMS, SIGNATURE)
-    paper = X.simulate(env, N, T, eps, replicates, root_seed, gap=gap, phases=phases)
     if not learners:
-        return paper
-    user = _user_rows(env, int(N), int(T), [float(e) for e in eps], list(replicates), root_seed, gap, phases, learners)
+        return X.simulate(env, N, T, eps, replicates, root_seed, gap=gap, phases=phases)
+    session = _Session(env, int(N), int(T), [float(e) for e in eps], list(replicates), root_seed, gap, phases, learners)
+    if X.COMPILED:  # the user learners play on the paper's rounds' draws as they are made (not drawn twice)
+        paper = X.simulate(env, N, T, eps, replicates, root_seed, gap=gap, phases=phases, tap=session)
+    else:
+        paper = X.simulate(env, N, T, eps, replicates, root_seed, gap=gap, phases=phases)
+        session.run()
+    user = session.rows()
     return pd.concat([paper, user[paper.columns]], ignore_index=True)
+
+
+class _Player:
+    """Every user learner fed the full-information releases, shared by the experts and the OLO rows
+    (:func:`play_on_releases`): built with the releases' initial state, then fed block by block
+    (:meth:`block`), so the blocks may come from the rows' own loop or from the paper's rounds
+    (:class:`_Session` as the tap of ``as17_experts.simulate``).  ``tree_initial``: the tree's initial noise already drawn (the sum of its
+    K scaled draws, as ``TreeReleases`` would make it), else drawn by ``tree_draws``."""
+
+    def __init__(self, build: Callable, learners: Mapping[str, Callable], R: int, N: int, T: int,
+                 eps: Sequence[float], tree_draws, fresh_draws, setting: str, check_block, tree_initial=None):
+        ER = len(eps) * R
+        self.R, self.N, self.eps, self.setting, self.check_block = R, N, eps, setting, check_block
+        self.tree = tree = TreeReleases(T, N, tree_draws, ER, initial=tree_initial)  # L~_0's K draws, as TreeBasedAgg
+        self.fresh = fresh = FreshNoise(ER, N, fresh_draws)
+        self.runs = runs = []
+        built = []
+        for name, make in learners.items():
+            runs.append(_Run(name, "nonprivate", None, slice(0, R), build(make, name, built)))
+            for k, e in enumerate(eps):
+                for role in ("tree", "fresh_noise"):
+                    runs.append(_Run(name, role, e, slice(k * R, (k + 1) * R), build(make, name, built)))
+        first = {"tree": tree.true + tree.noise, "fresh_noise": fresh.estimate, "nonprivate": np.zeros((R, N))}
+        for u in runs:  # the releases before round 1 (L~_0), as update() before the first predict()
+            u.learner.update(_feed(u, first).copy())
+            u.suffered = np.zeros(R)
+
+    def block(self, t0: int, L: np.ndarray) -> None:
+        """Rounds ``t0 + 1 .. t0 + tb`` on the losses ``L`` (``(R, tb, N)``)."""
+        R, N, eps, runs, setting, check_block = self.R, self.N, self.eps, self.runs, self.setting, self.check_block
+        ER, tb = len(eps) * R, L.shape[1]
+        LE = np.broadcast_to(L[None], (len(eps), R, tb, N)).reshape(ER, tb, N)
+        inc = {}
+        for role, sums in (("tree", self.tree), ("fresh_noise", self.fresh)):
+            before = sums.block(LE)  # the release each round is played on, L~_{t-1}
+            after = sums.true + sums.noise if role == "tree" else sums.estimate  # L~_{t0 + tb}
+            inc[role] = np.diff(np.concatenate([before, after[:, None]], axis=1), axis=1)  # L~_t - L~_{t-1}
+        # per run: its block of plays, of <x_t, l_t>, and what it is fed each round ((tb, R, N), contiguous:
+        # the same values as the round's slice, copied fresh for the learner every round)
+        fed = {"nonprivate": np.ascontiguousarray(L.transpose(1, 0, 2))}
+        for role in ("tree", "fresh_noise"):
+            fed[role] = np.ascontiguousarray(inc[role].transpose(1, 0, 2))
+        plays = [np.empty((tb, R, N)) for _ in runs]
+        dots = [np.empty((tb, R)) for _ in runs]
+        feeds = [fed["nonprivate"] if u.role == "nonprivate" else fed[u.role][:, u.rows] for u in runs]
+        work = list(zip(runs, [u.learner for u in runs], plays, dots, feeds))
+        for s in range(tb):
+            l = L[:, s]
+            for u, learner, played, dot, feed in work:
+                x = learner.predict()
+                if not (type(x) is np.ndarray and x.dtype == np.float64 and x.shape == (R, N)):
+                    x = np.asarray(x, dtype=float)
+                    if x.shape != (R, N):
+                        try:
+                            check_play(setting, x, R, N)  # raises, naming the shape
+                        except ValueError as err:
+                            raise ValueError(f"learner {u.name!r} ({u.role}) in round {t0 + s + 1}: {err}") from None
+                played[s] = x
+                _einsum("bi,bi->b", x, l, out=dot[s])
+                learner.update(feed[s].copy())
+        for u, dot in zip(runs, dots):
+            u.suffered = _running(u.suffered, dot.T)  # the rounds' <x_t, l_t>, added in order
+        for u, played in zip(runs, plays):  # every play of the block
+            try:
+                check_block(played)
+            except ValueError as err:
+                raise ValueError(f"learner {u.name!r} ({u.role}) in rounds {t0 + 1}..{t0 + tb}: {err}") from None
 
 
 def play_on_releases(build: Callable, learners: Mapping[str, Callable], R: int, N: int, T: int,
@@ -120,48 +197,12 @@ def play_on_releases(build: Callable, learners: Mapping[str, Callable], R: int, 
     ``fresh_draws``: row ``e * R + r`` is eps ``e``, replicate ``r``) as the paper rows'.
     ``blocks`` yields ``(t0, L)``, the losses of rounds ``t0 + 1 .. t0 + tb`` as ``(R, tb, N)``;
     ``check_block(plays)`` validates a run's ``(tb, R, N)`` plays.  Returns the runs, with
-    ``suffered`` the summed ``<x_t, l_t>`` per replicate."""
-    ER = len(eps) * R
-    tree = TreeReleases(T, N, tree_draws, ER)  # draws L~_0's K draws, as TreeBasedAgg
-    fresh = FreshNoise(ER, N, fresh_draws)
-    runs, built = [], []
-    for name, make in learners.items():
-        runs.append(_Run(name, "nonprivate", None, slice(0, R), build(make, name, built)))
-        for k, e in enumerate(eps):
-            for role in ("tree", "fresh_noise"):
-                runs.append(_Run(name, role, e, slice(k * R, (k + 1) * R), build(make, name, built)))
-    first = {"tree": tree.true + tree.noise, "fresh_noise": fresh.estimate, "nonprivate": np.zeros((R, N))}
-    for u in runs:  # the releases before round 1 (L~_0), as update() before the first predict()
-        u.learner.update(_feed(u, first).copy())
-        u.suffered = np.zeros(R)
+    ``suffered`` the summed ``<x_t, l_t>`` per replicate.  (The rows do not depend on how the
+    rounds are cut into blocks.)"""
+    player = _Player(build, learners, R, N, T, eps, tree_draws, fresh_draws, setting, check_block)
     for t0, L in blocks:
-        tb = L.shape[1]
-        LE = np.broadcast_to(L[None], (len(eps), R, tb, N)).reshape(ER, tb, N)
-        inc = {}
-        for role, sums in (("tree", tree), ("fresh_noise", fresh)):
-            before = sums.block(LE)  # the release each round is played on, L~_{t-1}
-            after = sums.true + sums.noise if role == "tree" else sums.estimate  # L~_{t0 + tb}
-            inc[role] = np.diff(np.concatenate([before, after[:, None]], axis=1), axis=1)  # L~_t - L~_{t-1}
-        plays = {id(u): np.empty((tb, R, N)) for u in runs}
-        for s in range(tb):
-            l = L[:, s]
-            feeds = {"nonprivate": l, "tree": inc["tree"][:, s], "fresh_noise": inc["fresh_noise"][:, s]}
-            for u in runs:
-                x = np.asarray(u.learner.predict(), dtype=float)
-                if x.shape != (R, N):
-                    try:
-                        check_play(setting, x, R, N)  # raises, naming the shape
-                    except ValueError as err:
-                        raise ValueError(f"learner {u.name!r} ({u.role}) in round {t0 + s + 1}: {err}") from None
-                plays[id(u)][s] = x
-                u.suffered = u.suffered + np.einsum("bi,bi->b", x, l)
-                u.learner.update(_feed(u, feeds).copy())
-        for u in runs:  # every play of the block
-            try:
-                check_block(plays[id(u)])
-            except ValueError as err:
-                raise ValueError(f"learner {u.name!r} ({u.role}) in rounds {t0 + 1}..{t0 + tb}: {err}") from None
-    return runs
+        player.block(t0, L)
+    return player.runs
 
 
 def _running(acc: np.ndarray, per_round: np.ndarray) -> np.ndarray:
@@ -169,44 +210,89 @@ def _running(acc: np.ndarray, per_round: np.ndarray) -> np.ndarray:
     return np.cumsum(np.concatenate([acc[:, None], per_round], axis=1), axis=1)[:, -1]
 
 
-def _user_rows(env, N, T, eps, replicates, root_seed, gap, phases, learners) -> pd.DataFrame:
-    R = len(replicates)
-    source, tree_streams, fresh_streams = point_streams(env, N, T, replicates, root_seed, gap, phases)
-    sc_t = np.array([tree_lambda(N, T, e) for e in eps])
-    sc_f = np.array([fresh_lambda(N, T, e) for e in eps])
-    acc = {"cum": np.zeros((R, N)), "sum_sq": np.zeros(R), "sum_max": np.zeros(R)}
+class _Session:
+    """The user rows of one point: the learners played on the paper rows' draws, either drawn again
+    from the same streams (:meth:`run`) or handed over by the paper's compiled rounds as they make
+    them (``as17_experts.simulate(..., tap=session)``: :meth:`start`, :meth:`block`), the same
+    numbers either way (the draws, the arithmetic and the summation order do not depend on who draws
+    or on the blocks); then :meth:`rows`."""
 
-    def blocks():
-        for t0 in range(0, T, BLOCK):
-            tb = min(BLOCK, T - t0)
-            if env == "switching":
-                L = np.stack([source.loss(t, R) for t in range(t0 + 1, t0 + tb + 1)], axis=1).astype(float)
-            else:
-                L = source.block(tb)
-            acc["cum"] = _running(acc["cum"], L)
-            acc["sum_sq"] = _running(acc["sum_sq"], np.max(np.abs(L), axis=2) ** 2)
-            acc["sum_max"] = _running(acc["sum_max"], np.max(L, axis=2))
-            yield t0, L
+    def __init__(self, env, N, T, eps, replicates, root_seed, gap, phases, learners):
+        self.env, self.N, self.T, self.eps, self.replicates, self.learners = env, N, T, eps, replicates, learners
+        self.R = R = len(replicates)
+        self.source, self.tree_streams, self.fresh_streams = point_streams(env, N, T, replicates, root_seed, gap, phases)
+        self.sc_t = np.array([tree_lambda(N, T, e) for e in eps])
+        self.sc_f = np.array([fresh_lambda(N, T, e) for e in eps])
+        self.acc = {"cum": np.zeros((R, N)), "sum_sq": np.zeros(R), "sum_max": np.zeros(R)}
+        self.player = None
+        self._z = {}
 
-    def check_block(plays):  # finite and on the simplex
-        tb = plays.shape[0]
+    def _check_block(self, plays):  # finite and on the simplex
+        R, N, tb = self.R, self.N, plays.shape[0]
         check_play("experts", plays.reshape(tb * R, N), tb * R, N)
 
-    runs = play_on_releases(lambda make, name, built: build_user_learner(make, name, R, N, T, built), learners,
-                            R, N, T, eps, scaled_draws(tree_streams, sc_t, N), scaled_draws(fresh_streams, sc_f, N),
-                            blocks(), "experts", check_block)
-    best = acc["cum"].min(axis=1)
-    out = []
-    for u in runs:
-        for k, e in enumerate(eps):
-            if u.role != "nonprivate" and e != u.eps:
-                continue
-            lam = {"nonprivate": 0.0, "tree": sc_t[k], "fresh_noise": sc_f[k]}[u.role]
-            out.append(pd.DataFrame({
-                "scenario": SCENARIO, "env": env, "algorithm": u.name if u.role == "tree" else f"{u.name}@{u.role}",
-                "N": N, "T": T, "eps": e, "replicate": replicates, "eta": np.nan, "regret": u.suffered - best,
-                "sum_sq_dual": acc["sum_sq"], "max_regret": acc["sum_max"] - best, "lambda": float(lam)}))
-    return pd.concat(out, ignore_index=True)
+    def _build(self, tree_draws, fresh_draws, tree_initial=None):
+        R, N, T = self.R, self.N, self.T
+        self.player = _Player(lambda make, name, built: build_user_learner(make, name, R, N, T, built), self.learners,
+                              R, N, T, self.eps, tree_draws, fresh_draws, "experts", self._check_block, tree_initial)
+
+    def _losses(self, t0: int, tb: int, given=None) -> np.ndarray:
+        if self.env == "switching":  # the rows' own vectors (deterministic; their layout is the rows' own)
+            L = np.stack([self.source.loss(t, self.R) for t in range(t0 + 1, t0 + tb + 1)], axis=1).astype(float)
+        else:
+            L = self.source.block(tb) if given is None else given
+        acc = self.acc
+        acc["cum"] = _running(acc["cum"], L)
+        acc["sum_sq"] = _running(acc["sum_sq"], np.max(np.abs(L), axis=2) ** 2)
+        acc["sum_max"] = _running(acc["sum_max"], np.max(L, axis=2))
+        return L
+
+    def run(self) -> None:
+        """The rounds with the rows' own draws (the streams of the paper's rows, drawn again)."""
+        self._build(scaled_draws(self.tree_streams, self.sc_t, self.N), scaled_draws(self.fresh_streams, self.sc_f, self.N))
+        for t0 in range(0, self.T, BLOCK):
+            tb = min(BLOCK, self.T - t0)
+            self.player.block(t0, self._losses(t0, tb))
+
+    # the tap of as17_experts.simulate: the paper's draws, as its compiled rounds make them
+    def _scaled(self, scales, z, k):
+        if z.shape[1] != k:
+            raise RuntimeError(f"the paper's block has {z.shape[1]} draws, the rows need {k}")
+        return (scales[:, None, None, None] * z[None]).reshape(scales.size * self.R, k, self.N)  # as scaled_draws
+
+    def start(self, tree_noise_0: np.ndarray, fresh_first: np.ndarray) -> None:
+        first = [fresh_first]
+
+        def fresh_draws(k):
+            return first.pop() if first else self._scaled(self.sc_f, self._z["zf"], k)
+        self._build(lambda k: self._scaled(self.sc_t, self._z["zt"], k), fresh_draws, tree_noise_0)
+
+    def block(self, t0: int, L: np.ndarray, zt: np.ndarray, zf: np.ndarray) -> None:
+        self._z = {"zt": zt, "zf": zf}
+        self.player.block(t0, self._losses(t0, L.shape[1], L))
+
+    def rows(self) -> pd.DataFrame:
+        eps, acc = self.eps, self.acc
+        best = acc["cum"].min(axis=1)
+        out = []
+        for u in self.player.runs:
+            for k, e in enumerate(eps):
+                if u.role != "nonprivate" and e != u.eps:
+                    continue
+                lam = {"nonprivate": 0.0, "tree": self.sc_t[k], "fresh_noise": self.sc_f[k]}[u.role]
+                out.append(pd.DataFrame({
+                    "scenario": SCENARIO, "env": self.env,
+                    "algorithm": u.name if u.role == "tree" else f"{u.name}@{u.role}", "N": self.N, "T": self.T,
+                    "eps": e, "replicate": self.replicates, "eta": np.nan, "regret": u.suffered - best,
+                    "sum_sq_dual": acc["sum_sq"], "max_regret": acc["sum_max"] - best, "lambda": float(lam)}))
+        return pd.concat(out, ignore_index=True)
+
+
+def _user_rows(env, N, T, eps, replicates, root_seed, gap, phases, learners) -> pd.DataFrame:
+    """The user rows with their own draws (the same as the paper's: the same streams)."""
+    session = _Session(env, N, T, eps, replicates, root_seed, gap, phases, learners)
+    session.run()
+    return session.rows()
 
 
 USER_ENV = "stochastic"

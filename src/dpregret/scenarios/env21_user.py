@@ -30,7 +30,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from ..environments.bco import stationary_distance
+from ..environments.bco import DistanceLosses, stationary_distance
 from ..environments.polytopes import Polytope, make_domain
 from ..learners.private_bandit import algorithm1_parameters, batch_schedule
 from ..learners.private_bandit_bounds import bound_lemma_c2
@@ -122,25 +122,56 @@ def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | No
     tree = TreeBasedAgg(rounds, d, _noise_draw("none" if noise_rng is None else "laplace", 1.0, noise_rng, R, d), R)
     S = tree.released @ Q.T
     cum, t = np.zeros(R), 0
+    QT = Q.T
     for _ in range(rounds):
         x = np.array(learner.predict(), dtype=float)
         check_play("oco_polytope", x, R, n)
         if not np.all(domain.contains(x, 1e-6)):
             raise ValueError(f"the learner played a point outside the domain ({domain.name})")
-        g = np.zeros((R, d))
-        for _ in range(min(b, T - t)):
-            t += 1
-            w = u.normal((d,))
-            uc = w / np.linalg.norm(w, axis=1, keepdims=True)
-            val = losses.value(t, x + zeta * (uc @ Q.T))
-            cum += val
-            g += (d / zeta) * val[:, None] * uc
+        nb = min(b, T - t)
+        if type(losses) is DistanceLosses:
+            g, cum = _batch_steps(losses, x, u, zeta, QT, t, nb, cum)
+            t += nb
+        else:
+            g = np.zeros((R, d))
+            for _ in range(nb):
+                t += 1
+                w = u.normal((d,))
+                uc = w / np.linalg.norm(w, axis=1, keepdims=True)
+                val = losses.value(t, x + zeta * (uc @ QT))
+                cum += val
+                g += (d / zeta) * val[:, None] * uc
         S_new = tree.step(g) @ Q.T
         learner.update(S_new - S)
         S = S_new
     best = float(losses.best_fixed([T])[0])
     return {"regret": cum - best, "best": best, "oracle_calls": own.oracle_calls, "projections": own.projections,
             "T_batch": b, "T_round": rounds, "zeta": zeta, "G": G, "wall_time": time.perf_counter() - t0}
+
+
+def _batch_steps(losses: DistanceLosses, x: np.ndarray, u, zeta: float, QT: np.ndarray, t: int, nb: int,
+                 cum: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ``nb`` steps ``t + 1 .. t + nb`` of one round at the played point ``x`` (``(R, n)``), as the
+    step loop of :func:`private_bandit_around` makes them, in one pass: the steps' directions drawn
+    at once (the stream serves them in the same order), each step's ``uc @ Q^T`` by the same product
+    on the same (contiguous) operands, the rest elementwise, ``cum`` and ``g`` summed over the steps
+    in order.  Returns ``(g, cum)``: the batch sum and the running sum of the values."""
+    R, d = x.shape[0], QT.shape[0]
+    W = u.normal((nb, d))  # (R, nb, d): step j's draws are W[:, j]
+    UC = np.ascontiguousarray((W / np.linalg.norm(W, axis=-1, keepdims=True)).transpose(1, 0, 2))  # (nb, R, d)
+    M = np.empty((nb, R, QT.shape[1]))
+    for j in range(nb):
+        M[j] = UC[j] @ QT
+    pts = x + zeta * M  # (nb, R, n): the steps' query points
+    pieces = np.array([losses.piece(t + j + 1) for j in range(nb)])
+    vals = np.empty((nb, R))
+    for k in np.unique(pieces):
+        on = pieces == k
+        vals[on] = losses._value(int(k), pts[on])
+    cum = np.cumsum(np.concatenate([cum[None], vals]), axis=0)[-1]  # cum += val, step by step
+    steps = ((d / zeta) * vals[:, :, None]) * UC
+    g = np.cumsum(np.concatenate([np.zeros((1, R, d)), steps]), axis=0)[-1]  # g += ..., step by step
+    return g, cum
 
 
 def _user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, sig: float, zp: float,
