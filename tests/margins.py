@@ -122,15 +122,22 @@ def assert_verdict(r, verdict: str, k: float | None = None, what: str = "") -> f
     return c
 
 
+def not_verdict_clearance(r, verdict: str) -> float:
+    """How robustly ``r`` has not ``verdict``, in half-widths: not FAIL, every interval's low end
+    under its threshold (the least clear one); not PASS, some interval's high end above it."""
+    if "deterministic" in str(r.detail.get("ci_of", "")):  # check_exact: a count, no sampling error
+        return math.inf if r.verdict != verdict else -math.inf
+    if verdict == "FAIL":
+        return min(-a for a in _side_clearances(r, "above"))
+    if verdict == "PASS":
+        return max(-b for b in _side_clearances(r, "below"))
+    raise ValueError(f"verdict must be PASS or FAIL, got {verdict!r}")
+
+
 def assert_not_verdict(r, verdict: str, k: float = 1.0, what: str = "") -> float:
     """``r.verdict != verdict`` with margin: not FAIL, every interval's low end below its
     threshold by at least ``k`` half-widths; not PASS, some interval's high end above it by ``k``."""
-    if verdict == "FAIL":
-        c = min(-a for a in _side_clearances(r, "above"))
-    elif verdict == "PASS":
-        c = max(-b for b in _side_clearances(r, "below"))
-    else:
-        raise ValueError(f"verdict must be PASS or FAIL, got {verdict!r}")
+    c = not_verdict_clearance(r, verdict)
     if r.verdict == verdict or not c >= k:
         raise AssertionError(f"{what or 'result'}: verdict {r.verdict}, expected not {verdict} with the interval "
                              f"{k:g} half-width(s) away: {c:.3g}; intervals (low, high, threshold, estimate) {intervals(r)}")
