@@ -292,9 +292,11 @@ def test_user_claim_decides_small_learners_with_their_controls_caught(small_runs
     paper, paper_ctl = uc.decide(runs, p, tol, 0.05, rng_for, "dp_scrible")
     scr, scr_ctl = uc.decide(runs, p, tol, 0.05, rng_for, "scr")
     fk, fk_ctl = uc.decide(runs, p, tol, 0.05, rng_for, "fkm")
-    for ctl in (paper_ctl, scr_ctl, fk_ctl):  # each control caught (slope ~ 1: ~0.93 [0.90, 0.96] against 0.65)
+    # each control caught (slope near 1: 0.93 [0.90, 0.96] paper, 0.90 [0.86, 0.94] user's SCRiBLe,
+    # 0.95 [0.92, 0.97] FKM, pinned, against 0.65), and above the T^(3/4) learner's 0.8
+    for ctl in (paper_ctl, scr_ctl, fk_ctl):
         _fails_clearly(ctl)
-        _above(ctl, 0.85)
+        _above(ctl, 0.8)
     assert len({paper_ctl.measured, scr_ctl.measured, fk_ctl.measured}) == 3  # each learner's own control
     # a SCRiBLe of the user's is near the paper's: the two slope intervals lie within 0.1 of each other
     # (measured: 0.053 apart at their extremes, half-widths ~0.025)
