@@ -250,3 +250,31 @@ def test_a_rate_fail_is_confirmed_by_its_bootstrap_spread():
     steep = [x_ ** 1.0 * rng.lognormal(0, 0.05, 64) for x_ in x]
     res = check_rate(x, steep, 0.5, 0.1, 0.05, np.random.default_rng(5))
     assert res.verdict == "FAIL" and res.detail["fail_confirmed"] is True
+
+
+def test_a_pass_whose_non_learner_passes_too_is_inconclusive():
+    from dpregret.claims.core import Claim, Result, apply_rule, attach_nonlearner_record, record, with_nonlearner
+
+    claim = Claim("X-rate", "p.pdf", "Thm 1", "rate", "s", "regret", "half noise")
+    ok = Result("PASS", 0.5, 0.5, 0.45, 0.55, 0.1, {"margin": -2.0})
+    caught = Result("FAIL", 1.0, 0.5, 0.9, 1.1, 0.1, {"margin": 1.5})
+    passes = Result("PASS", 0.4, 0.5, 0.35, 0.45, 0.1, {"margin": -3.0})
+    assert apply_rule(claim, with_nonlearner(ok, "frozen", caught), caught)[0].verdict == "PASS"
+    res, ev = apply_rule(claim, with_nonlearner(ok, "frozen", passes), caught)
+    assert res.verdict == "INCONCLUSIVE" and "frozen" in res.detail["nonlearner_passes"] and ev == "a non-learner is not caught"
+    # a paired claim: the learner's own learning gate must pass, else a cost of 0 says nothing
+    gated = with_nonlearner(ok, "frozen", caught, gate=passes)
+    assert apply_rule(claim, gated, caught)[0].verdict == "PASS"
+    res, _ = apply_rule(claim, with_nonlearner(ok, "frozen", caught, gate=caught), caught)
+    assert res.verdict == "INCONCLUSIVE" and "learning_not_shown" in res.detail
+    # a FAIL is not touched by the non-learner
+    assert apply_rule(claim, with_nonlearner(caught, "frozen", passes), caught)[0].verdict == "FAIL"
+    # the record's account, and the door's record attached afterwards
+    rec = record(claim, ok, caught, scenario="s", env=None, ci_level=0.95)
+    assert (rec["learner_claim"], rec["nonlearner"], rec["result"]["verdict"]) == (True, "", "PASS")
+    nl_rec = record(claim, passes, caught, scenario="s", env="learner-nonlearner_oco", ci_level=0.95)
+    both = attach_nonlearner_record(rec, nl_rec)
+    assert (both["nonlearner"], both["nonlearner_verdict"], both["nonlearner_caught"]) == ("nonlearner_oco", "PASS", False)
+    assert both["result"]["verdict"] == "INCONCLUSIVE"
+    nl_rec = record(claim, caught, caught, scenario="s", env="learner-nonlearner_oco", ci_level=0.95)
+    assert attach_nonlearner_record(rec, nl_rec)["result"]["verdict"] == "PASS"

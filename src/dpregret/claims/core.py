@@ -38,6 +38,16 @@ independent sample for privacy audits; deterministic checks need none).  With at
 ``RUN_FALSE_FAIL`` (Bonferroni); a flagged, unconfirmed FAIL is INCONCLUSIVE with that reason.
 Controls are not confirmed: a control is caught when its check FAILs at ``alpha``.
 
+**A learner that does not learn must not pass** (the non-learner control): a regret, gap or
+cost claim also decides the trivial learner of its setting (frozen at its start point, uniform
+weights, a uniformly random arm) by the same check on the same draws
+(:func:`with_nonlearner`, ``detail["nonlearner"]``).  A PASS whose non-learner passes too is
+INCONCLUSIVE ("the instance does not discriminate").  A paired privacy-cost or gap claim, which a
+learner that ignores its feedback meets with cost 0, also carries a *learning gate*
+(``detail["learning_gate"]``): the learner's own regret must show learning on the same run
+(PASS), and there the non-learner control is the non-learner's result on that gate.  A claim
+whose ``learns`` is true and which carries no non-learner control is counted as such in the report.
+
 **Bad results are results**: a non-finite metric (a learner that diverged) gives that check
 FAIL with the reason in ``detail["diverged"]``; when it is a control that diverged, ``record``
 counts it as not caught.
@@ -71,6 +81,12 @@ class Claim:
     control: str  # the primary control (the smallest plausible mistake), in words
     near_miss: bool = True  # False: the primary control is a straw man (catches only gross errors)
     secondary: str = ""  # the secondary controls (straw men), in words
+    learns: bool | None = None  # a claim about a learner's regret, gap or cost (None: bound, rate, comparison)
+
+    @property
+    def learner_claim(self) -> bool:
+        """Whether a learner that does not learn must be caught by this claim (a non-learner control)."""
+        return self.kind in ("bound", "rate", "comparison") if self.learns is None else bool(self.learns)
 
 
 @dataclass
@@ -377,7 +393,7 @@ def check_privacy(eps_lb: float, eps_lb_conf: float, eps_claim: float) -> Result
 
 
 EVIDENCE = {"near_miss": "near miss caught", "gross": "catches only gross errors",
-            "not_caught": "control not caught", "none": ""}
+            "not_caught": "control not caught", "nonlearner": "a non-learner is not caught", "none": ""}
 
 
 def control_caught(r: Result) -> bool:
@@ -387,6 +403,36 @@ def control_caught(r: Result) -> bool:
 
 def margin_of(r: Result) -> float:
     return float(r.detail.get("margin", float("nan")))
+
+
+def caught_raw(verdict: str, detail: dict) -> bool:
+    """A control's check FAILed at its own level (an unconfirmed FAIL recorded INCONCLUSIVE included)."""
+    return "diverged" not in detail and (verdict == "FAIL" or "fail_not_confirmed" in detail)
+
+
+def with_nonlearner(result: Result, name: str, nonlearner: Result, gate: Result | None = None) -> Result:
+    """``result`` with its non-learner control attached (module docstring): ``nonlearner`` is the
+    trivial learner ``name`` decided by the claim's check on the same draws (or, with ``gate``, by
+    the learning gate), ``gate`` the claim's learner on the learning gate (it must PASS)."""
+    nl = {"name": name, **nonlearner.as_dict(), "caught": caught_raw(nonlearner.verdict, nonlearner.detail),
+          "margin": margin_of(nonlearner)}
+    extra = {"learning_gate": {**gate.as_dict(), "margin": margin_of(gate)}} if gate is not None else {}
+    return Result(**{**result.as_dict(), "detail": {**result.detail, "nonlearner": nl, **extra}})
+
+
+def _nonlearner_rule(result: Result) -> Result:
+    """A PASS stays PASS only if the learning gate (where declared) passes and the non-learner is caught."""
+    d = result.detail
+    gate, nl = d.get("learning_gate"), d.get("nonlearner")
+    if gate is not None and gate["verdict"] != "PASS":
+        why = (f"the learner does not show learning on this run (learning gate {gate['verdict']}: "
+               f"{gate['measured']:.4g} against {gate['bound']:.4g}), so a cost or gap near 0 says nothing")
+        return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE", "detail": {**d, "learning_not_shown": why}})
+    if nl is not None and not nl["caught"]:
+        why = (f"the non-learner ({nl['name']}) is not caught (its verdict {nl['verdict']}, measured "
+               f"{nl['measured']:.4g}): the instance does not discriminate a learner from one that does not learn")
+        return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE", "detail": {**d, "nonlearner_passes": why}})
+    return result
 
 
 def apply_rule(claim: Claim, result: Result, control_result: Result) -> tuple[Result, str]:
@@ -404,7 +450,35 @@ def apply_rule(claim: Claim, result: Result, control_result: Result) -> tuple[Re
         return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE",
                          "detail": {**result.detail, "control_not_caught": f"the check passed, but {why}"}}), \
             EVIDENCE["not_caught"]
+    ruled = _nonlearner_rule(result)
+    if ruled.verdict != "PASS":
+        return ruled, EVIDENCE["nonlearner"]
     return result, EVIDENCE["near_miss" if claim.near_miss else "gross"]
+
+
+def nonlearner_fields(result: dict, claim_learns: bool) -> dict:
+    """The record's top-level account of the non-learner control (from ``result["detail"]``)."""
+    nl = result["detail"].get("nonlearner")
+    return {"learner_claim": bool(claim_learns), "nonlearner": nl["name"] if nl else "",
+            "nonlearner_verdict": nl["verdict"] if nl else "", "nonlearner_caught": bool(nl and nl["caught"]),
+            "nonlearner_margin": float(nl["margin"]) if nl else float("nan"),
+            "learning_gate": result["detail"].get("learning_gate", {}).get("verdict", "")}
+
+
+def attach_nonlearner_record(rec: dict, nl_rec: dict) -> dict:
+    """``rec`` (a decided claim's record) with the non-learner's record ``nl_rec`` -- the same claim
+    decided for the trivial learner through the door a user's learner takes -- as its non-learner
+    control, and the verdict rule applied again (a PASS whose non-learner passes is INCONCLUSIVE)."""
+    nl = nl_rec["result"]
+    name = nl_rec["claim_id"].partition("--learner-")[2]
+    res = Result(**rec["result"])
+    if "nonlearner" in res.detail:
+        raise ValueError(f"{rec['claim_id']} already carries a non-learner control")
+    res = with_nonlearner(res, name, Result(**nl))
+    ruled = _nonlearner_rule(res)
+    evidence = EVIDENCE["nonlearner"] if ruled.verdict != rec["result"]["verdict"] else rec["evidence"]
+    out = {**rec, "result": ruled.as_dict(), "evidence": evidence}
+    return {**out, **nonlearner_fields(out["result"], rec.get("learner_claim", True))}
 
 
 def record(claim: Claim, result: Result, control_result: Result, *, scenario: str, env: str | None,
@@ -422,7 +496,7 @@ def record(claim: Claim, result: Result, control_result: Result, *, scenario: st
         "evidence": evidence, "control_caught": control_caught(control_result),
         "control_margin": margin_of(control_result), "control_margin_unit": control_result.detail.get(
             "margin_unit", "interval widths"), "secondary_results": sec, "history": list(history or []),
-        "provenance": current_provenance()}
+        **nonlearner_fields(result.as_dict(), claim.learner_claim), "provenance": current_provenance()}
 
 
 def check_rng(seed: int, *parts) -> np.random.Generator:

@@ -77,9 +77,20 @@ def _scoreboard(table: pd.DataFrame, mutation: dict | None) -> list[dict]:
         n = rows.verdict.value_counts()
         out.append({"key": key, "cite": p.cite, "title": p.title, "n": len(rows), "PASS": int(n.get("PASS", 0)),
                     "FAIL": int(n.get("FAIL", 0)), "INCONCLUSIVE": int(n.get("INCONCLUSIVE", 0)),
-                    "caught": int(rows.control_caught.astype(bool).sum()),
+                    "caught": int(rows.control_caught.astype(bool).sum()), **_nonlearner_counts(rows),
                     "mut_caught": by_paper.get(key, {}).get("caught", 0), "mut_total": by_paper.get(key, {}).get("total", 0)})
     return out
+
+
+def _nonlearner_counts(rows: pd.DataFrame) -> dict:
+    """How many learner claims ran a non-learner control, how many caught it, and how many it passes
+    (the non-learner's own check PASS: a PASS there would say nothing about the algorithm)."""
+    if "nonlearner" not in rows:
+        return {"learner_claims": 0, "nl_run": 0, "nl_caught": 0, "nl_passes": 0}
+    lc = rows[rows.learner_claim.astype(bool)]
+    ran = lc[lc.nonlearner.notna() & (lc.nonlearner.astype(str).str.len() > 0)]
+    return {"learner_claims": len(lc), "nl_run": len(ran), "nl_caught": int(ran.nonlearner_caught.astype(bool).sum()),
+            "nl_passes": int((ran.nonlearner_verdict == "PASS").sum())}
 
 
 def _paper_tables(paths: list[str]) -> list[dict]:
@@ -170,6 +181,8 @@ def context(claims_csv: str, detail_paths: list[str], figure_paths: list[str], m
             "banner": UNDECIDING_PRESETS.get(str(meta.get("preset"))), "n_claims": len(table),
             "counts": sorted(table.verdict.value_counts().to_dict().items()),
             "n_caught": int(table.control_caught.astype(bool).sum()), "mutation": mut,
+            "nonlearners": _nonlearner_counts(table[table.learner.fillna("paper") == "paper"] if "learner" in table
+                                              else table),
             "borderline": [r for r in summary if r["borderline"]], "borderline_widths": BORDERLINE_WIDTHS,
             "false_fail": {"level": FAIL_LEVEL, "claims": len(table), "bound": min(1.0, len(table) * FAIL_LEVEL)},
             "scoreboard": _scoreboard(table, mut), "verdict_rule": VERDICT_RULE, "testing_rule": TESTING_RULE,

@@ -10,7 +10,12 @@ COLUMNS = ["claim_id", "paper", "theorem", "kind", "statement", "verdict", "meas
            "ci_high", "ci_of", "tolerance", "ci_level", "control", "control_verdict", "control_measured",
            "control_ci_low", "control_ci_high", "control_caught", "control_margin", "control_margin_unit", "evidence",
            "near_miss", "secondary", "secondary_caught", "reason", "history", "scenario", "env", "learner", "applies_to",
-           "margin", "decision_distance", "borderline"]
+           "margin", "decision_distance", "borderline", "learner_claim", "nonlearner", "nonlearner_verdict",
+           "nonlearner_caught", "nonlearner_margin", "learning_gate"]
+
+# A non-learner's own record (the claim decided for the trivial learner, through the door a user's learner
+# takes) is the non-learner control of the paper's claim: it is shown there, not as a claim of its own.
+NONLEARNER_PREFIX = "nonlearner_"
 
 # A claim is borderline when an interval that decides it lies within this distance of its threshold, in units
 # of the interval's width (a quarter width: about one standard error of a 95% interval), so that another root
@@ -66,7 +71,8 @@ def undecided_reason(c: dict) -> str:
         return str(d["numbered_reason"])
     if c["result"]["verdict"] == "FAIL" and d.get("failures"):  # a deterministic counterexample
         return "counterexample: " + str(d["failures"][0])
-    for key in ("diverged", "fail_not_confirmed", "control_not_caught", "reason", "not_in_regime"):
+    for key in ("diverged", "fail_not_confirmed", "control_not_caught", "learning_not_shown", "nonlearner_passes",
+                "reason", "not_in_regime"):
         if key in d:
             return str(d[key])
     if c["result"]["verdict"] == "INCONCLUSIVE":
@@ -85,6 +91,8 @@ def load_claims(paths: list[str]) -> list[dict]:
 def claims_table(paths: list[str]) -> pd.DataFrame:
     rows = []
     for c in load_claims(paths):
+        if learner_of(c["claim_id"]).startswith(NONLEARNER_PREFIX):
+            continue
         r, k = c["result"], c["control_result"]
         rows.append({"claim_id": c["claim_id"], "paper": c["paper"], "theorem": c["theorem"], "kind": c["kind"],
                      "statement": c["statement"], "verdict": r["verdict"], "measured": r["measured"],
@@ -105,5 +113,9 @@ def claims_table(paths: list[str]) -> pd.DataFrame:
                      "scenario": c["scenario"], "env": c["env"], "learner": learner_of(c["claim_id"]),
                      "applies_to": applicability(c["claim_id"]),
                      "margin": r["detail"].get("margin", float("nan")), "decision_distance": decision_distance(c),
-                     "borderline": bool(decision_distance(c) < BORDERLINE_WIDTHS)})
+                     "borderline": bool(decision_distance(c) < BORDERLINE_WIDTHS),
+                     **{k: c.get(k, d) for k, d in (("learner_claim", c["kind"] in ("bound", "rate", "comparison")),
+                                                    ("nonlearner", ""), ("nonlearner_verdict", ""),
+                                                    ("nonlearner_caught", False), ("nonlearner_margin", float("nan")),
+                                                    ("learning_gate", ""))}})
     return pd.DataFrame(rows, columns=COLUMNS)
