@@ -253,7 +253,8 @@ def test_a_rate_fail_is_confirmed_by_its_bootstrap_spread():
 
 
 def test_a_pass_whose_non_learner_passes_too_is_inconclusive():
-    from dpregret.claims.core import Claim, Result, apply_rule, attach_nonlearner_record, record, with_nonlearner
+    from dpregret.claims.core import (Claim, Result, apply_rule, attach_nonlearner_record, record, with_learning_gate,
+                                      with_nonlearner)
 
     claim = Claim("X-rate", "p.pdf", "Thm 1", "rate", "s", "regret", "half noise")
     ok = Result("PASS", 0.5, 0.5, 0.45, 0.55, 0.1, {"margin": -2.0})
@@ -263,9 +264,9 @@ def test_a_pass_whose_non_learner_passes_too_is_inconclusive():
     res, ev = apply_rule(claim, with_nonlearner(ok, "frozen", passes), caught)
     assert res.verdict == "INCONCLUSIVE" and "frozen" in res.detail["nonlearner_passes"] and ev == "a non-learner is not caught"
     # a paired claim: the learner's own learning gate must pass, else a cost of 0 says nothing
-    gated = with_nonlearner(ok, "frozen", caught, gate=passes)
+    gated = with_learning_gate(with_nonlearner(ok, "frozen", caught), passes)
     assert apply_rule(claim, gated, caught)[0].verdict == "PASS"
-    res, _ = apply_rule(claim, with_nonlearner(ok, "frozen", caught, gate=caught), caught)
+    res, _ = apply_rule(claim, with_learning_gate(with_nonlearner(ok, "frozen", caught), caught), caught)
     assert res.verdict == "INCONCLUSIVE" and "learning_not_shown" in res.detail
     # a FAIL is not touched by the non-learner
     assert apply_rule(claim, with_nonlearner(caught, "frozen", passes), caught)[0].verdict == "FAIL"
@@ -278,3 +279,7 @@ def test_a_pass_whose_non_learner_passes_too_is_inconclusive():
     assert both["result"]["verdict"] == "INCONCLUSIVE"
     nl_rec = record(claim, caught, caught, scenario="s", env="learner-nonlearner_oco", ci_level=0.95)
     assert attach_nonlearner_record(rec, nl_rec)["result"]["verdict"] == "PASS"
+    # a gated claim decided for the non-learner: a cost of 0 passes, the gate catches it
+    nl_rec = record(claim, with_learning_gate(ok, caught), caught, scenario="s", env="learner-nonlearner_oco", ci_level=0.95)
+    both = attach_nonlearner_record(rec, nl_rec)
+    assert (both["nonlearner_caught"], both["result"]["verdict"]) == (True, "PASS")

@@ -410,14 +410,22 @@ def caught_raw(verdict: str, detail: dict) -> bool:
     return "diverged" not in detail and (verdict == "FAIL" or "fail_not_confirmed" in detail)
 
 
-def with_nonlearner(result: Result, name: str, nonlearner: Result, gate: Result | None = None) -> Result:
+def with_nonlearner(result: Result, name: str, nonlearner: Result) -> Result:
     """``result`` with its non-learner control attached (module docstring): ``nonlearner`` is the
-    trivial learner ``name`` decided by the claim's check on the same draws (or, with ``gate``, by
-    the learning gate), ``gate`` the claim's learner on the learning gate (it must PASS)."""
+    trivial learner ``name`` decided by the claim's check on the same draws -- or, for a claim with
+    a learning gate, the non-learner's result on that gate."""
     nl = {"name": name, **nonlearner.as_dict(), "caught": caught_raw(nonlearner.verdict, nonlearner.detail),
           "margin": margin_of(nonlearner)}
-    extra = {"learning_gate": {**gate.as_dict(), "margin": margin_of(gate)}} if gate is not None else {}
-    return Result(**{**result.as_dict(), "detail": {**result.detail, "nonlearner": nl, **extra}})
+    return Result(**{**result.as_dict(), "detail": {**result.detail, "nonlearner": nl}})
+
+
+def with_learning_gate(result: Result, gate: Result) -> Result:
+    """``result`` (a paired privacy-cost or gap claim's) with the learning gate of the same learner on
+    the same run attached: ``gate`` PASS when the learner's own regret shows learning (e.g. its
+    non-private regret slope <= 0.75 and R_T <= half the non-learner's).  The verdict rule keeps a
+    PASS only when the gate passes."""
+    return Result(**{**result.as_dict(), "detail": {**result.detail, "learning_gate": {**gate.as_dict(),
+                                                                                       "margin": margin_of(gate)}}})
 
 
 def _nonlearner_rule(result: Result) -> Result:
@@ -471,6 +479,8 @@ def attach_nonlearner_record(rec: dict, nl_rec: dict) -> dict:
     control, and the verdict rule applied again (a PASS whose non-learner passes is INCONCLUSIVE)."""
     nl = nl_rec["result"]
     name = nl_rec["claim_id"].partition("--learner-")[2]
+    if "learning_gate" in nl["detail"]:  # a gated claim: the non-learner is caught on the gate
+        nl = {k: v for k, v in nl["detail"]["learning_gate"].items() if k != "margin"}
     res = Result(**rec["result"])
     if "nonlearner" in res.detail:
         raise ValueError(f"{rec['claim_id']} already carries a non-learner control")
