@@ -148,12 +148,25 @@ def test_one_signature_per_setting():
     key learners accepts exactly the settings that have such claims."""
     import yaml
 
-    from dpregret.api import applicable
+    from dpregret.scenarios.contract import user_claims
     from dpregret.protocols import SIGNATURES
 
-    claims = applicable()
+    claims = user_claims()
     assert {uc.setting for uc in claims.values()} == set(SIGNATURES)
     for cid, uc in claims.items():
         assert uc.signature == SIGNATURES[uc.setting], cid
     schema = yaml.safe_load((ROOT / "src/dpregret/config.schema.yaml").read_text())
     assert set(schema["properties"]["learners"]["additionalProperties"]["properties"]["setting"]["enum"]) == set(SIGNATURES)
+
+
+def test_import_dpregret_exposes_the_door_and_applicable_prints_as_a_table():
+    import dpregret
+    from dpregret.scenarios.contract import user_claims
+
+    assert callable(dpregret.check) and dpregret.api.check is not None and dpregret.protocols.SIGNATURES
+    t = dpregret.applicable()
+    assert list(t.index) == sorted(user_claims())
+    assert {"paper", "theorem", "setting", "make", "wraps", "control", "beside"} <= set(t.columns)
+    assert (t.paper != "").all() and (t.theorem != "").all()
+    text = str(t)
+    assert "lambda" not in text and "UserClaim(" not in text and "ZTC-rem5-rate-T-priv" in text

@@ -151,9 +151,10 @@ def _clear(res, verdict):
 
 def _decided(out, claim, name):
     """The check's own results for both learners (rule applied, check, control), recomputed from its runs."""
-    from dpregret.api import _decide, applicable
+    from dpregret.api import _decide
+    from dpregret.scenarios.contract import user_claims
 
-    uc = applicable()[claim]
+    uc = user_claims()[claim]
     run, p = _params(uc.scenario, "smoke", None, None, None)
     return {k: (rec, res, ctl) for k, (rec, ctl, _, res) in _decide(uc, out.runs, p, run, name).items()}
 

@@ -5,6 +5,23 @@ from . import cpu as _cpu
 _cpu.apply()  # before anything imports NumPy, numba or OpenBLAS: the same bits on every x86-64 CPU (dpregret.cpu)
 
 __version__ = "0.1.0"
+__all__ = ["api", "applicable", "check", "protocols"]
+
+
+def __getattr__(name):
+    """``dpregret.api`` and ``dpregret.protocols`` on first use (so ``import dpregret`` stays light)."""
+    if name in ("api", "protocols"):
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def applicable():
+    """The claims your learner can get, as a table (``dpregret.api.applicable``)."""
+    from .api import applicable as _applicable
+
+    return _applicable()
 
 
 def check(make, claim, *, name="user", preset="smoke", seed=None, replicates=None, config_path=None):
@@ -14,7 +31,7 @@ def check(make, claim, *, name="user", preset="smoke", seed=None, replicates=Non
     ``.verdicts`` (one row per learner: verdict, measured, interval, the primary control and
     whether it was caught, ``detail``) and ``.runs`` (the tidy runs of the paper's learner, yours
     and the controls).  The claims, their settings and how ``make`` is called:
-    ``dpregret.api.applicable()``."""
+    ``dpregret.applicable()``."""
     from .api import check as _check
 
     return _check(make, claim, name=name, preset=preset, seed=seed, replicates=replicates, config_path=config_path)

@@ -40,10 +40,23 @@ def _config_path(config_path) -> Path:
                      "(a copy of the repository's config/config.yaml)")
 
 
-def applicable() -> dict:
-    """claim id -> :class:`dpregret.scenarios.contract.UserClaim`: the claims your learner can get."""
+def applicable() -> pd.DataFrame:
+    """The claims your learner can get, one row per claim (index ``claim``): its paper and theorem,
+    the ``setting`` of the learner, how ``make`` is called, what runs your learner (and what its
+    primary control is), and the paper's learner it is shown beside.  Printed, it reads as a table;
+    the objects behind it are :func:`dpregret.scenarios.contract.user_claims`."""
+    from .claims import all_claims
+    from .papers import paper
     from .scenarios.contract import user_claims
-    return user_claims()
+
+    known = all_claims()
+    rows = []
+    for cid, uc in sorted(user_claims().items()):
+        c = known.get(cid)
+        rows.append({"claim": cid, "paper": paper(c.paper).cite if c else "", "theorem": c.theorem if c else "",
+                     "setting": uc.setting, "make": uc.signature, "wraps": uc.wraps,
+                     "control": c.control if c else "", "beside": uc.paper_label})
+    return pd.DataFrame(rows).set_index("claim")
 
 
 @dataclass
@@ -101,7 +114,9 @@ def check(make, claim: str, *, name: str = "user", preset: str = "smoke",
     from .protocols import check_signature
     from .scenarios.contract import check_name
 
-    claims = applicable()
+    from .scenarios.contract import user_claims
+
+    claims = user_claims()
     if claim not in claims:
         raise ValueError(f"claim must be one of {sorted(claims)} (the claims that apply to any learner of "
                          f"their setting), got {claim!r}")
@@ -204,7 +219,7 @@ def main(argv=None) -> int:
     c.add_argument("--learner", required=True, help="module:Callable, called as its setting's signature "
                    "(dpregret.protocols.SIGNATURES)")
     c.add_argument("--claim", required=True, help="one of: " + ", ".join(
-        f"{cid} ({uc.setting})" for cid, uc in sorted(applicable().items())))
+        f"{cid} ({setting})" for cid, setting in applicable().setting.items()))
     c.add_argument("--preset", default="smoke")
     c.add_argument("--replicates", type=int)
     c.add_argument("--seed", type=int)

@@ -97,7 +97,7 @@ def check_signature(make: Callable, setting: str) -> None:
     except TypeError as err:
         raise ValueError(f"{_a(setting)} {setting} learner's make is called as {call}; {getattr(make, '__name__', make)!r} "
                          f"cannot take those {n} arguments ({err}). The claims of each setting: "
-                         "dpregret.api.applicable()") from None
+                         "dpregret.applicable()") from None
     except ValueError:  # no introspectable signature
         pass
 
