@@ -345,3 +345,93 @@ def test_the_claims_are_found_by_the_contract_and_check_runs_one():
         _fails_clearly(ctl)
     with pytest.raises(ValueError, match="taken by the paper's rows"):
         dpregret.check(fkm, "AS17-T2-blo-ball-rate-T", name="dp_scrible_composed", preset="smoke")
+
+
+def _readme_bco():
+    """The README's bco example (a numba jitclass), without its final ``print(dpregret.check(...))``."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    code = re.search(r"<!-- example: own-learner-bco -->\n```python\n(.*?)```", text, re.S).group(1)
+    ns = {}
+    exec(compile(code.split("\nprint(dpregret.check(")[0], "README-bco", "exec"), ns)
+    return ns
+
+
+class PyFKM:
+    """The README's compiled FKM written in NumPy, drawing the same uniforms from its own streams."""
+
+    def __init__(self, R, domain, T, lam, streams):
+        n, c = domain.n, 1 + lam**2 * domain.n
+        self.domain, self.n, self.streams = domain, n, streams
+        self.delta = min(0.5, (n**2 * c) ** 0.25 * T ** -0.25)
+        self.eta = self.delta / (n * np.sqrt(c * T))
+        self.x = np.zeros((R, n))
+
+    def predict(self):
+        u = self.streams.uniform((2 * self.n,))
+        g = np.sqrt(-2 * np.log(1 - u[:, 0::2])) * np.cos(2 * np.pi * u[:, 1::2])
+        self.u = g / np.sqrt(np.sum(g * g, axis=1, keepdims=True))
+        self.center = self.x
+        return self.x + self.delta * self.u
+
+    def update(self, v):
+        x = self.x - self.eta * (self.n / self.delta) * v[:, None] * self.u
+        k = 1 - self.delta
+        if self.domain.name == "cube":
+            self.x = np.clip(x, -k, k)
+        else:
+            nrm = np.linalg.norm(x, axis=1, keepdims=True)
+            self.x = np.where(nrm > k, x * (k / np.maximum(nrm, 1e-300)), x)
+
+
+@pytest.mark.parametrize("domain", ["ball", "cube"])
+def test_a_compiled_learner_runs_the_same_rounds_as_its_python_twin(domain):
+    """The compiled loop (a numba jitclass) is the Python wrapper's protocol: the README's FKM and
+    a NumPy copy fed the same uniforms (the compiled learner's ``draws`` come from its own streams
+    in the order a Python learner would draw them) give the same regret to rounding, on both
+    domains, over two blocks of rounds; and the paper's rows are untouched."""
+    fkm = _readme_bco()["fkm"]
+    plan = {"dp_scrible": [4.0], "mine": [4.0]}
+    T = U.B.BLOCK + 500
+    comp = U.simulate(domain, "stochastic", 4, T, plan, range(3), 11, learners={"mine": fkm})
+    py = U.simulate(domain, "stochastic", 4, T, plan, range(3), 11,
+                    learners={"mine": lambda R, d, T, lam, s: PyFKM(R, d, T, lam, s)})
+    pd.testing.assert_frame_equal(comp[comp.algorithm == "dp_scrible"], py[py.algorithm == "dp_scrible"])
+    a, b = (df[df.algorithm.str.startswith("mine")].sort_values(["algorithm", "replicate"]) for df in (comp, py))
+    np.testing.assert_allclose(a.regret.to_numpy(), b.regret.to_numpy(), rtol=1e-7, atol=1e-7)
+    assert (a.regret.to_numpy() != 0).all()
+
+
+def test_a_compiled_learner_with_a_bad_play_is_named():
+    import numba
+    from numba.experimental import jitclass
+
+    @jitclass([("R", numba.int64)])
+    class Short:
+        def __init__(self, R):
+            self.R = R
+
+        def predict(self):
+            return np.zeros((self.R, 3))
+
+        def update(self, v):
+            pass
+
+    @jitclass([("R", numba.int64)])
+    class Outside:
+        def __init__(self, R):
+            self.R = R
+
+        def predict(self):
+            return np.full((self.R, 4), 0.9)
+
+        def update(self, v):
+            pass
+
+    plan = {"mine": [4.0]}
+    with pytest.raises(ValueError, match=r"learner 'mine' \(predict\(\) or center\) in round 1: not of shape \(2, 4\)"):
+        U.simulate("ball", "stochastic", 4, 50, plan, range(2), 1, learners={"mine": lambda R, d, T, l, s: Short(R)})
+    with pytest.raises(ValueError, match=r"learner 'mine' \(predict\(\)\) in round 1: row 0 is outside the ball"):
+        U.simulate("ball", "stochastic", 4, 50, plan, range(2), 1, learners={"mine": lambda R, d, T, l, s: Outside(R)})

@@ -23,6 +23,15 @@ paired with the paper's on the same draws):
 learner just drew, as SCRiBLe's centre ``x_t`` -- the paper's rows measure regret there; without
 it the realised ``<l_t, y_t>`` is summed (an unbiased estimate of the same expected regret).
 
+**A compiled learner** (a ``numba.experimental.jitclass`` instance, with the same ``predict`` and
+``update`` and optional ``center``) has its rounds run by a compiled loop (:func:`compiled_rounds`)
+instead of Python calls: the same protocol -- it sees only the scalar ``<l_t + lam z_t, y_t>`` of
+its own play -- at the speed of the paper's kernel.  Its randomness comes from the wrapper:
+a jitclass that declares ``draws`` (an int k > 0) and a ``uniforms`` field (``float64[:, :]``)
+finds, before each ``predict``, that round's k uniforms on [0, 1) per replicate row in
+``uniforms`` (``(R, k)``), drawn from its own ``streams`` (so they are keyed by replicate as any
+draw of the pipeline, and the learner and its control get the same ones).
+
 ``make(R, domain, T, lam, streams)`` builds the learner: ``domain`` a :class:`Domain` (``name``
 ``"ball"`` or ``"cube"``, so that a learner can pick its barrier; ``n`` the dimension;
 ``contains``, ``project``), ``T`` the horizon, ``lam`` the Laplace scale of the feedback's noise
@@ -120,8 +129,9 @@ def build_user_learner(make: Callable, name: str, R: int, domain: Domain, T: int
 class _Run:
     """One user learner at one eps (``role`` "private": Lemma 4.2's lambda; "composed": the control)."""
 
-    def __init__(self, name: str, role: str, eps: float, lam: float, learner):
+    def __init__(self, name: str, role: str, eps: float, lam: float, learner, streams: ReplicateStreams | None = None):
         self.name, self.role, self.eps, self.lam, self.learner = name, role, eps, lam, learner
+        self.streams = streams  # the learner's own streams (a compiled learner's uniforms are drawn from them)
         self.expected = None  # whether the learner exposes ``center`` (decided on round 1)
         self.suffered = None
 
@@ -180,6 +190,8 @@ def run_user_rounds(u: _Run, domain: Domain, L: np.ndarray, Z: np.ndarray, t0: i
         u.suffered = np.zeros(R)
     learner, name = u.learner, u.name
     fed = np.ascontiguousarray((L + u.lam * Z).transpose(1, 0, 2))  # (tb, R, n): round s's l + lam z, contiguous
+    if is_compiled(learner):
+        return _run_compiled(u, domain, np.ascontiguousarray(L), fed, t0)
     played = np.empty((tb, R, n))
     centres = None if u.expected is False else np.empty((tb, R, n))
     dots = np.empty((tb, R))  # <l_t, c_t> per round, summed in order after the block
@@ -211,6 +223,76 @@ def run_user_rounds(u: _Run, domain: Domain, L: np.ndarray, Z: np.ndarray, t0: i
         _check_block(u, domain, R, t0, played, centres, ready)  # a bad play before the failure is the error
         raise
     _check_block(u, domain, R, t0, played, centres, tb)
+    u.suffered = np.cumsum(np.concatenate([u.suffered[:, None], dots.T], axis=1), axis=1)[:, -1]  # in round order
+
+
+def is_compiled(learner) -> bool:
+    """A ``numba.experimental.jitclass`` instance (its rounds run compiled, module docstring)."""
+    return hasattr(type(learner), "_numba_type_")
+
+
+_LOOPS = {}
+
+
+def compiled_rounds(centre: bool, draws: bool):
+    """The compiled loop of Algorithm 4's rounds around a jitclass learner (one per whether it has
+    a ``center`` and declares ``draws``), built on first use: per round, the round's uniforms into
+    ``learner.uniforms`` (if it draws), ``y = learner.predict()``, the play (and centre) recorded,
+    ``<l_t, c_t>`` suffered and ``learner.update(<l_t + lam z_t, y_t>)``.  Returns the first round
+    whose play (or centre) is not ``(R, n)``, else -1."""
+    if (centre, draws) in _LOOPS:
+        return _LOOPS[centre, draws]
+    import numba
+
+    def loop(learner, L, fed, U, played, centres, dots):
+        R, tb, n = L.shape
+        for s in range(tb):
+            if draws:
+                learner.uniforms = U[s]
+            y = learner.predict()
+            if y.shape[0] != R or y.shape[1] != n:
+                return s
+            c = learner.center if centre else y
+            if c.shape[0] != R or c.shape[1] != n:
+                return s
+            v = np.empty(R)
+            for r in range(R):
+                acc = 0.0
+                fv = 0.0
+                for i in range(n):
+                    played[s, r, i] = y[r, i]
+                    if centre:
+                        centres[s, r, i] = c[r, i]
+                    acc += L[r, s, i] * c[r, i]
+                    fv += fed[s, r, i] * y[r, i]
+                dots[s, r] = acc
+                v[r] = fv
+            learner.update(v)
+        return -1
+
+    _LOOPS[centre, draws] = numba.njit(loop)
+    return _LOOPS[centre, draws]
+
+
+def _run_compiled(u: _Run, domain: Domain, L: np.ndarray, fed: np.ndarray, t0: int) -> None:
+    """:func:`run_user_rounds` for a compiled learner: the rounds of the block by :func:`compiled_rounds`."""
+    from numba.core.errors import NumbaError
+
+    learner, (R, tb, n) = u.learner, L.shape
+    k = int(getattr(learner, "draws", 0))
+    U = np.ascontiguousarray(u.streams.uniform((tb, k)).transpose(1, 0, 2)) if k > 0 else np.empty((tb, R, 0))
+    centre = hasattr(learner, "center")
+    played, dots = np.empty((tb, R, n)), np.empty((tb, R))
+    centres = np.empty((tb, R, n)) if centre else np.empty((0, 0, 0))
+    try:
+        bad = compiled_rounds(centre, k > 0)(learner, L, fed, U, played, centres, dots)
+    except NumbaError as err:
+        raise ValueError(f"learner {u.name!r} (a numba jitclass) cannot run in the compiled rounds: predict() must "
+                         f"return a float64 (R, n) array, update take a float64 (R,) array"
+                         f"{', uniforms be a float64[:, :] field' if k > 0 else ''}: {str(err).splitlines()[0]}") from None
+    if bad >= 0:
+        raise ValueError(f"learner {u.name!r} (predict() or center) in round {t0 + bad + 1}: not of shape ({R}, {n})")
+    _check_block(u, domain, R, t0, played, centres if centre else None, tb)
     u.suffered = np.cumsum(np.concatenate([u.suffered[:, None], dots.T], axis=1), axis=1)[:, -1]  # in round order
 
 
@@ -258,8 +340,8 @@ def _user_rows(domain, env, N, T, plan, replicates, root_seed, phases, mu, learn
             e = float(V.positive("eps", e))
             for role, alg in (("private", "dp_scrible"), (CONTROL, "dp_scrible_composed")):
                 lam = B.params(domain, alg, N, T, e)["lambda"]
-                runs.append(_Run(name, role, e, lam, build_user_learner(
-                    make, name, R, K, T, lam, streams_of(root_seed, point, name, replicates), built)))
+                own = streams_of(root_seed, point, name, replicates)
+                runs.append(_Run(name, role, e, lam, build_user_learner(make, name, R, K, T, lam, own, built), own))
 
     def streams(role):
         return ReplicateStreams(root_seed, stable_key(*point, role), replicates)
