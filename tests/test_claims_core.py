@@ -283,3 +283,161 @@ def test_a_pass_whose_non_learner_passes_too_is_inconclusive():
     nl_rec = record(claim, with_learning_gate(ok, caught), caught, scenario="s", env="learner-nonlearner_oco", ci_level=0.95)
     both = attach_nonlearner_record(rec, nl_rec)
     assert (both["nonlearner_caught"], both["result"]["verdict"]) == (True, "PASS")
+
+
+# --- LOOSE: a bound that holds with more slack than any near miss could cross -------------------
+
+def _symmetric(mean, n_half=4, scale=1.0):
+    """Deterministic symmetric replicates around ``mean`` (skewness 0, no value past Tukey's fences):
+    the bound check's lower limit is then exactly the t limit ``mean - t_{n-1} s / sqrt(n)``."""
+    x = scale * np.arange(1, n_half + 1, dtype=float)
+    return mean + np.concatenate([x, -x])
+
+
+def test_detectable_factor_is_the_largest_scale_of_the_bound_that_would_be_caught():
+    """Known answer: B = 10 at one point, metric - B symmetric about -3 (n = 8, s^2 = 60/7), so the
+    lower limit at level alpha is -3 - t_7 s / sqrt(8) and the bound x c is caught for every
+    c < c* = 1 + lower limit / 10; over several points the largest c* counts, at the Bonferroni
+    level of the deciding points, vacuous points left out; without ``bounds`` mean(B) is derived
+    from the ratios and gives the same factor."""
+    from scipy import stats
+
+    from dpregret.claims.intervals import confidence_limits
+
+    d = _symmetric(-3.0)
+    lo = -3.0 - stats.t.ppf(1 - 0.05, 7) * np.sqrt(60 / 7) / np.sqrt(8)
+    res = check_bound([d], [7.0 / 10.0], 0.05, bounds=[10.0])
+    assert res.verdict == "PASS" and res.detail["detectable_factor"] == pytest.approx(1 + lo / 10, abs=1e-12)
+    assert res.detail["detectable_factor"] == pytest.approx(0.5039, abs=1e-4)  # metric 7 vs bound 10: ratio 0.7, c* 0.504
+    # the defining property: at c* the lower limit of mean(metric - c* B) is exactly 0
+    c = res.detail["detectable_factor"]
+    assert confidence_limits(d + (1 - c) * 10.0, 0.05)[0] == pytest.approx(0.0, abs=1e-12)
+    # derived from the ratios when no bounds are passed: the same number
+    derived = check_bound([d], [0.7], 0.05)
+    assert derived.detail["detectable_factor"] == pytest.approx(c, abs=1e-12)
+    assert derived.detail["detectable_factor_from"].startswith("derived")
+    # three points (alpha / 3 each), one vacuous: the largest factor over the two deciding points
+    d2 = _symmetric(-50.0, scale=0.5)  # metric 50 vs bound 100: ratio 0.5, narrow
+    res = check_bound([d, d2, _symmetric(-1.0)], [0.7, 0.5, 0.999], 0.05, labels=["a", "b", "v"],
+                      vacuous=[False, False, True], bounds=[10.0, 100.0, 1000.0])
+    q = stats.t.ppf(1 - 0.05 / 2, 7)
+    want = {"a": 1 + (-3.0 - q * np.sqrt(60 / 7) / np.sqrt(8)) / 10,
+            "b": 1 + (-50.0 - q * 0.5 * np.sqrt(60 / 7) / np.sqrt(8)) / 100}
+    assert res.detail["detectable_factor_point"] == "b"  # 0.488 at b beats 0.455 at a
+    assert res.detail["detectable_factor"] == pytest.approx(max(want.values()), abs=1e-12)
+
+
+def test_detectable_factor_with_the_bounds_monte_carlo_error():
+    """With a Monte Carlo error on B the scaled bound's error is c x bse: the factor is the root."""
+    from dpregret.claims.core import detectable_factor
+    from dpregret.claims.intervals import confidence_limits
+
+    d = _symmetric(-3.0)
+    c0, c = detectable_factor(d, 10.0, 0.05), detectable_factor(d, 10.0, 0.05, bound_se=0.5)
+    assert c < c0  # the Monte Carlo error widens the limit: a larger slip is needed to be caught
+    assert confidence_limits(d + (1 - c) * 10.0, 0.05, c * 0.5)[0] == pytest.approx(0.0, abs=1e-7)
+    assert np.isnan(detectable_factor(d, 0.0, 0.05)) and np.isnan(detectable_factor(d, -1.0, 0.05))
+    # ratio 1 at a point: mean(B) cannot be derived there (NaN), the other point decides
+    res = check_bound([d, _symmetric(-2.0)], [1.0, 0.8], 0.05, labels=["x", "y"])
+    assert res.detail["detectable_factor_point"] == "y" and np.isfinite(res.detail["detectable_factor"])
+
+
+def _bound_claim():
+    from dpregret.claims.core import Claim
+    return Claim("X-bound", "p.pdf", "Thm 1", "bound", "s", "regret / bound", "the bound halved")
+
+
+def _loose_result(search="the worst of 12 adversaries (periodic, switching, stochastic) x 4 horizons"):
+    """A bound check far below its bound at every point (deterministic data: PASS by 10+ widths)."""
+    res = check_bound([_symmetric(-30.0), _symmetric(-60.0)], [0.7, 0.4], 0.05, labels=["T=10", "T=100"],
+                      bounds=[100.0, 100.0])
+    assert_verdict(res, "PASS", k=3)
+    if search is not None:
+        res.detail["worst_case_search"] = search
+    return res
+
+
+def test_a_bound_passing_with_uncaught_control_is_loose_only_with_its_worst_case_search():
+    from dpregret.claims.core import NO_SEARCH, Result, record
+    from dpregret.report.tables import undecided_reason
+
+    ctl = check_bound([_symmetric(-20.0)], [0.6], 0.05)  # the near miss stays below its bound too
+    assert_verdict(ctl, "PASS", k=3)
+    rec = record(_bound_claim(), _loose_result(), ctl, scenario="s", env=None, ci_level=0.95)
+    r = rec["result"]
+    assert r["verdict"] == "LOOSE" and rec["evidence"] == "bound holds, near miss cannot be caught"
+    assert rec["worst_case_search"].startswith("the worst of 12") and rec["control_caught"] is False
+    assert rec["detectable_factor"] == r["detail"]["detectable_factor"] < 0.7  # below the max ratio
+    assert "max ratio 0.7" in r["detail"]["loose"] and "worst case searched over" in r["detail"]["loose"]
+    assert undecided_reason(rec) == r["detail"]["loose"]
+    # no worst-case search recorded: INCONCLUSIVE with that reason (the claim's own account after it)
+    bare = _loose_result(search=None)
+    bare.detail["numbered_reason"] = "1. loose"
+    rec = record(_bound_claim(), bare, ctl, scenario="s", env=None, ci_level=0.95)
+    assert rec["result"]["verdict"] == "INCONCLUSIVE" and rec["worst_case_search"] == ""
+    assert rec["result"]["detail"]["loose_refused"].startswith(NO_SEARCH)
+    assert undecided_reason(rec).startswith("control not caught; no worst-case search recorded")
+    assert undecided_reason(rec).endswith("-- 1. loose")
+    # an empty string is no search
+    rec = record(_bound_claim(), _loose_result(search="  "), ctl, scenario="s", env=None, ci_level=0.95)
+    assert rec["result"]["verdict"] == "INCONCLUSIVE"
+    # the control caught: a plain PASS, search or not
+    caught = check_bound([_symmetric(+20.0)], [1.3], 0.05)
+    assert_verdict(caught, "FAIL", k=3)
+    for search in (None, "a family"):
+        rec = record(_bound_claim(), _loose_result(search), caught, scenario="s", env=None, ci_level=0.95)
+        assert rec["result"]["verdict"] == "PASS" and rec["evidence"] == "near miss caught"
+    # the factor unknown (no positive mean(B) found): INCONCLUSIVE
+    unknown = _loose_result()
+    unknown.detail["detectable_factor"] = float("nan")
+    rec = record(_bound_claim(), unknown, ctl, scenario="s", env=None, ci_level=0.95)
+    assert rec["result"]["verdict"] == "INCONCLUSIVE" and "detectable factor is unknown" in rec["result"]["detail"]["loose_refused"]
+    # a diverged control is not slack: INCONCLUSIVE as before
+    blown = check_bound([np.array([1.0, np.inf])], [0.5], 0.05)
+    rec = record(_bound_claim(), _loose_result(), blown, scenario="s", env=None, ci_level=0.95)
+    assert rec["result"]["verdict"] == "INCONCLUSIVE" and "diverged" in rec["result"]["detail"]["control_not_caught"]
+    # a rate is never LOOSE, whatever its detail says
+    from dpregret.claims.core import Claim
+    rate = Result("PASS", 0.5, 0.5, 0.4, 0.6, 0.1, {"margin": -2.0, "worst_case_search": "a family"})
+    rec = record(Claim("X-rate", "p", "t", "rate", "s", "m", "c"), rate, Result("PASS", 0.5, 0.5, 0.4, 0.6, 0.1),
+                 scenario="s", env=None, ci_level=0.95)
+    assert rec["result"]["verdict"] == "INCONCLUSIVE" and "loose_refused" not in rec["result"]["detail"]
+    assert np.isnan(rec["detectable_factor"])
+
+
+def test_undecidable_bound_data_stay_inconclusive_even_with_a_worst_case_search():
+    """LOOSE needs the bound to hold at every non-vacuous point: data straddling it, or a bound
+    vacuous at every point (it decides nothing), stay INCONCLUSIVE with their reason."""
+    from dpregret.claims.core import record
+    from dpregret.report.tables import undecided_reason
+
+    ctl = check_bound([_symmetric(-20.0)], [0.6], 0.05)
+    straddle = check_bound([_symmetric(0.0)], [1.0], 0.05, bounds=[100.0])
+    assert_verdict(straddle, "INCONCLUSIVE", k=0.9)
+    allv = check_bound([_symmetric(-30.0), _symmetric(-60.0)], [0.7, 0.4], 0.05, vacuous=[True, True],
+                       bounds=[100.0, 100.0])
+    assert allv.verdict == "INCONCLUSIVE" and np.isnan(allv.detail["detectable_factor"])
+    for res in (straddle, allv):
+        res.detail["worst_case_search"] = "a family"
+        rec = record(_bound_claim(), res, ctl, scenario="s", env=None, ci_level=0.95)
+        assert rec["result"]["verdict"] == "INCONCLUSIVE" and "loose" not in rec["result"]["detail"]
+    assert undecided_reason(rec) == "the bound is vacuous (at or above the trivial maximum) at every grid point"
+
+
+def test_a_loose_bound_whose_non_learner_passes_too_is_inconclusive():
+    from dpregret.claims.core import Result, apply_rule, attach_nonlearner_record, record, with_nonlearner
+
+    ctl = check_bound([_symmetric(-20.0)], [0.6], 0.05)
+    frozen_passes = Result("PASS", 0.9, 1.0, -5.0, -1.0, 0.0, {"margin": -2.0})
+    frozen_caught = Result("FAIL", 1.5, 1.0, 1.0, 5.0, 0.0, {"margin": 1.0})
+    res, ev = apply_rule(_bound_claim(), with_nonlearner(_loose_result(), "frozen", frozen_passes), ctl)
+    assert res.verdict == "INCONCLUSIVE" and "nonlearner_passes" in res.detail and ev == "a non-learner is not caught"
+    assert apply_rule(_bound_claim(), with_nonlearner(_loose_result(), "frozen", frozen_caught), ctl)[0].verdict == "LOOSE"
+    # the door's non-learner record attached afterwards re-decides a LOOSE record, never a FAIL
+    rec = record(_bound_claim(), _loose_result(), ctl, scenario="s", env=None, ci_level=0.95)
+    nl = record(_bound_claim(), _loose_result(), ctl, scenario="s", env="learner-nonlearner_oco", ci_level=0.95)
+    both = attach_nonlearner_record(rec, nl)
+    assert (both["result"]["verdict"], both["nonlearner_caught"]) == ("INCONCLUSIVE", False)
+    failed_rec = record(_bound_claim(), Result("FAIL", 2.0, 1.0, 0.5, 1.5, 0.0), ctl, scenario="s", env=None,
+                        ci_level=0.95)
+    assert attach_nonlearner_record(failed_rec, nl)["result"]["verdict"] == "FAIL"

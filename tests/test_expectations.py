@@ -57,3 +57,42 @@ def test_decision_distance_reads_the_margin_and_the_control():
     assert decision_distance(rec("PASS", -3.0, control_margin=0.1)) == 0.1  # the control barely caught
     assert math.isnan(decision_distance(rec("PASS", -0.2, kind="privacy")))
     assert 0 < BORDERLINE_WIDTHS < 1
+
+
+def test_loose_is_a_verdict_of_its_own_and_must_carry_its_search(tmp_path, capsys):
+    """A claim moving from INCONCLUSIVE to LOOSE is a difference; the counts keep LOOSE apart; a LOOSE
+    row without its worst-case search or detectable factor is a difference of its own."""
+    from dpregret.report.expectations import loose_unrecorded, verdict_counts
+
+    cols = ["claim_id", "verdict", "control_caught", "detectable_factor", "worst_case_search"]
+    want = _csv(tmp_path, "want.csv", [("A", "PASS", True), ("L", "INCONCLUSIVE", False), ("M", "LOOSE", False)])
+    got = tmp_path / "got.csv"
+    pd.DataFrame([("A", "PASS", True, float("nan"), ""), ("L", "LOOSE", False, 0.3, "12 adversaries"),
+                  ("M", "LOOSE", False, float("nan"), "")], columns=cols).to_csv(got, index=False)
+    d = differences(str(got), want)
+    assert "L: verdict LOOSE, expected INCONCLUSIVE" in d
+    assert "M: LOOSE without a worst-case search recorded" in d and "M: LOOSE without a detectable factor" in d
+    assert not any(x.startswith("L: LOOSE without") for x in d)
+    assert loose_unrecorded(str(got)) == ["M: LOOSE without a worst-case search recorded",
+                                          "M: LOOSE without a detectable factor"]
+    assert verdict_counts(str(got)) == {"PASS": 1, "LOOSE": 2, "INCONCLUSIVE": 0, "FAIL": 0}
+    assert main([str(got), want]) == 1
+    assert "verdicts of the run: PASS 1, LOOSE 2, INCONCLUSIVE 0, FAIL 0; declared: PASS 1, LOOSE 1, " \
+           "INCONCLUSIVE 1, FAIL 0" in capsys.readouterr().out
+    # a table older than the columns cannot show a LOOSE row's search
+    old = _csv(tmp_path, "old.csv", [("L", "LOOSE", False)])
+    assert loose_unrecorded(old) == ["L: LOOSE in a table without the columns worst_case_search and detectable_factor"]
+
+
+def test_decision_distance_of_a_loose_bound_reads_its_control():
+    """LOOSE moves to PASS when its control is caught: its distance is the nearer of the check's
+    interval and the control's margin, as a PASS's is."""
+    from dpregret.report.tables import decision_distance
+
+    def rec(verdict, margin, control_margin):
+        return {"kind": "bound", "result": {"verdict": verdict, "detail": {"margin": margin}},
+                "control_margin": control_margin, "control_margin_unit": "interval widths"}
+
+    assert decision_distance(rec("LOOSE", -9.0, -3.0)) == 3.0   # control 3 widths from being caught
+    assert decision_distance(rec("LOOSE", -1.05, -3.0)) == pytest.approx(0.05)  # the check near its bound
+    assert decision_distance(rec("INCONCLUSIVE", -0.5, -3.0)) == 0.5  # straddling: the control does not count

@@ -115,3 +115,45 @@ def test_a_user_learner_sits_beside_the_papers_in_its_section_with_its_figure(tm
     assert applicability("AS17-thm4.1-bound") == "the paper's algorithm and parameters"
     board = html[html.index('class="scoreboard"'):html.index("</table>", html.index('class="scoreboard"'))]
     assert "1 of 1" in board  # the paper's claim only
+
+
+def test_loose_is_counted_coloured_and_explained_apart_from_pass_and_inconclusive(tmp_path):
+    """Two AS17 bound claims whose near miss is not caught: one with its worst-case search (LOOSE),
+    one without (INCONCLUSIVE, "no worst-case search recorded"); claims.csv carries the detectable
+    factor and the search, the scoreboard, the summary counts and the colours count LOOSE apart,
+    and the legend says what it is."""
+    import numpy as np
+    import pandas as pd
+
+    from dpregret.claims.core import check_bound
+
+    x = np.arange(1.0, 5.0)
+    held = lambda: check_bound([np.concatenate([-30 + x, -30 - x])], [0.7], 0.05, bounds=[100.0])  # noqa: E731
+    near_miss = check_bound([np.concatenate([-20 + x, -20 - x])], [0.8], 0.05)
+    paths = []
+    for cid, search in (("AS17-loose", "12 adversaries x 4 horizons"), ("AS17-bare", None)):
+        res = held()
+        if search:
+            res.detail["worst_case_search"] = search
+        rec = record(Claim(cid, "AS17", "Thm 4.1", "bound", "s", "m", "bound halved"), res, near_miss,
+                     scenario="s", env=None, ci_level=0.95)
+        paths.append(tmp_path / f"{cid}.json")
+        paths[-1].write_text(json.dumps(rec))
+    t = claims_table([str(p) for p in paths])
+    t.to_csv(tmp_path / "claims.csv", index=False)
+    t = pd.read_csv(tmp_path / "claims.csv").set_index("claim_id")
+    assert t.verdict.to_dict() == {"AS17-loose": "LOOSE", "AS17-bare": "INCONCLUSIVE"}
+    assert t.worst_case_search["AS17-loose"] == "12 adversaries x 4 horizons" and pd.isna(t.worst_case_search["AS17-bare"])
+    assert 0 < t.detectable_factor["AS17-loose"] < 0.7 and t.detectable_factor["AS17-bare"] == t.detectable_factor["AS17-loose"]
+    assert t.reason["AS17-bare"].startswith("control not caught; no worst-case search recorded")
+    assert t.reason["AS17-loose"].startswith("loose: the bound holds at every non-vacuous point, max ratio 0.7")
+    html = render(str(tmp_path / "claims.csv"), [str(p) for p in paths], [], {"preset": "default", "seed": 1,
+                                                                             "ci_level": 0.95})
+    board = html[html.index('class="scoreboard"'):html.index("</table>", html.index('class="scoreboard"'))]
+    assert "<th>PASS</th><th>LOOSE</th><th>INCONCLUSIVE</th><th>FAIL</th>" in board
+    row = board[board.index('href="#paper-AS17"'):].split("</tr>")[0]
+    assert '<td class="PASS">0</td><td class="LOOSE">1</td><td class="INCONCLUSIVE">1</td><td class="FAIL">0</td>' in row
+    assert "2 claims: 1 LOOSE, 1 INCONCLUSIVE;" in html
+    assert ".LOOSE{background:" in html and 'class="claim LOOSE-edge" id="AS17-loose"' in html
+    assert '<td class="LOOSE">LOOSE<br><small>x ' in html  # the summary row, with its detectable factor
+    assert "with so much slack that its near-miss control cannot be caught is <b>LOOSE</b>" in html

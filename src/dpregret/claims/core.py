@@ -9,7 +9,10 @@
   INCONCLUSIVE.  ``measured`` is the worst ratio mean(metric)/mean(B) (tightness), at
   ``detail["worst_ratio_point"]``; the interval reported is that of mean(metric - B) at the most
   critical point, ``detail["critical_point"]`` (the two can differ: a ratio is relative, the
-  interval absolute).
+  interval absolute).  ``detail["detectable_factor"]`` is the smallest error of the bound these
+  data would detect: the largest ``c`` at which the bound ``c x B`` would be caught, i.e. some
+  deciding point's lower limit of ``mean(metric - c B)`` (same level, Bonferroni over the same
+  points) is above 0 (:func:`detectable_factor`; the point at ``detail["detectable_factor_point"]``).
 - ``coverage`` (``check_coverage``): a high-probability bound, decided on the fraction of
   independent runs that meet it against its ``1 - delta``.
 - ``rate``: least-squares slope of log(mean metric) on log(x) over >= 4 points spanning
@@ -22,12 +25,24 @@ fitted to the data.
 **The verdict rule** (``record``): a claim is PASS only when its check passes *and* its
 primary control -- the smallest plausible mistake for that theorem -- is caught (its own
 check FAILs).  A PASS whose primary control is not caught (PASS or INCONCLUSIVE) is recorded
-INCONCLUSIVE ("control not caught").  A PASS whose primary control is a straw man (the claim
-declares ``near_miss=False``: no near miss can be caught) is reported with the evidence
-"catches only gross errors", never as a plain PASS.  Every check stores the signed
-``margin`` by which its FAIL side clears the threshold (in units of its interval's width,
-or relative to the claim for privacy): a positive margin on a control is how far it was
-caught.
+INCONCLUSIVE ("control not caught"), except a bound's, which may be LOOSE (below).  A PASS whose
+primary control is a straw man (the claim declares ``near_miss=False``: no near miss can be
+caught) is reported with the evidence "catches only gross errors", never as a plain PASS.
+
+**LOOSE** (:func:`_loose`): a bound check that passes at every non-vacuous point while its primary
+control is not caught is LOOSE -- the bound holds, with so much slack that no near miss could
+cross it -- when its record carries the worst ratio (``measured``), the smallest error of the bound
+the data would detect (``detail["detectable_factor"]``, from :func:`check_bound`) and the family of
+instances searched for the worst case (``detail["worst_case_search"]``, a string the claim's
+``evaluate`` puts there).  Without that search (or without the factor) it stays INCONCLUSIVE
+(``detail["loose_refused"]``: "control not caught; no worst-case search recorded"): one instance's
+slack is not the bound's.  INCONCLUSIVE is kept for data that cannot decide (an interval straddling
+the threshold, a window not in the regime, a bound vacuous at every point).  LOOSE is subject to
+the non-learner rule below, as a PASS is.
+
+Every check stores the signed ``margin`` by which its FAIL side clears the threshold (in units of
+its interval's width, or relative to the claim for privacy): a positive margin on a control is how
+far it was caught.
 
 **A false FAIL is controlled over the whole run**, not per check: a claim's own check that FAILs
 at its level ``alpha`` is only *flagged*; the FAIL stands when it is confirmed at the one-sided
@@ -57,14 +72,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
-from scipy import stats
+from scipy import optimize, special, stats
 
 from .. import _validate as V
 from ..provenance import current as current_provenance
 from .intervals import METHOD as INTERVAL_METHOD
 from .intervals import confidence_limits
 
-VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE")
+VERDICTS = ("PASS", "LOOSE", "INCONCLUSIVE", "FAIL")  # LOOSE: recorded by the verdict rule only, never by a check
 RUN_FALSE_FAIL = 0.05  # the chance, over a whole run, that any correct claim is reported FAIL (at most)
 FAIL_FAMILY = 100      # claims per run it is spread over (the default run decides 88)
 FAIL_LEVEL = RUN_FALSE_FAIL / FAIL_FAMILY  # one-sided level at which a flagged FAIL must be confirmed
@@ -201,15 +216,48 @@ def confirm_by_se(estimate: float, se: float, threshold: float, side: str, df: i
                              f"{q:.3g} x {se:.3g} = {limit:.4g} ({'>' if side == 'above' else '<'} {threshold:.4g} confirms)")
 
 
+def detectable_factor(d: np.ndarray, mean_bound: float, alpha: float, bound_se: float = 0.0) -> float:
+    """The largest ``c`` at which the bound ``c x B`` would be caught on the per-replicate
+    differences ``d = metric - B`` of one point: the root of ``lower limit of mean(d + (1 - c) B) = 0``
+    at one-sided level ``alpha``, with ``mean_bound`` = mean(B) (> 0) standing for B and the Monte
+    Carlo error of ``c B`` taken as ``|c| bound_se``.  The lower limit is shift-equivariant, so with
+    ``bound_se = 0`` this is ``1 + lower limit / mean(B)``; exact when B is the same for every
+    replicate (when it varies, ``d``'s spread already holds B's variation at c = 1, and the root
+    neglects how it shrinks with c).  Below 1 when the point's lower limit is below 0; at or below 0
+    no positive multiple of the bound could be caught.  NaN when ``mean_bound`` is not positive."""
+    if not (np.isfinite(mean_bound) and mean_bound > 0):
+        return float("nan")
+    lo0, _, how = confidence_limits(d, alpha)
+    if not bound_se:
+        return float(1.0 + lo0 / mean_bound)
+    # the limit's Monte Carlo term enters in quadrature with the data's t half-width h (intervals.py):
+    # lower limit with extra_se e = lo0 + h - sqrt(h^2 + (z e)^2)
+    h, z = how["lower"]["half_width_t"], float(special.ndtri(1 - alpha))
+
+    def f(c):  # decreasing in c >= 0: the shift (1 - c) mean(B) falls and the Monte Carlo error c bse grows
+        return lo0 + h - float(np.hypot(h, z * abs(c) * bound_se)) + (1.0 - c) * mean_bound
+    if f(0.0) <= 0:  # not even the zero bound is caught: report the factor without the Monte Carlo term
+        return float(1.0 + lo0 / mean_bound)
+    hi = 1.0
+    while f(hi) > 0:
+        hi *= 2.0
+    return float(optimize.brentq(f, 0.0, hi, xtol=1e-9, rtol=1e-9))
+
+
 def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
                 bound_se: list[float] | None = None, labels: list | None = None,
-                vacuous: list[bool] | None = None) -> Result:
+                vacuous: list[bool] | None = None, bounds: list[float] | None = None) -> Result:
     """``diffs[i]``: per-replicate ``metric - B`` at point i; ``ratios[i]``: mean(metric)/mean(B).
 
     ``vacuous[i]``: the bound at point i is at or above the largest value the metric can take
     (the trivial maximum), so no run could violate it: such points decide nothing.  They are
     reported and left out of the verdict (and of the Bonferroni count); with none left the
-    claim is INCONCLUSIVE ("bound vacuous at every point")."""
+    claim is INCONCLUSIVE ("bound vacuous at every point").
+
+    ``bounds[i]``: mean(B) at point i, for the detectable factor (module docstring,
+    :func:`detectable_factor`; the maximum over the deciding points).  Without it mean(B) is
+    derived as ``mean(diffs[i]) / (ratios[i] - 1)``, exact when ``ratios`` is mean(metric)/mean(B)
+    as stated (NaN at a point with ratio 1); ``detail["detectable_factor_from"]`` says which."""
     alpha = V.probability("alpha", alpha)
     if not diffs:
         raise ValueError("diffs must hold at least one grid point")
@@ -222,9 +270,13 @@ def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
         if not keep:
             return Result("INCONCLUSIVE", float(max(ratios)), 1.0, float("nan"), float("nan"), 0.0,
                           {"reason": "the bound is vacuous (at or above the trivial maximum) at every grid point",
-                           "vacuous_points": gone, "margin": float("nan"), "ci_of": "none (vacuous)"})
+                           "vacuous_points": gone, "margin": float("nan"), "ci_of": "none (vacuous)",
+                           "detectable_factor": float("nan")})
+        if bounds is not None and len(bounds) != len(diffs):
+            raise ValueError(f"bounds has {len(bounds)} entries but diffs has {len(diffs)}")
         sub = check_bound([diffs[i] for i in keep], [ratios[i] for i in keep], alpha,
-                          [bound_se[i] for i in keep] if bound_se else None, [labels[i] for i in keep])
+                          [bound_se[i] for i in keep] if bound_se else None, [labels[i] for i in keep],
+                          bounds=[bounds[i] for i in keep] if bounds is not None else None)
         sub.detail["vacuous_points"] = gone
         return sub
     m = len(diffs)
@@ -251,8 +303,25 @@ def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
                                     f"per point: max {max(run_lows):.4g} (> 0 confirms)")
     crit = int(np.argmax(highs))  # the point closest to (or furthest past) the bound
     margin = max(width_margin(lo, hi, 0.0) for lo, hi in zip(lows, highs))
+    if bounds is not None:
+        if len(bounds) != m:
+            raise ValueError(f"bounds has {len(bounds)} entries but diffs has {m}")
+        mean_b, source = [float(b) for b in bounds], "bounds (mean(B) per point, passed to check_bound)"
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean_b = [float(md / (r - 1.0)) if np.isfinite(r) and r != 1.0 else float("nan")
+                      for md, r in zip(means, ratios)]
+        source = "derived: mean(B) = mean(metric - B) / (ratio - 1) per point (check_bound got no bounds)"
+    factors = np.array([(1.0 + lo / b if b > 0 else np.nan) if not bse and np.isfinite(b)  # the limit just computed
+                        else detectable_factor(np.asarray(d, dtype=float), b, a, bse)
+                        for d, b, bse, lo in zip(diffs, mean_b, bound_se, lows)])
+    found = np.isfinite(factors)
+    at = int(np.nanargmax(factors)) if found.any() else None
     return Result(verdict, float(max(ratios)), 1.0, float(lows[crit]), float(highs[crit]), 0.0,
                   {"ci_of": "mean(metric - bound) at the most critical grid point", "margin": margin,
+                   "detectable_factor": float(factors[at]) if at is not None else float("nan"),
+                   "detectable_factor_point": labels[at] if at is not None else None,
+                   "detectable_factor_from": source,
                    "interval": INTERVAL_METHOD,
                    "critical_point": labels[crit],  # where the interval of metric - bound reaches highest
                    "worst_ratio_point": labels[int(np.argmax(ratios))],  # where `measured` (the worst ratio) is
@@ -393,7 +462,9 @@ def check_privacy(eps_lb: float, eps_lb_conf: float, eps_claim: float) -> Result
 
 
 EVIDENCE = {"near_miss": "near miss caught", "gross": "catches only gross errors",
-            "not_caught": "control not caught", "nonlearner": "a non-learner is not caught", "none": ""}
+            "not_caught": "control not caught", "nonlearner": "a non-learner is not caught",
+            "loose": "bound holds, near miss cannot be caught", "none": ""}
+NO_SEARCH = "control not caught; no worst-case search recorded"  # the reason a bound PASS is not LOOSE
 
 
 def control_caught(r: Result) -> bool:
@@ -429,7 +500,7 @@ def with_learning_gate(result: Result, gate: Result) -> Result:
 
 
 def _nonlearner_rule(result: Result) -> Result:
-    """A PASS stays PASS only if the learning gate (where declared) passes and the non-learner is caught."""
+    """A PASS (or LOOSE) stays so only if the learning gate (where declared) passes and the non-learner is caught."""
     d = result.detail
     gate, nl = d.get("learning_gate"), d.get("nonlearner")
     if gate is not None and gate["verdict"] != "PASS":
@@ -441,6 +512,42 @@ def _nonlearner_rule(result: Result) -> Result:
                f"{nl['measured']:.4g}): the instance does not discriminate a learner from one that does not learn")
         return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE", "detail": {**d, "nonlearner_passes": why}})
     return result
+
+
+def is_bound_check(claim: Claim, result: Result) -> bool:
+    """A claim decided as a bound (kind ``bound``, or a result of :func:`check_bound`)."""
+    return claim.kind == "bound" or "detectable_factor" in result.detail
+
+
+def _loose(claim: Claim, result: Result, control_result: Result, why: str) -> tuple[Result, str] | None:
+    """The verdict rule for a bound PASS whose control is not caught (``why`` says so): LOOSE when
+    the record carries the detectable factor and the worst-case search, else INCONCLUSIVE with the
+    reason; None for a claim that is not a bound check."""
+    d = result.detail
+    if not is_bound_check(claim, result) or "diverged" in control_result.detail:
+        return None
+    search, c = d.get("worst_case_search"), d.get("detectable_factor", float("nan"))
+    numbers = (f"the bound holds at every non-vacuous point, max ratio {result.measured:.3g} "
+               f"(at {d.get('worst_ratio_point')}); the bound x {c:.3g} would be caught (at "
+               f"{d.get('detectable_factor_point')})")
+    if not (isinstance(search, str) and search.strip()):
+        refused = f"{NO_SEARCH} ({numbers})"
+    elif not (isinstance(c, (int, float)) and np.isfinite(c)):
+        refused = (f"control not caught; the detectable factor is unknown (check_bound found no positive mean(B): "
+                   f"pass bounds=), so the bound's slack is not measured")
+    else:
+        refused = None
+    if refused is not None:
+        return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE", "detail": {
+            **d, "loose_refused": refused, "control_not_caught": f"the check passed, but {why}"}}), \
+            EVIDENCE["not_caught"]
+    loose = Result(**{**result.as_dict(), "verdict": "LOOSE", "detail": {**d, "loose": (
+        f"loose: {numbers}; its primary control is not caught (control verdict {control_result.verdict}, "
+        f"measured {control_result.measured:.3g}); worst case searched over: {search}")}})
+    ruled = _nonlearner_rule(loose)
+    if ruled.verdict != "LOOSE":
+        return ruled, EVIDENCE["nonlearner"]
+    return loose, EVIDENCE["loose"]
 
 
 def apply_rule(claim: Claim, result: Result, control_result: Result) -> tuple[Result, str]:
@@ -455,6 +562,8 @@ def apply_rule(claim: Claim, result: Result, control_result: Result) -> tuple[Re
         why = ("its primary control diverged (non-finite), so it was not caught" if "diverged" in control_result.detail
                else f"its primary control was not caught (control verdict {control_result.verdict}): "
                     "on this grid the check cannot tell the claim from its near miss")
+        if (ruled := _loose(claim, result, control_result, why)) is not None:
+            return ruled
         return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE",
                          "detail": {**result.detail, "control_not_caught": f"the check passed, but {why}"}}), \
             EVIDENCE["not_caught"]
@@ -473,6 +582,15 @@ def nonlearner_fields(result: dict, claim_learns: bool) -> dict:
             "learning_gate": result["detail"].get("learning_gate", {}).get("verdict", "")}
 
 
+def loose_fields(result: dict) -> dict:
+    """The record's top-level account of a bound's slack (from ``result["detail"]``): the detectable
+    factor (NaN when the check is not a bound's) and the worst-case search ("" when none)."""
+    d = result["detail"]
+    c = d.get("detectable_factor", float("nan"))
+    return {"detectable_factor": float(c) if isinstance(c, (int, float)) else float("nan"),
+            "worst_case_search": str(d.get("worst_case_search") or "")}
+
+
 def attach_nonlearner_record(rec: dict, nl_rec: dict) -> dict:
     """``rec`` (a decided claim's record) with the non-learner's record ``nl_rec`` -- the same claim
     decided for the trivial learner through the door a user's learner takes -- as its non-learner
@@ -485,7 +603,7 @@ def attach_nonlearner_record(rec: dict, nl_rec: dict) -> dict:
     if "nonlearner" in res.detail:
         raise ValueError(f"{rec['claim_id']} already carries a non-learner control")
     res = with_nonlearner(res, name, Result(**nl))
-    ruled = _nonlearner_rule(res)
+    ruled = _nonlearner_rule(res) if res.verdict in ("PASS", "LOOSE") else res  # a FAIL is not touched
     evidence = EVIDENCE["nonlearner"] if ruled.verdict != rec["result"]["verdict"] else rec["evidence"]
     out = {**rec, "result": ruled.as_dict(), "evidence": evidence}
     return {**out, **nonlearner_fields(out["result"], rec.get("learner_claim", True))}
@@ -506,7 +624,8 @@ def record(claim: Claim, result: Result, control_result: Result, *, scenario: st
         "evidence": evidence, "control_caught": control_caught(control_result),
         "control_margin": margin_of(control_result), "control_margin_unit": control_result.detail.get(
             "margin_unit", "interval widths"), "secondary_results": sec, "history": list(history or []),
-        **nonlearner_fields(result.as_dict(), claim.learner_claim), "provenance": current_provenance()}
+        **nonlearner_fields(result.as_dict(), claim.learner_claim), **loose_fields(result.as_dict()),
+        "provenance": current_provenance()}
 
 
 def check_rng(seed: int, *parts) -> np.random.Generator:

@@ -3,7 +3,10 @@
 ``config/expected_verdicts.csv`` lists, for the default run, every claim's expected verdict,
 whether its primary control is expected to be caught and whether the claim is *borderline*: an
 interval that decides it within :data:`dpregret.report.tables.BORDERLINE_WIDTHS` of its threshold,
-so that another root seed could move its verdict (the report marks those).  CI compares the run's
+so that another root seed could move its verdict (the report marks those).  A LOOSE verdict (a bound
+that holds with more slack than any near miss could cross) is a verdict of its own, counted apart
+from PASS and INCONCLUSIVE; a LOOSE row of the run without its worst-case search or its detectable
+factor is a difference too.  CI compares the run's
 ``results/claims.csv`` with it and fails on any difference, printing each one, so that no
 verdict changes silently and no claim drifts onto the knife-edge unnoticed.  An honest FAIL can be expected.  Changing an expectation is its
 own commit, with the reason in the message:
@@ -14,11 +17,13 @@ own commit, with the reason in the message:
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 import pandas as pd
 
 COLUMNS = ["claim_id", "verdict", "control_caught", "borderline"]
+ORDER = ("PASS", "LOOSE", "INCONCLUSIVE", "FAIL")  # dpregret.claims.core.VERDICTS
 
 
 def _flag(col: pd.Series) -> pd.Series:
@@ -45,6 +50,7 @@ def differences(claims_csv: str, expected_csv: str) -> list[str]:
         out.append(f"{cid}: expected {want.verdict[cid]}, but the claim is missing from the run")
     for cid in sorted(set(got.index) - set(want.index)):
         out.append(f"{cid}: new claim ({got.verdict[cid]}), no expectation declared")
+    out += loose_unrecorded(claims_csv)
     for cid in sorted(set(got.index) & set(want.index)):
         g, w = got.loc[cid], want.loc[cid]
         if g.verdict != w.verdict:
@@ -56,6 +62,28 @@ def differences(claims_csv: str, expected_csv: str) -> list[str]:
             out.append(f"{cid}: {'borderline' if g.borderline else 'clear of its threshold'}, declared "
                        f"{'borderline' if w.borderline else 'clear'} (redesign it, or declare it borderline)")
     return out
+
+
+def loose_unrecorded(claims_csv: str) -> list[str]:
+    """LOOSE rows of a run's claims table that lack what LOOSE must carry: the worst-case search and a
+    finite detectable factor (a table without those columns cannot show them: each of its LOOSE rows)."""
+    t = pd.read_csv(claims_csv)
+    if "worst_case_search" not in t or "detectable_factor" not in t:
+        return [f"{r.claim_id}: LOOSE in a table without the columns worst_case_search and detectable_factor"
+                for r in t[t.verdict == "LOOSE"].itertuples()]
+    out = []
+    for r in t[t.verdict == "LOOSE"].itertuples():
+        if not isinstance(r.worst_case_search, str) or not r.worst_case_search.strip():
+            out.append(f"{r.claim_id}: LOOSE without a worst-case search recorded")
+        if not math.isfinite(float(r.detectable_factor)):
+            out.append(f"{r.claim_id}: LOOSE without a detectable factor")
+    return out
+
+
+def verdict_counts(csv_path: str) -> dict[str, int]:
+    """The table's verdicts counted, LOOSE apart, in the order PASS, LOOSE, INCONCLUSIVE, FAIL (then any other)."""
+    n = pd.read_csv(csv_path).verdict.value_counts().to_dict()
+    return {**{v: int(n.pop(v, 0)) for v in ORDER}, **{str(k): int(v) for k, v in sorted(n.items())}}
 
 
 def borderline(claims_csv: str) -> list[str]:
@@ -89,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     for b in borderline(a.claims_csv):
         print("BORDERLINE:", b)
     n = len(_load(a.expected_csv))
+    fmt = lambda c: ", ".join(f"{k} {v}" for k, v in c.items())  # noqa: E731
+    print(f"verdicts of the run: {fmt(verdict_counts(a.claims_csv))}; declared: {fmt(verdict_counts(a.expected_csv))}")
     print(f"{len(diffs)} difference(s) against {n} declared expectations")
     return 1 if diffs else 0
 

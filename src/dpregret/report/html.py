@@ -13,7 +13,7 @@ from pathlib import Path
 import jinja2
 import pandas as pd
 
-from ..claims.core import FAIL_LEVEL
+from ..claims.core import FAIL_LEVEL, VERDICTS
 from ..errata import ERRATA
 from ..papers import ORDER, PAPERS, paper
 from .figure_map import SCENARIO_PREFIX, figure_for
@@ -21,10 +21,10 @@ from .tables import BORDERLINE_WIDTHS, load_claims
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}td,th{border:1px solid #ccc;padding:.3em .5em;text-align:left;vertical-align:top}
-th{background:#f3f3f3}.banner{background:#fbeec2;border:2px solid #e0b000;padding:.6em 1em;margin:1em 0}.PASS{background:#d9f2d9}.FAIL{background:#f8d0d0}.INCONCLUSIVE{background:#fbeec2}
+th{background:#f3f3f3}.banner{background:#fbeec2;border:2px solid #e0b000;padding:.6em 1em;margin:1em 0}.PASS{background:#d9f2d9}.FAIL{background:#f8d0d0}.INCONCLUSIVE{background:#fbeec2}.LOOSE{background:#d6e4f5}
 img{max-width:100%;border:1px solid #eee}code{background:#f5f5f5;padding:0 .2em}.good{background:#d9f2d9}
 .claim{margin:0 0 1.2em 0;padding:.4em 1em;border-left:4px solid #ccc}.PASS-edge{border-left-color:#4a4}.FAIL-edge{border-left-color:#c44}
-.INCONCLUSIVE-edge{border-left-color:#e0b000}.grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.5em;align-items:start}
+.INCONCLUSIVE-edge{border-left-color:#e0b000}.LOOSE-edge{border-left-color:#4a7cc0}.grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.5em;align-items:start}
 .figs{position:sticky;top:0}.ref{color:#555;font-style:italic}h4{margin:.3em 0}"""
 
 
@@ -42,7 +42,11 @@ VERDICT_RULE = ("A claim is <b>PASS</b> only when its check passes <i>and</i> it
                 "previous method's rate), is caught: the control's own check FAILs. A PASS whose primary control is not "
                 "caught is reported INCONCLUSIVE (\"control not caught\"). Where the primary control is a straw man "
                 "(linear regret, no noise), a PASS is marked <i>catches only gross errors</i>. A non-finite metric (an "
-                "algorithm that diverged) is a FAIL with the reason. The margin of a caught control is the distance of "
+                "algorithm that diverged) is a FAIL with the reason. A bound that holds at every non-vacuous point "
+                "with so much slack that its near-miss control cannot be caught is <b>LOOSE</b>, recorded with its worst "
+                "ratio, the smallest error of the bound these data would detect (the factor c at which the bound x c "
+                "would be caught) and the family of instances searched for its worst case (without that search it "
+                "stays INCONCLUSIVE). The margin of a caught control is the distance of "
                 "its interval's FAIL-side limit past the threshold, in units of the interval's width (relative to the "
                 "claimed eps for privacy audits).")
 
@@ -65,8 +69,15 @@ UNDECIDING_PRESETS = {"smoke": "The smoke preset runs every claim on horizons fa
                                "the papers; read the default or paper preset's report for that."}
 
 
+def verdict_counts(verdicts: pd.Series) -> list[tuple[str, int]]:
+    """``(verdict, count)`` in the order of :data:`VERDICTS` (PASS, LOOSE, INCONCLUSIVE, FAIL), those
+    present only, then any other value."""
+    n = verdicts.value_counts().to_dict()
+    return [(v, int(n.pop(v))) for v in VERDICTS if v in n] + sorted((str(k), int(v)) for k, v in n.items())
+
+
 def _scoreboard(table: pd.DataFrame, mutation: dict | None) -> list[dict]:
-    """Per paper: its counts of PASS / FAIL / INCONCLUSIVE, controls caught and mutants caught."""
+    """Per paper: its counts of PASS / LOOSE / INCONCLUSIVE / FAIL, controls caught and mutants caught."""
     by_paper = (mutation or {}).get("by_paper", {})
     if "learner" in table:  # the papers' own claims; user learners' rows sit in the sections, not the counts
         table = table[table.learner.fillna("paper") == "paper"]
@@ -77,6 +88,7 @@ def _scoreboard(table: pd.DataFrame, mutation: dict | None) -> list[dict]:
         n = rows.verdict.value_counts()
         out.append({"key": key, "cite": p.cite, "title": p.title, "n": len(rows), "PASS": int(n.get("PASS", 0)),
                     "FAIL": int(n.get("FAIL", 0)), "INCONCLUSIVE": int(n.get("INCONCLUSIVE", 0)),
+                    "LOOSE": int(n.get("LOOSE", 0)),
                     "caught": int(rows.control_caught.astype(bool).sum()), **_nonlearner_counts(rows),
                     "mut_caught": by_paper.get(key, {}).get("caught", 0), "mut_total": by_paper.get(key, {}).get("total", 0)})
     return out
@@ -170,6 +182,7 @@ def context(claims_csv: str, detail_paths: list[str], figure_paths: list[str], m
     mut = json.loads(Path(mutation).read_text()) if mutation and Path(mutation).exists() else None
     summary = [{**{k: getattr(r, k) for k in ("claim_id", "theorem", "kind", "verdict", "measured", "bound", "ci_low",
                                             "ci_high", "tolerance", "control_margin")},
+                "detectable_factor": getattr(r, "detectable_factor", float("nan")),
                 "cite": paper(r.paper).cite, "ci_of": r.ci_of if isinstance(r.ci_of, str) else "",
                 "control_caught": bool(r.control_caught), "reason": r.reason if isinstance(r.reason, str) else "",
                 "borderline": bool(getattr(r, "borderline", False)),
@@ -179,7 +192,7 @@ def context(claims_csv: str, detail_paths: list[str], figure_paths: list[str], m
            for r in meta.get("accountant") or []]
     return {"css": CSS, "preset": meta.get("preset"), "seed": meta.get("seed"), "ci_level": meta.get("ci_level"),
             "banner": UNDECIDING_PRESETS.get(str(meta.get("preset"))), "n_claims": len(table),
-            "counts": sorted(table.verdict.value_counts().to_dict().items()),
+            "counts": verdict_counts(table.verdict),
             "n_caught": int(table.control_caught.astype(bool).sum()), "mutation": mut,
             "nonlearners": _nonlearner_counts(table[table.learner.fillna("paper") == "paper"] if "learner" in table
                                               else table),

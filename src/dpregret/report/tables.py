@@ -6,12 +6,14 @@ import math
 
 import pandas as pd
 
+from ..claims.core import loose_fields
+
 COLUMNS = ["claim_id", "paper", "theorem", "kind", "statement", "verdict", "measured", "bound", "ci_low",
            "ci_high", "ci_of", "tolerance", "ci_level", "control", "control_verdict", "control_measured",
            "control_ci_low", "control_ci_high", "control_caught", "control_margin", "control_margin_unit", "evidence",
            "near_miss", "secondary", "secondary_caught", "reason", "history", "scenario", "env", "learner", "applies_to",
            "margin", "decision_distance", "borderline", "learner_claim", "nonlearner", "nonlearner_verdict",
-           "nonlearner_caught", "nonlearner_margin", "learning_gate"]
+           "nonlearner_caught", "nonlearner_margin", "learning_gate", "detectable_factor", "worst_case_search"]
 
 # A non-learner's own record (the claim decided for the trivial learner, through the door a user's learner
 # takes) is the non-learner control of the paper's claim: it is shown there, not as a claim of its own.
@@ -27,7 +29,8 @@ def decision_distance(c: dict) -> float:
     """How far the claim's verdict is from moving, in widths of its interval: the distance of the
     interval end nearest its threshold (the check's FAIL-side margin m: a FAIL is m widths past it,
     a PASS -1 - m short of it, an INCONCLUSIVE min(|m|, |1 + m|) from either); where the verdict
-    needs the primary control caught, also its margin.  NaN where no interval decides (exact
+    turns on the primary control, also its margin: a PASS needs it caught, a LOOSE bound (and an
+    INCONCLUSIVE "control not caught") becomes a PASS when it is.  NaN where no interval decides (exact
     checks, privacy audits, whose margins are fractions of the claimed eps, checks outside the regime)."""
     d = c["result"]["detail"]
     m = d.get("margin", float("nan"))
@@ -38,7 +41,7 @@ def decision_distance(c: dict) -> float:
     if not math.isfinite(m):
         return float("nan")
     dist = min(abs(m), abs(1.0 + m))
-    passed = c["result"]["verdict"] == "PASS" or "control_not_caught" in d
+    passed = c["result"]["verdict"] in ("PASS", "LOOSE") or "control_not_caught" in d
     cm = c.get("control_margin", float("nan"))
     if passed and c.get("control_margin_unit", "interval widths") == "interval widths" and isinstance(cm, (int, float)) \
             and math.isfinite(cm):
@@ -65,8 +68,14 @@ def applicability(claim_id: str) -> str:
 
 
 def undecided_reason(c: dict) -> str:
-    """Why a claim is not a plain PASS, in one line (empty for a PASS on a caught near miss)."""
+    """Why a claim is not a plain PASS, in one line (empty for a PASS on a caught near miss).  A LOOSE
+    bound: its slack (worst ratio, detectable factor, the worst-case search); a bound PASS refused
+    LOOSE: why ("control not caught; no worst-case search recorded"), then the claim's own account."""
     d = c["result"]["detail"]
+    if c["result"]["verdict"] == "LOOSE" and "loose" in d:
+        return str(d["loose"])
+    if "loose_refused" in d and c["result"]["verdict"] == "INCONCLUSIVE":
+        return str(d["loose_refused"]) + (f" -- {d['numbered_reason']}" if "numbered_reason" in d else "")
     if "numbered_reason" in d and c["result"]["verdict"] != "PASS":  # a claim's own account of why it stays undecided
         return str(d["numbered_reason"])
     if c["result"]["verdict"] == "FAIL" and d.get("failures"):  # a deterministic counterexample
@@ -117,5 +126,6 @@ def claims_table(paths: list[str]) -> pd.DataFrame:
                      **{k: c.get(k, d) for k, d in (("learner_claim", c["kind"] in ("bound", "rate", "comparison")),
                                                     ("nonlearner", ""), ("nonlearner_verdict", ""),
                                                     ("nonlearner_caught", False), ("nonlearner_margin", float("nan")),
-                                                    ("learning_gate", ""))}})
+                                                    ("learning_gate", ""))},
+                     **loose_fields(r)})
     return pd.DataFrame(rows, columns=COLUMNS)
