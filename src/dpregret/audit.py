@@ -73,18 +73,18 @@ def _quantiles(sorted_x: np.ndarray, q: np.ndarray) -> np.ndarray:
     return sorted_x[lo] + (sorted_x[hi] - sorted_x[lo]) * (pos - lo)
 
 
-def _best_threshold(s1: np.ndarray, s0: np.ndarray, delta: float, a: float) -> tuple[float, float]:
-    """The threshold maximising the Clopper-Pearson eps bound on the selection half, and that
-    bound (the selection half's own value, used only to choose among score columns)."""
-    s1s, s0s = np.sort(s1), np.sort(s0)
+def _best_threshold(s1s: np.ndarray, s0s: np.ndarray, delta: float, a: float) -> tuple[float, float]:
+    """The threshold maximising the Clopper-Pearson eps bound on the selection half (``s1s``, ``s0s``:
+    its two samples' scores, sorted), and that bound (the selection half's own value, used only to
+    choose among score columns)."""
     # a quantile grid plus the largest distinct scores (atoms of the LLR, e.g. saturated Laplace terms)
     distinct = s1s[np.concatenate([[True], s1s[1:] != s1s[:-1]])]
     cand = np.unique(np.concatenate([_quantiles(s1s, np.linspace(0, 1, MAX_THRESHOLDS)),
                                      distinct[-MAX_THRESHOLDS // 4:]]))
-    k1 = s1.size - np.searchsorted(s1s, cand, side="left")
-    k0 = s0.size - np.searchsorted(s0s, cand, side="left")
-    p1_lo, _ = clopper_pearson(k1, s1.size, a, a)
-    _, p0_hi = clopper_pearson(k0, s0.size, a, a)
+    k1 = s1s.size - np.searchsorted(s1s, cand, side="left")
+    k0 = s0s.size - np.searchsorted(s0s, cand, side="left")
+    p1_lo, _ = clopper_pearson(k1, s1s.size, a, a)
+    _, p0_hi = clopper_pearson(k0, s0s.size, a, a)
     with np.errstate(divide="ignore", invalid="ignore"):
         eps = np.log(np.maximum(p1_lo - delta, 0) / p0_hi)
     eps = np.where(np.isfinite(eps), eps, -np.inf)
@@ -113,11 +113,14 @@ def eps_lower_bound(scores_d: np.ndarray, scores_dp: np.ndarray, delta: float, a
     m_d, m_dp = rng.random(len(s_d)) < 0.5, rng.random(len(s_dp)) < 0.5
     halves = {"sel": (s_d[m_d], s_dp[m_dp]), "ev": (s_d[~m_d], s_dp[~m_dp])}
     best = None
+    if min(len(halves["sel"][0]), len(halves["sel"][1])) < 2:
+        raise ValueError("scores_d and scores_dp need at least 4 samples each")
+    # each selection column sorted once: the lower-tail orientation reads -x sorted as -(x sorted, reversed)
+    srt = [[np.sort(h[:, c]) for c in range(h.shape[1])] for h in halves["sel"]]
     for name, sign, k1, k0 in (("D vs D', upper tail", 1.0, 0, 1), ("D' vs D, lower tail", -1.0, 1, 0)):
-        x1, x0 = sign * halves["sel"][k1], sign * halves["sel"][k0]
-        if min(len(x1), len(x0)) < 2:
-            raise ValueError("scores_d and scores_dp need at least 4 samples each")
-        sel = [_best_threshold(x1[:, c], x0[:, c], delta, a) for c in range(x1.shape[1])]
+        cols = zip(srt[k1], srt[k0])
+        sel = [_best_threshold(x1, x0, delta, a) if sign > 0 else _best_threshold(-x1[::-1], -x0[::-1], delta, a)
+               for x1, x0 in cols]
         col = int(np.argmax([e for _, e in sel]))
         tau = sel[col][0]
         e1, e0 = sign * halves["ev"][k1][:, col], sign * halves["ev"][k0][:, col]
@@ -152,7 +155,7 @@ def gdp_mu_lower_bound(scores_d: np.ndarray, scores_dp: np.ndarray, alpha: float
     best = (-np.inf, 0.0, 0)
     for c in range(s_d.shape[1]):
         sel1, sel0 = np.sort(s_d[m_d, c]), np.sort(s_dp[m_dp, c])
-        cand = np.unique(_quantiles(np.sort(np.concatenate([sel1, sel0])), np.linspace(0.01, 0.99, 99)))
+        cand = np.unique(_quantiles(np.sort(np.concatenate([sel1, sel0]), kind="stable"), np.linspace(0.01, 0.99, 99)))  # two sorted runs: merged in O(n)
         vals = mu(sel1, sel0, cand)
         k = int(np.nanargmax(vals))
         if vals[k] > best[0]:
