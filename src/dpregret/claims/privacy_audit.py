@@ -23,8 +23,8 @@ Controls.  Each spec names one *primary* control, the smallest plausible mistake
 the noise), and secondary ones (grosser mistakes).  A control is caught (verdict FAIL) when its
 lower bound exceeds the claim; otherwise it is INCONCLUSIVE (a lower bound cannot show that a
 variant is private).  ``blind`` lists controls that the instance provably cannot catch, with the
-computation that shows it (Lemma 5.4: half of its sigma is still (eps, delta)-DP on every
-auditable instance).
+computation that shows it (none today: Lemma 5.4's half-noise control, blind against the lemma's
+loose (eps, delta), is caught on the exact accountant's mu, see :mod:`.privacy_env21`).
 """
 from __future__ import annotations
 
@@ -155,9 +155,8 @@ class _SampleStreams(ReplicateStreams):
 
     def _take(self, k: int) -> np.ndarray:
         self.consumed += k
-        u = self.rng.random((self.R, k))
-        u[u == 0.0] = np.finfo(float).tiny  # as ReplicateStreams: values in the open interval (0, 1)
-        return u
+        # as ReplicateStreams, an exact 0 becomes the smallest positive double (values in (0, 1))
+        return np.maximum(self.rng.random((self.R, k)), np.finfo(float).tiny)
 
 
 RDP_ORDERS = (2.0, 8.0, 32.0)

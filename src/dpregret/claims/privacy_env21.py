@@ -145,7 +145,10 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
         m_l2 = T**0.25 * math.sqrt(dim) * L
         gauss_mu = math.sqrt(int(math.log2(rounds)) + 1) * m_l2 / scale
         mu_max = _gdp_mu_max(eps, delta)
-        accountant = {"mu": gauss_mu, "eps_acc": _gdp_eps(gauss_mu, delta), "delta": delta, "eps_claimed": eps,
+        # the same mu from the library's own node count and batch sensitivity (read when the spec is built)
+        mu_lib = math.sqrt(nodes_covering_leaf(rounds)) * batch_sensitivity(T, dim, L, D, ord=2) / scale
+        accountant = {"mu": gauss_mu, "mu_library": mu_lib, "eps_acc": _gdp_eps(gauss_mu, delta), "delta": delta,
+                      "eps_claimed": eps,
                       "mu_max": mu_max, "sigma_excess": mu_max / gauss_mu,
                       "half_noise_private": bool(_gdp_delta(eps, 2 * gauss_mu) <= delta)}
         cid, name, param, dp = ("AUDIT-env-lemma5.4-releases", "Lemma 5.4", "sigma",
@@ -196,6 +199,9 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
         if abs(got - sens) >= 1e-12 * sens:
             return f"the instance's change {got:.6g} is not the sensitivity {sens:.6g}"
         if accountant is not None:
+            if abs(accountant["mu_library"] - gauss_mu) >= 1e-12 * gauss_mu:
+                return (f"the library's node count and batch sensitivity give mu = {accountant['mu_library']:.6g}, "
+                        f"the proof's {gauss_mu:.6g}")
             if abs(np.linalg.norm(g1) - m_l2) >= 1e-12 * m_l2:
                 return f"the instance's l2 change {np.linalg.norm(g1):.6g} is not the proof's M = {m_l2:.6g}"
             if _gdp_delta(eps, gauss_mu) > delta:
