@@ -10,7 +10,7 @@ from scipy import optimize, special
 from .. import mechanisms as M
 from ..rng import ReplicateStreams
 from ..tree import nodes_covering_leaf
-from .privacy_audit import CHECK_SAMPLES, ENV, AuditSpec, _chunks, _claim, _independence_check, _projection, _SampleStreams
+from .privacy_audit import CHECK_SAMPLES, ENV, AuditSpec, _chunks, _claim, _independence_check, _SampleStreams
 
 
 # --- Ene-Nguyen-Vladu Lemmas 5.1 / 5.4: PRIVATEBANDIT's released round sums -----------------
@@ -92,8 +92,8 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
     is the released prefix sums ``s~_1, s~_2`` (every iterate is a function of them); a record of
     round 1 is in both, of round 2 in one.  Scores use the lemma's scale written out
     (:func:`_lemma5_1_lambda`, :func:`_lemma5_4_sigma`).  ``kind``: ``laplace`` (Lemma 5.1, eps-DP;
-    eps defaults to 1, and at T = 3 the worst record is 0.96 eps-DP; scored also by the projection
-    on the record's shift, so that its ``gaussian_shape`` control is seen) or ``gaussian`` (Lemma 5.4,
+    eps defaults to 1, and at T = 3 the worst record is 0.96 eps-DP; Gaussian noise of the claimed
+    variance is not catchable here: 0.99 at 1e6 samples, on the projection score) or ``gaussian`` (Lemma 5.4,
     (eps, delta)-DP; eps defaults to 4 and delta to 0.1).  The printed sigma is at least 13x what
     (eps, delta) needs at eps <= 4, delta <= 0.1 (2.28x at best over T <= 39, n <= 3, eps <= 12,
     delta <= 0.5), so against (eps, delta) alone no audit could see sigma / 2.  The Gaussian audit
@@ -122,10 +122,8 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
     if kind == "laplace":
         eps = 1.0 if eps is None else eps
         scale = _lemma5_1_lambda(T, dim, L, eps)
-        scales = {"correct": None, "half_noise": scale / 2, "no_noise": 0.0, "gaussian_shape": scale}
-        controls = {"half_noise": "lambda / 2", "no_noise": "no noise",
-                    "gaussian_shape": "Gaussian noise of the claimed variance 2 lambda^2 in place of Lap(lambda) "
-                                      "(another shape, same variance)"}
+        scales = {"correct": None, "half_noise": scale / 2, "no_noise": 0.0}
+        controls = {"half_noise": "lambda / 2", "no_noise": "no noise"}
         primary, near = "half_noise", True
         cid, name, param, dp = "AUDIT-env-lemma5.1-releases", "Lemma 5.1", "lambda", f"eps-DP (eps = {eps:g})"
     elif kind == "gaussian":
@@ -167,8 +165,6 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
                 kw = {"noise": "none"}
             elif s is None:  # the library's own scale, as the scenario asks for it
                 kw = {"noise": kind, "eps": eps, "delta": delta if kind == "gaussian" else None}
-            elif variant == "gaussian_shape":  # the library's Gaussian release noise at the Laplace variance
-                kw = {"noise": "gaussian", "noise_scale": math.sqrt(2.0) * s}
             else:
                 kw = {"noise": kind, "noise_scale": s}
             r = private_bandit(dom, _OneStepLoss(dom, T, L, p), _FixedDirections(c - a),
@@ -179,9 +175,8 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
     def logpdf(z):
         return M.laplace_logpdf(z, scale) if kind == "laplace" else M.gaussian_logpdf(z, scale)
 
-    def score(y, p):  # the claimed LLR; for Laplace also the unsaturated projection (see _projection)
-        llr = logpdf(y - mean(p)) - logpdf(y - mean(0))
-        return llr if kind == "gaussian" else np.stack([llr, _projection(y, mean(0), mean(p))], axis=1)
+    def score(y, p):
+        return logpdf(y - mean(p)) - logpdf(y - mean(0))
 
     def draw(variant, n, rng):
         base = run(variant, 0, n, rng("D'"))

@@ -1,0 +1,1 @@
+export PYTHONPATH=/work/wt/calib/src DPREGRET_SRC=/work/wt/calib/src; . /work/main/.venv/bin/activate
