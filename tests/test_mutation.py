@@ -76,7 +76,7 @@ def test_patch_applies_and_is_reverted(name):
 
 
 def test_function_imported_by_name_is_patched_where_looked_up():
-    import dpregret.claims.privacy_env21 as P  # the PRIVATEBANDIT audit's blind note reads nodes_covering_leaf
+    import dpregret.claims.privacy_env21 as P  # the PRIVATEBANDIT Lemma 5.4 audit's library mu reads nodes_covering_leaf
     import dpregret.calibration as S
     import dpregret.tree as tree
 
@@ -92,19 +92,19 @@ def test_function_imported_by_name_is_patched_where_looked_up():
 def test_fresh_privacy_rebuilds_the_specs_of_its_submodules_from_the_patched_library():
     """The specs live in claims.privacy_* and are built when claims.privacy runs: the runner's fresh copy
     of claims.privacy must build them from the library as the mutant patched it (here the PRIVATEBANDIT
-    Lemma 5.4 audit's blind note, computed from nodes_covering_leaf when its spec is built), while the
+    Lemma 5.4 audit's library mu, computed from nodes_covering_leaf when its spec is built), while the
     imported SPECS keep the unpatched values."""
     from dpregret.claims import privacy
     from dpregret.mutation.patching import fresh_module
 
     cid = "AUDIT-env-lemma5.4-releases"
-    before = fresh_module("dpregret.claims.privacy").SPECS[cid].blind["half_noise"]
-    assert before == privacy.SPECS[cid].blind["half_noise"]
+    before = fresh_module("dpregret.claims.privacy").SPECS[cid].accountant["mu_library"]
+    assert before == privacy.SPECS[cid].accountant["mu_library"]
     with MUTANTS["tree-leaf-cover-off-by-one"].patch():
-        during = fresh_module("dpregret.claims.privacy").SPECS[cid].blind["half_noise"]
+        during = fresh_module("dpregret.claims.privacy").SPECS[cid].accountant["mu_library"]
     assert during != before
-    assert privacy.SPECS[cid].blind["half_noise"] == before
-    assert fresh_module("dpregret.claims.privacy").SPECS[cid].blind["half_noise"] == before
+    assert privacy.SPECS[cid].accountant["mu_library"] == before
+    assert fresh_module("dpregret.claims.privacy").SPECS[cid].accountant["mu_library"] == before
 
 
 def test_patch_reverted_when_the_block_raises():

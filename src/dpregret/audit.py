@@ -30,6 +30,7 @@ from . import _validate as V
 
 SCORE_DECIMALS = 9
 MAX_THRESHOLDS = 256
+_CP_BATCH = 32  # candidates per Clopper-Pearson evaluation in _best_threshold (speed only)
 
 
 def clopper_pearson(k, n, alpha_lo: float, alpha_hi: float):
@@ -73,21 +74,33 @@ def _quantiles(sorted_x: np.ndarray, q: np.ndarray) -> np.ndarray:
     return sorted_x[lo] + (sorted_x[hi] - sorted_x[lo]) * (pos - lo)
 
 
-def _best_threshold(s1: np.ndarray, s0: np.ndarray, delta: float, a: float) -> tuple[float, float]:
-    """The threshold maximising the Clopper-Pearson eps bound on the selection half, and that
-    bound (the selection half's own value, used only to choose among score columns)."""
-    s1s, s0s = np.sort(s1), np.sort(s0)
+def _best_threshold(s1s: np.ndarray, s0s: np.ndarray, delta: float, a: float) -> tuple[float, float]:
+    """The threshold maximising the Clopper-Pearson eps bound on the selection half (``s1s``, ``s0s``:
+    its two samples' scores, sorted), and that bound (the selection half's own value, used only to
+    choose among score columns)."""
     # a quantile grid plus the largest distinct scores (atoms of the LLR, e.g. saturated Laplace terms)
     distinct = s1s[np.concatenate([[True], s1s[1:] != s1s[:-1]])]
     cand = np.unique(np.concatenate([_quantiles(s1s, np.linspace(0, 1, MAX_THRESHOLDS)),
                                      distinct[-MAX_THRESHOLDS // 4:]]))
-    k1 = s1.size - np.searchsorted(s1s, cand, side="left")
-    k0 = s0.size - np.searchsorted(s0s, cand, side="left")
-    p1_lo, _ = clopper_pearson(k1, s1.size, a, a)
-    _, p0_hi = clopper_pearson(k0, s0.size, a, a)
+    k1 = s1s.size - np.searchsorted(s1s, cand, side="left")
+    k0 = s0s.size - np.searchsorted(s0s, cand, side="left")
+    # Clopper-Pearson limits are the expensive part; the point estimate bounds a candidate's value from
+    # above (p1_lo <= k1/n1, p0_hi >= k0/n0), so candidates are evaluated in decreasing order of that bound
+    # until no remaining one can reach the best found: the same argmax as evaluating all of them
     with np.errstate(divide="ignore", invalid="ignore"):
-        eps = np.log(np.maximum(p1_lo - delta, 0) / p0_hi)
-    eps = np.where(np.isfinite(eps), eps, -np.inf)
+        ub = np.log(np.maximum(k1 / s1s.size - delta, 0) / (k0 / s0s.size))
+    ub = np.where(np.isnan(ub), -np.inf, ub)
+    order = np.argsort(-ub, kind="stable")
+    eps = np.full(cand.size, -np.inf)
+    best, done = -np.inf, 0
+    while done < cand.size and not ub[order[done]] + 1e-9 < best:
+        idx = order[done:done + _CP_BATCH]
+        p1_lo, _ = clopper_pearson(k1[idx], s1s.size, a, a)
+        _, p0_hi = clopper_pearson(k0[idx], s0s.size, a, a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            e = np.log(np.maximum(p1_lo - delta, 0) / p0_hi)
+        eps[idx] = np.where(np.isfinite(e), e, -np.inf)
+        best, done = max(best, float(eps[idx].max())), done + idx.size
     i = int(np.argmax(eps))
     return float(cand[i]), float(eps[i])
 
@@ -113,11 +126,14 @@ def eps_lower_bound(scores_d: np.ndarray, scores_dp: np.ndarray, delta: float, a
     m_d, m_dp = rng.random(len(s_d)) < 0.5, rng.random(len(s_dp)) < 0.5
     halves = {"sel": (s_d[m_d], s_dp[m_dp]), "ev": (s_d[~m_d], s_dp[~m_dp])}
     best = None
+    if min(len(halves["sel"][0]), len(halves["sel"][1])) < 2:
+        raise ValueError("scores_d and scores_dp need at least 4 samples each")
+    # each selection column sorted once: the lower-tail orientation reads -x sorted as -(x sorted, reversed)
+    srt = [[np.sort(h[:, c]) for c in range(h.shape[1])] for h in halves["sel"]]
     for name, sign, k1, k0 in (("D vs D', upper tail", 1.0, 0, 1), ("D' vs D, lower tail", -1.0, 1, 0)):
-        x1, x0 = sign * halves["sel"][k1], sign * halves["sel"][k0]
-        if min(len(x1), len(x0)) < 2:
-            raise ValueError("scores_d and scores_dp need at least 4 samples each")
-        sel = [_best_threshold(x1[:, c], x0[:, c], delta, a) for c in range(x1.shape[1])]
+        cols = zip(srt[k1], srt[k0])
+        sel = [_best_threshold(x1, x0, delta, a) if sign > 0 else _best_threshold(-x1[::-1], -x0[::-1], delta, a)
+               for x1, x0 in cols]
         col = int(np.argmax([e for _, e in sel]))
         tau = sel[col][0]
         e1, e0 = sign * halves["ev"][k1][:, col], sign * halves["ev"][k0][:, col]
@@ -152,13 +168,16 @@ def gdp_mu_lower_bound(scores_d: np.ndarray, scores_dp: np.ndarray, alpha: float
     best = (-np.inf, 0.0, 0)
     for c in range(s_d.shape[1]):
         sel1, sel0 = np.sort(s_d[m_d, c]), np.sort(s_dp[m_dp, c])
-        cand = np.unique(_quantiles(np.sort(np.concatenate([sel1, sel0])), np.linspace(0.01, 0.99, 99)))
+        cand = np.unique(_quantiles(np.sort(np.concatenate([sel1, sel0]), kind="stable"), np.linspace(0.01, 0.99, 99)))  # two sorted runs: merged in O(n)
         vals = mu(sel1, sel0, cand)
         k = int(np.nanargmax(vals))
         if vals[k] > best[0]:
             best = (float(vals[k]), float(cand[k]), c)
     _, tau, c = best
-    m = mu(np.sort(s_d[~m_d, c]), np.sort(s_dp[~m_dp, c]), tau)
+    e1, e0 = s_d[~m_d, c], s_dp[~m_dp, c]  # the evaluation half: two counts at tau (no sort needed)
+    _, a0 = clopper_pearson(np.count_nonzero(e0 >= tau), e0.size, a, a)
+    _, b0 = clopper_pearson(np.count_nonzero(e1 < tau), e1.size, a, a)
+    m = special.ndtri(1 - a0) - special.ndtri(b0)
     return float(max(m, 0.0)), tau
 
 

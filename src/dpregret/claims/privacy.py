@@ -4,7 +4,16 @@ Each :class:`AuditSpec` fixes worst-case neighbouring inputs, samples outputs of
 scenarios run* (``dpregret.mechanisms``, ``dpregret.tree``, the learners and their compiled
 kernels, with the noise scale they compute themselves), scores them by the exact log-likelihood
 ratio under the *claimed* noise (the paper's formula, written out in the spec and not read from
-the code under audit), and runs the recipe of :mod:`dpregret.audit`.
+the code under audit), and runs the recipe of :mod:`dpregret.audit`.  Every noise is drawn through
+the scenarios' own sampler (:class:`~dpregret.rng.ReplicateStreams`' inverse transforms, also for
+the draws handed to the compiled kernels), so a sampler drawing the wrong distribution is audited
+too.  The event that separates D from D' is chosen for every variant and cell on its own selection
+half; the Laplace claims offer it, beside the claimed log-likelihood ratio (which saturates), the
+unsaturated projection on the neighbours' difference, so that a noise of the claimed variance but
+another shape (their ``gaussian_shape`` control) is seen.  Lemma 5.4's printed sigma is 13x what
+its (eps, delta) needs: its audit also claims the exact accountant's mu-GDP at the code's sigma
+(tight), so sigma / 2 is caught.  The scales themselves are checked against the papers' formulas
+in ``tests/test_calibration.py``.
 
 Mechanisms audited: the Laplace and Gaussian mechanisms; Van der Hoeven's local Laplace
 randomiser (Lemma 4) and the l2 randomiser (Song et al.); Agarwal-Singh TreeBasedAgg (Lemma 3.3)

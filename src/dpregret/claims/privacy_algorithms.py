@@ -69,6 +69,7 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
     # per path and variant: (lambda the audited rows run with, base losses, (lo, hi): D_p row = lo + hi - base row)
     exp2 = {"correct": (lam, b01, (0, 1)), "half_noise": (claim_lam / 2, b01, (0, 1)),
             "wrong_sensitivity": (claim_lam, 2 * b01 - 1, (-1, 1))}
+    exp2_kernel_table = {**exp2, "gaussian_shape": (claim_lam, b01, (0, 1))}
     scr = {"correct": (sp["lambda"], bpm, (-1, 1)), "half_noise": (claim_lam_s / 2, bpm, (-1, 1)),
            "wrong_sensitivity": (1.0 / eps, bpm, (-1, 1))}
 
@@ -78,13 +79,19 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
             L[p - 1] = lh[0] + lh[1] - L[p - 1]
         return L
 
-    # sim(L, lam, n, rng): n runs over the rounds of L (len(L) <= T); what the inner learner received
-    def exp2_kernel(L, lam_v, n, rng):
+    # sim(L, lam, n, rng, gauss): n runs over the rounds of L (len(L) <= T); what the inner learner received.
+    # Every draw goes through the scenarios' sampler (_SampleStreams: ReplicateStreams.laplace / .uniform, the
+    # draws the scenarios hand to the kernels); gauss: sqrt(2) N(0, 1) in place of Lap(1) (the same variance)
+    def _noise(st, shape, gauss):
+        return np.sqrt(2.0) * st.normal(shape) if gauss else st.laplace(1.0, shape)
+
+    def exp2_kernel(L, lam_v, n, rng, gauss=False):
         tb = len(L)
         rec = np.empty((n, tb, 2))
         for a, b in _chunks(n):
             r = b - a  # rows: r non-private (exp2), then r audited (dp_exp2), as the scenario batches them
-            Z, U = rng.laplace(0.0, 1.0, (r, tb, N)), rng.random((r, tb))
+            st = _SampleStreams(rng, r)
+            Z, U = _noise(st, (tb, N), gauss), st.uniform((tb,))
             out = np.empty((2 * r, tb, 2))
             exp2_block(np.full((2 * r, N), -np.log(N)), np.repeat([eta0, eta], r), np.repeat([gam0, gam], r),
                        np.repeat([0.0, lam_v], r), np.zeros((2 * r, N)),
@@ -93,7 +100,7 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
             rec[a:b] = out[r:]
         return rec
 
-    def exp2_numpy(L, lam_v, n, rng):
+    def exp2_numpy(L, lam_v, n, rng, gauss=False):
         rec = np.empty((n, len(L), 2))
         for a, b in _chunks(n):
             st = _SampleStreams(rng, b - a)
@@ -104,12 +111,13 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
             rec[a:b, :, 0], rec[a:b, :, 1] = np.stack(inner.arms, axis=1), np.stack(inner.values, axis=1)
         return rec
 
-    def scrible_kernel(L, lam_v, n, rng):
+    def scrible_kernel(L, lam_v, n, rng, gauss=False):
         tb = len(L)
         rec = np.empty((n, tb, 2))
         for a, b in _chunks(n):
             r = b - a  # rows: r non-private (scrible), then r audited (dp_scrible)
-            Z, U = rng.laplace(0.0, 1.0, (r, tb, 1)), rng.random((r, tb))
+            st = _SampleStreams(rng, r)
+            Z, U = _noise(st, (tb, 1), gauss), st.uniform((tb,))
             out = np.empty((2 * r, tb, 2))
             scrible_block(False, np.zeros((2 * r, 1)), np.repeat([sp0["eta"], sp["eta"]], r),
                           np.repeat([0.0, lam_v], r), np.ascontiguousarray(np.broadcast_to(L, (r, tb, 1))), Z, U, np.zeros(2 * r), out)
@@ -129,27 +137,31 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
     def scrible_shift(rec, p, LD, base):
         return LD[p - 1, 0] - base[p - 1, 0]
 
-    paths = {"exp2-kernel": (exp2_kernel, exp2_noise, exp2_shift, exp2, claim_lam),
+    paths = {"exp2-kernel": (exp2_kernel, exp2_noise, exp2_shift, exp2_kernel_table, claim_lam),
              "exp2-numpy": (exp2_numpy, exp2_noise, exp2_shift, exp2, claim_lam),
              "scrible-kernel": (scrible_kernel, scrible_noise, scrible_shift, scr, claim_lam_s)}
 
     def score(path, p, LD, base, rec):
         """log p_D(transcript) - log p_D'(transcript) under the claim: round p's term only (later
-        rounds have the same conditional law under both inputs)."""
+        rounds have the same conditional law under both inputs); and round p's shift along the
+        change, ``c z``, which does not saturate (:func:`.privacy_audit._projection`)."""
         _, noise, shift, _, lam_c = paths[path]
         z, c = noise(rec, base, p), shift(rec, p, LD, base)  # z = c + noise under D, noise under D'
-        return (np.abs(z) - np.abs(z - c)) / lam_c
+        return np.stack([(np.abs(z) - np.abs(z - c)) / lam_c, c * z], axis=1)
 
     def draw(variant, n, rng):
         cells = {}
         for name, (sim, _, _, table, _) in paths.items():
+            if variant not in table:  # gaussian_shape: the compiled EXP2 rounds only (one sweep, not three)
+                continue
             lam_v, base, lh = table[variant]
-            rec0 = sim(base, lam_v, n, rng(name, "D'"))
+            gauss = variant == "gaussian_shape"
+            rec0 = sim(base, lam_v, n, rng(name, "D'"), gauss)
             for p in range(1, T + 1):
                 # rounds after p have the same conditional law under D_p and D' (same losses), so the
                 # transcript's likelihood ratio is round p's: D_p runs only rounds 1..p
                 LD = neighbour(base, lh, p)
-                cells[f"{name} t={p}"] = (score(name, p, LD, base, sim(LD[:p], lam_v, n, rng(name, "D", p))),
+                cells[f"{name} t={p}"] = (score(name, p, LD, base, sim(LD[:p], lam_v, n, rng(name, "D", p), gauss)),
                                           score(name, p, LD, base, rec0))
         return cells
 
@@ -166,7 +178,9 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
 
     controls = {"half_noise": "lambda / 2", "wrong_sensitivity": "losses in [-1, 1] (the paper's ||l||_inf <= 1) "
                 "with lambda = 1/eps, calibrated for [0, 1]; SCRiBLe: the printed lambda = ||Y||_1/eps without the "
-                "factor 2 (true eps: 2 eps; a no-noise control, grosser still, would cost a full sweep)"}
+                "factor 2 (true eps: 2 eps; a no-noise control, grosser still, would cost a full sweep)",
+                "gaussian_shape": "Gaussian noise of the claimed variance 2 lambda^2 in place of Lap(lambda) (another "
+                "shape, same variance), on the compiled EXP2 rounds"}
     return AuditSpec(_claim("AUDIT-as17-lemma4.2-bandit", AS17, "Lemma 4.2 (Algorithm 4 + EXP2 / SCRiBLe), transcript",
                             f"the plays and forwarded values of Algorithm 4 are eps-DP (eps = {eps:g}, T = {T}, the "
                             f"record at every step): EXP2 with N = {N} arms and lambda = 1/eps (compiled rounds and "
@@ -246,7 +260,8 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
         out = np.empty((n, T))
         for a, b in _chunks(n):
             args = {"rho": rho, **kw}
-            run = o2b.run(o2b_audit.FixedData(prob, data(p)), _Schedule(ws, b - a), T, k=k, src=None, noise_src=rng,
+            run = o2b.run(o2b_audit.FixedData(prob, data(p)), _Schedule(ws, b - a), T, k=k, src=None,
+                          noise_src=_SampleStreams(rng, b - a),
                           checkpoints=[T], record_released=True, **args)
             out[a:b] = run.extra["released"][:, :, 0]
         return out

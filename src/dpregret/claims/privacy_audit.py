@@ -4,7 +4,7 @@ An :class:`AuditSpec` fixes worst-case neighbouring inputs and a ``draw`` that s
 the code under audit and scores them by the exact log-likelihood ratio under the *claimed*
 noise; :func:`run_audit` runs the recipe of :mod:`dpregret.audit` on it.  Also here: the helpers
 the specs share (:func:`_claim`, :func:`_chunks`, :func:`_one_release`,
-:func:`_independence_check`, :class:`_SampleStreams`).
+:func:`_independence_check`, :class:`_SampleStreams`, :func:`_projection`).
 
 Cells.  A mechanism that releases a sequence is audited with the differing record at *every*
 position t = 1..T of its small instance (and, for Lemma 4.2, on every implementation the
@@ -23,8 +23,8 @@ Controls.  Each spec names one *primary* control, the smallest plausible mistake
 the noise), and secondary ones (grosser mistakes).  A control is caught (verdict FAIL) when its
 lower bound exceeds the claim; otherwise it is INCONCLUSIVE (a lower bound cannot show that a
 variant is private).  ``blind`` lists controls that the instance provably cannot catch, with the
-computation that shows it (Lemma 5.4: half of its sigma is still (eps, delta)-DP on every
-auditable instance).
+computation that shows it (none today: Lemma 5.4's half-noise control, blind against the lemma's
+loose (eps, delta), is caught on the exact accountant's mu, see :mod:`.privacy_env21`).
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ import numpy as np
 from scipy import special
 
 from ..audit import eps_lower_bound, gdp_mu_lower_bound, renyi_lower_bound
-from ..rng import stable_key
+from ..rng import ReplicateStreams, stable_key
 from .core import FAIL_LEVEL, Claim, Result, check_privacy, fail_confirmation
 
 VDH, AS17, ZTC = "VDH19", "AS17", "ZTC22"
@@ -70,6 +70,7 @@ class AuditSpec:
     # false-alarm level alpha (CHECK_SHARE of the audit's alpha)
     stat_check: Callable[[int, float, np.random.Generator], tuple[str | None, dict]] | None = None
     blind: dict[str, str] = field(default_factory=dict)  # controls this instance cannot catch, and why
+    accountant: dict | None = None  # the exact accountant's numbers behind a tightened claim (recorded)
 
     @property
     def secondary(self) -> list[str]:
@@ -96,6 +97,18 @@ def _one_release(sample, score) -> Draw:
         return {"single release": (score(sample(variant, 0, n, rng("D")), variant),
                                    score(sample(variant, 1, n, rng("D'")), variant))}
     return draw
+
+
+def _projection(y: np.ndarray, m_dp: np.ndarray, m_d: np.ndarray) -> np.ndarray:
+    """``<y - m_dp, m_d - m_dp>``: the output's shift along the difference of the neighbours' means
+    (``m_d`` under D, ``m_dp`` under D'), oriented as the log-likelihood ratio (larger under D), a score
+    that does not saturate.  The claimed Laplace log-likelihood ratio is constant beyond the
+    neighbours' means, so its threshold events cannot reach a tail; beside it as a second score
+    column (the selection half chooses), the events ``{<y, m_d - m_dp> >= c}`` reach every tail, so a
+    noise of the claimed variance but a lighter-tailed shape (Gaussian for Laplace) is seen."""
+    y = np.asarray(y, dtype=float)
+    d = np.asarray(m_d, dtype=float) - np.asarray(m_dp, dtype=float)
+    return (y.reshape(len(y), -1) - np.ravel(m_dp)) @ np.ravel(d)
 
 
 def _independence_check(noise: np.ndarray, alpha: float) -> tuple[str | None, dict]:
@@ -125,19 +138,25 @@ def _independence_check(noise: np.ndarray, alpha: float) -> tuple[str | None, di
     return None, info
 
 
-class _SampleStreams:
-    """The two draws learners make (``uniform``, ``laplace``) from one Generator, for audits
-    whose 'replicates' are a million independent samples (ReplicateStreams would hold a
-    generator per sample)."""
+class _SampleStreams(ReplicateStreams):
+    """The scenarios' sampler for audits whose 'replicates' are a million independent samples:
+    a :class:`~dpregret.rng.ReplicateStreams` (its ``laplace``, ``normal``, ``exponential``,
+    ``gamma_int`` and ``choice``, the inverse transforms every scenario draws through) whose
+    uniforms come from one Generator instead of a generator per sample.  Only the source of the
+    uniforms differs from the scenarios', so a transform that drew the wrong distribution would
+    be drawn, and audited, here too."""
 
-    def __init__(self, rng: np.random.Generator, n: int):
-        self.rng, self.R = rng, n
+    def __init__(self, rng: np.random.Generator, n: int):  # noqa: D107 - no super().__init__: one generator
+        self.rng, self.replicates, self.block, self.consumed = rng, np.arange(int(n)), 1, 0
 
-    def uniform(self, shape=()):
-        return self.rng.random((self.R, *shape))
+    @property
+    def R(self) -> int:
+        return self.replicates.size
 
-    def laplace(self, scale, shape=()):
-        return self.rng.laplace(0.0, 1.0, (self.R, *shape)) * np.asarray(scale)
+    def _take(self, k: int) -> np.ndarray:
+        self.consumed += k
+        # as ReplicateStreams, an exact 0 becomes the smallest positive double (values in (0, 1))
+        return np.maximum(self.rng.random((self.R, k)), np.finfo(float).tiny)
 
 
 RDP_ORDERS = (2.0, 8.0, 32.0)
@@ -214,6 +233,7 @@ def run_audit(spec: AuditSpec, n: int, alpha: float, seed: int) -> tuple[Result,
     measured = correct["mu_lb"] if spec.gdp_only else correct["eps_lb"]
     res = check_privacy(measured, 1 - alpha, spec.gaussian_mu if spec.gdp_only else spec.eps)
     res.detail.update({"correct": correct, "tight_floor": spec.tight_floor, "claimed_mu": spec.gaussian_mu,
+                       "accountant": spec.accountant,
                        "claimed_rdp": {a: spec.rdp(a) for a in RDP_ORDERS} if spec.rdp else None,
                        "cells": len(correct["cells"]), "worst_cell": correct["worst_cell"],
                        "multiplicity": f"Bonferroni: each of the {len(correct['cells'])} cells at level "

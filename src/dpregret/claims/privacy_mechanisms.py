@@ -1,32 +1,42 @@
 """Audit specs of the single-release mechanisms: the Laplace and Gaussian mechanisms, Van der
 Hoeven's local Laplace randomiser (Lemma 4) and Song et al.'s l2 randomiser (see
-:mod:`dpregret.claims.privacy`)."""
+:mod:`dpregret.claims.privacy`).  Every noise is drawn by the mechanisms of
+:mod:`dpregret.mechanisms` through the scenarios' sampler (:class:`.privacy_audit._SampleStreams`,
+a :class:`~dpregret.rng.ReplicateStreams`).  The Laplace claims score each output by the claimed
+log-likelihood ratio and by its (unsaturated) projection on the neighbours' difference
+(:func:`.privacy_audit._projection`); their ``gaussian_shape`` control draws Gaussian noise of the
+claimed variance, which only the projection's tail events can show."""
 from __future__ import annotations
 
 import numpy as np
 
 from .. import mechanisms as M
-from .privacy_audit import AS17, VDH, ZTC, AuditSpec, _claim, _one_release
+from .privacy_audit import AS17, VDH, ZTC, AuditSpec, _claim, _one_release, _projection, _SampleStreams
 
 
 # --- Laplace mechanism ------------------------------------------------------------------
 def laplace_spec(eps: float = 1.0) -> AuditSpec:
     x0, x1 = np.zeros(2), np.full(2, 0.5)  # l1 distance 1, l2 distance 0.707
     scales = {"correct": 1.0 / eps, "half_noise": 0.5 / eps, "wrong_sensitivity": np.sqrt(0.5) / eps,
-              "no_noise": 0.0}
+              "no_noise": 0.0, "gaussian_shape": 1.0 / eps}
 
     def sample(variant, side, n, rng):
-        noise = M.laplace_noise(scales[variant], (n, 2), rng) if scales[variant] else np.zeros((n, 2))
-        return (x1 if side else x0) + noise
+        x, st = (x1 if side else x0), _SampleStreams(rng, n)
+        if variant == "gaussian_shape":  # N(0, 2 lambda^2): the claimed variance, another shape
+            return M.gaussian_mechanism(np.broadcast_to(x, (n, 2)), np.sqrt(2.0) * scales[variant], st)
+        return x + (M.laplace_noise(scales[variant], (2,), st) if scales[variant] else np.zeros((n, 2)))
+
+    def score(y, variant):
+        return np.stack([M.laplace_logpdf(y - x0, 1 / eps) - M.laplace_logpdf(y - x1, 1 / eps),
+                         _projection(y, x1, x0)], axis=1)  # D: x0, D': x1
 
     controls = {"half_noise": "scale Delta_1/(2 eps)", "wrong_sensitivity": "scale from the l2 norm (0.707/eps)",
-                "no_noise": "output = input"}
+                "no_noise": "output = input",
+                "gaussian_shape": "Gaussian noise of the claimed variance 2 lambda^2 (another shape, same variance)"}
     return AuditSpec(_claim("AUDIT-laplace-mechanism", AS17, "Laplace mechanism (Lap^N(lambda), section 2)",
                             f"x + Lap(Delta_1/eps)^d is eps-DP (eps = {eps:g}, Delta_1 = 1, d = 2)", controls,
                             "half_noise"),
-                     eps, 0.0, _one_release(sample, lambda y, v: M.laplace_logpdf(y - x0, 1 / eps)
-                                            - M.laplace_logpdf(y - x1, 1 / eps)),
-                     "half_noise", controls, tight_floor=0.9)
+                     eps, 0.0, _one_release(sample, score), "half_noise", controls, tight_floor=0.9)
 
 
 # --- Gaussian mechanism -----------------------------------------------------------------
@@ -38,7 +48,9 @@ def gaussian_spec(eps: float = 1.0, delta: float = 1e-5) -> AuditSpec:
 
     def sample(variant, side, n, rng):
         s, x = sig[variant], (x1 if side else x0)
-        return M.gaussian_mechanism(np.broadcast_to(x, (n, 2)), s, rng) if s else np.broadcast_to(x, (n, 2)).copy()
+        if not s:
+            return np.broadcast_to(x, (n, 2)).copy()
+        return M.gaussian_mechanism(np.broadcast_to(x, (n, 2)), s, _SampleStreams(rng, n))
 
     controls = {"half_noise": "sigma / 2", "wrong_sensitivity": "sigma from the l_inf norm (0.707 Delta_2)",
                 "no_noise": "output = input"}
@@ -65,8 +77,7 @@ def local_laplace_spec() -> AuditSpec:
         bound = {"correct": 1.0, "half_noise": 0.5, "leak_public": 1.0}.get(variant, 1.0)
         if variant == "no_noise":
             return np.broadcast_to(g, (n, 3)).copy()
-        noise = M.local_laplace_randomiser(np.zeros((n, 3)), tau, rng, bound=bound)
-        return g + noise
+        return g + M.local_laplace_randomiser(np.zeros((n, 3)), tau, _SampleStreams(rng, n), bound=bound)
 
     scale = M.local_laplace_scale(tau[:2], 1.0)
 
@@ -95,7 +106,7 @@ def l2_spec(eps: float = 1.0) -> AuditSpec:
             return np.broadcast_to(g, (n, 2)).copy()
         if variant == "wrong_sensitivity":  # data of l2 norm sqrt(2) (bounded in l_inf only)
             g = np.array([-1.0, -1.0]) if side else np.array([1.0, 1.0])
-        return g + M.l2_laplace_randomiser(np.zeros((n, 2)), eps_v.get(variant, eps), rng)
+        return g + M.l2_laplace_randomiser(np.zeros((n, 2)), eps_v.get(variant, eps), _SampleStreams(rng, n))
 
     def score(y, variant):
         a, b = (np.ones(2), -np.ones(2)) if variant == "wrong_sensitivity" else (g0, g1)

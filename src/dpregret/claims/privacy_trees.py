@@ -129,7 +129,8 @@ def tree_ztc_spec(mu: float = 1.0, T: int = 4) -> AuditSpec:
         out = np.empty((n, T, 1))
         for a, b in _chunks(n):
             r = b - a
-            tree = TreeNoise(T, 1, lambda k, r=r: rng.standard_normal((r, k, 1)), r)
+            st = _SampleStreams(rng, r)  # the scenarios' sampler (ReplicateStreams.normal)
+            tree = TreeNoise(T, 1, lambda k, st=st: st.normal((k, 1)), r)
             rel = np.zeros((r, T + 1))  # r_0 = 0
             for t in range(1, T + 1):
                 rel[:, t] = (1.0 if 1 <= p <= t else 0.0) + tree.step(s)[:, 0]
