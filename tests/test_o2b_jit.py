@@ -57,3 +57,32 @@ def test_blocked_normal_serves_the_streams_draws_and_stops_where_they_stop():
     for _ in range(5):
         np.testing.assert_array_equal(bn.standard_normal((4,)), a.normal((4,)))
     assert a.consumed == b.consumed
+
+
+@pytest.mark.parametrize("d,T,cps,cg,rho", [(4, 300, [300], (0.95,), 1.0), (3, 130, [1, 64, 130], (0.2, 0.9), 0.5),
+                                             (1, 77, [77], (0.5,), 2.0), (9, 40, [20, 40], (0.95,), 1.0)])
+def test_parameter_free_fast_path_equals_reference_loop(monkeypatch, d, T, cps, cg, rho):
+    """Theorem 11's regularised losses around the parameter-free learner (learners.o2b_jit.linear_pf_block)."""
+    from dpregret.learners.oco import ParameterFree
+
+    def go():
+        reps = range(2, 5)
+        prob = LinearFamily(d, list(cg), len(reps), r=2.0)
+        pf = o2b._pf_params(prob, T, rho, 1.0, 0.05)
+        pf["ghat_controls"] = {"C_half": o2b._pf_params(prob, T, rho, 0.5, 0.05)["ghat"]}
+        learner = ParameterFree(len(reps) * len(cg), d, prob.r, pf["ghat"])
+        run = o2b.run(prob, learner, T, k=3, rho=rho, src=TiledStreams(7, stable_key("pf", "data", d), reps, len(cg)),
+                      noise_src=TiledStreams(7, stable_key("pf", "noise", d), reps, len(cg)), checkpoints=cps,
+                      reg="pf", pf=pf)
+        return run, learner
+
+    fast, lf = go()
+    monkeypatch.setattr(o2b, "_linear_pf_fast_path", lambda *a, **k: False)
+    ref, lr = go()
+    for name in ("subopt", "regret", "subopt_w"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(ref, name))
+    for name in ("gbar_ratio", "gbar_ratio_C_half"):
+        np.testing.assert_array_equal(fast.extra[name], ref.extra[name])
+    for name in ("wealth", "coin_sum", "z", "_dir_acc", "w"):
+        np.testing.assert_array_equal(getattr(lf, name), getattr(lr, name))
+    assert lf.t == lr.t == T
