@@ -13,7 +13,7 @@ from dpregret.rng import stable_key
 
 def _run(d, conversion, sensitivity, factor, T, cps, reps=range(3, 6), cg=(0.01, 0.3)):
     prob = LinearFamily(d, list(cg), len(reps))
-    rho = 0.3 if conversion == "tree" else math.inf
+    rho = math.inf if conversion == "none" else 0.3
     learner = ProjectedOGD(len(reps) * len(cg), d, prob.r, lambda t: o2b_bounds.thm4_gsq(t, T, 1, rho, prob))
     run = o2b.run(prob, learner, T, k=1, rho=rho, src=TiledStreams(7, stable_key("t", "data", d), reps, len(cg)),
                   noise_src=TiledStreams(7, stable_key("t", "noise", d), reps, len(cg)), checkpoints=cps,
@@ -24,7 +24,7 @@ def _run(d, conversion, sensitivity, factor, T, cps, reps=range(3, 6), cg=(0.01,
 @pytest.mark.parametrize("d,conversion,sensitivity,factor,T,cps", [
     (1, "tree", "eq6", 1.0, 77, [77]), (8, "tree", "eq6", 2.5, 130, [1, 64, 100, 130]),
     (13, "none", "eq6", 1.0, 90, [45, 90]), (5, "tree", "H_only", 1.0, 40, [40]), (3, "tree", "G_only", 0.5, 50, [20]),
-    (150, "tree", "eq6", 1.0, 33, [33]),
+    (150, "tree", "eq6", 1.0, 33, [33]), (4, "naive", "eq6", 1.0, 90, [30, 90]), (9, "naive", "eq6", 2.0, 41, [41]),
 ])
 def test_fast_path_equals_reference_loop(monkeypatch, d, conversion, sensitivity, factor, T, cps):
     assert o2b._linear_fast_path(LinearFamily(d, [0.1], 1), ProjectedOGD(1, d, 1.0, lambda t: 1.0), conversion, None,

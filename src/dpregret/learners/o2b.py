@@ -278,7 +278,7 @@ def _linear_fast_path(problem, learner, conversion, reg, check_sensitivity, reco
     from ..environments.stochastic import LinearFamily
     from .oco import ProjectedOGD
 
-    return (type(problem) is LinearFamily and type(learner) is ProjectedOGD and conversion in ("tree", "none")
+    return (type(problem) is LinearFamily and type(learner) is ProjectedOGD and conversion in ("tree", "none", "naive")
             and reg is None and not check_sensitivity and not record_released and isinstance(src, ReplicateStreams)
             and (conversion == "none" or isinstance(noise_src, ReplicateStreams)) and learner.t == 0)
 
@@ -289,7 +289,7 @@ def _base_uniform(src, shape):
 
 
 def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor) -> Run:
-    """:func:`run` on :class:`LinearFamily` with :class:`ProjectedOGD` (tree or no noise), in
+    """:func:`run` on :class:`LinearFamily` with :class:`ProjectedOGD` (tree, naive or no noise), in
     blocks of steps through :func:`dpregret.learners.o2b_jit.linear_ogd_block`: the same draws
     and the same arithmetic in the same order as the loop of :func:`run`.  The inverse normal
     CDF is taken before a TiledStreams' tiling (elementwise: the same numbers, m times fewer)."""
@@ -300,7 +300,7 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
 
     R, d = learner.predict().shape
     G, H = problem.G, problem.H
-    for s in (src,) + ((noise_src,) if conversion == "tree" else ()):
+    for s in (src,) + ((noise_src,) if conversion != "none" else ()):
         if (s.m if isinstance(s, TiledStreams) else 1) * s.R != R:
             raise ValueError(f"stream replicates x tiling must equal the learner's rows {R}")
     # per-step scalars, computed as run() computes them
@@ -338,10 +338,10 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
         while t0 < stop:
             B = min(block, stop - t0)
             u = _base_uniform(src, (B, d))  # B steps of problem.sample: d uniforms each
-            nz = special.ndtri(_base_uniform(noise_src, (B, d))) if conversion == "tree" else np.empty((src.R, 0, d))
+            nz = special.ndtri(_base_uniform(noise_src, (B, d))) if conversion != "none" else np.empty((src.R, 0, d))
             linear_ogd_block(t0, u, nz, c, s_rows, math.sqrt(problem.d), tree, x, g, w, wpre, maxdist, regret, xs,
                              b_t, b_prev, bs0, bs1, eta, c1, float(Gs), float(Hs), sq, float(rho),
-                             float(noise_factor), float(learner.r))
+                             float(noise_factor), float(learner.r), conversion == "naive", float(G))
             t0 += B
         if stop in cps:
             sub.append(problem.subopt(x))

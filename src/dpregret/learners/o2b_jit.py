@@ -1,7 +1,9 @@
 """Compiled fast path of :func:`dpregret.learners.o2b.run` for the minimax family (Zhang, Tran,
 Cutkosky 2022, Remark 5): :class:`~dpregret.environments.stochastic.LinearFamily` losses,
-:class:`~dpregret.learners.oco.ProjectedOGD` (Remark 5's step) and the ``"tree"`` (Algorithm 1)
-or ``"none"`` conversion, without regulariser, sensitivity check or recorded releases.
+:class:`~dpregret.learners.oco.ProjectedOGD` (Remark 5's step) and the ``"tree"`` (Algorithm 1),
+``"naive"`` or ``"none"`` conversion, without regulariser, sensitivity check or recorded releases
+(:func:`linear_ogd_block`); and Theorem 11's regularised losses around the parameter-free learner
+on the same family (:func:`linear_pf_block`).
 
 Speed only: the same numbers as the reference loop of ``o2b.run``, bit for bit.
 
@@ -93,7 +95,7 @@ def _pw(a, lo, n):
 
 @njit(cache=True)
 def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, maxdist, regret, xs, b_t, b_prev, bsum_prev,
-                     bsum, eta, c1, Gs, Hs, sq, rho, factor, r):
+                     bsum, eta, c1, Gs, Hs, sq, rho, factor, r, naive, Gn):
     """Steps ``t0 + 1 .. t0 + B`` of ``o2b.run`` (see the module docstring), in place.
 
     u: (Rb, B, d) the data stream's uniforms and nz: (Rb, B, d) the noise stream's N(0, 1)
@@ -102,10 +104,11 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, maxdist,
     The sample of row rr is ``c[rr] + s_rows[rr] * sign(u - 1/2) / sqrt(d)``
     (:meth:`LinearFamily.sample`), the gradient of its linear loss.  tree: (L, R, d) stored
     nodes; the per-step scalars are indexed by step - 1; wpre receives the w played at the
-    last step."""
+    last step.  ``naive``: the ``"naive"`` conversion instead (g_t = beta_t grad l(x_t, z_t), plus
+    N(0, 1) draws nz times (factor 2 beta_t Gn) / rho; no tree)."""
     R, d = x.shape
     Rb, B = u.shape[0], u.shape[1]
-    use_tree = nz.shape[1] > 0
+    use_tree = nz.shape[1] > 0 and not naive
     tmp = np.empty(d)
     xp = np.empty(d)
     acc = np.empty(d)
@@ -124,7 +127,9 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, maxdist,
             for j in range(d):
                 sign = -1.0 if u[rb, s, j] < 0.5 else 1.0
                 zj = c[rr, j] + sr * sign / sqrt_d
-                if t > 1:
+                if naive:
+                    g[rr, j] = bt * zj
+                elif t > 1:
                     g[rr, j] = g[rr, j] + (bt * zj - bp * zj)
                 else:
                     g[rr, j] = g[rr, j] + (bt * zj - 0.0)
@@ -159,6 +164,10 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, maxdist,
                     lv += 1
                 for j in range(d):
                     tmp[j] = g[rr, j] + gam[j]
+            elif naive:
+                sn = (factor * ((2.0 * bt) * Gn)) / rho
+                for j in range(d):
+                    tmp[j] = g[rr, j] + sn * nz[rb, s, j]
             else:
                 for j in range(d):
                     tmp[j] = g[rr, j] + 0.0
