@@ -356,3 +356,17 @@ def test_frozen_learner_rows_equal_a_run():
                   checkpoints=[60])
     np.testing.assert_array_equal(run.subopt[:, -1], S.frozen_subopt(loc, 3))
     assert np.isclose(S.start_subopt(loc), 0.5**2 / 2)
+
+
+def test_minimax_twin_reuse_gives_the_same_rows():
+    """The non-private twin is run once per (d, T) and reused across the rho points (speed only)."""
+    from dpregret.scenarios import ztc22 as S
+
+    p = dict(T_mm=200, d_mm=2, rho_mm=0.3, k=1, c_grid=[0.05, 0.5], rho_grid_mm=[0.1, 1.0], d_grid_mm=[1, 2])
+    a = S.simulate_minimax(p, "rho0.1", range(3), 4)
+    b = S.simulate_minimax(p, "rho1.0", range(3), 4)
+    S._TWIN_CACHE.clear()
+    b2 = S.simulate_minimax(p, "rho1.0", range(3), 4)
+    assert b.equals(b2)
+    tw = [x[x.alg == "nonprivate"].subopt.to_numpy() for x in (a, b)]
+    np.testing.assert_array_equal(tw[0], tw[1])
