@@ -370,3 +370,21 @@ def test_minimax_twin_reuse_gives_the_same_rows():
     assert b.equals(b2)
     tw = [x[x.alg == "nonprivate"].subopt.to_numpy() for x in (a, b)]
     np.testing.assert_array_equal(tw[0], tw[1])
+
+
+def test_learning_gate_of_a_paired_cost_rate():
+    """The gate passes for a learner whose non-private suboptimality falls (slope -1) to well under half
+    its start, fails for the learner frozen at its start (slope 0, all of it), and on too few points is
+    INCONCLUSIVE with a finite-or-nan margin (it can be attached)."""
+    from dpregret.claims import ztc22 as C
+    from dpregret.claims.core import Result, with_learning_gate
+
+    x = np.array([100.0, 316.0, 1000.0, 3162.0, 10000.0])
+    rng = np.random.default_rng(0)
+    learns = [1.0 / t * (1 + 0.01 * rng.standard_normal(16)) for t in x]
+    frozen = [np.full(16, 0.5) for _ in x]
+    assert C.learning_gate_T(x, learns, 0.5, 0.05, np.random.default_rng(1)).verdict == "PASS"
+    assert C.learning_gate_T(x, frozen, 0.5, 0.05, np.random.default_rng(1)).verdict == "FAIL"
+    few = C.learning_gate_T(x[:2], learns[:2], 0.5, 0.05, np.random.default_rng(1))
+    assert few.verdict == "INCONCLUSIVE"
+    with_learning_gate(Result("PASS", 0.0, 0.0, 0.0, 0.0, 0.0, {}), few)

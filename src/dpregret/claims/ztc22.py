@@ -168,7 +168,8 @@ def learning_gate_T(x, samples, start: float, alpha: float, rng) -> Result:
     vs = (slope.verdict, level.verdict)
     verdict = "PASS" if vs == ("PASS", "PASS") else ("FAIL" if "FAIL" in vs else "INCONCLUSIVE")
     return Result(verdict, slope.measured, GATE_SLOPE, slope.ci_low, slope.ci_high, 0.0,
-                  {"ci_of": "log-log slope of the non-private twin's suboptimality vs T", "margin": slope.detail.get("margin"),
+                  {"ci_of": "log-log slope of the non-private twin's suboptimality vs T",
+                   "margin": slope.detail.get("margin", float("nan")),
                    "slope": slope.as_dict(), "end_over_half_start": level.as_dict(),
                    "gate": f"twin's slope <= {GATE_SLOPE} and its suboptimality at the largest T <= {GATE_SHARE} x "
                            f"(L(x_0) - L* = {start:.4g})"})
