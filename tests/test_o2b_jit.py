@@ -13,7 +13,7 @@ from dpregret.rng import stable_key
 
 def _run(d, conversion, sensitivity, factor, T, cps, reps=range(3, 6), cg=(0.01, 0.3)):
     prob = LinearFamily(d, list(cg), len(reps))
-    rho = 0.3 if conversion == "tree" else math.inf
+    rho = math.inf if conversion == "none" else 0.3
     learner = ProjectedOGD(len(reps) * len(cg), d, prob.r, lambda t: o2b_bounds.thm4_gsq(t, T, 1, rho, prob))
     run = o2b.run(prob, learner, T, k=1, rho=rho, src=TiledStreams(7, stable_key("t", "data", d), reps, len(cg)),
                   noise_src=TiledStreams(7, stable_key("t", "noise", d), reps, len(cg)), checkpoints=cps,
@@ -24,7 +24,7 @@ def _run(d, conversion, sensitivity, factor, T, cps, reps=range(3, 6), cg=(0.01,
 @pytest.mark.parametrize("d,conversion,sensitivity,factor,T,cps", [
     (1, "tree", "eq6", 1.0, 77, [77]), (8, "tree", "eq6", 2.5, 130, [1, 64, 100, 130]),
     (13, "none", "eq6", 1.0, 90, [45, 90]), (5, "tree", "H_only", 1.0, 40, [40]), (3, "tree", "G_only", 0.5, 50, [20]),
-    (150, "tree", "eq6", 1.0, 33, [33]),
+    (150, "tree", "eq6", 1.0, 33, [33]), (4, "naive", "eq6", 1.0, 90, [30, 90]), (9, "naive", "eq6", 2.0, 41, [41]),
 ])
 def test_fast_path_equals_reference_loop(monkeypatch, d, conversion, sensitivity, factor, T, cps):
     assert o2b._linear_fast_path(LinearFamily(d, [0.1], 1), ProjectedOGD(1, d, 1.0, lambda t: 1.0), conversion, None,
@@ -57,3 +57,32 @@ def test_blocked_normal_serves_the_streams_draws_and_stops_where_they_stop():
     for _ in range(5):
         np.testing.assert_array_equal(bn.standard_normal((4,)), a.normal((4,)))
     assert a.consumed == b.consumed
+
+
+@pytest.mark.parametrize("d,T,cps,cg,rho", [(4, 300, [300], (0.95,), 1.0), (3, 130, [1, 64, 130], (0.2, 0.9), 0.5),
+                                             (1, 77, [77], (0.5,), 2.0), (9, 40, [20, 40], (0.95,), 1.0)])
+def test_parameter_free_fast_path_equals_reference_loop(monkeypatch, d, T, cps, cg, rho):
+    """Theorem 11's regularised losses around the parameter-free learner (learners.o2b_jit.linear_pf_block)."""
+    from dpregret.learners.oco import ParameterFree
+
+    def go():
+        reps = range(2, 5)
+        prob = LinearFamily(d, list(cg), len(reps), r=2.0)
+        pf = o2b._pf_params(prob, T, rho, 1.0, 0.05)
+        pf["ghat_controls"] = {"C_half": o2b._pf_params(prob, T, rho, 0.5, 0.05)["ghat"]}
+        learner = ParameterFree(len(reps) * len(cg), d, prob.r, pf["ghat"])
+        run = o2b.run(prob, learner, T, k=3, rho=rho, src=TiledStreams(7, stable_key("pf", "data", d), reps, len(cg)),
+                      noise_src=TiledStreams(7, stable_key("pf", "noise", d), reps, len(cg)), checkpoints=cps,
+                      reg="pf", pf=pf)
+        return run, learner
+
+    fast, lf = go()
+    monkeypatch.setattr(o2b, "_linear_pf_fast_path", lambda *a, **k: False)
+    ref, lr = go()
+    for name in ("subopt", "regret", "subopt_w"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(ref, name))
+    for name in ("gbar_ratio", "gbar_ratio_C_half"):
+        np.testing.assert_array_equal(fast.extra[name], ref.extra[name])
+    for name in ("wealth", "coin_sum", "z", "_dir_acc", "w"):
+        np.testing.assert_array_equal(getattr(lf, name), getattr(lr, name))
+    assert lf.t == lr.t == T

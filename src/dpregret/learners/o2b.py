@@ -123,6 +123,8 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
         raise ValueError(f"checkpoints must contain a value in [1, T={T}], got {checkpoints!r}")
     if _linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
         return _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor)
+    if _linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
+        return _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf)
     R, d = learner.predict().shape
     G, H = problem.G, problem.H
     x = np.zeros((R, d))
@@ -186,7 +188,7 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
             xi, nu = pf["xi"](t), pf["nu"](t)
             wn = np.linalg.norm(w, axis=-1, keepdims=True)
             full = ghat + xi * np.where(wn > 0, w / np.maximum(wn, 1e-300), 0.0) + 2 * nu * w
-            xsn = float(np.linalg.norm(xs))
+            xsn = np.linalg.norm(xs, axis=-1)  # ||x*|| (per row for a family)
             regret += np.sum(ghat * (w - xs), axis=-1) + xi * (wn[:, 0] - xsn) + nu * (wn[:, 0] ** 2 - xsn**2)
             gn = np.linalg.norm(full, axis=-1)
             gbar_ratio = np.maximum(gbar_ratio, gn / pf["ghat"](t))
@@ -276,7 +278,7 @@ def _linear_fast_path(problem, learner, conversion, reg, check_sensitivity, reco
     from ..environments.stochastic import LinearFamily
     from .oco import ProjectedOGD
 
-    return (type(problem) is LinearFamily and type(learner) is ProjectedOGD and conversion in ("tree", "none")
+    return (type(problem) is LinearFamily and type(learner) is ProjectedOGD and conversion in ("tree", "none", "naive")
             and reg is None and not check_sensitivity and not record_released and isinstance(src, ReplicateStreams)
             and (conversion == "none" or isinstance(noise_src, ReplicateStreams)) and learner.t == 0)
 
@@ -287,7 +289,7 @@ def _base_uniform(src, shape):
 
 
 def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor) -> Run:
-    """:func:`run` on :class:`LinearFamily` with :class:`ProjectedOGD` (tree or no noise), in
+    """:func:`run` on :class:`LinearFamily` with :class:`ProjectedOGD` (tree, naive or no noise), in
     blocks of steps through :func:`dpregret.learners.o2b_jit.linear_ogd_block`: the same draws
     and the same arithmetic in the same order as the loop of :func:`run`.  The inverse normal
     CDF is taken before a TiledStreams' tiling (elementwise: the same numbers, m times fewer)."""
@@ -298,7 +300,7 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
 
     R, d = learner.predict().shape
     G, H = problem.G, problem.H
-    for s in (src,) + ((noise_src,) if conversion == "tree" else ()):
+    for s in (src,) + ((noise_src,) if conversion != "none" else ()):
         if (s.m if isinstance(s, TiledStreams) else 1) * s.R != R:
             raise ValueError(f"stream replicates x tiling must equal the learner's rows {R}")
     # per-step scalars, computed as run() computes them
@@ -336,10 +338,10 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
         while t0 < stop:
             B = min(block, stop - t0)
             u = _base_uniform(src, (B, d))  # B steps of problem.sample: d uniforms each
-            nz = special.ndtri(_base_uniform(noise_src, (B, d))) if conversion == "tree" else np.empty((src.R, 0, d))
+            nz = special.ndtri(_base_uniform(noise_src, (B, d))) if conversion != "none" else np.empty((src.R, 0, d))
             linear_ogd_block(t0, u, nz, c, s_rows, math.sqrt(problem.d), tree, x, g, w, wpre, maxdist, regret, xs,
                              b_t, b_prev, bs0, bs1, eta, c1, float(Gs), float(Hs), sq, float(rho),
-                             float(noise_factor), float(learner.r))
+                             float(noise_factor), float(learner.r), conversion == "naive", float(G))
             t0 += B
         if stop in cps:
             sub.append(problem.subopt(x))
@@ -347,6 +349,81 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
             reg_c.append(regret.copy())
     learner.w = w
     return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), None, {})
+
+
+def _linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src) -> bool:
+    """Whether :func:`run` may use :func:`dpregret.learners.o2b_jit.linear_pf_block` (speed only,
+    the same numbers): Theorem 11's regularised losses around the parameter-free learner on a
+    :class:`LinearFamily`, Algorithm 1's tree noise, streams, a fresh learner."""
+    from ..environments.stochastic import LinearFamily
+    from .oco import ParameterFree
+
+    return (type(problem) is LinearFamily and type(learner) is ParameterFree and conversion == "tree" and reg == "pf"
+            and not check_sensitivity and not record_released and isinstance(src, ReplicateStreams)
+            and isinstance(noise_src, ReplicateStreams) and learner.t == 0)
+
+
+def _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf) -> Run:
+    """:func:`run` with ``reg="pf"`` on :class:`LinearFamily` around :class:`ParameterFree`, in
+    blocks of steps through :func:`dpregret.learners.o2b_jit.linear_pf_block`: the same draws and
+    the same arithmetic in the same order as the loop of :func:`run` (``tests/test_o2b_jit.py``)."""
+    from scipy import special
+
+    from ..environments.stochastic import TiledStreams
+    from .o2b_jit import linear_pf_block
+
+    R, d = learner.R, learner.d
+    G, H = problem.G, problem.H
+    for s in (src, noise_src):
+        if (s.m if isinstance(s, TiledStreams) else 1) * s.R != R:
+            raise ValueError(f"stream replicates x tiling must equal the learner's rows {R}")
+    ctl = pf.get("ghat_controls", {})
+    b_t, b_prev, bs0, bs1, c1 = (np.empty(T) for _ in range(5))
+    xi, nu, gh = np.empty(T), np.empty(T), np.empty(T)
+    gh_ctl = np.empty((len(ctl), T))
+    bsum = 0.0
+    for t in range(1, T + 1):  # per-step scalars, computed as run() and the learner compute them
+        b_t[t - 1], b_prev[t - 1] = float(t) ** k, float(t - 1) ** k
+        bs0[t - 1], bsum = bsum, bsum + float(t) ** k
+        bs1[t - 1] = bsum
+        c1[t - 1] = sensitivity_eq6(t, k, 1.0, 0.0, 0.0)
+        xi[t - 1], nu[t - 1], gh[t - 1] = pf["xi"](t), pf["nu"](t), learner.ghat(t)
+        if pf["ghat"] is not learner.ghat:
+            raise ValueError("the learner's normaliser must be Theorem 11's bound on ||gbar_t|| (pf['ghat'])")
+        for i, fn in enumerate(ctl.values()):
+            gh_ctl[i, t - 1] = fn(t)
+    Gs, Hs = {"eq6": (G, H), "half": (G / 2, H / 2), "G_only": (G, 0.0), "H_only": (0.0, H)}[sensitivity]
+    sq = math.sqrt(math.log2(2 * T))
+    x, g, wpre, tree = np.zeros((R, d)), np.zeros((R, d)), np.zeros((R, d)), np.zeros((T.bit_length(), R, d))
+    maxdist, regret, gbar = np.zeros(R), np.zeros(R), np.zeros(R)
+    gbar_ctl = np.zeros((len(ctl), R))
+    xs = np.ascontiguousarray(np.broadcast_to(problem.x_star, (R, d)), dtype=float)
+    xsn = np.ascontiguousarray(np.linalg.norm(xs, axis=-1))
+    c = np.ascontiguousarray(np.broadcast_to(problem.c, (R, d)), dtype=float)
+    s_rows = np.ascontiguousarray(np.broadcast_to(problem.s_rows, (R, 1))[:, 0], dtype=float)
+    wealth, coin_sum = learner.wealth.astype(float).copy(), learner.coin_sum.astype(float).copy()
+    zdir, w_hat = learner.z.astype(float).copy(), learner.w_hat.astype(float).copy()
+    dir_acc = np.ascontiguousarray(learner._dir_acc[:, 0], dtype=float)
+    sub, reg_c, sub_w = [], [], []
+    block = max(1, 2_000_000 // (src.R * d))
+    t0 = 0
+    for stop in cps + ([T] if cps[-1] < T else []):
+        while t0 < stop:
+            B = min(block, stop - t0)
+            u = _base_uniform(src, (B, d))
+            nz = special.ndtri(_base_uniform(noise_src, (B, d)))
+            linear_pf_block(t0, u, nz, c, s_rows, math.sqrt(problem.d), tree, x, g, maxdist, regret, xs, xsn, b_t, b_prev,
+                            bs0, bs1, c1, float(Gs), float(Hs), sq, float(rho), float(noise_factor), float(learner.r),
+                            xi, nu, gh, gh_ctl, wealth, coin_sum, zdir, dir_acc, w_hat, wpre, gbar, gbar_ctl)
+            t0 += B
+        if stop in cps:
+            sub.append(problem.subopt(x))
+            sub_w.append(problem.subopt(wpre.copy()))
+            reg_c.append(regret.copy())
+    learner.t, learner.wealth, learner.coin_sum, learner.z = T, wealth, coin_sum, zdir
+    learner._dir_acc, learner.w_hat, learner.w = dir_acc[:, None], w_hat, wpre.copy()
+    extra = {"gbar_ratio": gbar, **{f"gbar_ratio_{name}": gbar_ctl[i] for i, name in enumerate(ctl)}}
+    return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), None, extra)
 
 
 def _delta(sensitivity: str, t: int, k: float, G: float, H: float, maxdist: np.ndarray) -> np.ndarray:

@@ -1,7 +1,9 @@
 """Compiled fast path of :func:`dpregret.learners.o2b.run` for the minimax family (Zhang, Tran,
 Cutkosky 2022, Remark 5): :class:`~dpregret.environments.stochastic.LinearFamily` losses,
-:class:`~dpregret.learners.oco.ProjectedOGD` (Remark 5's step) and the ``"tree"`` (Algorithm 1)
-or ``"none"`` conversion, without regulariser, sensitivity check or recorded releases.
+:class:`~dpregret.learners.oco.ProjectedOGD` (Remark 5's step) and the ``"tree"`` (Algorithm 1),
+``"naive"`` or ``"none"`` conversion, without regulariser, sensitivity check or recorded releases
+(:func:`linear_ogd_block`); and Theorem 11's regularised losses around the parameter-free learner
+on the same family (:func:`linear_pf_block`).
 
 Speed only: the same numbers as the reference loop of ``o2b.run``, bit for bit.
 
@@ -93,7 +95,7 @@ def _pw(a, lo, n):
 
 @njit(cache=True)
 def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, maxdist, regret, xs, b_t, b_prev, bsum_prev,
-                     bsum, eta, c1, Gs, Hs, sq, rho, factor, r):
+                     bsum, eta, c1, Gs, Hs, sq, rho, factor, r, naive, Gn):
     """Steps ``t0 + 1 .. t0 + B`` of ``o2b.run`` (see the module docstring), in place.
 
     u: (Rb, B, d) the data stream's uniforms and nz: (Rb, B, d) the noise stream's N(0, 1)
@@ -102,10 +104,11 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, maxdist,
     The sample of row rr is ``c[rr] + s_rows[rr] * sign(u - 1/2) / sqrt(d)``
     (:meth:`LinearFamily.sample`), the gradient of its linear loss.  tree: (L, R, d) stored
     nodes; the per-step scalars are indexed by step - 1; wpre receives the w played at the
-    last step."""
+    last step.  ``naive``: the ``"naive"`` conversion instead (g_t = beta_t grad l(x_t, z_t), plus
+    N(0, 1) draws nz times (factor 2 beta_t Gn) / rho; no tree)."""
     R, d = x.shape
     Rb, B = u.shape[0], u.shape[1]
-    use_tree = nz.shape[1] > 0
+    use_tree = nz.shape[1] > 0 and not naive
     tmp = np.empty(d)
     xp = np.empty(d)
     acc = np.empty(d)
@@ -124,7 +127,9 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, maxdist,
             for j in range(d):
                 sign = -1.0 if u[rb, s, j] < 0.5 else 1.0
                 zj = c[rr, j] + sr * sign / sqrt_d
-                if t > 1:
+                if naive:
+                    g[rr, j] = bt * zj
+                elif t > 1:
                     g[rr, j] = g[rr, j] + (bt * zj - bp * zj)
                 else:
                     g[rr, j] = g[rr, j] + (bt * zj - 0.0)
@@ -159,6 +164,10 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, maxdist,
                     lv += 1
                 for j in range(d):
                     tmp[j] = g[rr, j] + gam[j]
+            elif naive:
+                sn = (factor * ((2.0 * bt) * Gn)) / rho
+                for j in range(d):
+                    tmp[j] = g[rr, j] + sn * nz[rb, s, j]
             else:
                 for j in range(d):
                     tmp[j] = g[rr, j] + 0.0
@@ -177,3 +186,143 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, maxdist,
             for j in range(d):
                 wpre[rr, j] = w[rr, j]
                 w[rr, j] = acc[j] * sc
+
+
+@njit(cache=True)
+def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, maxdist, regret, xs, xsn, b_t, b_prev, bsum_prev, bsum,
+                    c1, Gs, Hs, sq, rho, factor, r, xi, nu, ghat, ghat_ctl, wealth, coin_sum, zdir, dir_acc, w_hat, wpre,
+                    gbar_ratio, gbar_ctl):
+    """Steps ``t0 + 1 .. t0 + B`` of ``o2b.run`` with ``reg="pf"`` (Theorem 11's regularised
+    losses) around :class:`~dpregret.learners.oco.ParameterFree` on a
+    :class:`~dpregret.environments.stochastic.LinearFamily`, ``"tree"`` conversion, in place; the
+    same arithmetic in the same order as the reference loop and the learner's ``predict`` and
+    ``update``.  Arguments as :func:`linear_ogd_block`, plus: ``xsn`` (R,) ||x*|| per row; ``xi``,
+    ``nu``, ``ghat`` (T,) Theorem 10-11's xi_t, nu_t and the learner's normaliser Ghat_t, and
+    ``ghat_ctl`` (m, T) further bounds on ||gbar_t|| (controls); the learner's state (``wealth``,
+    ``coin_sum``, ``dir_acc`` (R,), ``zdir``, ``w_hat`` (R, d)); ``wpre`` receives the w played at
+    the last step; ``gbar_ratio`` (R,) and ``gbar_ctl`` (m, R) the running max_t ||gbar_t|| / bound."""
+    R, d = x.shape
+    Rb, B = u.shape[0], u.shape[1]
+    m = ghat_ctl.shape[0]
+    tmp = np.empty(d)
+    xp = np.empty(d)
+    acc = np.empty(d)
+    gam = np.empty(d)
+    w = np.empty(d)
+    full = np.empty(d)
+    gt = np.empty(d)
+    for rr in range(R):
+        rb = rr % Rb
+        sr = s_rows[rr]
+        for s in range(B):
+            t = t0 + s + 1
+            i = t - 1
+            # learner.predict(): v = coin_sum / (t + 1) * wealth (t = updates so far), w = Proj_W(v z)
+            v = coin_sum[rr] / (t - 1 + 1) * wealth[rr]
+            for j in range(d):
+                w_hat[rr, j] = v * zdir[rr, j]
+                tmp[j] = w_hat[rr, j] * w_hat[rr, j]
+            nrm = np.sqrt(_pw(tmp, 0, d))
+            q = r / (nrm if nrm > 1e-300 else 1e-300)
+            sc = q if q < 1.0 else 1.0
+            for j in range(d):
+                w[j] = w_hat[rr, j] * sc
+            bt, bp, bs0, bs1 = b_t[i], b_prev[i], bsum_prev[i], bsum[i]
+            for j in range(d):
+                xp[j] = x[rr, j]
+                x[rr, j] = (bs0 * xp[j] + bt * w[j]) / bs1
+            for j in range(d):
+                sign = -1.0 if u[rb, s, j] < 0.5 else 1.0
+                zj = c[rr, j] + sr * sign / sqrt_d
+                if t > 1:
+                    g[rr, j] = g[rr, j] + (bt * zj - bp * zj)
+                else:
+                    g[rr, j] = g[rr, j] + (bt * zj - 0.0)
+            for j in range(d):
+                vv = w[j] - xp[j]
+                tmp[j] = vv * vv
+            dist = np.sqrt(_pw(tmp, 0, d))
+            if dist > maxdist[rr] or maxdist[rr] != maxdist[rr]:
+                maxdist[rr] = dist
+            sig = ((factor * (c1[i] * (Gs + Hs * maxdist[rr]))) * sq) / rho
+            j0 = 0
+            while ((t >> j0) & 1) == 0:
+                j0 += 1
+            for lv in range(j0):
+                for j in range(d):
+                    tree[lv, rr, j] = 0.0
+            for j in range(d):
+                tree[j0, rr, j] = sig * nz[rb, s, j]
+            first = True
+            lv = 0
+            while (t >> lv) > 0:
+                if (t >> lv) & 1:
+                    if first:
+                        for j in range(d):
+                            gam[j] = tree[lv, rr, j]
+                        first = False
+                    else:
+                        for j in range(d):
+                            gam[j] = gam[j] + tree[lv, rr, j]
+                lv += 1
+            for j in range(d):
+                tmp[j] = g[rr, j] + gam[j]  # ghat
+            # the regularised loss: full = ghat + xi u + 2 nu w, u = w / ||w|| (0 at w = 0)
+            xit, nut = xi[i], nu[i]
+            for j in range(d):
+                acc[j] = w[j] * w[j]
+            wn = np.sqrt(_pw(acc, 0, d))
+            den = wn if wn > 1e-300 else 1e-300
+            for j in range(d):
+                uj = w[j] / den if wn > 0 else 0.0
+                full[j] = (tmp[j] + xit * uj) + (2 * nut) * w[j]
+            for j in range(d):
+                acc[j] = tmp[j] * (w[j] - xs[rr, j])
+            regret[rr] = regret[rr] + ((_pw(acc, 0, d) + xit * (wn - xsn[rr])) + nut * (wn * wn - xsn[rr] * xsn[rr]))
+            for j in range(d):
+                acc[j] = full[j] * full[j]
+            gn = np.sqrt(_pw(acc, 0, d))
+            rt = gn / ghat[i]
+            if rt > gbar_ratio[rr] or gbar_ratio[rr] != gbar_ratio[rr]:
+                gbar_ratio[rr] = rt
+            for k in range(m):
+                rt = gn / ghat_ctl[k, i]
+                if rt > gbar_ctl[k, rr] or gbar_ctl[k, rr] != gbar_ctl[k, rr]:
+                    gbar_ctl[k, rr] = rt
+            # learner.update(full)
+            for j in range(d):
+                acc[j] = w_hat[rr, j] - w[j]  # out
+            for j in range(d):
+                tmp[j] = acc[j] * acc[j]
+            on = np.sqrt(_pw(tmp, 0, d))
+            don = on if on > 1e-300 else 1e-300
+            for j in range(d):
+                gs = acc[j] / don if on > 0 else 0.0
+                gt[j] = (0.5 * (full[j] + gn * gs)) / ghat[i]
+            for j in range(d):
+                tmp[j] = gt[j] * gt[j]
+            ng = np.sqrt(_pw(tmp, 0, d))
+            dg = ng if ng > 1.0 else 1.0
+            for j in range(d):
+                gt[j] = gt[j] / dg
+            for j in range(d):
+                tmp[j] = gt[j] * zdir[rr, j]
+            cc = -_pw(tmp, 0, d)
+            wealth[rr] = wealth[rr] + cc * v
+            coin_sum[rr] = coin_sum[rr] + cc
+            for j in range(d):
+                tmp[j] = gt[j] * gt[j]
+            dir_acc[rr] = dir_acc[rr] + _pw(tmp, 0, d)
+            da = dir_acc[rr] if dir_acc[rr] > 1e-300 else 1e-300
+            st = np.sqrt(2 * da)
+            for j in range(d):
+                acc[j] = zdir[rr, j] - gt[j] / st
+            for j in range(d):
+                tmp[j] = acc[j] * acc[j]
+            nz_ = np.sqrt(_pw(tmp, 0, d))
+            q = 1.0 / (nz_ if nz_ > 1e-300 else 1e-300)
+            sc = q if q < 1.0 else 1.0
+            for j in range(d):
+                zdir[rr, j] = acc[j] * sc
+            for j in range(d):
+                wpre[rr, j] = w[j]
