@@ -11,24 +11,132 @@ module docstring, which also holds the claims' texts (``CLAIMS``) and ``evaluate
   ratios), :func:`_thm1_1` (Theorem 1.1: the worse of Lemmas 5.2 and 5.5) and
   :func:`rate_T_claims` (those three claims for a learner named by
   ``scenarios.env21_user.rate_T_algs``; ``USER_RATE_T``);
-- :func:`slope_difference`: ``A depends less on x than B`` (``ENV-gauss-vs-laplace-n``).
+- :func:`slope_difference`: ``A depends less on x than B`` (``ENV-gauss-vs-laplace-n``);
+- the non-learner controls: :func:`nonlearner_rate` (the learner frozen at the centre, rows
+  ``frozen``, by a claim's own rate check), :func:`learning_gate` (a gap claim's learner must
+  learn on the same run: regret <= ``trivial_share_max`` x the frozen centre's at every point)
+  and :func:`gap_rate` (a rate of the privacy gap, decided only on the points in the regime
+  where the privacy term dominates and the learner learns; else "not in the regime" with the
+  numbers).
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from .core import Result, check_rate, confirm_by_se, fit_slope, samples_by, select, width_margin
+from .core import (
+    Result, check_bound, check_rate, confirm_by_se, fit_slope, not_in_regime, samples_by, select, width_margin,
+    with_learning_gate, with_nonlearner,
+)
 
 SEVERITY = {"PASS": 0, "INCONCLUSIVE": 1, "FAIL": 2}
 _at = select
 
 
-def _rate(df, x, col, exponent, tol, alpha, rng, transform=None, invert=False):
+FROZEN = "frozen"  # scenarios.env21_run.NONLEARNER: the learner frozen at the domain's centre
+FROZEN_NAME = "frozen centre (plays the domain's centre, Algorithm 1's x~_0, whatever it is fed; same draws)"
+
+
+def _rate(df, x, col, exponent, tol, alpha, rng, transform=None, invert=False, decades=2.0):
     xs, s = samples_by(df, x, col, close=True)
     if invert:
         xs, s = 1.0 / xs[::-1], s[::-1]
-    return check_rate(xs, s, exponent, tol, alpha, rng, transform=transform)
+    return check_rate(xs, s, exponent, tol, alpha, rng, transform=transform, decades=decades)
+
+
+def nonlearner_rate(res: Result, frozen_rows: pd.DataFrame, cid: str, exponent: float, tol: float, alpha: float,
+                    rng_for, x: str = "T") -> Result:
+    """``res`` (a rate in T of a learner's regret) with its non-learner control: the rows of the
+    learner frozen at the centre on the same draws, decided by the same check (own bootstrap
+    stream); its regret per T over the non-learner's in ``detail``."""
+    nl = _rate(frozen_rows, x, "regret", exponent, tol, alpha, rng_for(cid + "/nonlearner"))
+    res.detail["regret_over_frozen_centre"] = [round(float(a) / float(b), 4) for a, b in
+                                               zip(res.detail.get("mean", []), nl.detail.get("mean", []))]
+    return with_nonlearner(res, FROZEN_NAME, nl)
+
+
+def _paired(df: pd.DataFrame, x: str, col: str = "regret") -> dict:
+    """``{x value: samples sorted by replicate}``."""
+    xs, s = samples_by(df, x, col, close=True)
+    return dict(zip(xs.tolist(), s))
+
+
+def learning_gate(learners: dict[str, pd.DataFrame], frozen: pd.DataFrame, x: str, xs, share_max: float,
+                  alpha: float) -> tuple[Result, Result]:
+    """The learning gate of a gap claim (core.with_learning_gate) and the non-learner's result on
+    it: at every point ``x in xs`` and for every learner (``{name: rows}``), mean regret <=
+    ``share_max`` x the frozen centre's, decided as a bound on the paired per-replicate
+    differences ``regret - share_max x frozen`` (Bonferroni over the points).  The frozen centre
+    itself on the gate (``frozen - share_max x frozen``) is the claim's non-learner control."""
+    fz = _paired(frozen, x)
+    diffs, ratios, labels, nl_d, nl_r = [], [], [], [], []
+    for name, rows in learners.items():
+        lr = _paired(rows, x)
+        for v in xs:
+            r, f = lr[float(v)], fz[float(v)]
+            diffs.append(r - share_max * f)
+            ratios.append(float(r.mean() / (share_max * f.mean())))
+            labels.append(f"{name}, {x}={v:g}")
+    for v in xs:
+        f = fz[float(v)]
+        nl_d.append(f - share_max * f)
+        nl_r.append(1.0 / share_max)
+    gate = check_bound(diffs, ratios, alpha, labels=labels)
+    nl = check_bound(nl_d, nl_r, alpha, labels=[f"{FROZEN}, {x}={v:g}" for v in xs])
+    gate.detail["gate"] = nl.detail["gate"] = (f"mean regret <= {share_max:g} x the frozen centre's at every point "
+                                               "(paired per replicate; measured: the worst ratio to that threshold)")
+    return gate, nl
+
+
+def _regime_numbers(g: pd.DataFrame, frozen: pd.DataFrame, x: str, alg: str, regime: dict) -> dict:
+    """Per x: the private regret, the noise-free run's (same replicates), the noise share
+    ``gap / regret`` and the regret over the frozen centre's, with the declared thresholds."""
+    a = g[g.alg == alg].groupby(x)[["regret", "regret_none"]].mean()
+    fz = frozen.groupby(x).regret.mean().reindex(a.index)
+    share = 1.0 - a.regret_none / a.regret
+    over = a.regret / fz
+    ok = (share >= regime["noise_share_min"]) & (over <= regime["trivial_share_max"])
+    return {x: a.index.tolist(), "mean_regret": a.regret.round(2).tolist(), "nonprivate_regret":
+            a.regret_none.round(2).tolist(), "frozen_centre_regret": fz.round(2).tolist(),
+            "noise_share": share.round(4).tolist(), "regret_over_frozen_centre": over.round(4).tolist(),
+            "in_regime": ok.tolist(), "noise_share_min": regime["noise_share_min"],
+            "trivial_share_max": regime["trivial_share_max"]}
+
+
+def gap_rate(cid: str, g: pd.DataFrame, frozen: pd.DataFrame, x: str, alg: str, ctl: str, exponent: float,
+             tol: float, alpha: float, rng_for, regime: dict, invert: bool = False) -> tuple[Result, Result]:
+    """A rate of the privacy gap (``g``: :func:`~dpregret.claims.core.paired_gap` rows with ``gap``
+    and ``regret_none``) in ``x`` (``invert``: in 1/x), decided only where it measures a learner's
+    privacy cost: at the points where the privacy term dominates (noise share ``gap / regret >=
+    regime["noise_share_min"]``) and the learner learns (regret ``<= regime["trivial_share_max"]``
+    x the frozen centre's, same draws).  With >= 4 such points spanning >= 1 decade the claim and
+    its control are decided there; otherwise on the whole grid, recorded INCONCLUSIVE "not in
+    the regime" with the numbers per point (:func:`~dpregret.claims.core.not_in_regime`).  Either
+    way with the learning gate (:func:`learning_gate`, on the points decided) and the frozen
+    centre on it as the non-learner control."""
+    nums = _regime_numbers(g, frozen, x, alg, regime)
+    xs = np.array(nums[x], dtype=float)
+    inr = xs[np.array(nums["in_regime"], dtype=bool)]
+    span = float(np.log10(inr.max() / inr.min())) if inr.size else 0.0
+    decided = inr if (inr.size >= 4 and span >= 1.0 - 1e-9) else xs
+    on = lambda df: df[np.isclose(df[x].to_numpy(dtype=float)[:, None], decided[None]).any(axis=1)]  # noqa: E731
+    dec = 2.0 if decided is xs else 1.0  # the whole grid as declared (2 decades), the regime's window 1 at least
+    res = _rate(on(g[g.alg == alg]), x, "gap", exponent, tol, alpha, rng_for(cid), invert=invert, decades=dec)
+    cres = _rate(on(g[g.alg == ctl]), x, "gap", exponent, tol, alpha, rng_for(cid + "/control"), invert=invert,
+                 decades=dec)
+    if invert:
+        res.detail["x_is"] = f"1/{x}"
+    if decided is xs:
+        pts = "; ".join(f"{x} = {v:g}: noise share {s:.2f}, regret {o:.2f} x the frozen centre's"
+                        for v, s, o in zip(xs, nums["noise_share"], nums["regret_over_frozen_centre"]))
+        res = not_in_regime(res, f"{inr.size} of {xs.size} points of the grid are in the regime (noise share >= "
+                                 f"{regime['noise_share_min']:g}: the privacy term dominates; regret <= "
+                                 f"{regime['trivial_share_max']:g} x the frozen centre's: the learner learns), a rate "
+                                 f"needs >= 4 spanning >= 1 decade ({pts})", nums)
+    else:
+        res.detail["regime_numbers"] = nums
+    gate, nl = learning_gate({alg: g[g.alg == alg]}, frozen, x, decided, regime["trivial_share_max"], alpha)
+    return with_nonlearner(with_learning_gate(res, gate), FROZEN_NAME, nl), cres
 
 
 def _worst(results: list[Result]) -> Result:
@@ -122,8 +230,10 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
         res, cres = _rate_T(rows, crow, None if sec is None else _at(simplex, alg=sec), sec, cid, tol.get(cid, 0.0),
                             alpha, rng_for, kind=kind)
         res.detail["learner"] = name
-        ref = _at(simplex, alg=rate_T_algs(REFERENCE)[kind])
-        if len(ref):  # the user claims' reference (a learner frozen at the centre), same draws
+        ref = _at(simplex, alg=FROZEN)  # the learner frozen at the centre, same draws (the paper's rows)
+        if not len(ref):
+            ref = _at(simplex, alg=rate_T_algs(REFERENCE)[kind])  # the same learner through the door
+        if len(ref):
             m = rows.groupby("T").regret.mean()
             res.detail["regret_over_frozen_centre"] = (m / ref.groupby("T").regret.mean()).round(4).tolist()
         out[cid] = (res, cres)

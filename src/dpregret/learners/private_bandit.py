@@ -110,6 +110,7 @@ class BanditRun:
     plays: np.ndarray | None = None  # (T_round, R, n) point played in each round if record_rounds
     round_grads: np.ndarray | None = None  # (T_round, R, dim) batch sum g~ of each round if record_rounds
     releases: np.ndarray | None = None  # (T_round, R, dim) released prefix sum s~ after each round if record_rounds
+    nonlearner_regret: np.ndarray | None = None  # (R,) regret at T of the learner frozen at x~_0 if nonlearner
 
 
 def _replicates(rng, R) -> int:
@@ -230,7 +231,7 @@ def _timed(fn, *args) -> float:
 
 def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, noise_scale, shrink, zeta, eta,
          batch, checkpoints, record_queries, record_rounds, noise_rng, printed_line14_sign,
-         monitor=None, engine="auto") -> BanditRun:
+         monitor=None, engine="auto", nonlearner=False) -> BanditRun:
     t_wall = time.perf_counter()
     t_mon = 0.0  # time spent in the monitor, excluded from wall_time
     if not isinstance(domain, Polytope):
@@ -264,6 +265,8 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
     if noise_scale is None and zeta < z0:  # the sensitivity n L D / zeta grows as zeta shrinks
         scale *= z0 / zeta
     cps = _checkpoints(checkpoints, T)
+    if nonlearner and (mode != "fw" or cps.size != 1 or cps[0] != T):
+        raise ValueError("nonlearner needs Algorithm 1 (not the projection baseline) and the default checkpoint T")
     params = dict(T=T, n=d, T_batch=b, T_round=rounds, zeta=zeta, eta=eta, alpha=alpha, noise=noise,
                   noise_scale=scale, L=L, D=D, R=R, mode=mode)
     if monitor is not None:
@@ -284,6 +287,7 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
     releases = np.zeros((rounds, R, d)) if record_rounds else None
     t, k = 0, 0
     jit = _jit_plan(engine, domain, losses, mode, rng, R)
+    nl_cum = np.zeros(R) if nonlearner else None  # the non-learner's cumulative loss (per row)
     for rnd in range(rounds):
         if mode == "proj":
             x_t = domain.project(-eta * S)
@@ -312,6 +316,8 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
             domain.oracle_rows += nb * R
             if record_queries:
                 queries[t:t + nb] = Y
+            if nonlearner:  # the same directions from x~_0 = c: per base row, then to every row
+                nl_cum += _frozen_round(losses, c, zeta, UC, Q, jit.pieces[t:t + nb])[np.arange(R) % UC.shape[0]]
             if monitor is not None:
                 rows = np.arange(R) % UC.shape[0]
                 for s_ in range(nb):
@@ -328,6 +334,8 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
             if record_queries:
                 queries[t - 1] = y
             val = losses.value(t, y)
+            if nonlearner:
+                nl_cum += losses.value(t, c + zeta * (uc @ Q.T))
             if monitor is not None:
                 t_mon += _timed(monitor.step, t, y, val, uc)
             cum += val
@@ -353,14 +361,32 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
         oracle_calls=domain.oracle_calls - calls0, projections=domain.projections - proj0,
         oracle_time=domain.oracle_time - time0, projection_time=domain.projection_time - ptime0,
         wall_time=time.perf_counter() - t_wall - t_mon,
-        params=params, queries=queries, plays=plays, round_grads=grads, releases=releases)
+        params=params, queries=queries, plays=plays, round_grads=grads, releases=releases,
+        nonlearner_regret=None if nl_cum is None else nl_cum - best[-1])
+
+
+def _frozen_round(losses: DistanceLosses, c: np.ndarray, zeta: float, UC: np.ndarray, Q: np.ndarray,
+                  pieces: np.ndarray) -> np.ndarray:
+    """The summed losses ``L ||c + zeta Q u_t - c_k||`` of one round's steps (``UC`` (Rb, nb, dim) the
+    round's unit directions, ``pieces`` (nb,) the loss of each step), shape (Rb,), as
+    ``L (||a||^2 + 2 zeta <Q^T a, u_t> + zeta^2)^(1/2)`` with ``a = c - c_k`` (Q has orthonormal
+    columns, so ||Q u_t|| = 1): O(dim) per step instead of O(n), equal to the direct evaluation to
+    rounding."""
+    vals = np.empty(UC.shape[:2])
+    for k in np.unique(pieces):
+        on = pieces == k
+        a = c - losses.centres[int(k)]
+        vals[:, on] = UC[:, on] @ (Q.T @ a)
+        vals[:, on] = losses.L * np.sqrt(np.maximum(a @ a + 2.0 * zeta * vals[:, on] + zeta * zeta, 0.0))
+    return vals.sum(axis=1)
 
 
 def private_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise: str = "none",
                    eps: float | None = None, delta: float | None = None, noise_scale: float | None = None,
                    shrink: bool = False, zeta: float | None = None, eta: float | None = None,
                    checkpoints=None, record_queries: bool = False, record_rounds: bool = False, noise_rng=None,
-                   printed_line14_sign: bool = False, monitor=None, engine: str = "auto") -> BanditRun:
+                   printed_line14_sign: bool = False, monitor=None, engine: str = "auto",
+                   nonlearner: bool = False) -> BanditRun:
     """PRIVATEBANDIT (Algorithm 1) on ``losses`` (T, L from the loss sequence, D = domain.D);
     one LMO call per step.  See the module docstring for every convention.
 
@@ -383,11 +409,18 @@ def private_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise
     polytope with distance losses;
     the same draws and the same numbers to rounding, tests: 1e-9; ``oracle_calls`` counted, but
     the LMO time inside the kernel is not measured: ``oracle_time`` stays 0); ``"auto"`` (default)
-    the compiled rounds where they apply, else numpy."""
+    the compiled rounds where they apply, else numpy.
+
+    ``nonlearner``: also the regret at T of the trivial learner of this setting -- frozen at
+    ``x~_0`` (the domain's centre), queried at ``x~_0 + zeta Q u_t`` on the run's own directions
+    (the same draws, zeta and losses; it ignores the feedback, so the noise does not matter) --
+    in ``run.nonlearner_regret`` (R,); default checkpoint only.  No LMO call, no random number:
+    the run is unchanged.  Equal to rounding to the frozen learner run through
+    ``scenarios.env21_user.private_bandit_around`` (``FrozenCentre``)."""
     return _run(domain, losses, rng, mode="fw", R=R, noise=noise, eps=eps, delta=delta, noise_scale=noise_scale,
                 shrink=shrink, zeta=zeta, eta=eta, batch=None, checkpoints=checkpoints,
                 record_queries=record_queries, record_rounds=record_rounds, noise_rng=noise_rng,
-                printed_line14_sign=printed_line14_sign, monitor=monitor, engine=engine)
+                printed_line14_sign=printed_line14_sign, monitor=monitor, engine=engine, nonlearner=nonlearner)
 
 
 def projected_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise: str = "none",

@@ -40,6 +40,8 @@ STYLE = {
     "laplace_slow_zeta": dict(color="tab:blue", ls=(0, (1, 1)), label="near miss: Laplace, zeta ~ T^(-1/20)"),
     "gaussian_slow_zeta": dict(color="tab:green", ls=(0, (1, 1)), label="near miss: Gaussian, zeta ~ T^(-1/20)"),
     "none_switching_slow_zeta": dict(color="tab:olive", ls=(0, (1, 1)), label="near miss: switching, zeta ~ T^(-1/20)"),
+    "frozen": dict(color="0.5", ls="-.", label="non-learner: frozen at the centre"),
+    "frozen_switching": dict(color="tab:olive", ls="-.", label="non-learner: frozen at the centre, switching"),
 }
 
 
@@ -86,7 +88,7 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
         name = f"simplex, {n_} coordinates (n = {dim})" if dom == "simplex" else f"spanning trees of K_{p['tree_nodes']} (n = {dim})"
         ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret (mean, CI band)", title=name)
     axes[0][0].legend(fontsize=6.5, loc="upper left")
-    fig.suptitle(f"PRIVATEBANDIT, f_t = L||x - c||; Laplace eps = {p['eps_rate_laplace']:g}, "
+    fig.suptitle(f"PRIVATEBANDIT, f_t = L||x - v_1|| (v_1 a vertex); Laplace eps = {p['eps_rate_laplace']:g}, "
                  f"Gaussian eps = {p['eps_rate_gaussian']:g}, delta = {p['delta']:g}", fontsize=9)
     _save(fig, outputs[0])
 
@@ -95,6 +97,11 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     for alg in ("laplace", "gaussian", "laplace_l1", "gaussian_as_laplace", "gaussian_as_laplace_l1"):
         _curve(ax, g[g.alg == alg], "dim", "gap", alpha, **STYLE[alg])
+    share = float(p.get("regime", {}).get("trivial_share_max", 0.5))
+    fz = nt[nt.alg == "frozen"].groupby("dim").regret.mean()
+    if len(fz):  # a gap above this line leaves the regime where the learner learns
+        ax.plot(fz.index, share * fz.to_numpy(), color="0.5", ls="-.", lw=0.9,
+                label=f"{share:g} x the frozen centre's regret")
     dims = np.sort(g.dim.unique())
     lap = g[g.alg == "laplace"].groupby("dim").gap.mean()
     if len(lap) and lap.iloc[0] > 0:
@@ -115,6 +122,9 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
         if len(m):
             xs = np.array(m.index, dtype=float)
             ax.plot(xs, m.iloc[-1] * (xs[-1] / xs), color="0.5", ls=":", lw=0.9, label="1/eps")
+            fz = et[et.alg == "frozen"].regret.mean()
+            if fz == fz:  # a gap above this line leaves the regime where the learner learns
+                ax.axhline(share * fz, color="0.5", ls="-.", lw=0.9, label=f"{share:g} x the frozen centre's regret")
         ax.set(xscale="log", yscale="log", xlabel="eps", ylabel="private - non-private regret",
                title=f"{kind}, T = {p['T_eps']}, n = {p['dim_eps']}")
         ax.legend(fontsize=7)
@@ -163,7 +173,8 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     for alg, d in oco.groupby("alg"):
         for gamma, dg in d.groupby("gamma"):
             m = dg.groupby("T").apply(lambda z: z.regret.mean() / z.bound.mean(), include_groups=False)
-            axes[2].plot(m.index, m.to_numpy(), marker="o", ms=3, ls="--" if alg == "printed_eta" else "-",
+            axes[2].plot(m.index, m.to_numpy(), marker="o", ms=3,
+                         ls={"printed_eta": "--", "frozen": "-."}.get(alg, "-"),
                          label=f"{alg}, gamma = {gamma:g}")
     axes[2].axhline(1.0, color="k", lw=0.8)
     axes[2].set(xscale="log", yscale="log", xlabel="T", ylabel="E regret / (1.5 sqrt(T) kappa D_omega + T kappa gamma)",

@@ -2,38 +2,45 @@
 
 Experiments (one tidy table each; one row per algorithm x point x replicate):
 
-- ``rates``: regret vs T of PRIVATEBANDIT (Algorithm 1) on the stationary distance loss
-  ``f_t(x) = L ||x - c||`` (``bco.stationary_distance``: c halfway between the domain's centre
-  and a vertex, so f_t attains 0 in K; the comparator pays 0 and every queried point pays
-  at least ``L zeta`` on average, so the regret is at least ``T L zeta = T^(3/4) n^(1/2) L D``:
-  an instance on which Lemma 3.1's first term is attained) over the simplex (``n_simplex`` coordinates,
+- ``rates``: regret vs T of PRIVATEBANDIT (Algorithm 1) on ``f_t(x) = L ||x - v_1||``
+  (:func:`rate_losses`: v_1 a vertex of K, so f_t attains 0 in K at a vertex; the comparator
+  pays 0, a learner at v_1 pays exactly ``L zeta`` per query, so the regret is at least
+  ``T L zeta = T^(3/4) n^(1/2) L D``: Lemma 3.1's first term is attained; and the learner frozen
+  at the centre pays ``L ||c - v_1||`` per step, linear: the instance tells a learner from one
+  that does not learn) over the simplex (``n_simplex`` coordinates,
   dimension ``n_simplex - 1`` = the paper's n) and the spanning-tree polytope of K_k
-  (``tree_nodes``), at every T of ``T`` (simplex) / ``T_tree`` (tree).  Algorithms:
+  (``tree_nodes``; v_1 its first spanning tree), at every T of ``T`` (simplex) / ``T_tree`` (tree).  Algorithms:
   ``none`` (no noise), ``laplace`` (Lemma 5.1's lambda at ``eps_rate_laplace``), ``gaussian``
   (Lemma 5.4's sigma at ``eps_rate_gaussian``, ``delta``), ``fixed_noise`` (Laplace noise of
   scale ``noise_level`` whatever T: a fixed noise distribution, Lemma 3.1 at fixed mu),
+  ``frozen`` (the non-learner: frozen at the centre x~_0 on the same directions and zeta,
+  ``private_bandit(..., nonlearner=True)``),
   the near-miss controls ``*_slow_zeta`` (Algorithm 1 with zeta decaying as T^(-zeta_decay_control)
   -- ``none``, ``fixed_noise`` -- or T^(-zeta_decay_control_private) -- ``laplace``, ``gaussian``,
   ``none_switching`` -- instead of T^(-1/4), equal at the grid's smallest T: smoothing cost
   T L zeta ~ T^(9/10) or T^(19/20)), the secondary controls ``*_fixed_step`` (the same noise with a step frozen at Algorithm 1's eta for
   the smallest T of the grid: non-decreasing in T), ``printed_sign`` (line 14 as printed:
   ascent) and ``offset_losses`` (f_t + 2 L D: minimum no longer 0, the precondition of
-  Lemma C.2; first two T only); on the simplex also ``none_switching`` and its control
-  ``printed_sign_switching`` on ``bco.switching_distance`` with one phase per round (the centre
-  alternates between two points of K every round, so each round's play, computed from the
-  previous rounds, answers the other centre; with 4 phases the learner tracks the switches
-  and its regret against the best fixed point turns negative, -1.9e3 at T = 3e4).  ``none``, ``laplace``, ``gaussian``, ``fixed_noise``,
+  Lemma C.2; first two T only); on the simplex also ``none_switching``, its non-learner
+  ``frozen_switching`` and its controls on :func:`vertex_switching` (the centre at v_1 two
+  rounds of three and at the farthest vertex v_2 the third: it changes twice every three
+  rounds, each round's play, computed from the earlier rounds, answers the earlier centres, and
+  the comparator is the vertex v_1).  (The earlier instances: the centre halfway between the
+  domain's centre and a vertex, where the learner frozen at the centre passed every T-rate --
+  slope 0.896 on the simplex -- and two such centres alternating every round, where it passed the
+  switching rate, 0.734; config ``history:``.)  ``none``, ``laplace``, ``gaussian``, ``fixed_noise``,
   ``printed_sign`` and ``offset_losses`` are instrumented (:class:`~dpregret.scenarios.env21_run.RoundMeter`, measured during
   the run from its queries, losses and directions u_t, O(1) memory in T): the table carries Lemma C.2's ``||g~_R||^2`` and Corollary
   C.5's ``||x^_R - x~_R||`` (max and mean over rounds) with both bounds.
 - ``n``: the gap (regret minus the noise-free run's, same replicate) vs the dimension at
-  ``T_n``: ``laplace`` / ``gaussian`` at ``eps_n_laplace`` / ``eps_n_gaussian`` and the controls
+  ``T_n`` on :func:`rate_losses` (one job, every dimension): ``laplace`` / ``gaussian`` at ``eps_n_laplace`` / ``eps_n_gaussian``, the
+  non-learner ``frozen`` and the controls
   ``laplace_l1`` (lambda x n^(1/2): the batch l1 norm bounded by n M instead of n^(1/2) M),
   ``gaussian_as_laplace`` (Gaussian noise calibrated through the l1 route of Lemma 5.1,
   sigma = lambda: Laplace's dimension dependence) and ``gaussian_as_laplace_l1``
   (sigma = lambda n^(1/2)).
-- ``eps``: the gap vs eps at ``T_eps``, ``dim_eps``: ``laplace`` at every ``eps_laplace``,
-  ``gaussian`` at every ``eps_gaussian``, and the controls ``*_eps_sq`` (scale x eps_min/eps,
+- ``eps``: the gap vs eps at ``T_eps``, ``dim_eps`` on :func:`rate_losses`: ``laplace`` at every ``eps_laplace``,
+  ``gaussian`` at every ``eps_gaussian``, the non-learner ``frozen``, and the controls ``*_eps_sq`` (scale x eps_min/eps,
   i.e. proportional to 1/eps^2, equal at the grid's smallest eps).
 - ``cost``: LMO calls, projections and times at ``T_cost`` for ``n_cost`` coordinates on the
   simplex and the l1 ball: ``fw`` (Algorithm 1), ``projection`` (the projection baseline,
@@ -41,7 +48,8 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
 - ``noisyoco`` (``oco_replicate_factor`` x the replicates): NOISYOCO (Algorithm 2) on linear losses over the l1 ball of radius
   ``rho_oco`` with a (kappa, gamma)-noisy oracle, ``kappa = kappa_over_G * max ||l_t||``,
   every gamma of ``gamma`` and both NOISYMAP errors (``sphere``, ``adversarial``); control
-  ``printed_eta`` (Algorithm 2, line 1 as printed: eta = D_omega^(1/2) / (kappa T^(1/2))).
+  ``printed_eta`` (Algorithm 2, line 1 as printed: eta = D_omega^(1/2) / (kappa T^(1/2))); the
+  non-learner ``frozen`` (NOISYOCO frozen at its start point x_1 = Proj_K(0): no oracle call).
 
 Every PRIVATEBANDIT row carries ``oracle_calls`` (LMO invocations of its run: one
 invocation answers all rows of the run).
@@ -74,6 +82,15 @@ config's eps put r ~ 1 at the grid's centre (T-rates), ~0.5 at the centre of the
 and sweep r from ~300 down to ~3 (eps grids).  The dimension grid spans 2 decades only
 while zeta = D n^(1/2) / T^(1/4) stays below D (n < T^(1/2), where Lemma 3.1 is below the
 trivial L D T): the default T_n = 2e5 runs n = 1 to 100 (zeta = 0.47 D at n = 100).
+Those eps were chosen on the earlier instance (the centre inside K) and kept on :func:`rate_losses`,
+where the same noise does less: the cumulative gradient pins the played point to v_1 (the
+minimum sits in a vertex's normal cone), and the noise moves it only once eta ||Z|| outgrows
+that margin.  At ``eps_rate_*`` the noise is ~5% of the regret at every T (pilot on seed 12345:
+noise share 0.04-0.05); with eps 30 / 1000 (share ~0.2, the regret still below the frozen
+centre's at every T) the slow-zeta near miss is no longer caught (0.902 [0.894, 0.911] against
+0.90), and from eps 10 / 300 (share up to 0.5) the regret exceeds the frozen centre's at T = 300.
+The rates of the gap in n and eps are decided only where the privacy term dominates and the
+learner learns (``claims.env21_rates.gap_rate``, config ``regime``).
 
 Layout: the streams, the batched call, the round meter and the rows with their bounds are in
 :mod:`dpregret.scenarios.env21_run`; this module builds the experiments from them.
@@ -87,17 +104,43 @@ import numpy as np
 import pandas as pd
 
 from ..calibration import lemma5_noise_scale
-from ..environments.bco import OffsetLosses, stationary_distance, switching_distance
+from ..environments.bco import DistanceLosses, OffsetLosses, stationary_distance
 from ..environments.polytopes import L1Ball, make_domain, two_call_domain
 from ..learners.noisy_oco import noisy_oco
 from ..learners.private_bandit import algorithm1_parameters, batch_schedule, private_bandit, projected_bandit
 from ..learners.private_bandit_bounds import bound_lemma4_1, bound_lemma5_2, bound_lemma5_5
 from ..rng import stable_key
-from .env21_run import RoundMeter, _bounds, _frame, _run, _streams
+from .env21_run import NONLEARNER, RoundMeter, _bounds, _frame, _frozen_frame, _run, _streams
 
 EXPERIMENTS = ("rates", "n", "eps", "cost", "noisyoco")
 RATE_DOMAINS = ("simplex", "spanning_tree")
 OFFSET = 2.0  # offset_losses: f_t + OFFSET * L * D
+
+
+SWITCH_EVERY = 3  # vertex_switching: the second vertex's centre in the last round of every SWITCH_EVERY
+
+
+def rate_losses(domain, T: int, L: float = 1.0) -> DistanceLosses:
+    """The instance of the ``rates``, ``n`` and ``eps`` experiments: ``f_t(x) = L ||x - v_1||``,
+    v_1 the domain's first vertex.  The minimum 0 is at a vertex of K, so the comparator pays 0,
+    a learner at v_1 pays exactly ``L zeta`` per query (Lemma 3.1's first term, ``T L zeta``, is
+    attained) and the learner frozen at the centre pays ``L ||c - v_1||`` per step (linear)."""
+    return stationary_distance(domain, T, L=L, centre=domain.vertices()[0])
+
+
+def vertex_switching(domain, T: int, L: float = 1.0) -> DistanceLosses:
+    """The varying losses of ``ENV-lemma3.1-rate-T-switching``: ``f_t = L ||x - c_t||`` with c_t = v_1
+    in the first ``SWITCH_EVERY - 1`` rounds of every ``SWITCH_EVERY`` and c_t = v_2 (the vertex
+    farthest from v_1, first such) in the last (rounds of Algorithm 1's T_batch steps).  The centre
+    changes twice every three rounds and each round's play (computed from the earlier rounds)
+    answers the earlier centres; the weighted geometric median of {v_1 (weight 2/3), v_2 (1/3)}
+    is v_1, a vertex, so the comparator pays ``L ||v_1 - v_2||`` per step of the v_2 rounds only."""
+    V_ = domain.vertices()
+    v1 = V_[0]
+    v2 = V_[int(np.argmax(np.linalg.norm(V_ - v1, axis=1)))]
+    b = batch_schedule(T)[0]
+    pieces = ((np.arange(T) // b) % SWITCH_EVERY == SWITCH_EVERY - 1).astype(np.int64)
+    return DistanceLosses(domain, T, L, np.vstack([v1, v2]), pieces)
 
 
 def _pair(point) -> tuple[str, int]:
@@ -112,11 +155,13 @@ def _pair(point) -> tuple[str, int]:
 def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None) -> pd.DataFrame:
     """One (domain, T) point of the ``rates`` experiment (see the module docstring);
     ``point`` is ``("simplex", T)`` / ``("spanning_tree", T)`` or ``"simplex:T"``, or a domain
-    name alone (every T of its grid).
+    name alone (every T of its grid), or ``"all"`` (both domains).
 
     ``learners``: ``{name: make}`` of ``oco`` learners run on the simplex inside Algorithm 1's
     privacy mechanism (``env21_user.private_bandit_around``, module ``scenarios.env21_user``) on the
     paper's draws; their rows (``env21_user.rate_T_algs``) follow the paper's, which are unchanged."""
+    if point == "all":  # both domains in one job (the tree's job paid more start-up than work)
+        return pd.concat([simulate_rates(p, d, reps, seed, learners) for d in RATE_DOMAINS], ignore_index=True)
     if point in RATE_DOMAINS:  # every T of the domain's grid in one job
         grid = p["T"] if point == "simplex" else p["T_tree"]
         return pd.concat([simulate_rates(p, (point, int(T)), reps, seed, learners) for T in grid], ignore_index=True)
@@ -129,14 +174,17 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     key = ("rates", dom_name, T)
     frames = []
 
-    def go(variants, losses=None, *, eta=None, zeta=None, printed=False, record=False, eps_of=None):
+    def go(variants, losses=None, *, eta=None, zeta=None, printed=False, record=False, eps_of=None, frozen=None):
         dom = make_domain(dom_name, n)
-        ls = stationary_distance(dom, T, L=L) if losses is None else losses(dom)
+        ls = rate_losses(dom, T, L=L) if losses is None else losses(dom)
         meter = RoundMeter(dom) if record else None  # Lemma C.2 / Cor. C.5, measured during the run
-        run = _run(dom, ls, variants, reps, seed, key, eta=eta, zeta=zeta, printed=printed, monitor=meter)
+        run = _run(dom, ls, variants, reps, seed, key, eta=eta, zeta=zeta, printed=printed, monitor=meter,
+                   nonlearner=frozen is not None)
         extra = meter.result() if record else {}
         df = _frame(run, variants, reps, extra)
         frames.append(_bounds(df, T, dom.dim, L, dom.D, eps_of or {}, delta))
+        if frozen is not None:  # the non-learner: frozen at the centre, the same directions
+            frames.append(_frozen_frame(run, reps, frozen))
         return dom
 
     dom = make_domain(dom_name, n)
@@ -148,7 +196,7 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     main = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig)]
     if dom_name == "simplex":
         main.append(("fixed_noise", "laplace", float(p["noise_level"])))
-    go(main, record=True, eps_of=eps_of)
+    go(main, record=True, eps_of=eps_of, frozen=NONLEARNER)
     # near-miss controls of the T-rates: Algorithm 1 with the smoothing radius decaying as
     # T^(-decay) instead of T^(-1/4) (equal at the grid's smallest T): the smoothing cost T L zeta
     # alone is then ~ T^(1 - decay), between T^(3/4) and linear.  decay = zeta_decay_control for
@@ -167,13 +215,13 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
             ("fixed_noise_fixed_step", "laplace", float(p["noise_level"]))], eta=eta0, eps_of=eps_of)
         if T in sorted(grid)[:2]:  # Lemma C.2's control: losses shifted by 2 L D
             go([("offset_losses", "none", 0.0)], losses=lambda dm: OffsetLosses(
-                stationary_distance(dm, T, L=L), OFFSET * L * dm.D), record=True)
+                rate_losses(dm, T, L=L), OFFSET * L * dm.D), record=True)
     go([("printed_sign", "none", 0.0)], printed=True, record=True)
     if dom_name == "simplex":  # Corollary C.5's near miss: Laplace noise for twice the sensitivity (2 lambda)
         go([("laplace_sens2", "laplace", 2.0 * lam)], record=True, eps_of=eps_of)
-    if dom_name == "simplex":  # varying losses: the centre switches between two points of K every round
-        switching = lambda dm: switching_distance(dm, T, L=L, phases=batch_schedule(T)[1])  # noqa: E731
-        go([("none_switching", "none", 0.0)], losses=switching)
+    if dom_name == "simplex":  # varying losses: the centre switches between two vertices (vertex_switching)
+        switching = lambda dm: vertex_switching(dm, T, L=L)  # noqa: E731
+        go([("none_switching", "none", 0.0)], losses=switching, frozen=f"{NONLEARNER}_switching")
         go([("none_switching_slow_zeta", "none", 0.0)], losses=switching, zeta=zp)
         go([("printed_sign_switching", "none", 0.0)], losses=switching, printed=True)
     df = pd.concat(frames, ignore_index=True)
@@ -192,8 +240,11 @@ def slow_zeta(T: int, T0: int, d: int, L: float, D: float, decay: float) -> floa
     return algorithm1_parameters(T0, d, L, D)[0] * (T0 / T) ** decay
 
 
-def simulate_n(p: dict, dim: int, reps, seed: int) -> pd.DataFrame:
-    """One dimension of the ``n`` experiment (simplex with dim + 1 coordinates, T = T_n)."""
+def simulate_n(p: dict, dim, reps, seed: int) -> pd.DataFrame:
+    """One dimension of the ``n`` experiment (simplex with dim + 1 coordinates, T = T_n); ``"all"``:
+    every dimension of ``dims`` in one job (the job's start-up cost more CPU than the small dims)."""
+    if dim == "all":
+        return pd.concat([simulate_n(p, int(d), reps, seed) for d in p["dims"]], ignore_index=True)
     dim, T = int(dim), int(p["T_n"])
     L, delta = float(p["L"]), float(p["delta"])
     dom = make_domain("simplex", dim + 1)
@@ -203,11 +254,12 @@ def simulate_n(p: dict, dim: int, reps, seed: int) -> pd.DataFrame:
     variants = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig),
                 ("laplace_l1", "laplace", lam * r), ("gaussian_as_laplace", "gaussian", lam),
                 ("gaussian_as_laplace_l1", "gaussian", lam * r)]
-    losses = stationary_distance(dom, T, L=L)
-    run = _run(dom, losses, variants, reps, seed, ("n", dim, T))
+    losses = rate_losses(dom, T, L=L)
+    run = _run(dom, losses, variants, reps, seed, ("n", dim, T), nonlearner=True)
     eps_of = {"laplace": p["eps_n_laplace"], "laplace_l1": p["eps_n_laplace"], "gaussian_as_laplace": p["eps_n_laplace"],
               "gaussian_as_laplace_l1": p["eps_n_laplace"], "gaussian": p["eps_n_gaussian"]}
-    df = _bounds(_frame(run, variants, reps), T, dim, L, dom.D, eps_of, delta)
+    df = pd.concat([_bounds(_frame(run, variants, reps), T, dim, L, dom.D, eps_of, delta), _frozen_frame(run, reps)],
+                   ignore_index=True)
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "n", "simplex", dom.n, dim, T, L, dom.D
     return df
@@ -227,10 +279,11 @@ def simulate_eps(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
             s = lemma5_noise_scale(kind, T, dim, L, e, delta)
             variants += [(kind, kind, s), (f"{kind}_eps_sq", kind, s * e0 / e)]
             eps_col += [float(e), float(e)]
-    losses = stationary_distance(dom, T, L=L)
-    run = _run(dom, losses, variants, reps, seed, ("eps", dim, T))
+    losses = rate_losses(dom, T, L=L)
+    run = _run(dom, losses, variants, reps, seed, ("eps", dim, T), nonlearner=True)
     df = _bounds(_frame(run, variants, reps), T, dim, L, dom.D, {}, delta)
     df["eps"] = np.repeat(eps_col, len(reps))
+    df = pd.concat([df, _frozen_frame(run, reps)], ignore_index=True)
     df["bound_lemma5_2"] = [bound_lemma5_2(T, dim, L, dom.D, e) if k == "laplace" and e == e else np.nan
                             for k, e in zip(df.noise, df.eps)]
     df["bound_lemma5_5"] = [bound_lemma5_5(T, dim, L, dom.D, e, delta) if k == "gaussian" and e == e else np.nan
@@ -297,9 +350,16 @@ def simulate_noisyoco(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     # R = the scenario's replicates): f R replicates in all, whatever the chunking
     R_all, f = int(p["replicates"]), int(p.get("oco_replicate_factor", 1))
     reps = [r + k * R_all for k in range(f) for r in reps]
+    # the non-learner: NOISYOCO frozen at its start point x_1 = grad omega*(0) = Proj_K(0) (no oracle
+    # call, no draw), regret sum_t <l_t, x_1> - min_K <sum_t l_t, x> on the same losses
+    x1 = dom.project(np.zeros((1, dom.n)))[0]
+    total = ell.sum(axis=0)
+    frozen = float(total @ x1 - total @ dom.lmo(total[None])[0])
     for gamma in p["gamma"]:
         gamma = float(gamma)
         bound = bound_lemma4_1(T, kappa, gamma, dom.D_omega)
+        frames.append(pd.DataFrame({"alg": NONLEARNER, "replicate": list(reps), "regret": frozen, "gamma": gamma,
+                                    "eta": np.nan, "grad_sd": np.nan, "bound": bound, "bound_at_eta": np.nan}))
         for alg, kw in (("sphere", {}), ("adversarial", {"map_noise": "adversarial"}),
                         ("printed_eta", {"eta": math.sqrt(dom.D_omega) / (kappa * math.sqrt(T))})):
             run = noisy_oco(dom, ell, _streams(seed, reps, "noisyoco", T, gamma), kappa=kappa, gamma=gamma, **kw)
@@ -320,8 +380,8 @@ SIMULATE = {"rates": simulate_rates, "n": simulate_n, "eps": simulate_eps, "cost
 def points(p: dict) -> dict[str, list]:
     """Every point of every experiment (what the workflow fans out over)."""
     return {
-        "rates": list(RATE_DOMAINS),  # one job per domain (every T of its grid)
-        "n": [int(d) for d in p["dims"]],
+        "rates": ["all"],  # one job: both domains, every T of their grids
+        "n": ["all"],  # one job: every dimension (per-dimension jobs paid ~2.5 s of start-up each)
         "eps": ["all"],
         "cost": ["all"],  # one job each: the points take less time than a job's start-up
         "noisyoco": ["all"],

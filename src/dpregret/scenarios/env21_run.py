@@ -28,9 +28,10 @@ def _streams(seed, reps, *key) -> ReplicateStreams:
 
 # ------------------------------------------------------------------------------ running
 def _run(domain, losses, variants, reps, seed, key, *, eta=None, zeta=None, printed=False, record=False, monitor=None,
-         engine="auto"):
+         engine="auto", nonlearner=False):
     """One :func:`private_bandit` call over ``variants`` = [(alg, kind, scale), ...]; ``record``:
-    keep the per-round records (for :func:`instrument`), ``monitor``: see :func:`private_bandit`."""
+    keep the per-round records (for :func:`instrument`), ``monitor``, ``nonlearner``: see
+    :func:`private_bandit` (the learner frozen at the centre on the same directions: :func:`_frozen_frame`)."""
     V = len(variants)
     u = RowStreams(_streams(seed, reps, *key, "u"), V)
     scales = [s for _, _, s in variants]
@@ -39,7 +40,21 @@ def _run(domain, losses, variants, reps, seed, key, *, eta=None, zeta=None, prin
     nz = RowStreams(_streams(seed, reps, *key, "noise"), V, scales, kinds) if noisy else None
     return private_bandit(domain, losses, u, noise="laplace" if noisy else "none", noise_scale=1.0 if noisy else None,
                           eta=eta, zeta=zeta, record_rounds=record, noise_rng=nz, printed_line14_sign=printed,
-                          monitor=monitor, engine=engine)
+                          monitor=monitor, engine=engine, nonlearner=nonlearner)
+
+
+NONLEARNER = "frozen"  # the rows of the learner frozen at the domain's centre (the trivial learner of the setting)
+
+
+def _frozen_frame(run, reps, name: str = NONLEARNER) -> pd.DataFrame:
+    """The rows (one per replicate) of the learner frozen at x~_0 = the domain's centre on the
+    directions of ``run`` (made with ``nonlearner=True``; every variant of the call shares them,
+    so the first variant's rows are the replicates): its regret, no oracle call, no noise."""
+    R = len(reps)
+    return pd.DataFrame({"alg": name, "noise": "none", "noise_scale": 0.0, "replicate": list(reps),
+                         "regret": run.nonlearner_regret[:R], "best": run.best[-1], "oracle_calls": 0, "projections": 0,
+                         "T_batch": run.params["T_batch"], "T_round": run.params["T_round"],
+                         "zeta": run.params["zeta"], "eta": np.nan, "wall_time": np.nan})
 
 
 class RoundMeter:
