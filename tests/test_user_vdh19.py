@@ -13,7 +13,7 @@ from dpregret.scenarios import vdh19 as S
 from dpregret.scenarios import vdh19_user as U
 
 P = dict(d=5, T=[30, 100, 300, 1000, 3000], u_frac=[0, 0.5, 1, 4], rate_eps=2.0, eps_grid=[1.0, 4.0], T_eps=100,
-         n_grid=[0, 1, 10, 100], T_n=100, b=1.0, D_guess=10.0, eta_fixed=1.0, printed_T_max=100,
+         n_grid=[0, 1, 10, 100], T_n=100, b=1.0, D_guess=10.0, printed_T_max=100,
          u_grid=[1, 3.16, 10, 31.6, 100], T_u=300, d_u=5, T_sparse=[200], d_sparse=10, s=2, k=2, u_max=1.0,
          d_sens=3, tau=1.0, D_ratio_grid=[10, 31.6, 100, 316, 1000])
 CID = "VDH-sec3.4-minority-cost-rate-T"
@@ -69,7 +69,7 @@ def test_user_claim_run_gives_the_pipelines_alg2_rows():
     """The check runs only the paper's alg2 beside the user's learner: its rows equal the full run's."""
     full = S.simulate_minority(P, 60, range(3), 7)
     run = _claim().simulate(P, 60, range(3), 7, {"mine": BallOGD})
-    assert set(run.alg) == {"alg2", "mine"}
+    assert set(run.alg) == {"alg2", "frozen", "mine"}
     pd.testing.assert_frame_equal(full[full.alg == "alg2"].reset_index(drop=True),
                                   run[run.alg == "alg2"].reset_index(drop=True))
 
@@ -101,7 +101,10 @@ def test_user_decision_for_the_paper_equals_evaluate():
     out = C.evaluate(tables, P, TOL, 0.05, lambda cid: np.random.default_rng(0))
     for cid, placement in ((CID, "random"), (CID + "-adversarial", "adversarial")):
         mine = C.minority_cost_claim(tables["minority"], placement, TOL, 0.05, lambda c: np.random.default_rng(0), cid)
-        for ra, rb in zip(out[cid], mine):
+        res, ctl = out[cid]
+        assert res.detail.pop("nonlearner")["detail"]["learner"] == "frozen"  # evaluate's own non-learner: the frozen learner's gate
+        assert mine[0].detail["learning_gate"]["detail"]["learner"] == "alg2"
+        for ra, rb in zip((res, ctl), mine):
             _same(ra, rb, detail=True)
         # and on the user check's reduced run (alg2 only): the same verdict and numbers
         runs = pd.concat([_claim(cid).simulate(P, T, reps, 1, {}) for T in P["T"]], ignore_index=True)
