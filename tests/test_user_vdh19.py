@@ -3,7 +3,8 @@
 the unit ball.  The paper's rows do not change when user learners run beside them; the paper's
 own direction learner through the user path gives exactly the rows and verdicts of its fast path;
 the user claim's decision equals ``evaluate``'s for the paper's learner; a small user learner
-(projected OGD on the ball, step r/sqrt(t)) gets a verdict with its control caught."""
+(projected OGD on the ball, step r/sqrt(t)) gets a verdict with its control caught; a direction
+learner that never moves (cost 0) fails the claim's learning gate."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -149,6 +150,36 @@ def test_a_small_user_learner_gets_a_verdict_with_its_control_caught():
         return x.mean() - h, x.mean() + h
     for T in sorted(set(cost["T"]))[-2:]:
         assert limits("uniform", T)[0] > 10 * limits("random", T)[1], T
+
+
+class Still:
+    """A direction learner that never moves (z_t = 0): Algorithm 2 then plays 0 and its privacy cost is 0."""
+
+    def __init__(self, R, d, r):
+        self.z = np.zeros((R, d))
+
+    def predict(self):
+        return self.z.copy()
+
+    def update(self, g):
+        pass
+
+
+def test_a_direction_learner_that_never_moves_fails_the_learning_gate():
+    from dpregret.claims import vdh19 as C
+    from dpregret.claims.core import record
+    from margins import assert_clear
+
+    runs = pd.concat([_claim().simulate(P, T, range(4), 3, {"still": Still}) for T in P["T"]], ignore_index=True)
+    key = ["T", "placement", "u_frac", "replicate"]
+    still, frozen = (runs[runs.alg == a].sort_values(key).regret.to_numpy() for a in ("still", "frozen"))
+    np.testing.assert_array_equal(still, frozen)  # both play w_t = 0: the same regret, exactly
+    for cid in (CID, CID + "-adversarial"):
+        res, ctl = _claim(cid).decide(runs, P, TOL, 0.05, lambda c: np.random.default_rng(0), "still")
+        gate = res.detail["learning_gate"]
+        assert gate["verdict"] == "FAIL" and gate["detail"]["share_of_nonlearner"]["ratio"] == 1.0
+        assert_clear(gate["ci_low"], gate["ci_high"], 0.75, "above", what="the still learner's slope in T")
+        assert record(C.CLAIMS[cid], res, ctl, scenario="vdh19", env=None, ci_level=0.95)["result"]["verdict"] != "PASS"
 
 
 def test_bad_user_learners_are_named():

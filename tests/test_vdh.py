@@ -379,7 +379,10 @@ def test_worst_case_search_runs_the_learners_it_names():
         np.testing.assert_allclose(a2.predict()[:, 0], w[1, :, t], rtol=1e-12, atol=1e-15)
         a1.update(g[:, t]), a3.update(g[:, t, None]), a2.update(g[:, t, None])
     r = {k: vdh_bounds.worst_case_search(k) for k in ("thm10", "thm11", "eq3.3.5")}
-    assert r["thm10"]["max_ratio"] == r["thm11"]["max_ratio"]
+    assert r["thm10"]["max_ratio"] == r["thm11"]["max_ratio"]  # Algorithm 3 at d = 1 plays Algorithm 1 (above) ...
+    S, us = np.array([0.0, 0.3, 40.0]), np.array([0.0, 2.0, -1e6])  # ... and Theorem 11 at d = 1 is Theorem 10
+    np.testing.assert_allclose([vdh_bounds.bound_thm11([u], [x], 0.5, 1.0, constants="proof") for u, x in zip(us, S)],
+                               vdh_bounds.bound_thm10(us, S, 0.5, 1.0, constants="proof"), rtol=1e-14)
     for k, v in r.items():
         assert 0.4 < v["max_ratio"] < 0.8 and "deterministic" in v["family"], k
     with pytest.raises(ValueError, match="kind"):

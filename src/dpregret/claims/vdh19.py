@@ -516,10 +516,11 @@ def _learner_summary(mino: pd.DataFrame, placement: str, alg: str) -> dict:
     m = _at(mino, alg=alg).groupby(["T", "placement"]).regret.mean().unstack()
     cost_m = (m[placement] - m["none"]).to_numpy()
     cost_u = (m["uniform"] - m["none"]).to_numpy()
-    return {"T": [int(t) for t in m.index], **{f"regret_{c}": m[c].tolist() for c in m.columns},
-            f"cost_{placement}": cost_m.tolist(), "cost_uniform": cost_u.tolist(),
-            "regret_ratio_uniform_over_minority": (m["uniform"] / m[placement]).tolist(),
-            "cost_ratio_uniform_over_minority": (cost_u / cost_m).tolist()}
+    with np.errstate(divide="ignore", invalid="ignore"):  # a learner that never moves has cost 0
+        return {"T": [int(t) for t in m.index], **{f"regret_{c}": m[c].tolist() for c in m.columns},
+                f"cost_{placement}": cost_m.tolist(), "cost_uniform": cost_u.tolist(),
+                "regret_ratio_uniform_over_minority": (m["uniform"] / m[placement]).tolist(),
+                "cost_ratio_uniform_over_minority": (cost_u / cost_m).tolist()}
 
 
 def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:

@@ -26,9 +26,10 @@ Experiments (one tidy table each; one row per algorithm x point x replicate x co
   learner included, while its direction learner still gives Algorithm 1's feedback ``<z_t, g~_t>``)
   and, for ``T <= printed_T_max``, ``alg2_printed`` (Algorithm 1 evaluating the printed (3.3.4)).
 - ``minority_eps``: the same at ``T_eps`` for every eps of ``eps_grid`` (random, adversarial,
-  uniform) plus ``none``; ``alg2, alg3, adagrad, ogd, frozen``.
+  uniform) plus ``none``; ``alg2, alg3, adagrad, ogd`` (the non-learner only in ``minority``: its
+  regret does not depend on eps or on who privatises).
 - ``minority_n``: the same at ``T_n``, random placement at ``rate_eps``, for every number of
-  private providers in ``n_grid`` (0 = none, T = uniform); ``alg2, alg3, adagrad, ogd, frozen``.
+  private providers in ``n_grid`` (0 = none, T = uniform); ``alg2, alg3, adagrad, ogd``.
 - ``unorm``: synthetic data, ``x_t`` uniform on the unit sphere of R^``d_u``, ``y_t = <x_t,
   u*>`` (optimum ``u*``, loss 0 there), one instance per ``||u*||`` in ``u_grid`` (fixed
   direction), at ``T_u``, random placement, ``rate_eps``: ``alg2``, ``alg2_improper``,
@@ -195,7 +196,7 @@ def simulate_minority_eps(p: dict, reps, seed: int) -> pd.DataFrame:
     variants = [_variant("none", p["rate_eps"], 0)]
     for e in p["eps_grid"]:
         variants += [_variant("random", e, k), _variant("uniform", e, T)]
-    return _minority_run(p, "minority_eps", T, variants, reps, seed, ["alg2", "alg3", "adagrad", "ogd", "frozen"])
+    return _minority_run(p, "minority_eps", T, variants, reps, seed, ["alg2", "alg3", "adagrad", "ogd"])
 
 
 def simulate_minority_n(p: dict, reps, seed: int) -> pd.DataFrame:
@@ -203,7 +204,7 @@ def simulate_minority_n(p: dict, reps, seed: int) -> pd.DataFrame:
     T = V.integer("T_n", p["T_n"], minimum=2)
     ns = sorted({min(int(n), T) for n in p["n_grid"]})
     variants = [_variant("none" if n == 0 else ("uniform" if n == T else "random"), p["rate_eps"], n) for n in ns]
-    return _minority_run(p, "minority_n", T, variants, reps, seed, ["alg2", "alg3", "adagrad", "ogd", "frozen"])
+    return _minority_run(p, "minority_n", T, variants, reps, seed, ["alg2", "alg3", "adagrad", "ogd"])
 
 
 def simulate_unorm(p: dict, reps, seed: int) -> pd.DataFrame:
