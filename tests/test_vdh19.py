@@ -192,6 +192,22 @@ def test_claims_on_a_small_run(small_tables):
         assert_z(res.detail["adagrad_regret_slope_in_D"][f"T={int(T)}"], np.std(slopes, ddof=1) / np.sqrt(len(slopes)),
                  0.9, "above", k=3, what=f"AdaGrad's regret slope in D at T = {T}")
     assert "printed_3_3_4_rule" in out["VDH-thm10-printed-bound"][0].detail
+    # the non-learner (frozen at 0) by each claim's own check on the same draws
+    from dpregret.claims.core import Result
+
+    def nl(cid):
+        d = out[cid][0].detail["nonlearner"]
+        return Result(**{k: d[k] for k in ("verdict", "measured", "bound", "ci_low", "ci_high", "tolerance", "detail")})
+    for cid in ("VDH-thm10-proof-bound", "VDH-eq3.3.5-bound"):  # its regret grows linearly in T: caught
+        assert_verdict(nl(cid), "FAIL", what=f"{cid} non-learner")
+    rate = nl("VDH-eq3.3.5-rate-u")  # exactly linear in ||u*||: the rate in ||u*|| cannot catch it
+    assert abs(rate.measured - 1) < 1e-9 and rate.verdict == "PASS"
+    for cid in ("VDH-sec3.4-minority-cost-rate-T", "VDH-sec3.4-minority-cost-rate-T-adversarial"):
+        gate = nl(cid)  # the frozen learner on the learning gate: slope 1, its own regret
+        assert gate.verdict == "FAIL" and gate.detail["share_of_nonlearner"]["ratio"] == 1.0
+        assert_verdict(gate, "FAIL", what=f"{cid} non-learner on the gate")
+    assert all(k in out[c][0].detail["worst_case_search"] for c in ("VDH-eq3.3.5-bound", "VDH-thm11-proof-bound")
+               for k in ("family", "max_ratio"))
     with pytest.raises(ValueError, match="u_frac"):
         C.evaluate(small_tables, dict(P, u_frac=[0, 2]), tol, 0.05, lambda cid: np.random.default_rng(0))
 
