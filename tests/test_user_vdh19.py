@@ -3,7 +3,8 @@
 the unit ball.  The paper's rows do not change when user learners run beside them; the paper's
 own direction learner through the user path gives exactly the rows and verdicts of its fast path;
 the user claim's decision equals ``evaluate``'s for the paper's learner; a small user learner
-(projected OGD on the ball, step r/sqrt(t)) gets a verdict with its control caught."""
+(projected OGD on the ball, step r/sqrt(t)) gets a verdict with its control caught; a direction
+learner that never moves (cost 0) fails the claim's learning gate."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,7 +14,7 @@ from dpregret.scenarios import vdh19 as S
 from dpregret.scenarios import vdh19_user as U
 
 P = dict(d=5, T=[30, 100, 300, 1000, 3000], u_frac=[0, 0.5, 1, 4], rate_eps=2.0, eps_grid=[1.0, 4.0], T_eps=100,
-         n_grid=[0, 1, 10, 100], T_n=100, b=1.0, D_guess=10.0, eta_fixed=1.0, printed_T_max=100,
+         n_grid=[0, 1, 10, 100], T_n=100, b=1.0, D_guess=10.0, printed_T_max=100,
          u_grid=[1, 3.16, 10, 31.6, 100], T_u=300, d_u=5, T_sparse=[200], d_sparse=10, s=2, k=2, u_max=1.0,
          d_sens=3, tau=1.0, D_ratio_grid=[10, 31.6, 100, 316, 1000])
 CID = "VDH-sec3.4-minority-cost-rate-T"
@@ -69,7 +70,7 @@ def test_user_claim_run_gives_the_pipelines_alg2_rows():
     """The check runs only the paper's alg2 beside the user's learner: its rows equal the full run's."""
     full = S.simulate_minority(P, 60, range(3), 7)
     run = _claim().simulate(P, 60, range(3), 7, {"mine": BallOGD})
-    assert set(run.alg) == {"alg2", "mine"}
+    assert set(run.alg) == {"alg2", "frozen", "mine"}
     pd.testing.assert_frame_equal(full[full.alg == "alg2"].reset_index(drop=True),
                                   run[run.alg == "alg2"].reset_index(drop=True))
 
@@ -101,7 +102,10 @@ def test_user_decision_for_the_paper_equals_evaluate():
     out = C.evaluate(tables, P, TOL, 0.05, lambda cid: np.random.default_rng(0))
     for cid, placement in ((CID, "random"), (CID + "-adversarial", "adversarial")):
         mine = C.minority_cost_claim(tables["minority"], placement, TOL, 0.05, lambda c: np.random.default_rng(0), cid)
-        for ra, rb in zip(out[cid], mine):
+        res, ctl = out[cid]
+        assert res.detail.pop("nonlearner")["detail"]["learner"] == "frozen"  # evaluate's own non-learner: the frozen learner's gate
+        assert mine[0].detail["learning_gate"]["detail"]["learner"] == "alg2"
+        for ra, rb in zip((res, ctl), mine):
             _same(ra, rb, detail=True)
         # and on the user check's reduced run (alg2 only): the same verdict and numbers
         runs = pd.concat([_claim(cid).simulate(P, T, reps, 1, {}) for T in P["T"]], ignore_index=True)
@@ -146,6 +150,36 @@ def test_a_small_user_learner_gets_a_verdict_with_its_control_caught():
         return x.mean() - h, x.mean() + h
     for T in sorted(set(cost["T"]))[-2:]:
         assert limits("uniform", T)[0] > 10 * limits("random", T)[1], T
+
+
+class Still:
+    """A direction learner that never moves (z_t = 0): Algorithm 2 then plays 0 and its privacy cost is 0."""
+
+    def __init__(self, R, d, r):
+        self.z = np.zeros((R, d))
+
+    def predict(self):
+        return self.z.copy()
+
+    def update(self, g):
+        pass
+
+
+def test_a_direction_learner_that_never_moves_fails_the_learning_gate():
+    from dpregret.claims import vdh19 as C
+    from dpregret.claims.core import record
+    from margins import assert_clear
+
+    runs = pd.concat([_claim().simulate(P, T, range(4), 3, {"still": Still}) for T in P["T"]], ignore_index=True)
+    key = ["T", "placement", "u_frac", "replicate"]
+    still, frozen = (runs[runs.alg == a].sort_values(key).regret.to_numpy() for a in ("still", "frozen"))
+    np.testing.assert_array_equal(still, frozen)  # both play w_t = 0: the same regret, exactly
+    for cid in (CID, CID + "-adversarial"):
+        res, ctl = _claim(cid).decide(runs, P, TOL, 0.05, lambda c: np.random.default_rng(0), "still")
+        gate = res.detail["learning_gate"]
+        assert gate["verdict"] == "FAIL" and gate["detail"]["share_of_nonlearner"]["ratio"] == 1.0
+        assert_clear(gate["ci_low"], gate["ci_high"], 0.75, "above", what="the still learner's slope in T")
+        assert record(C.CLAIMS[cid], res, ctl, scenario="vdh19", env=None, ci_level=0.95)["result"]["verdict"] != "PASS"
 
 
 def test_bad_user_learners_are_named():

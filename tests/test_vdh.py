@@ -338,6 +338,55 @@ def test_printed_theorem_12_violated():
     us = np.geomspace(1e-3, 1e4, 71)
     regret, V_t = _regret_tiny_steps(0.2, 0.003, 600, us, prior="improper")
     assert np.max(regret - vdh_bounds.bound_thm12(us[:, None], V_t, 0.2)) > 0.3
+    # at u = 0, alternating +a, -a, ... (G = a): R_t(0) = sum_s w_s g_s, the same for every a, grows like (ln t)/2;
+    # the bound at u = 0 is ln 2 read as printed and max{ln 2, 1 + ln(1 + 2 sqrt(2V))} as the proof derives it
+    n = 1000
+    R = {}
+    for a in (0.2, 0.01):
+        lr = vdh.PrivatePotential(a, prior="improper")
+        tot = 0.0
+        for t in range(n):
+            g = a * (-1) ** t
+            tot += float(lr.predict()) * g
+            lr.update(np.asarray(g))
+        R[a] = tot
+    assert R[0.2] == pytest.approx(R[0.01], rel=1e-9) and 2.1 < R[0.01] < 2.2
+    V = n * 0.01**2
+    proof, literal = 1 + math.log1p(2 * math.sqrt(2 * V)), math.log(2)
+    assert vdh_bounds.bound_thm12(0.0, V, 0.01) == pytest.approx(proof, rel=1e-14)
+    assert vdh_bounds.bound_thm12(0.0, V, 0.01, reading="literal") == pytest.approx(literal, rel=1e-14)
+    assert R[0.01] > proof + 0.4 and R[0.01] > literal + 1.4  # violated under both readings (2.14 > 1.64, 0.69)
+    assert R[0.2] < 1 + math.log1p(2 * math.sqrt(2 * n * 0.04)) - 1.5  # at a = G = 0.2 the proof's reading holds
+    ce = vdh_bounds.thm12_origin_counterexample()
+    assert ce["regret"] == pytest.approx(R[0.01], rel=1e-12)
+    assert ce["proof"]["max_ratio"] > 1.25 and ce["literal"]["max_ratio"] > 3
+    assert ce["proof"]["first_t_exceeded"] == 204 and ce["literal"]["first_t_exceeded"] == 54
+    # the constant sequence violates the proof's reading only: the literal one multiplies the 1 by |u| ~ 2
+    assert vdh_bounds.counterexample("thm12", reading="literal")["max_ratio"] < 1
+
+
+def test_worst_case_search_runs_the_learners_it_names():
+    """The search's batched run (Algorithm 1 and Algorithm 2's magnitude learner in one batch, the
+    direction by hand) plays what Algorithm 1, Algorithm 3 (d = 1) and Algorithm 2 (d = 1) play; the
+    bounds hold with slack on the whole family (ratios recorded by the claims)."""
+    g, labels, G, w = vdh_bounds._search_runs()
+    K = len(labels)
+    a1, a3 = vdh.PrivatePotential(G, b=1.0, shape=(K,)), vdh.SparsePotential(G[:, None], 1, batch=(K,), b=1.0)
+    a2 = vdh.BlackBoxReduction(G, 1, batch=(K,), b=1.0)
+    for t in range(60):
+        np.testing.assert_allclose(a1.predict(), w[0, :, t], rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(a3.predict()[:, 0], w[0, :, t], rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(a2.predict()[:, 0], w[1, :, t], rtol=1e-12, atol=1e-15)
+        a1.update(g[:, t]), a3.update(g[:, t, None]), a2.update(g[:, t, None])
+    r = {k: vdh_bounds.worst_case_search(k) for k in ("thm10", "thm11", "eq3.3.5")}
+    assert r["thm10"]["max_ratio"] == r["thm11"]["max_ratio"]  # Algorithm 3 at d = 1 plays Algorithm 1 (above) ...
+    S, us = np.array([0.0, 0.3, 40.0]), np.array([0.0, 2.0, -1e6])  # ... and Theorem 11 at d = 1 is Theorem 10
+    np.testing.assert_allclose([vdh_bounds.bound_thm11([u], [x], 0.5, 1.0, constants="proof") for u, x in zip(us, S)],
+                               vdh_bounds.bound_thm10(us, S, 0.5, 1.0, constants="proof"), rtol=1e-14)
+    for k, v in r.items():
+        assert 0.4 < v["max_ratio"] < 0.8 and "deterministic" in v["family"], k
+    with pytest.raises(ValueError, match="kind"):
+        vdh_bounds.worst_case_search("thm12")
 
 
 # --- bounds: explicit values --------------------------------------------------------------------

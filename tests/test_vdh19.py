@@ -9,7 +9,7 @@ import pytest
 
 from dpregret.environments.absolute_loss import sphere_abs_mean, wdbc_problem
 from dpregret.learners import vdh, vdh_bounds
-from dpregret.learners.vdh_controls import FixedStepBox, FixedStepOGD, LazySparsePotential, PrintedRule
+from dpregret.learners.vdh_controls import FixedStepOGD, Frozen, LazySparsePotential, PrintedRule
 from dpregret.mechanisms import l2_laplace_randomiser
 from dpregret.rng import ReplicateStreams, stable_key
 from dpregret.scenarios import vdh19 as S
@@ -17,7 +17,7 @@ from dpregret.scenarios.vdh19_run import _Masks, _smallest
 from margins import assert_not_verdict, assert_verdict, assert_z
 
 P = dict(d=5, T=[30, 100, 300, 1000, 3000], u_frac=[0, 0.5, 1, 4], rate_eps=2.0, eps_grid=[1.0, 4.0], T_eps=100,
-         n_grid=[0, 1, 10, 100], T_n=100, b=1.0, D_guess=10.0, eta_fixed=1.0, printed_T_max=100,
+         n_grid=[0, 1, 10, 100], T_n=100, b=1.0, D_guess=10.0, printed_T_max=100,
          u_grid=[1, 3.16, 10, 31.6, 100], T_u=300, d_u=5, T_sparse=[200], d_sparse=10, s=2, k=2, u_max=1.0,
          d_sens=3, tau=1.0, D_ratio_grid=[10, 31.6, 100, 316, 1000])
 KEY = ["experiment", "alg", "placement", "eps", "n_private", "u_star_norm", "u_frac", "replicate"]
@@ -72,9 +72,9 @@ def test_controls():
     reg = lin - g.sum(axis=0) @ u
     ident = (u @ u - np.sum((f.w - u) ** 2, axis=1)) / 0.6 + 0.15 * np.sum(g**2, axis=(0, 2))
     assert np.allclose(reg, ident)  # the OGD identity behind the controls
-    box = FixedStepBox(2.0, (4, 3))
-    box.update(np.full((4, 3), 1.0))
-    assert np.all(box.predict() == -2.0)
+    fz = Frozen((4, 3))
+    fz.update(np.full((4, 3), 1.0))
+    assert np.all(fz.predict() == 0.0)  # the non-learner ignores its feedback
     pr = PrintedRule(1.0, b=1.0, shape=(2,))
     pr.update(np.array([-0.4, 0.3]))
     assert np.allclose(pr.predict(), vdh.prediction_printed_3_3_4(pr.L, 1.0 + pr.V, 1.0, 1.0))
@@ -137,7 +137,7 @@ def test_eps_and_n_experiments_share_the_draws_of_the_T_run():
 
 def test_sparse_scenario_structure():
     df = S.simulate_sparse(P, 80, range(2), 3)
-    assert set(df.alg) == {"alg3", "adagrad", "adagrad_tuned", "adagrad_fixed", "alg3_fixed"}
+    assert set(df.alg) == {"alg3", "adagrad", "adagrad_tuned", "frozen"}
     a3 = df[df.alg == "alg3"]
     # noise-free targets: l_t(u*) = 0, so the regret against u* is >= sum_t l_t(w_t) >= 0
     assert (df[df.u_frac == 1.0].regret >= -1e-9).all()
@@ -192,6 +192,22 @@ def test_claims_on_a_small_run(small_tables):
         assert_z(res.detail["adagrad_regret_slope_in_D"][f"T={int(T)}"], np.std(slopes, ddof=1) / np.sqrt(len(slopes)),
                  0.9, "above", k=3, what=f"AdaGrad's regret slope in D at T = {T}")
     assert "printed_3_3_4_rule" in out["VDH-thm10-printed-bound"][0].detail
+    # the non-learner (frozen at 0) by each claim's own check on the same draws
+    from dpregret.claims.core import Result
+
+    def nl(cid):
+        d = out[cid][0].detail["nonlearner"]
+        return Result(**{k: d[k] for k in ("verdict", "measured", "bound", "ci_low", "ci_high", "tolerance", "detail")})
+    for cid in ("VDH-thm10-proof-bound", "VDH-eq3.3.5-bound"):  # its regret grows linearly in T: caught
+        assert_verdict(nl(cid), "FAIL", what=f"{cid} non-learner")
+    rate = nl("VDH-eq3.3.5-rate-u")  # exactly linear in ||u*||: the rate in ||u*|| cannot catch it
+    assert abs(rate.measured - 1) < 1e-9 and rate.verdict == "PASS"
+    for cid in ("VDH-sec3.4-minority-cost-rate-T", "VDH-sec3.4-minority-cost-rate-T-adversarial"):
+        gate = nl(cid)  # the frozen learner on the learning gate: slope 1, its own regret
+        assert gate.verdict == "FAIL" and gate.detail["share_of_nonlearner"]["ratio"] == 1.0
+        assert_verdict(gate, "FAIL", what=f"{cid} non-learner on the gate")
+    assert all(k in out[c][0].detail["worst_case_search"] for c in ("VDH-eq3.3.5-bound", "VDH-thm11-proof-bound")
+               for k in ("family", "max_ratio"))
     with pytest.raises(ValueError, match="u_frac"):
         C.evaluate(small_tables, dict(P, u_frac=[0, 2]), tol, 0.05, lambda cid: np.random.default_rng(0))
 

@@ -8,6 +8,7 @@ errata of Theorems 10-12 with the deterministic counterexamples that decide them
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -18,7 +19,8 @@ from .vdh import _SQPI, PrivatePotential, SparsePotential, _pos_array
 
 __all__ = [
     "ERRATA", "CONSTANTS", "bound_thm10", "bound_thm11", "bound_thm12", "bound_eq3_3_5", "bound_adagrad", "bound_ogd",
-    "constant_feedback_regret", "COUNTEREXAMPLES", "counterexample",
+    "constant_feedback_regret", "COUNTEREXAMPLES", "counterexample", "thm12_origin_counterexample",
+    "worst_case_search",
 ]
 
 ERRATA = [
@@ -40,7 +42,13 @@ ERRATA = [
      "printed": "max{|u| E[sqrt(8V)(sqrt(ln(8u^2 V + 1)) + 1)], |u| 11G (ln(|u| 11G ln 2) - 1) + ln 2, "
                 "|u| E[sqrt(2V)] + 1 + E[ln(1 + 2 sqrt(2V))]}, V = sum_t g~_t^2",
      "correct": "false as printed: with G = 0.2 and g~_t = -0.003, Algorithm 1 with the improper prior has regret "
-                "~1.77 at u ~ 2, t ~ 517, above the printed ~1.37. The proof lower-bounds F_T(L) = "
+                "~1.77 at u ~ 2, t ~ 517, above the printed ~1.37 (the third term read as the proof derives it, "
+                "|u| E[sqrt(2V)] + 1 + E[ln(1 + 2 sqrt(2V))]); and at u = 0, with the alternating feedback "
+                "g~_t = +a, -a, ... (G = a), its regret R_t(0) = sum_s w_s g~_s grows like (ln t)/2 (the same numbers for "
+                "every a: 2.14 at t = 1000) while the printed bound at u = 0 is ln 2 if the bracket is read as printed "
+                "(|u| times the whole third term; exceeded from t = 54 at any a) and 1 + ln(1 + 2 sqrt(2V)) as the proof "
+                "derives it (exceeded from t = 204 at a = G = 0.01, 2.14 > 1.64 at t = 1000; at a = G = 0.2 this reading "
+                "holds, 2.14 < 3.94): false under both readings of the bracket. The proof lower-bounds F_T(L) = "
                 "int_{-C}^{C} (e^{vL - v^2 V} - 1)/|v| dv with the v > 0 half only, dropping the v < 0 half "
                 "(~ -ln(CL) - 0.577 for large L); it also uses 11G where its eta gives ~21G and writes ln(|u| 11G ln2) "
                 "for the conjugate's ln(|u| 11G / ln2). dpregret evaluates the printed form only (no corrected version)",
@@ -118,23 +126,30 @@ def bound_thm11(u, sum_sq, G, b, *, axis=None, constants="printed"):
     return u.shape[0] + np.sum(_thm10_terms(u, S, G, b, axis, constants), axis=-1)
 
 
-def bound_thm12(u, sum_sq, G, *, axis=None):
+READINGS_THM12 = ("proof", "literal")
+
+
+def bound_thm12(u, sum_sq, G, *, axis=None, reading="proof"):
     """Theorem 12 (Algorithm 1, improper prior ``1/|v|``, eq. (3.8.2)), ``V = sum_t g~_t^2``::
 
         max{ |u| E[sqrt(8V) (sqrt(ln(8 u^2 V + 1)) + 1)],
              |u| 11G (ln(|u| 11G ln 2) - 1) + ln 2,
              |u| E[sqrt(2V)] + 1 + E[ln(1 + 2 sqrt(2V))] }
 
-    (the third term as derived in the proof; the printed brackets are garbled).  Expected
-    regret; ``E`` = mean over ``axis``.  Printed constants (the proof's conjugate of
+    (``reading="proof"``: the third term as derived in the proof; the printed brackets are garbled
+    and, read as printed (``reading="literal"``), make it ``|u| (E[sqrt(2V)] + 1 + E[ln(1 + 2 sqrt(2V))])``).
+    Expected regret; ``E`` = mean over ``axis``.  Printed constants (the proof's conjugate of
     ``ln2 (e^{kL} - 1)`` would give ``ln(|u|/(k ln 2))`` and its eta gives ``1/k ~ 21G``).
     """
+    if reading not in READINGS_THM12:
+        raise ValueError(f"reading must be one of {READINGS_THM12}, got {reading!r}")
     a, Vs, G = np.broadcast_arrays(np.abs(V.finite_array("u", u)), _pos_array("sum_sq", sum_sq, allow_zero=True),
                                    _pos_array("G", G))
     t1 = _mean(a * np.sqrt(8 * Vs) * (np.sqrt(np.log1p(8 * a * a * Vs)) + 1), axis)
     with np.errstate(divide="ignore", invalid="ignore"):
         t2 = np.where(a > 0, a * 11 * G * (np.log(a * 11 * G * math.log(2)) - 1), 0.0) + math.log(2)
-    t3 = _mean(a * np.sqrt(2 * Vs) + 1 + np.log1p(2 * np.sqrt(2 * Vs)), axis)
+    rest = 1 + np.log1p(2 * np.sqrt(2 * Vs))
+    t3 = _mean(a * np.sqrt(2 * Vs) + (rest if reading == "proof" else a * rest), axis)
     return np.maximum(np.maximum(t1, _mean(t2, axis)), t3)
 
 
@@ -204,22 +219,155 @@ COUNTEREXAMPLES = {
 }
 
 
-def counterexample(theorem: str, constants: str = "printed") -> dict:
-    """Run :data:`COUNTEREXAMPLES` [theorem] and compare the regret with the theorem's bound
-    (``constants`` as in :func:`bound_thm10`; Theorem 12 has the printed form only): the largest
-    excess ``max_{t,u} R_t(u) - bound``, where it happens, and the largest ratio."""
+@functools.lru_cache(maxsize=None)
+def _counterexample_run(theorem: str):
+    """``(R, S)`` of :func:`constant_feedback_regret` on :data:`COUNTEREXAMPLES` [theorem] (run once)."""
     kind, G, b, g, n = COUNTEREXAMPLES[theorem]
-    us = np.geomspace(1e-3, 1e4, 71)
     learner = {"alg1": lambda: PrivatePotential(G, b=b), "alg3": lambda: SparsePotential(G, 1, b=b),
                "alg1_improper": lambda: PrivatePotential(G, prior="improper")}[kind]()
-    R, S = constant_feedback_regret(learner, g, n, us)
+    R, S = constant_feedback_regret(learner, g, n, np.geomspace(1e-3, 1e4, 71))
+    R.setflags(write=False)
+    S.setflags(write=False)
+    return R, S
+
+
+def counterexample(theorem: str, constants: str = "printed", reading: str = "proof") -> dict:
+    """Run :data:`COUNTEREXAMPLES` [theorem] and compare the regret with the theorem's bound
+    (``constants`` as in :func:`bound_thm10`; Theorem 12 has the printed form only, its bracket
+    read as ``reading``, :func:`bound_thm12`): the largest excess ``max_{t,u} R_t(u) - bound``,
+    where it happens, and the largest ratio."""
+    kind, G, b, g, n = COUNTEREXAMPLES[theorem]
+    us = np.geomspace(1e-3, 1e4, 71)
+    R, S = _counterexample_run(theorem)
     if theorem == "thm12":
-        B = bound_thm12(us[:, None], S, G)
+        B = bound_thm12(us[:, None], S, G, reading=reading)
     elif theorem == "thm11":
         B = np.stack([bound_thm11(np.array([u]), S[0][:, None], G, b, constants=constants) for u in us])
     else:
         B = bound_thm10(us[:, None], S, G, b, constants=constants)
     i, t = np.unravel_index(np.argmax(R - B), R.shape)
-    return {"theorem": theorem, "constants": constants, "learner": kind, "G": G, "b": b, "g": g, "n": n,
+    return {"theorem": theorem, "constants": constants, **({"reading": reading} if theorem == "thm12" else {}),
+            "learner": kind, "G": G, "b": b, "g": g, "n": n,
             "max_excess": float((R - B)[i, t]), "u": float(us[i]), "t": int(t + 1), "regret": float(R[i, t]),
             "bound": float(B[i, t]), "max_ratio": float(np.max(R / B))}
+
+
+# Theorem 12 at u = 0 (ERRATA): the alternating feedback +a, -a, ... with G = a.  R_t(0) does not
+# depend on a (w_t scales as 1/a); the bound's third term, read as the proof derives it, shrinks
+# with a, so a = G = 0.01 violates both readings of the bracket within t <= 1000.
+THM12_ORIGIN = {"a": 0.01, "n": 1000}
+
+
+def thm12_origin_counterexample(a: float | None = None, n: int | None = None) -> dict:
+    """Algorithm 1 with the improper prior fed ``g~_t = +a, -a, +a, ...`` (``G = a``, deterministic,
+    so symmetric with ``|E g~_t| = a <= G``), its regret at ``u = 0``, ``R_t(0) = sum_{s<=t} w_s g~_s``,
+    against Theorem 12 at ``u = 0`` under both readings of its bracket: ``"literal"`` (``ln 2``) and
+    ``"proof"`` (``max{ln 2, 1 + ln(1 + 2 sqrt(2 V_t))}``).  Exact: no randomness."""
+    a = V.positive("a", THM12_ORIGIN["a"] if a is None else a)
+    n = V.integer("n", THM12_ORIGIN["n"] if n is None else n)
+    lr = PrivatePotential(a, prior="improper")
+    g = a * (-1.0) ** np.arange(n)
+    w = np.empty(n)
+    for t in range(n):
+        w[t] = float(lr.predict())
+        lr.update(np.asarray(g[t]))
+    R, S = np.cumsum(w * g), np.cumsum(g * g)
+    out = {"u": 0.0, "G": a, "a": a, "n": n, "regret": float(R[-1])}
+    for reading in READINGS_THM12:
+        B = bound_thm12(0.0, S, a, reading=reading)
+        over = np.flatnonzero(R > B)
+        i = int(np.argmax(R / B))
+        out[reading] = {"max_ratio": float(R[i] / B[i]), "t": i + 1, "regret": float(R[i]), "bound": float(B[i]),
+                        "bound_at_n": float(B[-1]), "first_t_exceeded": int(over[0]) + 1 if over.size else None,
+                        "max_excess": float(np.max(R - B))}
+    return out
+
+
+# --- the worst case searched for the bounds that hold with slack --------------------------------
+SEARCH = {"n": 1000, "every": 5, "G": (0.05, 0.2, 0.5, 1.0), "scale": (0.1, 0.3, 1.0), "drift": (1.0, 0.3, 0.1, 0.03, 0.0),
+          "b": 1.0}
+SEARCH_FAMILY = ("deterministic 1-D feedback sequences within the assumptions (|g~_t| <= G, so symmetric with "
+                 "|E g~_t| <= G), t = {every}, {every2}, ..., {n}, G in {G}, b = {b}: g~_t = -m + s (-1)^t with m + s = c G, c in {scale}, "
+                 "m/(m + s) in {drift} (1: the constant sequence, where the wealth must grow exponentially and the "
+                 "printed Theorems 10 and 11 fail; small: a drift masked by alternation, the noise-dominated regime of "
+                 "the sqrt(sum g~^2) term; 0: pure alternation), and the reversal (-cG for t <= n/2, then +cG); "
+                 "comparators u in {{0, +-geomspace(1e-3, 1e10, 53)}} (4 per decade); learner: {learner}")
+
+
+def _search_sequences():
+    n, Gs, cs, rs = SEARCH["n"], SEARCH["G"], SEARCH["scale"], SEARCH["drift"]
+    t = np.arange(n)
+    seqs, labels, G = [], [], []
+    for Gv in Gs:
+        for c in cs:
+            for r in rs:
+                seqs.append(-r * c * Gv + (1 - r) * c * Gv * (-1.0) ** t)
+                labels.append(f"G={Gv:g} c={c:g} drift={r:g}")
+                G.append(Gv)
+            seqs.append(np.where(t < n // 2, -c * Gv, c * Gv))
+            labels.append(f"G={Gv:g} c={c:g} reversal")
+            G.append(Gv)
+    return np.array(seqs), labels, np.array(G)
+
+
+@functools.lru_cache(maxsize=1)
+def _search_runs():
+    """The family's sequences run once through Algorithm 1 and through Algorithm 2 with d = 1
+    (their magnitude learners in one batch): per learner ``lin = sum_s w_s g~_s``, the sums of
+    ``g~`` and of ``g~^2`` at every t."""
+    g, labels, G = _search_sequences()
+    K, n = g.shape
+    b = SEARCH["b"]
+    alg1 = PrivatePotential(np.concatenate([G, G]), b=b, shape=(2 * K,))  # [Algorithm 1, Algorithm 2's magnitude]
+    z = np.zeros(K)  # Algorithm 2's direction: projected OGD on [-1, 1], eta_t = (sum_s g~_s^2)^(-1/2)
+    S = np.zeros(K)
+    w = np.empty((2, K, n))
+    for t in range(n):
+        v = alg1.predict()
+        w[0, :, t], w[1, :, t] = v[:K], v[K:] * z
+        gt = g[:, t]
+        alg1.update(np.concatenate([gt, z * gt]))
+        S = S + gt * gt
+        z = np.clip(z - gt / np.sqrt(S), -1.0, 1.0)
+    return g, labels, G, w
+
+
+def worst_case_search(kind: str) -> dict:
+    """The largest ``R_t(u) / bound_t(u)`` over :data:`SEARCH`'s family (the string ``family``
+    says which) for ``kind``: ``"thm10"`` (Algorithm 1, the proof-constant Theorem 10),
+    ``"thm11"`` (Algorithm 3 with d = 1, i.e. Algorithm 1 per coordinate: the proof-constant
+    Theorem 11 is Theorem 10 plus nothing at d = 1) or ``"eq3.3.5"`` (Algorithm 2 with d = 1, the
+    explicit eq. (3.3.5) of :func:`bound_eq3_3_5`).  Exact: no randomness."""
+    if kind not in ("thm10", "thm11", "eq3.3.5"):
+        raise ValueError(f"kind must be 'thm10', 'thm11' or 'eq3.3.5', got {kind!r}")
+    return dict(_search(kind if kind == "eq3.3.5" else "thm10"), family=_family(kind))
+
+
+def _family(kind):
+    name = {"thm10": "Algorithm 1 (conjugate prior)", "thm11": "Algorithm 3 with d = 1 (Algorithm 1 per coordinate: the "
+            "same plays, and the proof-constant Theorem 11 at d = 1 is Theorem 10's bound)",
+            "eq3.3.5": "Algorithm 2 with d = 1 (projected OGD on [-1, 1] as the direction learner)"}[kind]
+    return SEARCH_FAMILY.format(n=SEARCH["n"], every=SEARCH["every"], every2=2 * SEARCH["every"], G=list(SEARCH["G"]), b=SEARCH["b"], scale=list(SEARCH["scale"]),
+                                drift=list(SEARCH["drift"]), learner=name)
+
+
+@functools.lru_cache(maxsize=None)
+def _search(kind):
+    g, labels, G, w = _search_runs()
+    b = SEARCH["b"]
+    w = w[1] if kind == "eq3.3.5" else w[0]
+    ts = np.arange(SEARCH["every"] - 1, g.shape[1], SEARCH["every"])  # the rounds t = every, 2 every, ..., n
+    lin, gs, S = (np.cumsum(x, axis=1)[:, ts] for x in (w * g, g, g * g))
+    us = np.concatenate([[0.0], np.geomspace(1e-3, 1e10, 53), -np.geomspace(1e-3, 1e10, 53)])
+    best = (-np.inf, None)
+    for u in us:
+        R = lin - u * gs
+        B = 1.0 + _thm10_terms(u, S, G[:, None], b, None, "proof")
+        if kind == "eq3.3.5":
+            B = B + 3.0 * abs(u) * np.sqrt(S)
+        ratio = R / B
+        k, t = np.unravel_index(np.argmax(ratio), ratio.shape)
+        if ratio[k, t] > best[0]:
+            best = (float(ratio[k, t]), {"sequence": labels[k], "t": int(ts[t] + 1), "u": float(u),
+                                         "regret": float(R[k, t]), "bound": float(B[k, t])})
+    return {"max_ratio": best[0], "at": best[1], "sequences": int(g.shape[0]), "comparators": int(us.size)}

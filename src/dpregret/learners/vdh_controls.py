@@ -1,15 +1,31 @@
 """Near-miss controls of Van der Hoeven (thesis ch. 3; NeurIPS 2019), run beside the paper's
-learners (:mod:`dpregret.learners.vdh`) by ``scenarios.vdh19``: fixed-step OGD (in Algorithm 2's
-magnitude slot or coordinate-wise), AdaGrad's first step never decayed, Algorithm 1 playing the
-printed eq. (3.3.4), and Algorithm 3 re-evaluated only where its state moved."""
+learners (:mod:`dpregret.learners.vdh`) by ``scenarios.vdh19``: the non-learner (frozen at its start
+point 0), fixed-step OGD (in Algorithm 2's magnitude slot), Algorithm 1 playing the printed eq.
+(3.3.4), and Algorithm 3 re-evaluated only where its state moved."""
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
 from .. import _validate as V
 from . import vdh
+
+
+class Frozen:
+    """The non-learner: frozen at its start point ``0`` (any shape), ignoring its feedback.  In
+    Algorithm 2's magnitude slot (``v_t = 0``) the reduction plays ``w_t = v_t z_t = 0`` while its
+    direction learner still runs, so Algorithm 1's feedback ``<z_t, g~_t>`` is defined (Theorem 10's
+    non-learner); its regret ``R_T(u) = -sum_t <g_t, u>`` is that of every learner frozen at 0 --
+    Algorithm 2 with a direction learner that never moves (``z_t = 0``), Algorithm 3 frozen at 0."""
+
+    def __init__(self, shape):
+        self.shape = tuple(shape) if np.ndim(shape) else (int(shape),)
+        self._w = np.zeros(self.shape)
+
+    def predict(self) -> np.ndarray:
+        return self._w.copy()
+
+    def update(self, g) -> None:
+        pass
 
 
 class FixedStepOGD:
@@ -28,22 +44,6 @@ class FixedStepOGD:
 
     def update(self, g) -> None:
         self.w = self.w - self.eta * np.asarray(g, dtype=float)
-
-
-class FixedStepBox:
-    """Control: diagonal AdaGrad's first step ``eta = sqrt2 D`` never decayed, on the same box:
-    ``w_{t+1} = clip(w_t - eta g~_t, -D, D)``."""
-
-    def __init__(self, D: float, shape):
-        self.D = V.positive("D", D)
-        self.eta = math.sqrt(2.0) * self.D
-        self.w = np.zeros(shape)
-
-    def predict(self) -> np.ndarray:
-        return self.w.copy()
-
-    def update(self, g) -> None:
-        self.w = np.clip(self.w - self.eta * np.asarray(g, dtype=float), -self.D, self.D)
 
 
 class PrintedRule(vdh.PrivatePotential):

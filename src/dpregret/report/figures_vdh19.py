@@ -17,7 +17,7 @@ from .figures import _curves  # noqa: E402
 
 NAMES = {"alg2": "Algorithm 2 (black-box reduction)", "alg3": "Algorithm 3 (coordinate-wise)",
          "adagrad": "diagonal AdaGrad, guessed D", "ogd": "OGD tuned to worst-case noise",
-         "alg2_fixed": "control: fixed-step OGD as norm learner", "alg2_improper": "Algorithm 2, improper prior",
+         "frozen": "non-learner: frozen at 0", "alg2_improper": "Algorithm 2, improper prior",
          "alg2_reach": "control: fixed step eta_reach as norm learner"}
 PLACEMENT_STYLE = {"none": ("k", "-"), "random": ("tab:blue", "-"), "adversarial": ("tab:purple", "-"),
                    "uniform": ("tab:red", "--")}
@@ -58,8 +58,8 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     fig, axes = plt.subplots(1, 3, figsize=(16, 4.6))
     ax = axes[0]
     d = _at(mino, placement="random")
-    for alg in ("alg2", "alg3", "adagrad", "ogd", "alg2_fixed"):
-        _curves(ax, _val(_at(d, alg=alg)), "T", alpha, NAMES[alg], ls="--" if alg == "alg2_fixed" else "-")
+    for alg in ("alg2", "alg3", "adagrad", "ogd", "frozen"):
+        _curves(ax, _val(_at(d, alg=alg)), "T", alpha, NAMES[alg], ls="--" if alg == "frozen" else "-")
     a2 = _at(d, alg="alg2")
     B = [float(vdh_bounds.bound_eq3_3_5(g.u_norm.iloc[0], g.sum_sq.to_numpy(), 1.0, b, axis=0)) for _, g in a2.groupby("T")]
     ax.plot(T, B, "k--", lw=1, label="eq. (3.3.5) bound (explicit, Algorithm 2)")

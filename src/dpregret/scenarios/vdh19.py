@@ -20,29 +20,30 @@ Experiments (one tidy table each; one row per algorithm x point x replicate x co
   with the conjugate prior, ``b``, ``G = 1``, for the norm and projected OGD on the unit ball
   for the direction), ``alg3`` (Algorithm 3, ``G_j = 1``), ``adagrad`` (diagonal AdaGrad on ``[-D, D]^d``,
   ``D = D_guess max_j |w*_j|``), ``ogd`` (OGD on the ball of radius ``D_guess ||w*||`` tuned
-  to the worst-case noise ``sigma_max^2 = 4 d (d+1)/eps^2``), and the controls
-  ``alg2_fixed`` (Algorithm 2 with Algorithm 1 replaced by OGD with the fixed step
-  ``eta_fixed``: ``R^V_T(0) = eta/2 sum <z_t, g~_t>^2 - v_{T+1}^2/(2 eta)`` grows linearly) and,
-  for ``T <= printed_T_max``, ``alg2_printed`` (Algorithm 1 evaluating the printed (3.3.4)).
+  to the worst-case noise ``sigma_max^2 = 4 d (d+1)/eps^2``), the non-learner ``frozen``
+  (Algorithm 2 with Algorithm 1 frozen at its start ``v = 0``, :class:`~dpregret.learners.vdh_controls.Frozen`:
+  it plays ``w_t = 0``, so its regret is that of every learner frozen at 0, the frozen direction
+  learner included, while its direction learner still gives Algorithm 1's feedback ``<z_t, g~_t>``)
+  and, for ``T <= printed_T_max``, ``alg2_printed`` (Algorithm 1 evaluating the printed (3.3.4)).
 - ``minority_eps``: the same at ``T_eps`` for every eps of ``eps_grid`` (random, adversarial,
-  uniform) plus ``none``; ``alg2, alg3, adagrad, ogd``.
+  uniform) plus ``none``; ``alg2, alg3, adagrad, ogd`` (the non-learner only in ``minority``: its
+  regret does not depend on eps or on who privatises).
 - ``minority_n``: the same at ``T_n``, random placement at ``rate_eps``, for every number of
-  private providers in ``n_grid`` (0 = none, T = uniform).
+  private providers in ``n_grid`` (0 = none, T = uniform); ``alg2, alg3, adagrad, ogd``.
 - ``unorm``: synthetic data, ``x_t`` uniform on the unit sphere of R^``d_u``, ``y_t = <x_t,
   u*>`` (optimum ``u*``, loss 0 there), one instance per ``||u*||`` in ``u_grid`` (fixed
   direction), at ``T_u``, random placement, ``rate_eps``: ``alg2``, ``alg2_improper``,
-  ``alg2_fixed`` (as above) and ``alg2_reach``: the same control with the step ``eta_reach =
+  ``frozen`` (as above: its regret ``||u*|| sum_t |<x_t, e>|`` is exactly linear in ``||u*||``) and
+  ``alg2_reach``: Algorithm 2 with Algorithm 1 replaced by OGD with the fixed step ``eta_reach =
   max(u_grid)/(gamma T_u)``, ``gamma = E|<x, e>|`` (it just reaches the largest ``u*`` within
   T_u rounds and pays ``||u*||^2/(2 eta)``, quadratic in ``||u*||``).
 - ``sparse`` (one job per T): ``x_t`` with ``s`` of ``d_sparse`` coordinates non-zero (random
   support, entries ``+-1/sqrt(s)``), ``y_t = <x_t, u*>`` with ``u*`` supported on the first
   ``k`` coordinates (entries ``+-u_max``); the local Laplace randomiser of Lemma 4 with
   ``tau_j = tau`` on the first ``d_sens`` coordinates and ``tau_j = inf`` elsewhere.
-  ``alg3``; ``adagrad`` at ``D = r u_max`` for r in ``D_ratio_grid``; controls
-  ``adagrad_tuned`` (``D = u_max``), ``adagrad_fixed`` (AdaGrad's first step ``sqrt2 D``, never
-  decayed, ``D = max(D_ratio_grid) u_max``) and ``alg3_fixed`` (coordinate-wise OGD with the
-  fixed step ``eta_fixed``).  Per-coordinate ``sum_t g~_{t,j}^2`` of the support are kept
-  (``sum_sq_c<j>``) for Theorem 11.
+  ``alg3``; ``adagrad`` at ``D = r u_max`` for r in ``D_ratio_grid``; ``adagrad_tuned``
+  (``D = u_max``) and the non-learner ``frozen`` (Algorithm 3 frozen at 0).  Per-coordinate
+  ``sum_t g~_{t,j}^2`` of the support are kept (``sum_sq_c<j>``) for Theorem 11.
 
 Your own learner (module ``scenarios.vdh19_user``: its ``USER_CLAIMS``, :mod:`dpregret.scenarios.contract`):
 a user's OCO learner ``make(R, d, r)`` goes in Algorithm 2's black-box slot, the direction learner
@@ -74,7 +75,7 @@ import pandas as pd
 from .. import _validate as V
 from ..environments.absolute_loss import fixed_direction, sphere_abs_mean, wdbc_problem
 from ..learners import vdh
-from ..learners.vdh_controls import FixedStepBox, FixedStepOGD, LazySparsePotential, PrintedRule
+from ..learners.vdh_controls import FixedStepOGD, Frozen, LazySparsePotential, PrintedRule
 from ..mechanisms import l2_laplace_randomiser, local_laplace_randomiser
 from ..rng import ReplicateStreams, stable_key
 from .vdh19_run import _Grouped, _Masks, _rows, _run
@@ -82,8 +83,8 @@ from .vdh19_run import _Grouped, _Masks, _rows, _run
 EXPERIMENTS = ("minority", "minority_eps", "minority_n", "unorm", "sparse")
 PLACEMENTS = ("none", "random", "adversarial", "uniform")
 # The paper's rows of every experiment: no user learner may take these names (scenarios.vdh19_user).
-PAPER_ALGS = ("alg2", "alg3", "adagrad", "ogd", "alg2_fixed", "alg2_printed", "alg2_improper", "alg2_reach",
-              "adagrad_tuned", "adagrad_fixed", "alg3_fixed")
+PAPER_ALGS = ("alg2", "alg3", "adagrad", "ogd", "frozen", "alg2_printed", "alg2_improper", "alg2_reach",
+              "adagrad_tuned")
 
 
 def _streams(seed, reps, *key):
@@ -100,6 +101,14 @@ def n_private(T: int) -> int:
     return int(math.ceil(math.log(T)))
 
 
+def frozen_reduction(d, batch, b=1.0):
+    """The non-learner of the minority and unorm experiments: Algorithm 2 with Algorithm 1 frozen
+    at ``v = 0`` (module docstring)."""
+    lr = vdh.BlackBoxReduction(1.0, d, batch=batch, b=b)
+    lr.magnitude = Frozen(batch)
+    return lr
+
+
 def _minority_learners(p, T, d, variants, w_star, algs):
     R_shape = (len(variants), p["_R"])
     b, G = p.get("b", 1.0), 1.0
@@ -114,10 +123,8 @@ def _minority_learners(p, T, d, variants, w_star, algs):
         sig = [math.sqrt(l2_noise_second_moment(d, v["eps"])) if v["n"] > 0 else 0.0 for v in variants]
         D = p["D_guess"] * float(np.linalg.norm(w_star))
         out["ogd"] = (_Grouped(sig, lambda s, n: vdh.NoiseTunedOGD(D, T, G, s, d, batch=(n, p["_R"]))), "vec")
-    if "alg2_fixed" in algs:
-        lr = vdh.BlackBoxReduction(G, d, batch=R_shape, b=b)
-        lr.magnitude = FixedStepOGD(p["eta_fixed"], R_shape)
-        out["alg2_fixed"] = (lr, "alg2")
+    if "frozen" in algs:
+        out["frozen"] = (frozen_reduction(d, R_shape, b), "alg2")
     if "alg2_printed" in algs:
         lr = vdh.BlackBoxReduction(G, d, batch=R_shape, b=b)
         lr.magnitude = PrintedRule(G, b=b, shape=R_shape)
@@ -174,7 +181,7 @@ def simulate_minority(p: dict, T: int, reps, seed: int, learners: dict | None = 
     eps, k = p["rate_eps"], n_private(T)
     variants = [_variant("none", eps, 0), _variant("random", eps, k), _variant("adversarial", eps, k),
                 _variant("uniform", eps, T)]
-    algs = ["alg2", "alg3", "adagrad", "ogd", "alg2_fixed"]
+    algs = ["alg2", "alg3", "adagrad", "ogd", "frozen"]
     if T <= p.get("printed_T_max", 0):
         algs.append("alg2_printed")
     if paper_algs is not None:
@@ -222,15 +229,15 @@ def simulate_unorm(p: dict, reps, seed: int) -> pd.DataFrame:
 
     shape = (len(U), R)
     learners = {"alg2": (vdh.BlackBoxReduction(1.0, d, batch=shape, b=p.get("b", 1.0)), "alg2"),
-                "alg2_improper": (vdh.BlackBoxReduction(1.0, d, batch=shape, prior="improper"), "alg2")}
-    for name, step in (("alg2_fixed", p["eta_fixed"]), ("alg2_reach", eta)):
-        fx = vdh.BlackBoxReduction(1.0, d, batch=shape, b=p.get("b", 1.0))
-        fx.magnitude = FixedStepOGD(step, shape)
-        learners[name] = (fx, "alg2")
+                "alg2_improper": (vdh.BlackBoxReduction(1.0, d, batch=shape, prior="improper"), "alg2"),
+                "frozen": (frozen_reduction(d, shape, p.get("b", 1.0)), "alg2")}
+    fx = vdh.BlackBoxReduction(1.0, d, batch=shape, b=p.get("b", 1.0))
+    fx.magnitude = FixedStepOGD(eta, shape)
+    learners["alg2_reach"] = (fx, "alg2")
     acc = _run(T, R, d, draw_xy, lambda: l2_laplace_randomiser(zeros, 1.0, nsrc), scale, masks, learners)
     vv = [{"placement": "random", "eps": eps, "n_private": k} for _ in U]
     df = _rows(acc, vv, u_star, p["u_frac"], reps, {})
-    df["eta"] = np.select([df.alg == "alg2_fixed", df.alg == "alg2_reach"], [p["eta_fixed"], eta], np.nan)
+    df["eta"] = np.where(df.alg == "alg2_reach", eta, np.nan)
     df["experiment"], df["data"], df["T"], df["d"] = "unorm", "synthetic", T, d
     return df
 
@@ -264,8 +271,7 @@ def simulate_sparse(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     for r in ratios:
         learners[f"adagrad@{r!r}"] = (vdh.DiagonalAdaGrad(r * u_max, d, batch=(1, R)), "vec")
     learners["adagrad_tuned"] = (vdh.DiagonalAdaGrad(u_max, d, batch=(1, R)), "vec")
-    learners["adagrad_fixed"] = (FixedStepBox(max(ratios) * u_max, (1, R, d)), "vec")
-    learners["alg3_fixed"] = (FixedStepOGD(p["eta_fixed"], (1, R, d)), "coords")
+    learners["frozen"] = (Frozen((1, R, d)), "coords")
     everyone = np.ones((1, R), dtype=bool)
     acc = _run(T, R, d, draw_xy, lambda: local_laplace_randomiser(zeros, taus, nsrc), np.ones(1),
                lambda t: everyone, learners)
@@ -273,7 +279,7 @@ def simulate_sparse(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     for name, a in acc.items():
         alg, _, r = name.partition("@")
         df = _rows({alg: a}, [{}], u_star[None, :], p["u_frac"], reps, {})
-        df["D_ratio"] = float(r) if r else (1.0 if alg == "adagrad_tuned" else (max(ratios) if alg == "adagrad_fixed" else np.nan))
+        df["D_ratio"] = float(r) if r else (1.0 if alg == "adagrad_tuned" else np.nan)
         if "S_c" in a:
             for j in range(k):
                 df[f"sum_sq_c{j}"] = np.tile(a["S_c"][0, :, j], len(p["u_frac"]))

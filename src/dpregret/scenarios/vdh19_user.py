@@ -4,7 +4,8 @@ learner" of ``scenarios.vdh19``, found by ``scenarios.contract.user_claims`` (``
 A user's OCO learner ``make(R, d, r)`` goes in Algorithm 2's black-box slot, the direction
 learner ``A_Z`` on the unit ball (``r = 1``; :class:`UserDirection`, :func:`user_reduction`),
 with Algorithm 1 learning the norm as in ``alg2``; its rows run in
-``scenarios.vdh19.simulate_minority(..., learners=...)`` beside ``alg2`` on the same draws.
+``scenarios.vdh19.simulate_minority(..., learners=...)`` beside ``alg2`` and the non-learner
+``frozen`` (for the learning gate of the paired cost) on the same draws.
 """
 from __future__ import annotations
 
@@ -65,11 +66,14 @@ def _user_claim(placement: str):
         "your learner as the direction learner A_Z of Algorithm 2 (on the unit ball, r = 1, fed the privatised "
         "subgradients; Algorithm 1 learns the norm), wdbc absolute-loss regression, ceil(ln T) providers with the "
         f"l2 randomiser at rate_eps ({placement} positions); cost = regret at u = w* minus the same run's without "
-        "noise (paired); control: the same reduction with your learner when every provider privatises at rate_eps",
+        "noise (paired); learning gate: your learner's own regret without noise on the same run has slope in T <= 0.75 "
+        "and R_T(w*) at the largest T <= half that of the learner frozen at 0 (a direction learner that never moves "
+        "has cost 0 and fails it); control: the same reduction with your learner when every provider privatises at "
+        "rate_eps",
         "alg2", "paper (Algorithm 2, projected OGD direction)", PAPER_ALGS,
         lambda p: list(p["T"]),
         lambda p, point, reps, seed, learners: simulate_minority(p, int(point), reps, seed, learners=learners,
-                                                                 paper_algs=("alg2",)),
+                                                                 paper_algs=("alg2", "frozen")),
         decide)
 
 
