@@ -147,8 +147,8 @@ def _bound_check(df: pd.DataFrame, metric: str, sum_sq: str, bound, alpha: float
     """``bound(u, S, axis)``: the bound at |u| with sums of squares S (per replicate if
     ``axis`` is None, expected if ``axis=0``)."""
     diffs, ratios, labels, dropped = [], [], [], 0
+    df = df.sort_values([*keys, "replicate"], kind="stable")  # once: groupby keeps each group's rows in this order
     for key, g in df.groupby(keys, sort=True):
-        g = g.sort_values("replicate")
         ok = np.isfinite(g[metric].to_numpy())
         dropped += int((~ok).sum())
         g = g[ok]
@@ -228,8 +228,8 @@ def _sparse_thm11(df: pd.DataFrame, p: dict, alpha: float, constants: str, scale
     cols = [f"sum_sq_c{j}" for j in range(k)]
     sign = (-1.0) ** np.arange(k)
     diffs, ratios, labels = [], [], []
+    df = df.sort_values(["T", "u_frac", "replicate"], kind="stable")
     for (T, f), g in df.groupby(["T", "u_frac"], sort=True):
-        g = g.sort_values("replicate")
         u = f * u_max * sign  # the support of u* (u_j = 0 elsewhere: those terms vanish, leaving 1 each)
         S = g[cols].to_numpy()
         exact = scale * (float(vdh_bounds.bound_thm11(u, S, G, b, axis=0, constants=constants)) + (d - k))
