@@ -13,11 +13,15 @@ OLO_FILES = [
     for g, N, T in (grid_points(OLO) if row != "ftpl" else [("T", OLO["N"], T) for T in OLO["T"]])
     for c in (chunk_ids("as17_olo") if OLO else [])
 ]
-# the T grid on every env of as17_mab.envs; the N grid and the eps window on the stochastic sequence
+# the T grid on every env of as17_mab.envs; the N grid and the eps window on the stochastic sequence;
+# Theorem 4.1's bound grid on the signed sequence
 MAB_FILES = [
     f"results/as17/mab/{env}/{g}_N{N}_T{T}/chunk{c}.parquet"
     for g, N, T in ((grid_points(MAB) + [("eps", MAB["N"], MAB["T_eps"])]) if MAB else [])
     for env in (MAB.get("envs", ["stochastic"]) if g == "T" else ["stochastic"]) for c in chunk_ids("as17_mab")
+] + [
+    f"results/as17/mab/signed/bound_N{MAB['bound_grid']['N']}_T{T}/chunk{c}.parquet"
+    for T in (MAB.get("bound_grid", {}).get("T", []) if MAB else []) for c in chunk_ids("as17_mab")
 ]
 
 
@@ -26,7 +30,7 @@ MAB_FILES = [
 BLO_CHUNKS = {
     key: [f"{c.start}-{c.stop}" for c in replicate_chunks(BLO.get(f"replicates_{key}", BLO["replicates"]),
                                                          BLO.get("chunk_size", RUN["chunk_size"]))]
-    for key in (["switching", "stochastic", "eps"] if BLO else [])
+    for key in (["switching", "fixed", "stochastic", "eps"] if BLO else [])
 }
 BLO_FILES = [
     f"results/as17/blo/{dom}/{env}/{g}_T{T}/chunk{c}.parquet"
@@ -68,7 +72,7 @@ rule as17_olo_simulate:
         "logs/bench/as17_olo_simulate/{row}_{env}_T_{chunk}.tsv"
     wildcard_constraints:
         row="sphere|cube|ftpl",
-        env="switching|stochastic",
+        env="switching|fixed|stochastic",
         chunk=r"\d+-\d+",
     params:
         group="as17_olo",
@@ -89,7 +93,7 @@ rule as17_olo_simulate_N:
         "logs/bench/as17_olo_simulate/{row}_{env}_N_{chunk}.tsv"
     wildcard_constraints:
         row="sphere|cube",
-        env="switching|stochastic",
+        env="switching|fixed|stochastic",
         chunk=r"\d+-\d+",
     params:
         group="as17_olo",
@@ -109,8 +113,8 @@ rule as17_mab_simulate:
     benchmark:
         "logs/bench/as17_mab_simulate/{env}_{grid}_N{N}_T{T}_{chunk}.tsv"
     wildcard_constraints:
-        env="stochastic|periodic",
-        grid="T|N|eps",
+        env="stochastic|periodic|signed",
+        grid="T|N|eps|bound",
         N=r"\d+",
         T=r"\d+",
         chunk=r"\d+-\d+",
@@ -133,7 +137,7 @@ rule as17_blo_simulate:
         "logs/bench/as17_blo_simulate/{row}_{env}_{grid}_T{T}_{chunk}.tsv"
     wildcard_constraints:
         row="ball|cube",
-        env="switching|stochastic",
+        env="switching|fixed|stochastic",
         grid="T|eps",
         T=r"\d+",
         chunk=r"\d+-\d+",
