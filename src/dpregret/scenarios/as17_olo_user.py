@@ -176,7 +176,7 @@ def _user_claim(row: str):
 
     def simulate_point(p, point, reps, seed, learners):
         df = simulate(row, USER_ENV, int(p["N"]), int(point), [p["rate_eps"]], reps, seed, phases=p["phases"],
-                      mu=X.grid_mu(p, "T"), algorithms=X.GRID_ALGORITHMS["T"], learners=learners)
+                      mu=X.grid_mu(p, "T", row, USER_ENV), algorithms=X.GRID_ALGORITHMS["T"], learners=learners)
         df["grid"] = "T"
         return df
 
