@@ -1,10 +1,15 @@
 """Claims of Agarwal and Singh (ICML 2017), section 3, on prediction with expert advice.
 
-Each claim is checked per environment (``switching``, ``stochastic``) on the tidy
-table of :func:`dpregret.scenarios.as17_experts.simulate`, and its negative control --
-the same FTRL reading fresh-noise prefix sums (no tree; per-release Laplace noise
-calibrated by advanced composition, whose regret is the multiplicative O(sqrt(T)/eps))
--- goes through the very same check.
+Each claim is checked per environment (the preset's ``envs``: ``fixed``, a fixed leader,
+and ``stochastic``) on the tidy table of :func:`dpregret.scenarios.as17_experts.simulate`, and
+its negative control -- the same FTRL reading fresh-noise prefix sums (no tree; per-release
+Laplace noise calibrated by advanced composition, whose regret is the multiplicative
+O(sqrt(T)/eps)) -- goes through the very same check.  So does the non-learner, uniform weights
+on the same losses (:mod:`dpregret.claims.as17_gates`); the two gap claims, which a learner
+ignoring its feedback meets with gap 0, carry the learning gate of the learner's own
+non-private regret and their non-learner control is decided on it.  The regret rate in T is
+decided at ``regret_eps`` and only where the run shows Corollary 3.2's sqrt(T) term dominating
+(:func:`regret_regime`).
 """
 from __future__ import annotations
 

@@ -8,6 +8,12 @@ Table 2 (bandits): row 1 (bandit linear optimisation, SCRiBLe on the ball and th
 ``scenarios.as17_blo``) and row 2 (multi-armed bandits, ``scenarios.as17_bandits``), plus
 the explicit Theorem 4.1 / 4.5 bounds, Lemma 4.3 and the headline comparison with the
 O~(T^(2/3)) baseline.
+
+Every learner claim carries its non-learner control on the same draws (:data:`NONLEARNERS`,
+:mod:`dpregret.claims.as17_gates`): the same check on the trivial learner's regret, or, for the
+claims a non-learner meets by construction (gaps; rates in N and 1/eps), its result on the
+claim's learning gate (:func:`rate_gate`).  Lemma 4.3 is an identity about zero-mean noise, not
+about learning (``learns=False``).
 """
 from __future__ import annotations
 

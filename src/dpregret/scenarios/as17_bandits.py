@@ -16,16 +16,19 @@ Algorithms (column ``algorithm``):
   vector, not Lemma 4.2's B = 1), eta and gamma re-tuned for it: regret ~ N^1.5 / eps;
 - ``dp_exp2_eps_squared`` (control for the rate in eps): lambda = 1/eps^2 (a mis-calibration),
   eta and gamma re-tuned for it: the theory gives regret ~ 1/eps^2, not 1/eps;
-- ``dp_exp2_half_step`` (near-miss control for the Theorem 4.1 bound): Theorem 4.1's lambda
-  and gamma with the step eta halved (a factor-2 slip in eta's constant), checked against the
-  bound of the correct parameters;
+- ``dp_exp2_half_step`` (secondary control of the Theorem 4.1 bound, on the bound grid):
+  Theorem 4.1's lambda and gamma with the step eta halved (a factor-2 slip in eta's constant),
+  checked against the bound of the correct parameters;
 - ``dp_exp2_fixed_explore`` (a gross control, mutation suite): gamma fixed at 1/2, a fixed
   exploration rate whose regret grows linearly in T;
 - ``dp_exp2_biased`` (control of Lemma 4.3): Algorithm 4 whose noise on arm 0 has mean lambda.
 
 Rows: expected regret ``sum_t <p_t, l_t> - min_i L_T(i)``; for Algorithm 4 rows also the
 regret on the noisy losses ``l~_t = l_t + Z_t`` against the same comparator (Lemma 4.3)
-and the Theorem 4.1 bound.
+and the Theorem 4.1 bound; on every row uniform play's regret (``trivial_regret``, the
+non-learner's on the same losses) and the trivial maximum ``sum_t max_i l_t,i - min_i L_T,i``
+(``max_regret``).  Sequences (``env``): ``stochastic``, ``switching``, ``periodic``
+(:class:`PeriodicExperts`) and ``signed`` (:class:`SignedExperts`, Theorem 4.1's bound grid).
 
 Your own learner (issue 18; ``dpregret.scenarios.contract``): Algorithm 4 is a black-box
 reduction, so any non-private bandit learner (``dpregret.protocols``, setting ``bandit``) is

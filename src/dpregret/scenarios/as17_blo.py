@@ -12,6 +12,8 @@ calibrated by advanced composition over the T rounds, as if each output depended
 losses -- lambda ~ sqrt(T)/eps, so regret ~ T), ``dp_scrible_eps_squared`` (control:
 lambda from eps^2, regret ~ 1/eps^2 where the noise dominates).  Regret is measured at the
 centre x_t (the played point's conditional mean): ``sum_t <l_t, x_t> - min_X <L_T, x>``.
+Sequences: those of Table 1 (``scenarios.as17_olo.loss_source``: ``fixed``, ``stochastic``,
+``switching``).
 """
 from __future__ import annotations
 

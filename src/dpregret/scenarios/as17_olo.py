@@ -17,7 +17,10 @@ assumed only coordinate-bounded).  One row per (algorithm, eps, replicate) with 
 ``sum_t <l_t, x_t> - min_X <L_T, x>`` and, for Theorem 3.4's explicit bound (FTRL rows),
 the step size ``eta``, the realised ``sum_sq_dual = sum_t ||l_t||_2^2 / 2`` and the
 comparator's size ``comparator = -min_X <L_T, x>`` (``||L_T||_2`` on the ball, ``||L_T||_1``
-on the cube).  :func:`d_noise_mc` estimates ``D_{D'}`` by Monte Carlo.
+on the cube), which is also the regret of the non-learner frozen at the centre 0 on the same
+losses.  Sequences (``env``): ``fixed`` (:class:`FixedOLO`, a fixed leader), ``stochastic`` and
+``switching`` (``dpregret.environments.olo``).  :func:`d_noise_mc` estimates ``D_{D'}`` by Monte
+Carlo.
 """
 from __future__ import annotations
 
