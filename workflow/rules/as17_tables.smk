@@ -105,6 +105,27 @@ rule as17_olo_simulate_N:
         "../scripts/simulate.py"
 
 
+# Theorem 4.1's bound grid in one process (as as17_blo_simulate_fixed)
+rule as17_mab_simulate_bound:
+    output:
+        [f"results/as17/mab/signed/bound_N{MAB['bound_grid']['N']}_T{T}/chunk{{chunk}}.parquet"
+         for T in (MAB.get("bound_grid", {}).get("T", []) if MAB else [])],
+    log:
+        "logs/as17_mab_simulate/signed_bound_{chunk}.log",
+    benchmark:
+        "logs/bench/as17_mab_simulate/signed_bound_{chunk}.tsv"
+    wildcard_constraints:
+        chunk=r"\d+-\d+",
+    params:
+        group="as17_mab",
+        p=MAB,
+        seed=SEED,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/simulate.py"
+
+
 rule as17_mab_simulate:
     output:
         "results/as17/mab/{env}/{grid}_N{N}_T{T}/chunk{chunk}.parquet",
@@ -113,14 +134,36 @@ rule as17_mab_simulate:
     benchmark:
         "logs/bench/as17_mab_simulate/{env}_{grid}_N{N}_T{T}_{chunk}.tsv"
     wildcard_constraints:
-        env="stochastic|periodic|signed",
-        grid="T|N|eps|bound",
+        env="stochastic|periodic",
+        grid="T|N|eps",
         N=r"\d+",
         T=r"\d+",
         chunk=r"\d+-\d+",
     params:
         group="as17_mab",
         p=MAB,
+        seed=SEED,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/simulate.py"
+
+
+# the fixed-leader T grid of a domain in one process (each point is the same independent call as one job
+# per point: the same files, the start-up of ~2 s paid once instead of per point)
+rule as17_blo_simulate_fixed:
+    output:
+        [f"results/as17/blo/{{row}}/fixed/T_T{T}/chunk{{chunk}}.parquet" for T in (BLO.get("T_fixed", BLO.get("T", [])) if BLO else [])],
+    log:
+        "logs/as17_blo_simulate/{row}_fixed_T_{chunk}.log",
+    benchmark:
+        "logs/bench/as17_blo_simulate/{row}_fixed_T_{chunk}.tsv"
+    wildcard_constraints:
+        row="ball|cube",
+        chunk=r"\d+-\d+",
+    params:
+        group="as17_blo",
+        p=BLO,
         seed=SEED,
     conda:
         CONDA_ENV
@@ -137,7 +180,7 @@ rule as17_blo_simulate:
         "logs/bench/as17_blo_simulate/{row}_{env}_{grid}_T{T}_{chunk}.tsv"
     wildcard_constraints:
         row="ball|cube",
-        env="switching|fixed|stochastic",
+        env="switching|stochastic",
         grid="T|eps",
         T=r"\d+",
         chunk=r"\d+-\d+",

@@ -418,14 +418,19 @@ def grid_plan(p: dict, grid: str) -> dict[str, list]:
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
-    """The workflow's simulate job (``dpregret.jobs``): one (env, grid, N, T, replicate chunk).
-    Lemma 4.3's noisy-loss regret is needed on the T grid only; elsewhere only the pulled arm's
-    noise is drawn."""
+    """The workflow's simulate job (``dpregret.jobs``): one (env, grid, N, T, replicate chunk), or
+    every T of the bound grid in one process (each output its own point, named
+    ``results/as17/mab/{env}/{grid}_N{N}_T{T}/chunk{lo-hi}.parquet``: the same numbers as one job per
+    point, the start-up paid once).  Lemma 4.3's noisy-loss regret is needed on the T grid only;
+    elsewhere only the pulled arm's noise is drawn."""
+    import re
+
     p, seed = params["p"], params["seed"]
     lo, hi = map(int, wildcards["chunk"].split("-"))
-    grid = wildcards["grid"]
-    df = simulate(wildcards.get("env", "stochastic"), int(wildcards["N"]), int(wildcards["T"]), grid_plan(p, grid),
-                  range(lo, hi), seed, gap=p["gap"], pulled_noise=grid != "T")
-    df["grid"] = grid
-    df.to_parquet(outputs[0], index=False)
-    print(len(df), "rows")
+    for path in outputs:
+        env, grid, N, T = re.search(r"mab/(\w+)/(T|N|eps|bound)_N(\d+)_T(\d+)/chunk", path).groups()
+        df = simulate(env, int(N), int(T), grid_plan(p, grid), range(lo, hi), seed, gap=p["gap"],
+                      pulled_noise=grid != "T")
+        df["grid"] = grid
+        df.to_parquet(path, index=False)
+        print(path, len(df), "rows")

@@ -98,12 +98,17 @@ def grid_plan(p: dict, grid: str) -> dict[str, list]:
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
-    """The workflow's simulate job (``dpregret.jobs``): one (domain, env, grid, T, replicate chunk)."""
+    """The workflow's simulate job (``dpregret.jobs``): one (domain, env, grid, T, replicate chunk),
+    or every T of a fixed-leader grid in one process (each output its own point, named
+    ``results/as17/blo/{row}/{env}/{grid}_T{T}/chunk{lo-hi}.parquet``: the same numbers as one job
+    per point, the start-up paid once)."""
+    import re
+
     p, seed = params["p"], params["seed"]
     lo, hi = map(int, wildcards["chunk"].split("-"))
-    grid = wildcards["grid"]
-    df = simulate(wildcards["row"], wildcards["env"], p["N"], int(wildcards["T"]), grid_plan(p, grid), range(lo, hi),
-                  seed, phases=p["phases"], mu=p["mu"])
-    df["grid"] = grid
-    df.to_parquet(outputs[0], index=False)
-    print(len(df), "rows")
+    for path in outputs:
+        row, env, grid, T = re.search(r"blo/(ball|cube)/(\w+)/(T|eps)_T(\d+)/chunk", path).groups()
+        df = simulate(row, env, p["N"], int(T), grid_plan(p, grid), range(lo, hi), seed, phases=p["phases"], mu=p["mu"])
+        df["grid"] = grid
+        df.to_parquet(path, index=False)
+        print(path, len(df), "rows")
