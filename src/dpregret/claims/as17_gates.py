@@ -48,7 +48,7 @@ def combine(parts: dict[str, Result], what: str) -> Result:
     verdict = "PASS" if all(v == "PASS" for v in verdicts) else ("FAIL" if "FAIL" in verdicts else "INCONCLUSIVE")
     first = next(iter(parts.values()))
     margins = [float(r.detail.get("margin", np.nan)) for r in parts.values()]
-    margin = float(np.nanmax(margins)) if np.any(np.isfinite(margins)) else float("nan")
+    margin = float(np.nanmax(margins)) if not np.all(np.isnan(margins)) else float("nan")
     return Result(verdict, first.measured, first.bound, first.ci_low, first.ci_high, first.tolerance,
                   {"gate": what, "ci_of": f"{next(iter(parts))} (first part)", "margin": margin,
                    "parts": {k: {"verdict": r.verdict, "measured": r.measured, "bound": r.bound, "ci_low": r.ci_low,
