@@ -45,7 +45,7 @@ def test_tree_lambda_uses_leaf_cover():
     assert tree_lambda(8, 1023, 2.0) == 8 * 10 / 2.0
 
 
-@pytest.mark.parametrize("env", ["switching", "stochastic"])
+@pytest.mark.parametrize("env", ["switching", "fixed", "stochastic"])
 def test_replicate_chunking_does_not_change_results(env):
     whole = simulate(env, 4, 64, [1.0, 4.0], range(0, 6), 11)
     parts = pd.concat([simulate(env, 4, 64, [1.0, 4.0], range(0, 2), 11),
@@ -67,25 +67,38 @@ def test_d_noise_matches_laplace_sum_for_two_experts():
 
 @pytest.fixture(scope="module")
 def small_run():
-    # 32 replicates over T = 100..10^4: every check below decides with an interval (with 8 replicates up
-    # to T = 3 10^4 the privacy gap's bootstrap means fell <= 0 in 2.8% of resamples, 0.3 points past the
-    # rule's alpha / 2, and the gap rate went undecided); margins measured at seeds 5, 6, 7, both NumPy
-    # dispatches: >= 2.6 half-widths for the gap rate's "not FAIL", >= 5.6 for every other verdict
-    Ts, eps = [100, 300, 1000, 3000, 10000], [4.0]
-    df = pd.concat([simulate(env, 8, T, eps, range(32), 5) for env in ("switching",) for T in Ts])
+    # 32 replicates over the default T grid on the fixed-leader sequence, one eps
+    # the default grid (T from 1e3): the fixed leader is learnt (eta gap T >> log N) from T ~ (log N / gap)^2 = 430,
+    # and the tree's noise is overcome (gap t >> its noise) well before 1e3; below, both grow linearly
+    Ts, eps = [1000, 3000, 10000, 30000, 100000], [4.0]
+    df = pd.concat([simulate(env, 8, T, eps, range(32), 5) for env in ("fixed",) for T in Ts])
     dn = pd.DataFrame([{"N": 8, "T": T, "eps": 4.0, **dict(zip(["d_noise", "d_noise_se"], d_noise_mc(8, T, 4.0, 4000, 5)))} for T in Ts])
     return df, dn
 
 
-def test_switching_claims_hold_and_controls_are_caught(small_run):
+def test_fixed_leader_claims_hold_and_controls_are_caught(small_run):
+    """The fixed-leader sequence: every claim's check, its control, its non-learner (uniform weights,
+    on the same losses) and, for the gap claims, the learning gate (the non-private learner learns:
+    slope ~0.5, ~1/10 of the uniform weights' regret at T = 1e4; the uniform weights' slope is 1)."""
+    from dpregret.claims.core import Result
+
     df, dn = small_run
-    res = evaluate(df, dn, "switching", 4.0, {"AS17-cor3.2-regret-rate-T": 0.1, "AS17-cor3.2-gap-rate-T": 0.15}, 0.05,
+    res = evaluate(df, dn, "fixed", 4.0, {"AS17-cor3.2-regret-rate-T": 0.1, "AS17-cor3.2-gap-rate-T": 0.15}, 0.05,
                    np.random.default_rng(0))
     for cid in ("AS17-thm3.4-bound", "AS17-cor3.2-gap-eps", "AS17-cor3.2-regret-rate-T"):
         assert_verdict(res[cid]["claim"], "PASS", what=cid)
+    for cid in ("AS17-thm3.4-bound", "AS17-cor3.2-gap-eps", "AS17-cor3.2-regret-rate-T", "AS17-cor3.2-gap-rate-T"):
         assert_verdict(res[cid]["control"], "FAIL", what=f"{cid} control")
-    assert_verdict(res["AS17-cor3.2-gap-rate-T"]["control"], "FAIL", what="AS17-cor3.2-gap-rate-T control")
     assert_not_verdict(res["AS17-cor3.2-gap-rate-T"]["claim"], "FAIL", what="AS17-cor3.2-gap-rate-T")
+    for cid, r in res.items():
+        nl = r["claim"].detail["nonlearner"]
+        assert nl["name"] == "uniform weights" and nl["caught"], (cid, nl["verdict"], nl["measured"])
+        nl_res = Result(**{k: nl[k] for k in ("verdict", "measured", "bound", "ci_low", "ci_high", "tolerance", "detail")})
+        assert_verdict(nl_res, "FAIL", what=f"{cid} non-learner")
+    for cid in ("AS17-cor3.2-gap-rate-T", "AS17-cor3.2-gap-eps"):
+        g = res[cid]["claim"].detail["learning_gate"]
+        gate = Result(**{k: g[k] for k in ("verdict", "measured", "bound", "ci_low", "ci_high", "tolerance", "detail")})
+        assert_verdict(gate, "PASS", what=f"{cid} learning gate")
 
 
 def test_exact_draws_claim_and_its_control():
@@ -134,7 +147,8 @@ def test_blocked_laplace_serves_the_streams_draws():
 import pytest  # noqa: E402
 
 
-@pytest.mark.parametrize("env,T,cblock", [("stochastic", 300, 7), ("switching", 77, 512), ("stochastic", 64, 64)])
+@pytest.mark.parametrize("env,T,cblock", [("stochastic", 300, 7), ("switching", 77, 512), ("stochastic", 64, 64),
+                                          ("fixed", 100, 33)])
 def test_compiled_rounds_equal_the_per_round_classes(monkeypatch, env, T, cblock):
     """learners.experts_jit (speed only) gives the per-round classes' numbers, to rounding: the
     same draws and arithmetic, but numpy dispatches its exp/log/sum kernels by CPU (AVX-512 here),

@@ -297,3 +297,88 @@ def test_explore_tree_rounds_equal_the_class(env):
     assert t0 == T and fast.gamma == ref.gamma
     np.testing.assert_allclose(fast.suffered.ravel(), suffered, rtol=1e-10)
     assert np.ptp(suffered) > 1.0
+
+
+def test_signed_sequence_and_the_trivial_maximum():
+    """The bound grid's signed fixed leader: arm 1 loss -1, the others +1 every round; uniform play's
+    regret 2 T (N - 1) / N, the trivial maximum sum_t max_i l_t,i - min_i L_T,i = 2 T."""
+    src = as17_bandits.SignedExperts(50, 4)
+    L = src.block(10, 5, 3)
+    assert L.shape == (3, 5, 4) and (L[:, :, 1] == -1).all() and (np.delete(L, 1, axis=2) == 1).all()
+    df = as17_bandits.simulate("signed", 4, 200, {"dp_exp2": [64.0], "dp_exp2_half_step": [64.0]}, range(3), 5,
+                               pulled_noise=True)
+    assert np.allclose(df.trivial_regret, 2 * 200 * 3 / 4) and np.allclose(df.max_regret, 400.0)
+    assert (df.regret < df.trivial_regret).all() and (df.regret > 0).all()
+    st = as17_bandits.simulate("stochastic", 2, 100, {"dp_exp2": [4.0]}, range(2), 5)
+    assert (st.regret <= st.max_regret + 1e-9).all() and (st.max_regret <= 100).all()
+
+
+def test_thm41_bound_on_the_signed_grid_catches_the_halved_bound_and_the_nonlearner():
+    """On the signed sequence at large eps EXP2 reaches ~2/3 of Theorem 4.1's bound (pilot 0.55-0.65):
+    the claim passes, the same runs against half the bound fail, the uniform arm (2 T (N - 1) / N)
+    fails against the bound; the step-halved secondary stays below the bound."""
+    from dpregret.claims.as17_tables import _thm4_1_bound
+    plan = {"dp_exp2": [256.0], "dp_exp2_half_step": [256.0]}
+    df = pd.concat([as17_bandits.simulate("signed", 32, T, plan, range(8), 7, pulled_noise=True).assign(grid="bound")
+                    for T in (1000, 10000)], ignore_index=True)
+    claim, control, secondary = _thm4_1_bound(df, 0.05)
+    assert_verdict(claim, "PASS", what="Theorem 4.1 bound (signed)")
+    assert_verdict(control, "FAIL", what="half the bound")
+    assert 0.5 < claim.measured < 0.8
+    nl = claim.detail["nonlearner"]
+    assert nl["verdict"] == "FAIL" and nl["caught"] and nl["measured"] > 1.0
+    (sec,) = secondary.values()
+    assert sec.verdict != "FAIL" and sec.measured < 1.0
+
+
+def test_learning_gates_pass_a_learner_and_fail_a_nonlearner():
+    """claims.as17_gates: the T-grid gate passes regret ~ sqrt(T) at 1/10 of the non-learner's and
+    fails the non-learner itself (slope 1, share 1); the point gate likewise."""
+    from dpregret.claims.as17_gates import gate_points, gate_T
+    rng = np.random.default_rng(0)
+    Ts = np.array([1e3, 3e3, 1e4, 3e4, 1e5])
+    noise = [rng.normal(1, 0.05, 16) for _ in Ts]
+    learner = [np.sqrt(T) * z for T, z in zip(Ts, noise)]
+    nonlearner = [0.1 * T * z for T, z in zip(Ts, noise)]
+    assert_verdict(gate_T(Ts, learner, nonlearner[-1], 0.05, rng), "PASS", what="learner's gate")
+    assert_verdict(gate_T(Ts, nonlearner, nonlearner[-1], 0.05, rng), "FAIL", what="non-learner's gate")
+    labels = [{"N": n} for n in (2, 20, 200)]
+    assert gate_points(labels, learner[:3], nonlearner[2:], 0.05).verdict == "PASS"
+    assert gate_points(labels, nonlearner[2:], nonlearner[2:], 0.05).verdict == "FAIL"
+
+
+def test_mab_rate_N_divides_out_sqrt_log_N_and_carries_its_gate():
+    """AS17-T2-mab-rate-N: regret / sqrt(ln N) vs N (a regret exactly sqrt(N ln N) has slope 1/2), its
+    learning gate on non-private EXP2 and its non-learner (uniform play) caught on it."""
+    from dpregret.claims.as17_tables import MAB_SPECS, decide_rate
+    spec = next(s for s in MAB_SPECS if s.claim.claim_id == "AS17-T2-mab-rate-N")
+    rng = np.random.default_rng(2)
+    rows = []
+    for N in (2, 5, 20, 50, 200):
+        for r in range(8):
+            z = rng.normal(1, 0.01)
+            triv = 0.3 * 1e6 * (N - 1) / N
+            for alg, reg, e in (("dp_exp2", 100 * np.sqrt(N * np.log(N)) * z, 4.0),
+                                ("dp_exp2_full_sens", 100 * N**1.5 * z, 4.0), ("exp2", 50 * np.sqrt(N * np.log(N)) * z, np.nan)):
+                rows.append({"algorithm": alg, "grid": "N", "N": N, "T": 10**6, "eps": e, "replicate": r, "regret": reg,
+                             "trivial_regret": triv})
+    df = pd.DataFrame(rows)
+    res, ctl = decide_rate(df, spec, "as17_mab", {"rate_eps": 4.0}, 0.05, 0.05, rng)
+    assert_verdict(res, "PASS", what="rate in N")
+    assert abs(res.measured - 0.5) < 0.01
+    assert_verdict(ctl, "FAIL", what="lambda = N/eps")
+    assert res.detail["learning_gate"]["verdict"] == "PASS"
+    assert res.detail["nonlearner"]["verdict"] == "FAIL" and res.detail["nonlearner"]["caught"]
+
+
+def test_fixed_olo_sequence_is_the_stochastic_mean_and_block_invariant():
+    from dpregret.scenarios import as17_olo
+    src = as17_olo.FixedOLO("cube", 4, 0.2)
+    np.testing.assert_allclose(as17_olo.loss_block(src, 5, 3, 2), np.full((2, 3, 4), 0.05))
+    whole = as17_olo.simulate("sphere", "fixed", 4, 300, [4.0], range(4), 3, mu=0.2)
+    parts = pd.concat([as17_olo.simulate("sphere", "fixed", 4, 300, [4.0], r, 3, mu=0.2) for r in (range(0, 1), range(1, 4))])
+    key = ["algorithm", "eps", "replicate"]
+    pd.testing.assert_frame_equal(whole.sort_values(key).reset_index(drop=True), parts.sort_values(key).reset_index(drop=True))
+    assert np.allclose(whole.comparator, 0.2 * 300)  # -min_X <L_T, x> = mu T ||u||_2 on the ball
+    blo = as17_blo.simulate("cube", "fixed", 4, 500, {"scrible": [None], "dp_scrible": [4.0]}, range(2), 3, mu=0.2)
+    assert np.allclose(blo.trivial_regret, 0.2 * 500)

@@ -71,9 +71,10 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
         p = out.get(sc)
         if p is None:
             continue
-        if not any(abs(e - p["rate_eps"]) < 1e-12 for e in p["eps"]):
-            raise ConfigError(f"config key '{sc}.rate_eps': {p['rate_eps']} must be one of {sc}.eps {p['eps']}")
-        for k in ("T", "T_switching", "eps", "N_grid", "s_grid"):
+        for key in ("rate_eps", "regret_eps"):
+            if key in p and not any(abs(e - p[key]) < 1e-12 for e in p["eps"]):
+                raise ConfigError(f"config key '{sc}.{key}': {p[key]} must be one of {sc}.eps {p['eps']}")
+        for k in ("T", "T_switching", "T_fixed", "eps", "N_grid", "s_grid"):
             if k in p:
                 p[k] = sorted(p[k])
     if "ztc22" in out:

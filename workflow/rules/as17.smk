@@ -18,7 +18,7 @@ rule as17_experts_simulate:
     benchmark:
         "logs/bench/as17_experts_simulate/{env}_T{T}_{chunk}.tsv"
     wildcard_constraints:
-        env="switching|stochastic",
+        env="switching|fixed|stochastic",
         T=r"\d+",
         chunk=r"\d+-\d+",
     params:

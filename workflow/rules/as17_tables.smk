@@ -13,11 +13,15 @@ OLO_FILES = [
     for g, N, T in (grid_points(OLO) if row != "ftpl" else [("T", OLO["N"], T) for T in OLO["T"]])
     for c in (chunk_ids("as17_olo") if OLO else [])
 ]
-# the T grid on every env of as17_mab.envs; the N grid and the eps window on the stochastic sequence
+# the T grid on every env of as17_mab.envs; the N grid and the eps window on the stochastic sequence;
+# Theorem 4.1's bound grid on the signed sequence
 MAB_FILES = [
     f"results/as17/mab/{env}/{g}_N{N}_T{T}/chunk{c}.parquet"
     for g, N, T in ((grid_points(MAB) + [("eps", MAB["N"], MAB["T_eps"])]) if MAB else [])
     for env in (MAB.get("envs", ["stochastic"]) if g == "T" else ["stochastic"]) for c in chunk_ids("as17_mab")
+] + [
+    f"results/as17/mab/signed/bound_N{MAB['bound_grid']['N']}_T{T}/chunk{c}.parquet"
+    for T in (MAB.get("bound_grid", {}).get("T", []) if MAB else []) for c in chunk_ids("as17_mab")
 ]
 
 
@@ -26,7 +30,7 @@ MAB_FILES = [
 BLO_CHUNKS = {
     key: [f"{c.start}-{c.stop}" for c in replicate_chunks(BLO.get(f"replicates_{key}", BLO["replicates"]),
                                                          BLO.get("chunk_size", RUN["chunk_size"]))]
-    for key in (["switching", "stochastic", "eps"] if BLO else [])
+    for key in (["switching", "fixed", "stochastic", "eps"] if BLO else [])
 }
 BLO_FILES = [
     f"results/as17/blo/{dom}/{env}/{g}_T{T}/chunk{c}.parquet"
@@ -68,7 +72,7 @@ rule as17_olo_simulate:
         "logs/bench/as17_olo_simulate/{row}_{env}_T_{chunk}.tsv"
     wildcard_constraints:
         row="sphere|cube|ftpl",
-        env="switching|stochastic",
+        env="switching|fixed|stochastic",
         chunk=r"\d+-\d+",
     params:
         group="as17_olo",
@@ -89,11 +93,32 @@ rule as17_olo_simulate_N:
         "logs/bench/as17_olo_simulate/{row}_{env}_N_{chunk}.tsv"
     wildcard_constraints:
         row="sphere|cube",
-        env="switching|stochastic",
+        env="switching|fixed|stochastic",
         chunk=r"\d+-\d+",
     params:
         group="as17_olo",
         p=OLO,
+        seed=SEED,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/simulate.py"
+
+
+# Theorem 4.1's bound grid in one process (as as17_blo_simulate_fixed)
+rule as17_mab_simulate_bound:
+    output:
+        [f"results/as17/mab/signed/bound_N{MAB['bound_grid']['N']}_T{T}/chunk{{chunk}}.parquet"
+         for T in (MAB.get("bound_grid", {}).get("T", []) if MAB else [])],
+    log:
+        "logs/as17_mab_simulate/signed_bound_{chunk}.log",
+    benchmark:
+        "logs/bench/as17_mab_simulate/signed_bound_{chunk}.tsv"
+    wildcard_constraints:
+        chunk=r"\d+-\d+",
+    params:
+        group="as17_mab",
+        p=MAB,
         seed=SEED,
     conda:
         CONDA_ENV
@@ -117,6 +142,28 @@ rule as17_mab_simulate:
     params:
         group="as17_mab",
         p=MAB,
+        seed=SEED,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/simulate.py"
+
+
+# the fixed-leader T grid of a domain in one process (each point is the same independent call as one job
+# per point: the same files, the start-up of ~2 s paid once instead of per point)
+rule as17_blo_simulate_fixed:
+    output:
+        [f"results/as17/blo/{{row}}/fixed/T_T{T}/chunk{{chunk}}.parquet" for T in (BLO.get("T_fixed", BLO.get("T", [])) if BLO else [])],
+    log:
+        "logs/as17_blo_simulate/{row}_fixed_T_{chunk}.log",
+    benchmark:
+        "logs/bench/as17_blo_simulate/{row}_fixed_T_{chunk}.tsv"
+    wildcard_constraints:
+        row="ball|cube",
+        chunk=r"\d+-\d+",
+    params:
+        group="as17_blo",
+        p=BLO,
         seed=SEED,
     conda:
         CONDA_ENV

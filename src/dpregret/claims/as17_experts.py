@@ -1,10 +1,15 @@
 """Claims of Agarwal and Singh (ICML 2017), section 3, on prediction with expert advice.
 
-Each claim is checked per environment (``switching``, ``stochastic``) on the tidy
-table of :func:`dpregret.scenarios.as17_experts.simulate`, and its negative control --
-the same FTRL reading fresh-noise prefix sums (no tree; per-release Laplace noise
-calibrated by advanced composition, whose regret is the multiplicative O(sqrt(T)/eps))
--- goes through the very same check.
+Each claim is checked per environment (the preset's ``envs``: ``fixed``, a fixed leader,
+and ``stochastic``) on the tidy table of :func:`dpregret.scenarios.as17_experts.simulate`, and
+its negative control -- the same FTRL reading fresh-noise prefix sums (no tree; per-release
+Laplace noise calibrated by advanced composition, whose regret is the multiplicative
+O(sqrt(T)/eps)) -- goes through the very same check.  So does the non-learner, uniform weights
+on the same losses (:mod:`dpregret.claims.as17_gates`); the two gap claims, which a learner
+ignoring its feedback meets with gap 0, carry the learning gate of the learner's own
+non-private regret and their non-learner control is decided on it.  The regret rate in T is
+decided at ``regret_eps`` and only where the run shows Corollary 3.2's sqrt(T) term dominating
+(:func:`regret_regime`).
 """
 from __future__ import annotations
 
@@ -12,7 +17,9 @@ import numpy as np
 import pandas as pd
 
 from ..scenarios.as17_experts import bound_thm3_4
-from .core import Claim, Result, check_bound, check_exact, check_rate, paired_gap
+from .as17_gates import gate_T, privacy_share_regime
+from .core import (Claim, Result, check_bound, check_exact, check_rate, paired_gap, with_learning_gate,
+                   with_nonlearner)
 
 PAPER = "AS17"
 ALG, CONTROL = "tree", "fresh_noise"
@@ -42,26 +49,77 @@ CLAIMS = {
 }
 
 
+NONLEARNER = "uniform weights"  # the non-learner of the experts setting (column uniform_regret)
+
+
 def evaluate(df: pd.DataFrame, d_noise: pd.DataFrame, env: str, rate_eps: float, tols: dict,
-             alpha: float, rng: np.random.Generator) -> dict[str, dict]:
-    """All claims for one environment: ``{claim_id: {"claim": Result, "control": Result}}``."""
+             alpha: float, rng: np.random.Generator, regret_eps: float | None = None,
+             regime: dict | None = None) -> dict[str, dict]:
+    """All claims for one environment: ``{claim_id: {"claim": Result, "control": Result}}``.
+
+    Every claim's result carries its non-learner control (uniform weights on the same losses,
+    decided by the same check, :mod:`dpregret.claims.as17_gates`); the two gap claims carry the
+    learning gate of the learner's own non-private regret, and their non-learner control is the
+    non-learner's result on that gate.  ``regret_eps`` (default ``rate_eps``): the eps of the
+    regret rate in T; ``regime`` (``{"privacy_share_max": s}``): that rate is decided only where the
+    run shows the paper's sqrt(T) term dominating, i.e. the private-minus-non-private share of the
+    regret at most ``s`` at every T (else not in the regime, :func:`regret_regime`)."""
     df = df[df.env == env]
     if df.empty:
         raise ValueError(f"no rows for env={env!r}")
     N = int(df.N.iloc[0])
+    reps = rate_eps if regret_eps is None else regret_eps
     out = {}
     for cid in CLAIMS:
-        res = {}
-        for role, alg in (("claim", ALG), ("control", CONTROL)):
-            res[role] = _check(cid, df, d_noise, alg, N, rate_eps, tols.get(cid, 0.0), alpha, rng)
+        tol = tols.get(cid, 0.0)
+        eps_c = reps if cid == "AS17-cor3.2-regret-rate-T" else rate_eps
+        res = {role: _check(cid, df, d_noise, alg, N, eps_c, tol, alpha, rng) for role, alg in
+               (("claim", ALG), ("control", CONTROL))}
+        if cid == "AS17-cor3.2-regret-rate-T" and regime is not None:
+            res["claim"] = regret_regime(df, ALG, "nonprivate", eps_c, res["claim"], regime)
+        if cid in GATED:
+            res["claim"] = with_learning_gate(res["claim"], learning_gate(df, "nonprivate", alpha, rng))
+            nl = learning_gate(df, None, alpha, rng)
+        else:
+            nl = _check(cid, df, d_noise, None, N, eps_c, tol, alpha, rng)
+        res["claim"] = with_nonlearner(res["claim"], NONLEARNER, nl)
         out[cid] = res
     return out
 
 
+GATED = ("AS17-cor3.2-gap-rate-T", "AS17-cor3.2-gap-eps")  # paired gap claims: a learning gate
+
+
+def learning_gate(df: pd.DataFrame, base: str | None, alpha: float, rng: np.random.Generator) -> Result:
+    """The learning gate (:func:`as17_gates.gate_T`) of the learner whose non-private rows are
+    ``algorithm == base`` (the paper's ``nonprivate``; a user's ``name@nonprivate``) on one
+    environment's T grid; ``base=None``: the non-learner's own (uniform weights)."""
+    rows = df[df.algorithm == (base if base is not None else ALG)]
+    rows = rows[np.isclose(rows.eps, rows.eps.iloc[0])]  # the non-private learner does not depend on eps
+    Ts = np.sort(rows["T"].unique())
+    col = "regret" if base is not None else "uniform_regret"
+    by_T = [rows[rows["T"] == T].sort_values("replicate") for T in Ts]
+    who = "the learner's non-private regret" if base is not None else f"the non-learner's ({NONLEARNER}) regret"
+    return gate_T(Ts, [g[col].to_numpy() for g in by_T], by_T[-1].uniform_regret.to_numpy(), alpha, rng, who)
+
+
+def regret_regime(df: pd.DataFrame, alg: str, base: str, eps: float, res: Result, regime: dict) -> Result:
+    """The regret rate in T is Corollary 3.2's sqrt(T log N) term only where it dominates the
+    additive privacy term N log N log^2 T / eps (:func:`as17_gates.privacy_share_regime`, share
+    ``regime["privacy_share_max"]``)."""
+    priv = df[(df.algorithm == alg) & np.isclose(df.eps, eps)].groupby("T").regret.mean()
+    return privacy_share_regime(priv, df[df.algorithm == base].groupby("T").regret.mean(), res,
+                                regime["privacy_share_max"], eps)
+
+
 def _check(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng, base="nonprivate") -> Result:
     """Claim ``cid`` on the rows ``algorithm == alg``; the gap claims pair them with the rows
-    ``algorithm == base`` (the non-private twin on the same losses)."""
-    sub = df[df.algorithm == alg]
+    ``algorithm == base`` (the non-private twin on the same losses).  ``alg=None``: the
+    non-learner (uniform weights, column ``uniform_regret`` of the tree's rows), whose private and
+    non-private regret coincide (gap 0)."""
+    sub = df[df.algorithm == (ALG if alg is None else alg)]
+    if alg is None:
+        sub = sub.assign(regret=sub.uniform_regret)
     if cid == "AS17-thm3.4-bound":
         diffs, ratios, ses, labels, vacuous = [], [], [], [], []
         for (T, eps), g in sub.groupby(["T", "eps"]):
@@ -77,7 +135,10 @@ def _check(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng, base="nonprivate
     if cid == "AS17-cor3.2-regret-rate-T":
         g = sub[np.isclose(sub.eps, rate_eps)].sort_values("T")
         Ts = np.sort(g["T"].unique())
-        return check_rate(Ts, [g[g["T"] == T].regret.to_numpy() for T in Ts], 0.5, tol, alpha, rng)
+        return check_rate(Ts, [g[g["T"] == T].sort_values("replicate").regret.to_numpy() for T in Ts], 0.5, tol,
+                          alpha, rng)
+    if alg is None:  # the non-learner's gap is 0 by construction: its gap claims are decided on the gate
+        raise ValueError(f"{cid}: the non-learner is decided on the learning gate")
     gaps = paired_gap(df, ["env", "N", "T", "eps", "replicate"], by="algorithm", base=base, alg=alg,
                       base_as="_base")
     # gap_max: the largest gap any play could give on these losses (trivial maximum of the metric)
@@ -107,7 +168,12 @@ def gap_rate_T_claim(runs: pd.DataFrame, rate_eps: float, tol: dict, alpha: floa
     (``scenarios.as17_experts_user``: ``name`` paired with ``name@nonprivate``, control
     ``name@fresh_noise``), by the check :func:`evaluate` runs.  ``rng_for(claim id)`` gives the
     bootstrap's rng, used by the claim then the control (as :func:`evaluate`, which shares one rng
-    over all the claims of an environment: the same measured values, other bootstrap draws)."""
+    over all the claims of an environment: the same measured values, other bootstrap draws).
+
+    The result carries the learning gate of that learner's own non-private regret
+    (:func:`learning_gate`): a learner that ignores its feedback has gap 0 and must not pass.  The
+    non-learner control is not attached here (the pipeline attaches the non-learner decided
+    through the same door; :func:`evaluate` attaches it to the paper's records)."""
     cid = "AS17-cor3.2-gap-rate-T"
     df = runs[runs.env == env]
     if df.empty:
@@ -117,7 +183,8 @@ def gap_rate_T_claim(runs: pd.DataFrame, rate_eps: float, tol: dict, alpha: floa
         if not (df.algorithm == a).any():
             raise ValueError(f"no rows for algorithm={a!r} on env={env!r}")
     N, rng = int(df.N.iloc[0]), rng_for(cid)
-    return tuple(_check(cid, df, None, a, N, rate_eps, tol.get(cid, 0.0), alpha, rng, base=base) for a in (alg, ctl))
+    res, control = (_check(cid, df, None, a, N, rate_eps, tol.get(cid, 0.0), alpha, rng, base=base) for a in (alg, ctl))
+    return with_learning_gate(res, learning_gate(df, base, alpha, rng)), control
 
 
 EXACT_CLAIM = Claim(
@@ -166,7 +233,7 @@ def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
     for env in p["envs"]:
         rng = check_rng(params["seed"], "as17_experts", env)
         for cid, res in evaluate(tables["runs"], tables["d_noise"], env, p["rate_eps"], params["tolerances"], alpha,
-                                 rng).items():
+                                 rng, p.get("regret_eps"), p.get("regret_regime")).items():
             out.append(record(CLAIMS[cid], res["claim"], res["control"], scenario="as17_experts", env=env,
                               ci_level=1 - alpha, secondary=res.get("secondary"), history=params["history"].get(cid)))
     out.append(record(EXACT_CLAIM, check_draws(p["T"]), check_draws(p["T"][:1], pad=False), scenario="as17_experts",

@@ -8,6 +8,12 @@ Table 2 (bandits): row 1 (bandit linear optimisation, SCRiBLe on the ball and th
 ``scenarios.as17_blo``) and row 2 (multi-armed bandits, ``scenarios.as17_bandits``), plus
 the explicit Theorem 4.1 / 4.5 bounds, Lemma 4.3 and the headline comparison with the
 O~(T^(2/3)) baseline.
+
+Every learner claim carries its non-learner control on the same draws (:data:`NONLEARNERS`,
+:mod:`dpregret.claims.as17_gates`): the same check on the trivial learner's regret, or, for the
+claims a non-learner meets by construction (gaps; rates in N and 1/eps), its result on the
+claim's learning gate (:func:`rate_gate`).  Lemma 4.3 is an identity about zero-mean noise, not
+about learning (``learns=False``).
 """
 from __future__ import annotations
 
@@ -16,8 +22,10 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from .core import Result, check_bound, check_comparison, claim_factory, confirm_by_se, not_in_regime, width_margin
-from .rates import RateSpec, evaluate_rate
+from .as17_gates import gate_points, gate_T, privacy_share_regime
+from .core import (Result, check_bound, check_comparison, check_rate, claim_factory, confirm_by_se, not_in_regime,
+                   width_margin, with_learning_gate, with_nonlearner)
+from .rates import TRANSFORMS, RateSpec, _select, evaluate_rate
 
 PAPER = "AS17"
 FRESH = "fresh noise on every release without the tree (advanced composition): multiplicative O~(sqrt(T)/eps)"
@@ -53,7 +61,10 @@ def olo_gap_rate_T_claim(runs: pd.DataFrame, row: str, rate_eps: float, tol: dic
     ``name@nonprivate``, control ``name@fresh_noise``), by the pipeline's check (:func:`evaluate_rate`
     on the ``OLO_SPECS`` entry, as :func:`check_job`).  ``rng_for(claim id)`` gives the bootstrap's
     rng, used by the claim then the control (:func:`check_job` uses ``check_rng(seed, claim id,
-    env)``: the same measured values, other bootstrap draws)."""
+    env)``: the same measured values, other bootstrap draws).  The result carries the learning gate
+    of that learner's own non-private regret (:func:`spec_gate_T`: a learner that ignores its
+    feedback has gap 0); the non-learner control is attached by the pipeline (and by
+    :func:`check_job` to the paper's records)."""
     cid = f"AS17-T1-{row}-gap-rate-T"
     specs = {s.claim.claim_id: s for s in OLO_SPECS}
     if cid not in specs:
@@ -70,7 +81,9 @@ def olo_gap_rate_T_claim(runs: pd.DataFrame, row: str, rate_eps: float, tol: dic
     for a in (spec.algorithm, spec.control, spec.baseline):
         if not ((df.algorithm == a) & (df.row == row) & (df.grid == "T")).any():
             raise ValueError(f"no rows for algorithm={a!r}, row={row!r}, grid='T' on env={env!r}")
-    return evaluate_rate(df, spec, rate_eps, tol.get(cid, 0.0), alpha, rng_for(cid))
+    rng = rng_for(cid)
+    res, ctl = evaluate_rate(df, spec, rate_eps, tol.get(cid, 0.0), alpha, rng)
+    return with_learning_gate(res, rate_gate(df, spec, "as17_olo", rate_eps, alpha, rng)), ctl
 
 # Table 1 rows 2-3 in N: Theorem 3.4's explicit bound at every N of the N grid (issue #16 item 1).
 # A slope in N cannot be read at feasible T (README, "Gap vs N"); the bound, with its constants,
@@ -127,20 +140,21 @@ def evaluate_olo_bound(df: pd.DataFrame, row: str, d_noise: dict, alpha: float) 
         r = not_in_regime(empty, "no N of the grid has 2/eta <= control noise <= signal", {"points": regime})
         return r, r
     out = []
-    for alg in ("tree", "wrong_sensitivity"):
+    for alg in ("tree", "wrong_sensitivity", None):  # None: the non-learner (frozen at 0, column comparator)
         diffs, ratios, ses, labels = [], [], [], []
         for N, g, eta, D, D_se, label in pts:
-            a = g[g.algorithm == alg].sort_values("replicate")
+            a = g[g.algorithm == (alg or "tree")].sort_values("replicate")
+            regret = (a.regret if alg else a.comparator).to_numpy()
             B = bound_thm3_4_quadratic(eta, d_r_quadratic(domain, N), a.sum_sq_dual.to_numpy(), D)
-            diffs.append(a.regret.to_numpy() - B)
-            ratios.append(float(a.regret.mean() / B.mean()))
+            diffs.append(regret - B)
+            ratios.append(float(regret.mean() / B.mean()))
             ses.append(D_se)
-            labels.append({**label, "bound": round(float(B.mean()), 1), "regret": round(float(a.regret.mean()), 1)})
+            labels.append({**label, "bound": round(float(B.mean()), 1), "regret": round(float(regret.mean()), 1)})
         res = check_bound(diffs, ratios, alpha, ses, labels)
         res.detail["regime"] = regime
         res.detail["out_of_regime"] = [p for p in regime if not p["in_regime"]]
         out.append(res)
-    return out[0], out[1]
+    return with_nonlearner(out[0], NONLEARNERS["as17_olo"][0], out[2]), out[1]
 
 
 def olo_bound_results(olo: pd.DataFrame, p: dict, seed: int, alpha: float) -> dict[tuple[str, str], tuple[Result, Result]]:
@@ -172,9 +186,10 @@ MAB_SPECS = [
                 "lambda = 1/eps^2 (mis-calibrated), eta and gamma re-tuned: regret ~ 1/eps^2"),
              "inv_eps", "regret", 1.0, "dp_exp2", "dp_exp2_eps_squared", {"grid": "eps"}, fixed_eps=False, decades=1.0),
     RateSpec(_c("AS17-T2-mab-rate-N", "Theorem 4.1, Table 2 row 2", "rate",
-                "regret grows as sqrt(N log N)", "regret vs N at T_N",
+                "regret grows as sqrt(N log N): divided by the stated sqrt(ln N) it grows at most as N^(1/2)",
+                "regret / sqrt(ln N) vs N at T_N",
                 "lambda = N/eps (the whole loss vector's l1 sensitivity, not Lemma 4.2's B = 1): regret ~ N^1.5"),
-             "N", "regret", 0.5, "dp_exp2", "dp_exp2_full_sens", {"grid": "N"}),
+             "N", "regret", 0.5, "dp_exp2", "dp_exp2_full_sens", {"grid": "N"}, transform="sqrtlog"),
 ]
 
 
@@ -226,17 +241,24 @@ def blo_rate_T_claim(runs: pd.DataFrame, domain: str, rate_eps: float, tol: dict
     return evaluate_rate(runs, spec, rate_eps, tol.get(cid, 0.0), alpha, rng_for(cid))
 
 EXTRA = {
-    "AS17-thm4.1-bound": _c("AS17-thm4.1-bound", "Theorem 4.1 (proof, section 4.1)", "bound",
-                            "E[Regret] <= log N/eta + 2 eta T N (1 + 10 lambda^2 log^2 NT) + 2 T gamma + 1 at every (T, eps)",
-                            "regret - bound", "the step eta halved (a factor-2 slip in its constant), lambda and gamma unchanged, "
-                            "against the bound of the correct parameters"),
+    "AS17-thm4.1-bound": dataclasses.replace(
+        _c("AS17-thm4.1-bound", "Theorem 4.1 (proof, section 4.1)", "bound",
+           "E[Regret] <= log N/eta + 2 eta T N (1 + 10 lambda^2 log^2 NT) + 2 T gamma + 1 at every (sequence, N, T, eps) "
+           "of the T grid and of the bound grid (signed fixed leader: arm 1 loss -1, the others +1, ||l_t||_inf <= 1 as "
+           "the theorem allows), points at or above the trivial maximum reported apart",
+           "regret - bound", "the same runs against half the bound (a factor-2 slip in the theorem's constant)"),
+        secondary="the step eta halved (lambda, gamma unchanged) against the bound of the correct parameters "
+                  "(bound grid)"),
     "AS17-thm4.5-bound": _c("AS17-thm4.5-bound", "Theorem 4.5 (Appendix D)", "bound",
                             "E[Regret] <= the explicit bound at the end of Appendix D, at every (domain, T, eps)",
                             "regret - bound", "lambda by advanced composition against the same bound"),
-    "AS17-lemma4.3": _c("AS17-lemma4.3", "Lemma 4.3", "comparison",
-                        "E[regret on the true losses] = E[regret on the noisy losses l + Z] (zero-mean noise): the paired "
-                        "difference's interval lies within +-5% of the mean regret",
-                        "noisy-loss regret - true regret (paired)", "noise with mean lambda on arm 0 (not zero-mean)"),
+    # Lemma 4.3 is an identity about zero-mean noise that holds for any sequence of plays, learning or not:
+    # not a learner claim (no non-learner control)
+    "AS17-lemma4.3": dataclasses.replace(
+        _c("AS17-lemma4.3", "Lemma 4.3", "comparison",
+           "E[regret on the true losses] = E[regret on the noisy losses l + Z] (zero-mean noise): the paired "
+           "difference's interval lies within +-5% of the mean regret",
+           "noisy-loss regret - true regret (paired)", "noise with mean lambda on arm 0 (not zero-mean)"), learns=False),
     "AS17-thm4.1-vs-T2-3": _c("AS17-thm4.1-vs-T2-3", "Theorem 4.1 vs Smith-Thakurta, Table 2 row 2", "comparison",
                               "Algorithm 4 + EXP2 has lower regret than the O~(T^(2/3)) baseline at the largest T",
                               "regret(dp_exp2) - regret(explore_tree), paired",
@@ -251,11 +273,87 @@ MAB_ADVERSARIAL_ENVS = ("periodic",)
 for _cid in ("AS17-lemma4.3", "AS17-thm4.1-vs-T2-3"):
     for _env in MAB_ADVERSARIAL_ENVS:
         _c0 = EXTRA[_cid]
-        EXTRA[f"{_cid}--{_env}"] = _c(f"{_cid}--{_env}", _c0.theorem, _c0.kind, f"{_c0.statement} (on the {_env} sequence)",
-                                      _c0.metric, _c0.control)
+        EXTRA[f"{_cid}--{_env}"] = dataclasses.replace(_c0, claim_id=f"{_cid}--{_env}",
+                                                       statement=f"{_c0.statement} (on the {_env} sequence)")
 
 
 NONPRIVATE = {"dp_exp2": "exp2", "dp_scrible": "scrible"}
+
+
+# The non-learner of each scenario, measured on the same draws (claims.as17_gates): its name and the
+# column of the run table that holds its regret.
+NONLEARNERS = {"as17_olo": ("frozen at the centre 0 of X", "comparator"),
+               "as17_mab": ("a uniformly random arm", "trivial_regret"),
+               "as17_blo": ("frozen at the centre of X", "trivial_regret")}
+# Table 1's regret rates in T of Algorithm 1 (sphere, cube): decided at the preset's regret_eps, inside the
+# regime where Corollary 3.2's sqrt(T) term dominates the additive privacy term (shown by the run)
+REGRET_RATE_IDS = ("AS17-T1-sphere-regret-rate-T", "AS17-T1-cube-regret-rate-T")
+
+
+def _by(d: pd.DataFrame, x: str, col: str) -> tuple[np.ndarray, list[np.ndarray]]:
+    xs = np.sort(d[x].unique())
+    return xs, [d[d[x] == v].sort_values("replicate")[col].to_numpy() for v in xs]
+
+
+def spec_gate_T(df: pd.DataFrame, spec: RateSpec, base: str | None, col: str, alpha: float,
+                rng: np.random.Generator) -> Result:
+    """The learning gate (:func:`as17_gates.gate_T`) of a gap claim on its T grid: the regret of the
+    learner's non-private twin (rows ``algorithm == base``: ``spec.baseline``, e.g. ``nonprivate`` or a
+    user's ``name@nonprivate``) against the non-learner's (column ``col``) at the largest T;
+    ``base=None``: the non-learner's own regret (what it gives as its own twin)."""
+    d = df[df.algorithm == (base if base is not None else spec.algorithm)]
+    for k, v in spec.where.items():
+        d = d[d[k] == v]
+    if d.empty:
+        raise ValueError(f"{spec.claim.claim_id}: no rows for the learning gate ({base or spec.algorithm!r})")
+    d = d[np.isclose(d.eps, d.eps.iloc[0])]  # a non-private twin (and a non-learner) does not depend on eps
+    Ts, regret = _by(d, "T", "regret" if base is not None else col)
+    _, nl = _by(d, "T", col)
+    who = "the learner's non-private regret" if base is not None else "the non-learner's regret"
+    return gate_T(Ts.astype(float), regret, nl[-1], alpha, rng, who)
+
+
+def spec_gate_points(df: pd.DataFrame, spec: RateSpec, learner: bool, col: str, alpha: float) -> Result:
+    """The learning gate (:func:`as17_gates.gate_points`) of a rate in N or 1/eps: the regret of the
+    learner's non-private twin (:data:`NONPRIVATE`; it does not depend on eps) at most half the
+    non-learner's (column ``col`` of the same rows) at every N of the N grid, resp. at the eps
+    window's T; ``learner=False``: the non-learner's own regret."""
+    d = df[df.algorithm == NONPRIVATE[spec.algorithm]]
+    for k, v in spec.where.items():
+        d = d[d[k] == v]
+    if d.empty:
+        raise ValueError(f"{spec.claim.claim_id}: no rows of {NONPRIVATE[spec.algorithm]!r} for the learning gate")
+    x = "N" if spec.x == "N" else "T"
+    xs, regret = _by(d, x, "regret" if learner else col)
+    _, nl = _by(d, x, col)
+    return gate_points([{x: float(v)} for v in xs], regret, nl, alpha,
+                       "the learner's non-private regret" if learner else "the non-learner's regret")
+
+
+def rate_gate(df: pd.DataFrame, spec: RateSpec, scen: str, rate_eps: float, alpha: float,
+              rng: np.random.Generator) -> Result | None:
+    """The learner's learning gate of a rate spec (gap claims: :func:`spec_gate_T`; rates in N and
+    1/eps: :func:`spec_gate_points`), None for a rate in T of the regret."""
+    col = NONLEARNERS[scen][1]
+    if spec.metric == "gap":
+        return spec_gate_T(df, spec, spec.baseline, col, alpha, rng)
+    if spec.x in ("N", "inv_eps"):
+        return spec_gate_points(df, spec, True, col, alpha)
+    return None
+
+
+def rate_nonlearner(df: pd.DataFrame, spec: RateSpec, scen: str, rate_eps: float, tol: float, alpha: float,
+                    rng: np.random.Generator) -> tuple[str, Result]:
+    """The non-learner control of a rate spec, on the same draws: its result on the learning gate
+    where the spec has one, else the same rate check on its regret (:func:`rate_gate`)."""
+    name, col = NONLEARNERS[scen]
+    if spec.metric == "gap":
+        return name, spec_gate_T(df, spec, None, col, alpha, rng)
+    if spec.x in ("N", "inv_eps"):
+        return name, spec_gate_points(df, spec, False, col, alpha)
+    xs, nl = _by(_select(df, spec, spec.algorithm, rate_eps), spec.x, col)
+    return name, check_rate(xs.astype(float), nl, spec.exponent, tol, alpha, rng,
+                            transform=TRANSFORMS[spec.transform], decades=spec.decades)
 
 
 def eps_window_regime(df: pd.DataFrame, spec: RateSpec, res: Result, regime: dict) -> Result:
@@ -296,27 +394,13 @@ def _equal_check(diff: np.ndarray, margin: float, alpha: float) -> Result:
     return res
 
 
-def evaluate_extra(mab: pd.DataFrame, blo: pd.DataFrame, rate_eps: float, alpha: float) -> dict[str, tuple[Result, Result]]:
+def evaluate_extra(mab: pd.DataFrame, blo: pd.DataFrame, rate_eps: float, alpha: float) -> dict[str, tuple]:
+    """The extra claims of Table 2: ``{claim id: (claim, primary control[, secondary controls])}``,
+    each claim's result with its non-learner control on the same draws (Lemma 4.3 is not about
+    learning: ``learns=False``)."""
     out = {}
     T_all = mab[mab.grid == "T"]
-    # Theorem 4.1 bound at every (sequence, T, eps)
-    # A point whose bound is at or above the trivial maximum of the regret decides nothing
-    # (issue #16 item 5): losses in [0, 1], so Regret <= sum_t <p_t, l_t> <= T.
-    res = {}
-    for role, alg in (("claim", "dp_exp2"), ("control", "dp_exp2_half_step")):
-        diffs, ratios, labels, vacuous = [], [], [], []
-        for (env, t, e), g in T_all[T_all.algorithm == alg].groupby(["env", "T", "eps"]):
-            B = T_all[(T_all.algorithm == "dp_exp2") & (T_all.env == env) & (T_all["T"] == t)
-                      & np.isclose(T_all.eps, e)].bound_thm4_1
-            if B.empty:
-                continue
-            b = float(B.iloc[0])
-            diffs.append(g.regret.to_numpy() - b)
-            ratios.append(float(g.regret.mean() / b))
-            labels.append({"env": env, "T": int(t), "eps": float(e), "bound": round(b, 1), "trivial_max": int(t)})
-            vacuous.append(b >= t)
-        res[role] = check_bound(diffs, ratios, alpha, None, labels, vacuous=vacuous)
-    out["AS17-thm4.1-bound"] = (res["claim"], res["control"])
+    out["AS17-thm4.1-bound"] = _thm4_1_bound(mab[mab.grid.isin(["T", "bound"])], alpha)
     for env in T_all.env.unique():
         suffix = "" if env == "stochastic" else f"--{env}"
         out.update(_lemma43_and_baseline(T_all[T_all.env == env], rate_eps, alpha, suffix))
@@ -324,23 +408,61 @@ def evaluate_extra(mab: pd.DataFrame, blo: pd.DataFrame, rate_eps: float, alpha:
     # trivial maximum: sum_t <l_t, x_t> <= T (|<l, x>| <= 1 on both domains) plus -min_x <L_T, x>
     # (the column trivial_regret, the centre's regret), mean over the replicates
     res = {}
-    for role, alg in (("claim", "dp_scrible"), ("control", "dp_scrible_composed")):
+    for role, alg in (("claim", "dp_scrible"), ("control", "dp_scrible_composed"), ("nonlearner", None)):
         diffs, ratios, labels, vacuous = [], [], [], []
-        for (grid, row, env, t, e), g in blo[blo.algorithm == alg].groupby(["grid", "row", "env", "T", "eps"]):
-            ref = blo[(blo.algorithm == "dp_scrible") & (blo.grid == grid) & (blo.row == row) & (blo["T"] == t)
-                      & np.isclose(blo.eps, e)]
+        for (grid, row, env, t, e), g in blo[blo.algorithm == (alg or "dp_scrible")].groupby(
+                ["grid", "row", "env", "T", "eps"]):
+            ref = blo[(blo.algorithm == "dp_scrible") & (blo.grid == grid) & (blo.row == row) & (blo.env == env)
+                      & (blo["T"] == t) & np.isclose(blo.eps, e)]
             if ref.empty:
                 continue
             b = float(ref.bound_thm4_5.iloc[0])
             top = float(t + ref.trivial_regret.mean())
-            diffs.append(g.regret.to_numpy() - b)
-            ratios.append(float(g.regret.mean() / b))
+            regret = (g.regret if alg else g.trivial_regret).to_numpy()  # None: the centre, on the same draws
+            diffs.append(regret - b)
+            ratios.append(float(regret.mean() / b))
             labels.append({"row": row, "env": env, "T": int(t), "eps": float(e), "bound": round(b, 1),
                            "trivial_max": round(top, 1)})
             vacuous.append(b >= top)
         res[role] = check_bound(diffs, ratios, alpha, None, labels, vacuous=vacuous)
-    out["AS17-thm4.5-bound"] = (res["claim"], res["control"])
+    out["AS17-thm4.5-bound"] = (with_nonlearner(res["claim"], NONLEARNERS["as17_blo"][0], res["nonlearner"]),
+                                res["control"])
     return out
+
+
+def _thm4_1_bound(rows: pd.DataFrame, alpha: float) -> tuple[Result, Result, dict]:
+    """Theorem 4.1's explicit bound at every (sequence, N, T, eps) of the T grid and of the bound grid
+    (the signed fixed-leader sequence, :class:`~dpregret.scenarios.as17_bandits.SignedExperts`).
+
+    A point whose bound is at or above the trivial maximum of the regret, ``sum_t max_i l_t,i -
+    min_i L_T,i`` (column ``max_regret``; ``T`` for losses in [0, 1] without it), decides nothing.
+    Primary control: the same runs against half the bound (a factor-2 slip in the theorem's
+    constant; the testing rule's "the bound with a constant halved").  Secondary: the step eta
+    halved (``dp_exp2_half_step``, where run) against the bound of the correct parameters.
+    Non-learner: a uniformly random arm (column ``trivial_regret``) against the same bound."""
+    pts = []
+    for (env, N, t, e), g in rows[rows.algorithm == "dp_exp2"].groupby(["env", "N", "T", "eps"]):
+        b = float(g.bound_thm4_1.iloc[0])
+        top = float(g.max_regret.mean()) if "max_regret" in g and g.max_regret.notna().all() else float(t)
+        label = {"env": env, "N": int(N), "T": int(t), "eps": float(e), "bound": round(b, 1), "trivial_max": round(top, 1)}
+        half = rows[(rows.algorithm == "dp_exp2_half_step") & (rows.env == env) & (rows.N == N) & (rows["T"] == t)
+                    & np.isclose(rows.eps, e)]
+        pts.append((g.sort_values("replicate"), half.sort_values("replicate"), b, top, label))
+
+    def decide(metric, scale=1.0, which=None):
+        use = [q for q in pts if which is None or not which(q).empty]
+        diffs = [metric(q) - scale * q[2] for q in use]
+        ratios = [float(metric(q).mean() / (scale * q[2])) for q in use]
+        return check_bound(diffs, ratios, alpha, None, [q[4] for q in use], vacuous=[q[2] >= q[3] for q in use])
+
+    claim = decide(lambda q: q[0].regret.to_numpy())
+    control = decide(lambda q: q[0].regret.to_numpy(), 0.5)
+    nonlearner = decide(lambda q: q[0].trivial_regret.to_numpy())
+    secondary = {}
+    if any(not q[1].empty for q in pts):
+        secondary["the step eta halved (lambda, gamma unchanged), against the bound of the correct parameters"] = \
+            decide(lambda q: q[1].regret.to_numpy(), which=lambda q: q[1])
+    return with_nonlearner(claim, NONLEARNERS["as17_mab"][0], nonlearner), control, secondary
 
 
 def _lemma43_and_baseline(T: pd.DataFrame, rate_eps: float, alpha: float, suffix: str) -> dict:
@@ -369,10 +491,39 @@ def _lemma43_and_baseline(T: pd.DataFrame, rate_eps: float, alpha: float, suffix
         crossover = next((int(t) for t in means.index if below.loc[t:].all()), None)
         r.detail.update({"mean_diff_by_T": {int(k): float(v) for k, v in means.items()}, "crossover_T": crossover})
         res.append(r)
+        if other == "explore_tree":  # the non-learner (a uniformly random arm) in place of DP-EXP2, same draws
+            nl = T[(T.algorithm == "dp_exp2") & np.isclose(T.eps, rate_eps)].set_index(["T", "replicate"]).trivial_regret
+            nl_d = (nl - b.reindex(nl.index)).dropna()
+            nonlearner = check_comparison(nl_d.xs(Tmax, level="T").to_numpy(), alpha)
     # how near the control is: its (wrong-signed) difference as a share of the claim's effect
     res[1].detail["control_effect_share"] = float(res[1].measured / abs(res[0].measured)) if res[0].measured else None
-    out[f"AS17-thm4.1-vs-T2-3{suffix}"] = tuple(res)
+    out[f"AS17-thm4.1-vs-T2-3{suffix}"] = (with_nonlearner(res[0], NONLEARNERS["as17_mab"][0], nonlearner), res[1])
     return out
+
+
+def decide_rate(df: pd.DataFrame, spec: RateSpec, scen: str, p: dict, tol: float, alpha: float,
+                rng: np.random.Generator) -> tuple[Result, Result]:
+    """One rate claim of the pipeline on one environment's rows ``df``: (claim, control) by
+    :func:`evaluate_rate` at ``rate_eps`` (Table 1's Algorithm 1 regret rates at ``regret_eps``,
+    inside the run's own regime, :data:`REGRET_RATE_IDS`), the eps window's regime (Table 2), the
+    learning gate (gaps, rates in N and 1/eps: :func:`rate_gate`) and the non-learner control on the
+    same draws (:func:`rate_nonlearner`)."""
+    cid = spec.claim.claim_id
+    eps = float(p.get("regret_eps", p["rate_eps"])) if cid in REGRET_RATE_IDS else float(p["rate_eps"])
+    res, ctl = evaluate_rate(df, spec, eps, tol, alpha, rng)
+    if spec.where.get("grid") == "eps" and scen != "as17_olo":
+        res = eps_window_regime(df, spec, res, p["regime"])
+    if cid in REGRET_RATE_IDS and "regret_regime" in p:
+        d = _select(df, spec, spec.algorithm, eps)
+        base = df[df.algorithm == spec.baseline]
+        for k, v in spec.where.items():
+            base = base[base[k] == v]
+        res = privacy_share_regime(d.groupby("T").regret.mean(), base.groupby("T").regret.mean(), res,
+                                   p["regret_regime"]["privacy_share_max"], eps)
+    gate = rate_gate(df, spec, scen, eps, alpha, rng)
+    if gate is not None:
+        res = with_learning_gate(res, gate)
+    return with_nonlearner(res, *rate_nonlearner(df, spec, scen, eps, tol, alpha, rng)), ctl
 
 
 def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
@@ -399,10 +550,8 @@ def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
                 if scen == "as17_mab" and spec.where.get("grid") != "T" and env != "stochastic":
                     continue  # the N grid and the eps window run on the stochastic sequence only
                 try:
-                    res, ctl = evaluate_rate(df[df.env == env], spec, p["rate_eps"], tol.get(spec.claim.claim_id, 0.0),
-                                             alpha, check_rng(seed, spec.claim.claim_id, env))
-                    if spec.where.get("grid") == "eps" and scen != "as17_olo":
-                        res = eps_window_regime(df[df.env == env], spec, res, p["regime"])
+                    res, ctl = decide_rate(df[df.env == env], spec, scen, p, tol.get(spec.claim.claim_id, 0.0), alpha,
+                                           check_rng(seed, spec.claim.claim_id, env))
                 except Exception as err:
                     res = ctl = failed(err)
                 records.append(record(spec.claim, res, ctl, scenario=scen, env=env, ci_level=1 - alpha,
@@ -416,7 +565,7 @@ def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
     for (cid, env), (res, ctl) in olo_bounds.items():
         records.append(record(OLO_BOUNDS[cid], res, ctl, scenario="as17_olo", env=env, ci_level=1 - alpha,
                               history=history.get(cid)))
-    for cid, (res, ctl) in evaluate_extra(tables["mab"], tables["blo"], mab_p["rate_eps"], alpha).items():
+    for cid, (res, ctl, *sec) in evaluate_extra(tables["mab"], tables["blo"], mab_p["rate_eps"], alpha).items():
         records.append(record(EXTRA[cid], res, ctl, scenario="as17_mab" if "4.5" not in cid else "as17_blo", env=None,
-                              ci_level=1 - alpha, history=history.get(cid)))
+                              ci_level=1 - alpha, secondary=sec[0] if sec else None, history=history.get(cid)))
     return records, {"tables": tables_frame(records + list(tables["experts"]))}

@@ -16,16 +16,19 @@ Algorithms (column ``algorithm``):
   vector, not Lemma 4.2's B = 1), eta and gamma re-tuned for it: regret ~ N^1.5 / eps;
 - ``dp_exp2_eps_squared`` (control for the rate in eps): lambda = 1/eps^2 (a mis-calibration),
   eta and gamma re-tuned for it: the theory gives regret ~ 1/eps^2, not 1/eps;
-- ``dp_exp2_half_step`` (near-miss control for the Theorem 4.1 bound): Theorem 4.1's lambda
-  and gamma with the step eta halved (a factor-2 slip in eta's constant), checked against the
-  bound of the correct parameters;
+- ``dp_exp2_half_step`` (secondary control of the Theorem 4.1 bound, on the bound grid):
+  Theorem 4.1's lambda and gamma with the step eta halved (a factor-2 slip in eta's constant),
+  checked against the bound of the correct parameters;
 - ``dp_exp2_fixed_explore`` (a gross control, mutation suite): gamma fixed at 1/2, a fixed
   exploration rate whose regret grows linearly in T;
 - ``dp_exp2_biased`` (control of Lemma 4.3): Algorithm 4 whose noise on arm 0 has mean lambda.
 
 Rows: expected regret ``sum_t <p_t, l_t> - min_i L_T(i)``; for Algorithm 4 rows also the
 regret on the noisy losses ``l~_t = l_t + Z_t`` against the same comparator (Lemma 4.3)
-and the Theorem 4.1 bound.
+and the Theorem 4.1 bound; on every row uniform play's regret (``trivial_regret``, the
+non-learner's on the same losses) and the trivial maximum ``sum_t max_i l_t,i - min_i L_T,i``
+(``max_regret``).  Sequences (``env``): ``stochastic``, ``switching``, ``periodic``
+(:class:`PeriodicExperts`) and ``signed`` (:class:`SignedExperts`, Theorem 4.1's bound grid).
 
 Your own learner (issue 18; ``dpregret.scenarios.contract``): Algorithm 4 is a black-box
 reduction, so any non-private bandit learner (``dpregret.protocols``, setting ``bandit``) is
@@ -68,7 +71,26 @@ def row_params(name: str, N: int, T: int, eps: float | None) -> tuple[float, flo
     return lam, eta, gam
 
 
-ENVS = KINDS + ("periodic",)
+ENVS = KINDS + ("periodic", "signed")
+
+
+class SignedExperts:
+    """The fixed-leader sequence of Theorem 4.1's bound grid: every round arm 1 has loss -1 and
+    every other arm +1 (``||l_t||_inf <= 1``, as the theorem allows).  EXP2's regret here is its
+    exploration ``2 gamma T (N - 1) / N`` plus the learning of the leader, about ``log N / eta``:
+    with lambda -> 0 (large eps) two of the bound's three terms, ``log N / eta`` and ``2 T gamma``,
+    are each sqrt(2 N T log N) and the third ``2 eta T N`` the same, so the regret reaches ~2/3 of
+    the bound (against <= 0.33 on the [0, 1] sequences, where regret and exploration cost less than
+    the bound's terms), and a factor-2 slip in the bound's constant shows.  No randomness."""
+
+    def __init__(self, T: int, N: int):
+        self.T, self.N = V.integer("T", T), V.integer("N", N, minimum=2)
+
+    def block(self, t0: int, tb: int, R: int) -> np.ndarray:
+        """Rounds ``t0 + 1 .. t0 + tb``, ``(R, tb, N)``."""
+        L = np.ones((R, tb, self.N))
+        L[:, :, 1] = -1.0
+        return L
 
 
 class PeriodicExperts:
@@ -130,7 +152,7 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
         return ReplicateStreams(root_seed, stable_key(*point, role), replicates)
 
     source = (SwitchingExperts(T, N, phases) if env == "switching" else PeriodicExperts(T, N) if env == "periodic"
-              else StochasticExperts(N, gap, streams("losses")))
+              else SignedExperts(T, N) if env == "signed" else StochasticExperts(N, gap, streams("losses")))
     rows = [(a, None if a == "exp2" else float(V.positive("eps", e))) for a in ALGORITHMS if a in plan and a != "explore_tree"
             for e in ([None] if a == "exp2" else plan[a])]
     par = np.array([row_params(a, N, T, e) for a, e in rows])  # (rows, 3)
@@ -156,12 +178,12 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
             lam = exp2_params_thm4_1(N, T, e)[0]  # Lemma 4.2: lambda = 1/eps, as the dp_exp2 row
             users.append(UserRun(name, e, lam, build_user_learner(make, name, R, N, T, lam,
                                                                   streams_of(root_seed, point, name, replicates))))
-    cum = np.zeros((R, N))
+    cum, top = np.zeros((R, N)), np.zeros(R)
     block = max(1, min(T, BLOCK_DOUBLES // (R * N)))  # rounds per kernel call
     for t0 in range(0, T, block):
         tb = min(block, T - t0)
         L = (source.block(tb) if isinstance(source, StochasticExperts) else source.block(t0, tb, R)
-             if isinstance(source, PeriodicExperts) else switching_block(source, t0, tb, R))
+             if isinstance(source, (PeriodicExperts, SignedExperts)) else switching_block(source, t0, tb, R))
         z = Z = None
         if rows and pulled_noise:
             U = np.ascontiguousarray(draws.uniform((tb,)))
@@ -181,8 +203,10 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
         if tree:
             tree.run(L)
         cum += L.sum(axis=1)
+        top = _running(top, L.max(axis=2))
     best_arm, best = cum.argmin(axis=1), cum.min(axis=1)
     trivial = cum.mean(axis=1) - best  # regret of uniform play: the saturation level of the eps window
+    max_regret = top - best  # sum_t max_i l_t,i - min_i L_T,i: the largest regret any play could have
 
     out = []
     base = {"scenario": SCENARIO, "env": env, "N": N, "T": T, "replicate": replicates}
@@ -193,20 +217,21 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
             lam, eta, gam = par[k]
             sl = slice(k * R, (k + 1) * R)
             out.append(pd.DataFrame({**base, "algorithm": a, "eps": np.nan if e is None else e, "regret": reg[sl],
-                                     "trivial_regret": trivial,
+                                     "trivial_regret": trivial, "max_regret": max_regret,
                                      "noisy_regret": nz[sl] if a != "exp2" and not pulled_noise else np.nan, "lambda": lam, "eta": eta,
                                      "gamma": gam, "bound_thm4_1": bound_thm4_1(N, T, eta, gam, lam)}))
     if tree_eps:
         reg = tree.suffered - np.tile(best, len(tree_eps))
         for k, e in enumerate(tree_eps):
             out.append(pd.DataFrame({**base, "algorithm": "explore_tree", "eps": e, "regret": reg[k * R:(k + 1) * R],
-                                     "trivial_regret": trivial,
+                                     "trivial_regret": trivial, "max_regret": max_regret,
                                      "noisy_regret": np.nan, "lambda": np.nan, "eta": np.nan,
                                      "gamma": tree.gamma, "bound_thm4_1": np.nan}))
     for u in users:  # after the paper's rows, which keep their positions
         reg = u.suffered - best
         nz = np.nan if pulled_noise else reg + u.noisy - u.zsum[np.arange(R), best_arm]
         out.append(pd.DataFrame({**base, "algorithm": u.name, "eps": u.eps, "regret": reg, "trivial_regret": trivial,
+                                 "max_regret": max_regret,
                                  "noisy_regret": nz, "lambda": u.lam, "eta": np.nan, "gamma": np.nan,
                                  "bound_thm4_1": np.nan}))
     return pd.concat(out, ignore_index=True)
@@ -378,26 +403,34 @@ USER_CLAIMS = (_user_claim(),)
 
 def grid_plan(p: dict, grid: str) -> dict[str, list]:
     """The algorithms (and their eps) each grid of the as17_mab scenario runs: the T grid (the
-    claim, the T^(2/3) baseline and the controls of Theorem 4.1 and Lemma 4.3), the N grid (the
-    full-sensitivity control) and the eps window (the eps^2 control)."""
+    claim, the T^(2/3) baseline, the eps^2 rows of the figure and Lemma 4.3's control), the N grid
+    (the full-sensitivity control), the eps window (the eps^2 control) and the bound grid (Theorem
+    4.1's bound on the signed sequence, with the step-halved secondary control)."""
     r = p["rate_eps"]
     if grid == "T":
         return {"exp2": [None], "dp_exp2": p["eps"], "explore_tree": [r], "dp_exp2_eps_squared": p["eps"],
-                "dp_exp2_half_step": p["eps"], "dp_exp2_biased": [r]}
+                "dp_exp2_biased": [r]}
     if grid == "N":
         return {"exp2": [None], "dp_exp2": [r], "dp_exp2_full_sens": [r]}
+    if grid == "bound":  # Theorem 4.1's bound on the signed sequence (its secondary control: eta halved)
+        return {"dp_exp2": p["bound_grid"]["eps"], "dp_exp2_half_step": p["bound_grid"]["eps"]}
     return {"exp2": [None], "dp_exp2": p["eps_window"], "dp_exp2_eps_squared": p["eps_window"]}
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
-    """The workflow's simulate job (``dpregret.jobs``): one (env, grid, N, T, replicate chunk).
-    Lemma 4.3's noisy-loss regret is needed on the T grid only; elsewhere only the pulled arm's
-    noise is drawn."""
+    """The workflow's simulate job (``dpregret.jobs``): one (env, grid, N, T, replicate chunk), or
+    every T of the bound grid in one process (each output its own point, named
+    ``results/as17/mab/{env}/{grid}_N{N}_T{T}/chunk{lo-hi}.parquet``: the same numbers as one job per
+    point, the start-up paid once).  Lemma 4.3's noisy-loss regret is needed on the T grid only;
+    elsewhere only the pulled arm's noise is drawn."""
+    import re
+
     p, seed = params["p"], params["seed"]
     lo, hi = map(int, wildcards["chunk"].split("-"))
-    grid = wildcards["grid"]
-    df = simulate(wildcards.get("env", "stochastic"), int(wildcards["N"]), int(wildcards["T"]), grid_plan(p, grid),
-                  range(lo, hi), seed, gap=p["gap"], pulled_noise=grid != "T")
-    df["grid"] = grid
-    df.to_parquet(outputs[0], index=False)
-    print(len(df), "rows")
+    for path in outputs:
+        env, grid, N, T = re.search(r"mab/(\w+)/(T|N|eps|bound)_N(\d+)_T(\d+)/chunk", path).groups()
+        df = simulate(env, int(N), int(T), grid_plan(p, grid), range(lo, hi), seed, gap=p["gap"],
+                      pulled_noise=grid != "T")
+        df["grid"] = grid
+        df.to_parquet(path, index=False)
+        print(path, len(df), "rows")

@@ -12,6 +12,8 @@ calibrated by advanced composition over the T rounds, as if each output depended
 losses -- lambda ~ sqrt(T)/eps, so regret ~ T), ``dp_scrible_eps_squared`` (control:
 lambda from eps^2, regret ~ 1/eps^2 where the noise dominates).  Regret is measured at the
 centre x_t (the played point's conditional mean): ``sum_t <l_t, x_t> - min_X <L_T, x>``.
+Sequences: those of Table 1 (``scenarios.as17_olo.loss_source``: ``fixed``, ``stochastic``,
+``switching``).
 """
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ import numpy as np
 import pandas as pd
 
 from .. import _validate as V
-from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
+from ..environments.olo import best_in_hindsight
+from .as17_olo import ENVS, loss_block, loss_source  # the same sequences as Table 1 (fixed: a fixed leader)
 from ..calibration import fresh_noise_lambda
 from ..learners.scrible import theorem_4_5_eta, theorem_d1_bound
 from ..learners.scrible_jit import scrible_block
@@ -49,8 +52,8 @@ def simulate(domain: str, env: str, N: int, T: int, plan: Mapping[str, Sequence[
              root_seed: int, phases: int = 4, mu: float = 0.5) -> pd.DataFrame:
     if domain not in ("ball", "cube"):
         raise ValueError(f"domain must be 'ball' or 'cube', got {domain!r}")
-    if env not in KINDS:
-        raise ValueError(f"env must be one of {KINDS}, got {env!r}")
+    if env not in ENVS:
+        raise ValueError(f"env must be one of {ENVS}, got {env!r}")
     N, T = V.integer("N", N), V.integer("T", T)
     replicates = list(replicates)
     R = len(replicates)
@@ -66,16 +69,11 @@ def simulate(domain: str, env: str, N: int, T: int, plan: Mapping[str, Sequence[
     B = len(rows) * R
     eta, lam = col("eta")[:, 0], col("lambda")[:, 0]
     draws, noise = streams("scrible"), streams("noise")
-    switching = SwitchingOLO(domain, T, N, min(phases, T)) if env == "switching" else None
-    losses = None if switching else StochasticOLO(domain, N, mu, streams("losses"))
+    source = loss_source(domain, env, N, T, phases, mu, streams)
     S, suffered, cum = np.zeros((B, N)), np.zeros(B), np.zeros((R, N))
     for t0 in range(0, T, BLOCK):  # blocks of rounds through the compiled kernel (scrible_jit)
         tb = min(BLOCK, T - t0)
-        if switching:
-            signs = np.array([switching.sign(t) for t in range(t0 + 1, t0 + tb + 1)])
-            L = np.ascontiguousarray(np.broadcast_to(signs[:, None] * switching.u, (R, tb, N)))
-        else:
-            L = losses.block(tb)
+        L = np.ascontiguousarray(loss_block(source, t0, tb, R))
         Z = np.ascontiguousarray(noise.laplace(1.0, (tb, N)))
         U = np.ascontiguousarray(draws.uniform((tb,)))
         scrible_block(domain == "ball", S, eta, lam, L, Z, U, suffered)
@@ -100,12 +98,17 @@ def grid_plan(p: dict, grid: str) -> dict[str, list]:
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
-    """The workflow's simulate job (``dpregret.jobs``): one (domain, env, grid, T, replicate chunk)."""
+    """The workflow's simulate job (``dpregret.jobs``): one (domain, env, grid, T, replicate chunk),
+    or every T of a fixed-leader grid in one process (each output its own point, named
+    ``results/as17/blo/{row}/{env}/{grid}_T{T}/chunk{lo-hi}.parquet``: the same numbers as one job
+    per point, the start-up paid once)."""
+    import re
+
     p, seed = params["p"], params["seed"]
     lo, hi = map(int, wildcards["chunk"].split("-"))
-    grid = wildcards["grid"]
-    df = simulate(wildcards["row"], wildcards["env"], p["N"], int(wildcards["T"]), grid_plan(p, grid), range(lo, hi),
-                  seed, phases=p["phases"], mu=p["mu"])
-    df["grid"] = grid
-    df.to_parquet(outputs[0], index=False)
-    print(len(df), "rows")
+    for path in outputs:
+        row, env, grid, T = re.search(r"blo/(ball|cube)/(\w+)/(T|eps)_T(\d+)/chunk", path).groups()
+        df = simulate(row, env, p["N"], int(T), grid_plan(p, grid), range(lo, hi), seed, phases=p["phases"], mu=p["mu"])
+        df["grid"] = grid
+        df.to_parquet(path, index=False)
+        print(path, len(df), "rows")

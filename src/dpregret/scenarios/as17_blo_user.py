@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _validate as V
-from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
+from ..environments.olo import best_in_hindsight
 from ..learners.scrible import Scrible, theorem_4_5_eta
 from ..protocols import build_learner, check_makes, check_play
 from ..rng import ReplicateStreams, stable_key
@@ -307,8 +307,8 @@ def simulate(domain: str, env: str, N: int, T: int, plan: Mapping[str, Sequence[
     ``nu``, ``eta`` and ``bound_thm4_5`` are NaN for a user's rows."""
     if domain not in ("ball", "cube"):
         raise ValueError(f"domain must be 'ball' or 'cube', got {domain!r}")
-    if env not in KINDS:
-        raise ValueError(f"env must be one of {KINDS}, got {env!r}")
+    if env not in B.ENVS:
+        raise ValueError(f"env must be one of {B.ENVS}, got {env!r}")
     N, T = V.integer("N", N), V.integer("T", T)
     learners = check_makes(learners, B.ALGORITHMS, SIGNATURE)
     unknown = set(plan) - set(B.ALGORITHMS) - set(learners)
@@ -347,17 +347,12 @@ def _user_rows(domain, env, N, T, plan, replicates, root_seed, phases, mu, learn
         return ReplicateStreams(root_seed, stable_key(*point, role), replicates)
 
     # the draws of as17_blo.simulate (same keys, same order per stream)
-    switching = SwitchingOLO(domain, T, N, min(phases, T)) if env == "switching" else None
-    losses = None if switching else StochasticOLO(domain, N, mu, streams("losses"))
+    source = B.loss_source(domain, env, N, T, phases, mu, streams)
     noise = streams("noise")
     cum = np.zeros((R, N))
     for t0 in range(0, T, B.BLOCK):
         tb = min(B.BLOCK, T - t0)
-        if switching:
-            signs = np.array([switching.sign(t) for t in range(t0 + 1, t0 + tb + 1)])
-            L = np.broadcast_to(signs[:, None] * switching.u, (R, tb, N))
-        else:
-            L = losses.block(tb)
+        L = B.loss_block(source, t0, tb, R)
         Z = noise.laplace(1.0, (tb, N))
         for u in runs:
             run_user_rounds(u, K, L, Z, t0)

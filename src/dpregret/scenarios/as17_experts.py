@@ -29,10 +29,53 @@ from ..tree import draws_per_release
 
 SCENARIO = "as17_experts"
 ALGORITHMS = ("nonprivate", "tree", "fresh_noise")
+ENVS = KINDS + ("fixed",)
 
 
+class FixedExperts:
+    """A deterministic oblivious sequence whose leader is fixed from round 1 (the mean of
+    :class:`~dpregret.environments.experts.StochasticExperts`): expert 0 has loss ``1/2 - gap``
+    in every round, every other expert ``1/2``.
+
+    Exponential weights' regret is path-independent to first order (the potential telescopes),
+    so switches of the leader do not raise it (the 4-phase ``switching`` sequence gives
+    +-O(1/eta)); a fixed leader realises its whole ``log N / eta`` term, Theta(sqrt(T)) at the
+    tuned eta, once ``eta gap T >> log N``.  The small margin ``gap`` is the learner's own
+    timescale: a learner reading noise of scale s per release cannot separate the leader before
+    ``gap t ~ s``, so the fresh-noise control (s ~ sqrt(T log T) / eps) stays near its trivial
+    regret ``gap T (N - 1) / N`` over a wider range of T than the tree (s ~ polylog / eps).
+    No randomness: only the learners' noise varies across replicates."""
+
+    def __init__(self, N: int, gap: float, R: int):
+        self.N = V.integer("N", N, minimum=2)
+        gap = V.nonnegative("gap", gap)
+        if gap > 0.5:
+            raise ValueError(f"gap must lie in [0, 0.5], got {gap!r}")
+        self.R = V.integer("R", R)
+        self.l = np.full(self.N, 0.5)
+        self.l[0] = 0.5 - gap
+
+    def loss(self, t: int, R: int) -> np.ndarray:
+        return np.broadcast_to(self.l, (V.integer("R", R), self.N))
+
+    def block(self, rounds: int) -> np.ndarray:
+        """The next ``rounds`` rounds, ``(R, rounds, N)`` (the same vector every round)."""
+        return np.ascontiguousarray(np.broadcast_to(self.l, (self.R, V.integer("rounds", rounds), self.N)))
 
 
+def loss_source(env: str, N: int, T: int, replicates, root_seed: int, gap: float, phases: int):
+    """The loss sequence of one point (``env`` in :data:`ENVS`), its streams keyed by the point."""
+    if env == "switching":
+        return SwitchingExperts(T, N, phases)
+    if env == "fixed":
+        return FixedExperts(N, gap, len(replicates))
+    point = (SCENARIO, env, N, T, gap)
+    return StochasticExperts(N, gap, ReplicateStreams(root_seed, stable_key(*point, "losses"), replicates))
+
+
+def point_key(env: str, N: int, T: int, gap: float, phases: int) -> tuple:
+    """The key of one point's streams (the tree's and the fresh sums' draws)."""
+    return (SCENARIO, env, N, T, phases if env == "switching" else gap)
 
 BLOCK = 4096  # rounds of losses / standard Laplace draws made at once (speed only: the same numbers)
 
@@ -66,19 +109,15 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     rounds make them (``tap.start(noise_0, fresh_0)``, then ``tap.block(t0, L, zt, zf)`` per block,
     :func:`_rounds_compiled`), so that another consumer of the same draws (a user's learner,
     ``scenarios.as17_experts_user``) need not draw them again; the rows do not depend on it."""
-    if env not in KINDS:
-        raise ValueError(f"env must be one of {KINDS}, got {env!r}")
+    if env not in ENVS:
+        raise ValueError(f"env must be one of {ENVS}, got {env!r}")
     N = V.integer("N", N, minimum=2)
     T = V.integer("T", T)
     eps = np.array([V.positive("eps", e) for e in eps])
     replicates = list(replicates)
     R, E = len(replicates), eps.size
-    point = (SCENARIO, env, N, T, gap if env == "stochastic" else phases)
-
-    if env == "switching":
-        source = SwitchingExperts(T, N, phases)
-    else:
-        source = StochasticExperts(N, gap, ReplicateStreams(root_seed, stable_key(*point, "losses"), replicates))
+    point = point_key(env, N, T, gap, phases)
+    source = loss_source(env, N, T, replicates, root_seed, gap, phases)
     eta = eta_thm34(N, T)
     tree_streams = ReplicateStreams(root_seed, stable_key(*point, "tree"), replicates)
     fresh_streams = ReplicateStreams(root_seed, stable_key(*point, "fresh"), replicates)
@@ -92,6 +131,7 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     else:
         suffered, cum, sum_sq, sum_max = _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f)
     best = cum.min(axis=1)
+    uniform = cum.mean(axis=1) - best  # the non-learner (uniform weights, sum_t <1/N, l_t>) on the same losses
 
     rows = []
     for name in ALGORITHMS:
@@ -102,6 +142,7 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
             rows.append(pd.DataFrame({
                 "scenario": SCENARIO, "env": env, "algorithm": name, "N": N, "T": T, "eps": float(e),
                 "replicate": replicates, "eta": eta, "regret": r, "sum_sq_dual": sum_sq, "max_regret": sum_max - best,
+                "uniform_regret": uniform,
                 "lambda": {"nonprivate": 0.0, "tree": tree_lambda(N, T, e), "fresh_noise": fresh_lambda(N, T, e)}[name],
             }))
     return pd.concat(rows, ignore_index=True)

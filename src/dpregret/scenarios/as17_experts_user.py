@@ -48,7 +48,6 @@ import numpy as np
 import pandas as pd
 
 from ..calibration import fresh_lambda, tree_lambda
-from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
 from ..learners.prefix_sums import FreshNoise, scaled_draws
 from ..protocols import build_learner, check_makes, check_play
 from ..rng import ReplicateStreams, stable_key
@@ -71,11 +70,8 @@ except ImportError:  # pragma: no cover - another numpy layout
 def point_streams(env: str, N: int, T: int, replicates: Sequence[int], root_seed: int, gap: float, phases: int):
     """(loss source, tree streams, fresh-noise streams) of one point: the streams of
     ``as17_experts.simulate`` under the same keys, so the same draws."""
-    point = (SCENARIO, env, N, T, gap if env == "stochastic" else phases)
-    if env == "switching":
-        source = SwitchingExperts(T, N, phases)
-    else:
-        source = StochasticExperts(N, gap, ReplicateStreams(root_seed, stable_key(*point, "losses"), replicates))
+    point = X.point_key(env, N, T, gap, phases)
+    source = X.loss_source(env, N, T, list(replicates), root_seed, gap, phases)
     return (source, ReplicateStreams(root_seed, stable_key(*point, "tree"), replicates),
             ReplicateStreams(root_seed, stable_key(*point, "fresh"), replicates))
 
@@ -105,8 +101,8 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     ``name@fresh_noise`` (fresh-noise prefix sums' increments) at each eps, on the same draws.
     Columns as the paper's; ``eta`` is NaN for a user's rows, ``lambda`` the noise scale of the
     releases it was fed."""
-    if env not in KINDS:
-        raise ValueError(f"env must be one of {KINDS}, got {env!r}")
+    if env not in X.ENVS:
+        raise ValueError(f"env must be one of {X.ENVS}, got {env!r}")
     learners = check_makes(learners, X.ALGORITHMS, SIGNATURE)
     if not learners:
         return X.simulate(env, N, T, eps, replicates, root_seed, gap=gap, phases=phases)
@@ -284,7 +280,8 @@ class _Session:
                     "scenario": SCENARIO, "env": self.env,
                     "algorithm": u.name if u.role == "tree" else f"{u.name}@{u.role}", "N": self.N, "T": self.T,
                     "eps": e, "replicate": self.replicates, "eta": np.nan, "regret": u.suffered - best,
-                    "sum_sq_dual": acc["sum_sq"], "max_regret": acc["sum_max"] - best, "lambda": float(lam)}))
+                    "sum_sq_dual": acc["sum_sq"], "max_regret": acc["sum_max"] - best,
+                    "uniform_regret": acc["cum"].mean(axis=1) - best, "lambda": float(lam)}))
         return pd.concat(out, ignore_index=True)
 
 

@@ -50,7 +50,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _validate as V
-from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
+from ..environments.olo import best_in_hindsight
 from ..learners.prefix_sums import scaled_draws
 from ..protocols import build_learner, check_makes, check_play
 from ..rng import ReplicateStreams, stable_key
@@ -74,13 +74,11 @@ def point_streams(row: str, env: str, N: int, T: int, replicates: Sequence[int],
                   mu: float):
     """(loss source, tree streams, fresh-noise streams) of one point: the streams of
     ``as17_olo.simulate`` under the same keys, so the same draws."""
-    point = (SCENARIO, row, env, N, T, phases if env == "switching" else mu)
+    point = X.point_key(row, env, N, T, phases, mu)
 
     def streams(role):
         return ReplicateStreams(root_seed, stable_key(*point, role), replicates)
-    domain = X.DOMAIN[row]
-    source = SwitchingOLO(domain, T, N, min(phases, T)) if env == "switching" else StochasticOLO(domain, N, mu,
-                                                                                                  streams("losses"))
+    source = X.loss_source(X.DOMAIN[row], env, N, T, phases, mu, streams)
     return source, streams("tree"), streams("fresh")
 
 
@@ -112,8 +110,8 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
     the releases it was fed (0 for the exact feed)."""
     if row not in ROWS:
         raise ValueError(f"row must be one of {ROWS} (Algorithm 1's rows), got {row!r}")
-    if env not in KINDS:
-        raise ValueError(f"env must be one of {KINDS}, got {env!r}")
+    if env not in X.ENVS:
+        raise ValueError(f"env must be one of {X.ENVS}, got {env!r}")
     learners = check_makes(learners, RESERVED, SIGNATURE)
     paper = X.simulate(row, env, N, T, eps, replicates, root_seed, phases=phases, mu=mu, algorithms=algorithms)
     if not learners:
@@ -135,7 +133,7 @@ def _user_rows(row, env, N, T, eps, replicates, root_seed, phases, mu, learners)
     def blocks():
         for t0 in range(0, T, BLOCK):
             tb = min(BLOCK, T - t0)
-            L = source.block(tb) if env == "stochastic" else X.switching_block(source, t0, tb, R)
+            L = X.loss_block(source, t0, tb, R)
             # as as17_olo.simulate: the running sums, sequentially (the same numbers for any block size)
             acc["sum_sq"] = _running(acc["sum_sq"], 0.5 * np.einsum("rsi,rsi->rs", L, L))
             acc["cum"] = _running(acc["cum"], L)
@@ -178,7 +176,7 @@ def _user_claim(row: str):
 
     def simulate_point(p, point, reps, seed, learners):
         df = simulate(row, USER_ENV, int(p["N"]), int(point), [p["rate_eps"]], reps, seed, phases=p["phases"],
-                      mu=p["mu"], algorithms=X.GRID_ALGORITHMS["T"], learners=learners)
+                      mu=X.grid_mu(p, "T", row, USER_ENV), algorithms=X.GRID_ALGORITHMS["T"], learners=learners)
         df["grid"] = "T"
         return df
 
