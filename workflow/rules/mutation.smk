@@ -1,4 +1,4 @@
-# Mutation suite (issue 15, item 4): realistic implementation bugs patched into the library at
+# Mutation suite: realistic implementation bugs patched into the library at
 # test time, one job per mutant, each judged by the claims that must catch it on small
 # instances derived from the smoke preset (dpregret.mutation).  The mutants are the registry's.
 # The unpatched verdicts of all target claims are decided once (mutation_unpatched), not per mutant.

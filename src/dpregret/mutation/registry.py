@@ -4,13 +4,20 @@ source (:mod:`dpregret.mutation.patching`), with the claim ids whose verdict mus
 Every entry says what is wrong and why a careful person could write it.  ``known_missed``
 records, with the reason, a mutant that the pipeline's claims cannot see on the small
 instances of :mod:`dpregret.mutation.runner` (measured, not assumed): each is a finding
-against the claim named in ``targets``, not a defect of the mutant.
+against the claim named in ``targets`` (a blind spot of the claims), not a defect of the mutant.
+``COVERAGE`` lists, for every learner the four papers define, the mutants of its update (step
+size, sign, weighting, projection or oracle) and of its calibration (too much and too little
+noise).
+
+A mutant of a numba kernel edits the kernel the scenario calls (a kernel called from another
+kernel is compiled into it: editing the callee alone changes nothing).
 
 Categories: ``mechanisms`` (``dpregret.mechanisms``), ``tree`` (``dpregret.tree``),
 ``accounting`` (sensitivities, node counts and noise calibrations), ``kernel`` (the numba
-kernels ``learners/exp2_jit.py`` and ``learners/scrible_jit.py``), ``learner`` (learner
-and algorithm logic).  Papers: ``AS17`` (Agarwal-Singh 2017), ``ZTC22`` (Zhang-Tran-Cutkosky
-2022), ``ENV21`` (Ene-Nguyen-Vladu 2021), ``VDH19`` (Van der Hoeven 2019).
+kernels ``learners/exp2_jit.py``, ``learners/scrible_jit.py`` and
+``learners/private_bandit_jit.py``), ``learner`` (learner and algorithm logic).  Papers: ``AS17``
+(Agarwal-Singh 2017), ``ZTC22`` (Zhang-Tran-Cutkosky 2022), ``ENV21`` (Ene-Nguyen-Vladu 2021),
+``VDH19`` (Van der Hoeven 2019).
 """
 from __future__ import annotations
 
@@ -195,7 +202,7 @@ _LIST = [
         "scrible-kernel-estimate-sign", "AS17", "kernel",
         "scrible_block adds -N v eps_i lambda_i^(1/2) e_i to S instead of +: the sign of the one-point estimate is "
         "flipped (the perturbation direction taken from the reflected point), so SCRiBLe ascends the loss.",
-        ("AS17-thm4.5-bound",),
+        ("AS17-T2-blo-ball-rate-T", "AS17-thm4.5-bound"),
         (SourceEdit(f"{KERNEL}.scrible_jit:scrible_block", "coef = N * sign * root * v",
                     "coef = -N * sign * root * v"),)),
     Mutant(
@@ -298,9 +305,415 @@ _LIST = [
             "precondition |v E g~| <= 1/5 is violated, the theorem's conclusion is not, and no claim checks the "
             "precondition or uses a sequence on which overbetting loses the wealth"
         )),
+    # --- the learners of every paper: their update (step size, sign, weighting, projection) and their
+    # calibration (too much and too little noise) ---------------------------------------------------
+    # Agarwal-Singh, FTRL on experts with tree aggregation (Corollary 3.2 item 1; the scenario's compiled rounds)
+    Mutant(
+        "experts-weights-sign", "AS17", "learner",
+        "The experts scenario's compiled rounds weight the experts by exp(+eta L~) instead of exp(-eta L~): the "
+        "step's sign taken from the gains convention (w ~ exp(eta G)) while the learner is fed losses. "
+        "Exponential weights then follow the worst expert.",
+        ("AS17-cor3.2-regret-rate-T",),
+        (SourceEdit("dpregret.scenarios.as17_experts:_rounds_compiled",
+                    "neg_eta = float(-np.asarray(eta, dtype=float))", "neg_eta = float(np.asarray(eta, dtype=float))"),)),
+    Mutant(
+        "experts-lambda-all-releases", "AS17", "accounting",
+        "calibration.tree_lambda = N T / eps instead of N (floor(log2 T) + 1) / eps: every loss counted in all T "
+        "releases (basic composition over the releases, the pre-tree calibration) instead of in the floor(log2 T) + 1 "
+        "tree nodes that cover it. Too much noise: the gap to the non-private learner grows linearly in T.",
+        ("AS17-cor3.2-gap-rate-T", "AS17-cor3.2-regret-rate-T"),
+        (SourceEdit("dpregret.calibration:tree_lambda",
+                    "return V.integer(\"N\", N) * nodes_covering_leaf(T) / V.positive(\"eps\", eps)",
+                    "return V.integer(\"N\", N) * V.integer(\"T\", T) / V.positive(\"eps\", eps)"),)),
+    # Agarwal-Singh, FTRL with R(x) = ||x||^2 over the sphere and the cube (Corollary 3.2 items 2-3, Table 1)
+    Mutant(
+        "olo-ftrl-sign", "AS17", "learner",
+        "_QuadraticFTRL.play projects +eta L~ / 2 instead of -eta L~ / 2: argmin_X eta <x, L~> + ||x||^2 completed to "
+        "||x - eta L~ / 2||^2 (a sign slip in completing the square). FTRL moves with the losses.",
+        ("AS17-T1-sphere-regret-rate-T", "AS17-T1-cube-regret-rate-T"),
+        (SourceEdit(f"{KERNEL}.olo:_QuadraticFTRL.play", "return self._project(-0.5 * self.eta * estimate)",
+                    "return self._project(0.5 * self.eta * estimate)"),)),
+    Mutant(
+        "olo-eta-missing-sqrt", "AS17", "learner",
+        "eta_ftrl returns D_R / S instead of sqrt(D_R / S): the minimiser of D_R / eta + eta S written without its "
+        "square root. At S = T / 2 the step is ~1/T: FTRL barely leaves the centre, linear regret.",
+        ("AS17-T1-sphere-regret-rate-T", "AS17-T1-cube-regret-rate-T"),
+        (SourceEdit(f"{KERNEL}.olo:eta_ftrl", "return math.sqrt(V.positive(\"D_R\", D_R) / V.positive(\"S\", S))",
+                    "return V.positive(\"D_R\", D_R) / V.positive(\"S\", S)"),)),
+    Mutant(
+        "olo-cube-clip-unit-interval", "AS17", "learner",
+        "CubeFTRL projects onto [0, 1]^N instead of [-1, 1]^N (np.clip(y, 0, 1), the unit-interval habit of "
+        "probability vectors): the learner never plays a negative coordinate.",
+        ("AS17-T1-cube-regret-rate-T",),
+        (SourceEdit(f"{KERNEL}.olo:CubeFTRL._project", "return np.clip(y, -1.0, 1.0)", "return np.clip(y, 0.0, 1.0)"),)),
+    Mutant(
+        "olo-ball-projection-squared-norm", "AS17", "learner",
+        "BallFTRL projects y / max(1, ||y||^2) instead of y / max(1, ||y||): the norm computed squared (to save the "
+        "square root) and used as the norm. Outside the ball the iterate lands at radius 1/||y||: the larger the "
+        "evidence, the closer to the centre.",
+        ("AS17-T1-sphere-regret-rate-T",),
+        (SourceEdit(f"{KERNEL}.olo:BallFTRL._project", "np.linalg.norm(y, axis=-1, keepdims=True)",
+                    "np.sum(y * y, axis=-1, keepdims=True)"),)),
+    Mutant(
+        "olo-lambda-all-releases", "AS17", "accounting",
+        "laplace_scale_cor3_2 = diam_1(Y) T / eps instead of diam_1(Y) (floor(log2 T) + 1) / eps: every loss counted "
+        "in all T releases instead of the tree nodes that cover it. Too much noise on the sphere and the cube.",
+        ("AS17-T1-sphere-gap-rate-T", "AS17-T1-cube-gap-rate-T"),
+        (SourceEdit(f"{KERNEL}.olo:laplace_scale_cor3_2", "return 2.0 * _y_l1(domain, N) * nodes_covering_leaf(T) / eps",
+                    "return 2.0 * _y_l1(domain, N) * T / eps"),)),
+    # Agarwal-Singh, FTPL with Gaussian tree noise (Algorithm 3, Theorem 3.5, Table 1 row 4)
+    Mutant(
+        "ftpl-oracle-sign", "AS17", "learner",
+        "linear_oracle on the ball returns +L / ||L|| instead of -L / ||L||: the maximiser of <x, L> (an oracle "
+        "written for gains). FTPL plays the worst point for the perturbed cumulative loss.",
+        ("AS17-T1-ftpl-regret-rate-T",),
+        (SourceEdit(f"{KERNEL}.olo:linear_oracle", "return -np.divide(L, n, out=np.zeros_like(L), where=n > 0)",
+                    "return np.divide(L, n, out=np.zeros_like(L), where=n > 0)"),)),
+    Mutant(
+        "ftpl-sigma-as-variance", "AS17", "accounting",
+        "sigma_thm3_5 returns sigma^2 where the standard deviation is expected (N(0, sigma^2)'s parameter passed on "
+        "as the scale). Too much perturbation, FTPL's step: sigma^2 ~ T / (sqrt(N) log T), so FTPL plays noise.",
+        ("AS17-T1-ftpl-regret-rate-T",),
+        (SourceEdit(f"{KERNEL}.olo:sigma_thm3_5",
+                    "return max(Y2 * math.sqrt(T / (math.sqrt(N) * K)), math.sqrt(N) / eps * K * math.log(K / delta))",
+                    "return max(Y2 * math.sqrt(T / (math.sqrt(N) * K)), math.sqrt(N) / eps * K * math.log(K / delta)) ** 2"),)),
+    Mutant(
+        "ftpl-sigma-missing-sqrt-N", "AS17", "accounting",
+        "sigma_thm3_5's privacy term is K log(K / delta) / eps instead of sqrt(N) K log(K / delta) / eps: the l2 "
+        "sensitivity sqrt(N) of a loss in the unit cube taken as 1. Too little noise (sqrt(8) times less at N = 8).",
+        ("AS17-T1-ftpl-regret-rate-T",),
+        (SourceEdit(f"{KERNEL}.olo:sigma_thm3_5", "math.sqrt(N) / eps * K * math.log(K / delta)",
+                    "1.0 / eps * K * math.log(K / delta)"),),
+        known_missed=(
+            "no claim audits FTPL's Gaussian tree (Table 1 row 4; claims.privacy audits the Laplace TreeBasedAgg of "
+            "the experts learner only), and less perturbation does not raise FTPL's regret: the regret's slope in T "
+            "stays under 1/2 + tol (PASS mutated)"
+        )),
+    # Agarwal-Singh, Algorithm 4 around EXP2 (Theorem 4.1, Table 2 row 2; the scenario's compiled rounds)
+    Mutant(
+        "exp2-kernel-update-sign", "AS17", "kernel",
+        "exp2_block adds eta l~ to the pulled arm's log-weight instead of subtracting it (logq += instead of -=), the "
+        "update written for rewards: EXP2 favours the arm with the highest loss.",
+        ("AS17-T2-mab-rate-T",),
+        (SourceEdit(f"{KERNEL}.exp2_jit:exp2_block", "logq[b, arm] -= et * (value / p[arm])",
+                    "logq[b, arm] += et * (value / p[arm])"),)),
+    Mutant(
+        "exp2-kernel-no-importance-weight", "AS17", "kernel",
+        "exp2_block charges the pulled arm its forwarded value without dividing by p(arm): the estimate "
+        "P_t^+ e_i e_i^T l_t = (v / p_i) e_i loses its importance weight, so arms played often are charged more than "
+        "arms played rarely (a biased estimate).",
+        ("AS17-T2-mab-rate-T",),
+        (SourceEdit(f"{KERNEL}.exp2_jit:exp2_block", "logq[b, arm] -= et * (value / p[arm])",
+                    "logq[b, arm] -= et * value"),)),
+    Mutant(
+        "exp2-lambda-composed", "AS17", "accounting",
+        "exp2_params_thm4_1 sets lambda = sqrt(T) / eps instead of 1 / eps: the feedback noise calibrated for the "
+        "composition of the T rounds, as if every round released every loss (what Lemma 4.2 avoids). Too much noise: "
+        "eta and gamma follow lambda and the regret becomes linear.",
+        ("AS17-T2-mab-rate-T",),
+        (SourceEdit(f"{KERNEL}.bandits:exp2_params_thm4_1",
+                    "lam = 0.0 if eps is None else V.positive(\"sensitivity\", sensitivity) / V.positive(\"eps\", eps)",
+                    "lam = 0.0 if eps is None else V.positive(\"sensitivity\", sensitivity) * np.sqrt(T) / V.positive(\"eps\", eps)"),)),
+    Mutant(
+        "exp2-lambda-half-range", "AS17", "accounting",
+        "exp2_params_thm4_1 sets lambda = 1 / (2 eps): the sensitivity of a loss in [0, 1] taken as its largest "
+        "deviation from the midpoint 1/2 instead of the range 1. Too little noise: the feedback is only 2 eps-DP.",
+        ("AUDIT-as17-lemma4.2-bandit",),
+        (SourceEdit(f"{KERNEL}.bandits:exp2_params_thm4_1",
+                    "lam = 0.0 if eps is None else V.positive(\"sensitivity\", sensitivity) / V.positive(\"eps\", eps)",
+                    "lam = 0.0 if eps is None else 0.5 * V.positive(\"sensitivity\", sensitivity) / V.positive(\"eps\", eps)"),)),
+    # Agarwal-Singh, Algorithm 4 around SCRiBLe (Theorem 4.5, Table 2 row 1; the scenario's compiled rounds)
+    Mutant(
+        "scrible-eta-missing-sqrt", "AS17", "learner",
+        "theorem_4_5_eta returns nu log T / (2 N^2 T (M^2 + lam^2 N X2^2)) without its square root: a step one power "
+        "of T too small. SCRiBLe stays at the centre of the domain: linear regret.",
+        ("AS17-T2-blo-ball-rate-T",),
+        (SourceEdit(f"{KERNEL}.scrible:theorem_4_5_eta",
+                    "return math.sqrt(nu * math.log(T) / (2 * N**2 * T * (M**2 + lam**2 * N * X2**2)))",
+                    "return nu * math.log(T) / (2 * N**2 * T * (M**2 + lam**2 * N * X2**2))"),)),
+    Mutant(
+        "scrible-kernel-dikin-radius", "AS17", "kernel",
+        "scrible_block plays y = x + sign lambda_i^(1/2) e_i instead of x + sign lambda_i^(-1/2) e_i: the Dikin "
+        "ellipsoid's semi-axis taken as the square root of the Hessian eigenvalue instead of its inverse. The played "
+        "point leaves the ellipsoid (and the domain), and the one-point estimate is no longer unbiased.",
+        ("AS17-T2-blo-ball-rate-T",),
+        (SourceEdit(f"{KERNEL}.scrible_jit:scrible_block", "step = sign / root", "step = sign * root"),)),
+    Mutant(
+        "scrible-lambda-norm-not-diameter", "AS17", "accounting",
+        "as17_blo.params sets lambda = ||Y||_1 / eps (Lemma 4.2 as printed) instead of 2 ||Y||_1 / eps: the "
+        "add/remove sensitivity used for replace-one neighbours. Too little noise: the forwarded values are 2 eps-DP.",
+        ("AUDIT-as17-lemma4.2-bandit",),
+        (SourceEdit("dpregret.scenarios.as17_blo:params", "lam = 0.0 if e is None else 2.0 * y1 / e",
+                    "lam = 0.0 if e is None else y1 / e"),)),
+    Mutant(
+        "scrible-lambda-composed", "AS17", "accounting",
+        "as17_blo.params sets lambda = 2 ||Y||_1 sqrt(T) / eps: the feedback noise calibrated for the composition of "
+        "the T rounds instead of Lemma 4.2's one release per loss. Too much noise: regret ~ T.",
+        ("AS17-T2-blo-ball-rate-T",),
+        (SourceEdit("dpregret.scenarios.as17_blo:params", "lam = 0.0 if e is None else 2.0 * y1 / e",
+                    "lam = 0.0 if e is None else 2.0 * y1 * math.sqrt(T) / e"),)),
+    # Zhang-Tran-Cutkosky, Algorithm 1 (online-to-batch) around Remark 5's OGD
+    Mutant(
+        "ztc-ogd-update-sign", "ZTC22", "learner",
+        "ProjectedOGD.update steps w + eta g instead of w - eta g: ascent on Algorithm 1's losses <g_t + gamma_t, w> "
+        "(the class, which runs every problem but the linear family; that family's compiled path keeps its own "
+        "copy of the step).",
+        ("ZTC-vs-dpsgd",),
+        (SourceEdit(f"{KERNEL}.oco:ProjectedOGD.update", "self.w = project_ball(self.w - eta * g, self.r)",
+                    "self.w = project_ball(self.w + eta * g, self.r)"),)),
+    Mutant(
+        "ztc-ogd-step-missing-sqrt", "ZTC22", "learner",
+        "ProjectedOGD.update steps with eta_t = 2 r / sum_s Ghat_s^2 instead of 2 r / sqrt(sum_s Ghat_s^2): Remark 5's "
+        "AdaGrad-style step without its square root. Algorithm 1's learner barely moves.",
+        ("ZTC-vs-dpsgd",),
+        (SourceEdit(f"{KERNEL}.oco:ProjectedOGD.update", "eta = 2 * self.r / math.sqrt(self._acc)",
+                    "eta = 2 * self.r / self._acc"),)),
+    Mutant(
+        "ztc-o2b-fresh-second-sample", "ZTC22", "learner",
+        "Algorithm 1 (o2b.run) evaluates the second gradient of delta_t on the next sample, beta_t grad l(x_t, z_t) - "
+        "beta_{t-1} grad l(x_{t-1}, z_{t+1}), instead of on the same z_t: g_t stays unbiased, but its sampling noise "
+        "no longer telescopes (t^(k+1/2) instead of t^(k-1/2)).",
+        ("ZTC-vs-dpsgd",),
+        (SourceEdit(f"{KERNEL}.o2b:run", "delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)",
+                    "delta = b_t * gx - (b_prev * problem.grad(x_prev, sample()) if t > 1 else 0.0)"),)),
+    Mutant(
+        "ztc-o2b-increment-not-sum", "ZTC22", "learner",
+        "Algorithm 1 (o2b.run) hands the learner the increment delta_t instead of the running sum g_t = g_{t-1} + "
+        "delta_t (the accumulation dropped): the learner no longer sees beta_t grad l(x_t, z_t).",
+        ("ZTC-vs-dpsgd",),
+        (SourceEdit(f"{KERNEL}.o2b:run",
+                    "delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)\n            g = g + delta",
+                    "delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)\n            g = delta"),)),
+    Mutant(
+        "ztc-sigma-t-power-up", "ZTC22", "accounting",
+        "sensitivity_eq6 uses t^k instead of t^(k-1): beta_{t-1} beta_t / beta_{1:t} bounded by (k+1) t^k, one power "
+        "of t too high. Too much noise: sigma_t grows like beta_t, so the noise no longer vanishes in x_t.",
+        ("ZTC-vs-dpsgd",),
+        (SourceEdit(f"{KERNEL}.o2b:sensitivity_eq6", "t ** (k - 1)", "t ** k"),)),
+    Mutant(
+        "ztc-eq6-no-smoothness-term", "ZTC22", "accounting",
+        "sensitivity_eq6 drops the smoothness term H max ||w_i - x_{i-1}|| of Delta_t (Lipschitz only: "
+        "||grad l(x, z) - grad l(x, z')|| <= 2G bounded, the move of x_t between the two gradients of delta_t "
+        "forgotten). Too little noise once the learner moves.",
+        ("AUDIT-ztc-thm3-o2b",),
+        (SourceEdit(f"{KERNEL}.o2b:sensitivity_eq6", "(G + H * maxdist)", "(G + 0.0 * maxdist)"),)),
+    # Zhang-Tran-Cutkosky, section 4: Remark 9's strongly convex OSD on Lemma 7's regularised losses
+    Mutant(
+        "ztc-osd-update-sign", "ZTC22", "learner",
+        "StronglyConvexOSD steps w + g / sum mu_i instead of w - g / sum mu_i: ascent on the regularised losses.",
+        ("ZTC-rem9-rate-T-stat",),
+        (SourceEdit(f"{KERNEL}.oco:StronglyConvexOSD.update", "self.w = project_ball(self.w - g / self._acc, self.r)",
+                    "self.w = project_ball(self.w + g / self._acc, self.r)"),)),
+    Mutant(
+        "ztc-sc-regulariser-sign", "ZTC22", "learner",
+        "o2b.run feeds the strongly convex learner g~_t - beta_t mu / 2 (w - x_t) instead of + beta_t mu / 2 (w - x_t): "
+        "the gradient of Lemma 7's regulariser beta_t mu / 4 ||w - x_t||^2 with its sign flipped (taken from ||x_t - w||^2 "
+        "differentiated in x_t), so the regulariser pushes w away from x_t.",
+        ("ZTC-rem9-rate-T-stat",),
+        (SourceEdit(f"{KERNEL}.o2b:run", "full = ghat + b_t * problem.mu / 2 * (w - x)",
+                    "full = ghat - b_t * problem.mu / 2 * (w - x)"),)),
+    # Zhang-Tran-Cutkosky, section 3: optimistic OGD (Theorem 6)
+    Mutant(
+        "ztc-optimistic-update-sign", "ZTC22", "learner",
+        "OptimisticOGD updates u + eta g instead of u - eta g: ascent in the secondary sequence (the hint step keeps its "
+        "sign).",
+        ("ZTC-thm6-optimistic",),
+        (SourceEdit(f"{KERNEL}.oco:OptimisticOGD.update", "self.u = project_ball(self.u - self.eta * g, self.r)",
+                    "self.u = project_ball(self.u + self.eta * g, self.r)"),)),
+    Mutant(
+        "ztc-optimistic-step-missing-sqrt", "ZTC22", "learner",
+        "OptimisticOGD steps with eta = 2 r / (2 (Ghat_1^2 + sum ||g - h||^2)) instead of 2 r / sqrt(2 (...)): the "
+        "adaptive step without its square root. The learner freezes.",
+        ("ZTC-thm6-optimistic",),
+        (SourceEdit(f"{KERNEL}.oco:OptimisticOGD.update", "self.eta = 2 * self.r / np.sqrt(2 * self._acc)",
+                    "self.eta = 2 * self.r / (2 * self._acc)"),)),
+    # Zhang-Tran-Cutkosky, section 5: the parameter-free learner (KT betting x OGD on the unit ball)
+    Mutant(
+        "ztc-pf-coin-sign", "ZTC22", "learner",
+        "ParameterFree takes the coin outcome c = <g~, z> instead of -<g~, z>: the KT bettor wins when the loss grows "
+        "along its direction.",
+        ("ZTC-thm11-bound", "ZTC-thm11-gbar"),
+        (SourceEdit(f"{KERNEL}.oco:ParameterFree.update", "c = -np.sum(gt * self.z, axis=-1)",
+                    "c = np.sum(gt * self.z, axis=-1)"),),
+        known_missed=(
+            "Theorem 11's bound is vacuous (above the largest suboptimality over W) at the small instance's T_pf "
+            "(1000) and ||gbar_t|| stays under its bound whatever the learner plays: 0 of 4 runs violate either part, "
+            "mutated and unpatched; so is the default run's (0 violations, control not caught). No claim can see "
+            "the parameter-free learner's update"
+        )),
+    # Zhang-Tran-Cutkosky, the one-pass DP-SGD baseline at Algorithm 1's budget
+    Mutant(
+        "dpsgd-noise-missing-2", "ZTC22", "accounting",
+        "run_dpsgd adds noise of scale G / rho instead of 2 G / rho: one clipped gradient's add/remove sensitivity G "
+        "taken for the replace-one 2G. Too little noise: the baseline is compared at a weaker privacy than Algorithm 1.",
+        ("ZTC-vs-dpsgd",),
+        (SourceEdit(f"{KERNEL}.dpsgd:run_dpsgd", "s = 2.0 * G / rho if math.isfinite(rho) else 0.0",
+                    "s = G / rho if math.isfinite(rho) else 0.0"),),
+        known_missed=(
+            "DP-SGD is not limited by its noise at the comparison's point (T = 1000, rho_priv = 3): with half the noise "
+            "Algorithm 1 still wins (-0.020, PASS), even with 1/sqrt(T) of it (-0.003). ZTC-vs-dpsgd is the only claim "
+            "that reads DP-SGD, and the baseline has no privacy audit"
+        )),
+    Mutant(
+        "dpsgd-noise-composed", "ZTC22", "accounting",
+        "run_dpsgd adds noise of scale 2 G sqrt(T) / rho: the baseline calibrated for the composition of T steps that "
+        "each touch every record (full-batch DP-GD), although one-pass DP-SGD uses each record once. Too much noise: "
+        "the baseline is handicapped.",
+        ("ZTC-vs-dpsgd",),
+        (SourceEdit(f"{KERNEL}.dpsgd:run_dpsgd", "s = 2.0 * G / rho if math.isfinite(rho) else 0.0",
+                    "s = 2.0 * G * math.sqrt(T) / rho if math.isfinite(rho) else 0.0"),),
+        known_missed=(
+            "a comparison that Algorithm 1 must win cannot see a baseline made worse than it should be: a handicapped "
+            "DP-SGD only widens Algorithm 1's lead (the claim passes). Any bug of the baseline's update that hurts it "
+            "is invisible the same way"
+        )),
+    # Ene-Nguyen-Vladu, PRIVATEBANDIT (Algorithm 1) with one Frank-Wolfe step per query
+    Mutant(
+        "env-fw-no-line-search", "ENV21", "learner",
+        "PRIVATEBANDIT's Frank-Wolfe iteration steps all the way to the oracle's vertex (gamma = 1) instead of the "
+        "exact line search clip(<grad, z - v> / ||z - v||^2, 0, 1) (the textbook step 2/(k+2) at k = 0), in the numpy "
+        "step and the compiled rounds alike: every round plays a vertex of K.",
+        ("ENV-lemma3.1-rate-T",),
+        (SourceEdit(f"{KERNEL}.private_bandit:frank_wolfe_step",
+                    "gam = np.clip(np.divide(num, den, out=np.zeros(len(z)), where=den > 0), 0.0, 1.0)",
+                    "gam = np.where(den > 0, 1.0, 0.0)"),
+         SourceEdit(f"{KERNEL}.private_bandit_jit:fw_round", "gam = min(max(num / den, 0.0), 1.0)", "gam = 1.0"))),
+    Mutant(
+        "env-eta-T-power", "ENV21", "learner",
+        "algorithm1_parameters sets eta = D / (T^(1/4) n^(1/2) L) instead of D / (T^(3/4) n^(1/2) L): zeta's exponent "
+        "copied into eta. The step is sqrt(T) times too large: the iterate follows the latest noisy one-point estimates.",
+        ("ENV-lemma3.1-rate-T",),
+        (SourceEdit(f"{KERNEL}.private_bandit:algorithm1_parameters", "D / (T**0.75 * math.sqrt(n) * L)",
+                    "D / (T**0.25 * math.sqrt(n) * L)"),)),
+    Mutant(
+        "env-zeta-T-power", "ENV21", "learner",
+        "algorithm1_parameters sets zeta = D n^(1/2) / T^(1/2) instead of D n^(1/2) / T^(1/4): the smoothing radius "
+        "shrinks too fast, and the one-point estimates (n / zeta) f(x + zeta u) u blow up.",
+        ("ENV-lemma3.1-rate-T",),
+        (SourceEdit(f"{KERNEL}.private_bandit:algorithm1_parameters", "return D * math.sqrt(n) / T**0.25",
+                    "return D * math.sqrt(n) / T**0.5"),)),
+    Mutant(
+        "env-lmo-argmax", "ENV21", "kernel",
+        "The simplex's linear-optimisation oracle returns the vertex of the largest coordinate (argmax) instead of the "
+        "smallest, in the compiled rounds and in Simplex._lmo alike: Frank-Wolfe moves towards the worst vertex.",
+        ("ENV-lemma3.1-rate-T",),
+        (SourceEdit(f"{KERNEL}.private_bandit_jit:fw_round", ("i, best = 0, np.inf", "if grad[j] < best:"),
+                    ("i, best = 0, -np.inf", "if grad[j] > best:")),
+         SourceEdit("dpregret.environments.polytopes:Simplex._lmo", "np.argmin(c, axis=1)", "np.argmax(c, axis=1)"))),
+    Mutant(
+        "env-lambda-batches-as-steps", "ENV21", "accounting",
+        "laplace_lambda_lemma5_1 = T n L log2(T) / eps instead of T^(1/2) n L log2(T) / eps: the number of batches "
+        "T^(1/2) taken for the number of steps T. Too much noise: sqrt(T) times Lemma 5.1's.",
+        ("ENV-lemma5.2-rate-T",),
+        (SourceEdit("dpregret.calibration:laplace_lambda_lemma5_1", "return T**0.5 * n * V.positive",
+                    "return T * n * V.positive"),)),
+    Mutant(
+        "env-gaussian-sigma-T-power", "ENV21", "accounting",
+        "gaussian_sigma_lemma5_4 = T^(3/4) ... instead of T^(1/4) n^(1/2) L ...: the batch's l2 sensitivity "
+        "T^(1/4) M counted with the proof's extra T^(1/4) twice (see the erratum in its docstring). Too much noise: "
+        "sqrt(T) times Lemma 5.4's.",
+        ("ENV-lemma5.5-rate-T",),
+        (SourceEdit("dpregret.calibration:gaussian_sigma_lemma5_4", "return (T**0.25 * math.sqrt(n)",
+                    "return (T**0.75 * math.sqrt(n)"),)),
+    # Ene-Nguyen-Vladu, NOISYOCO (Algorithm 2, Lemma 4.1)
+    Mutant(
+        "noisyoco-printed-eta", "ENV21", "learner",
+        "NOISYOCO's default step is Algorithm 2's line 1 as printed, eta = D_omega^(1/2) / (kappa T^(1/2)), instead of "
+        "the 2 D_omega / (kappa T^(1/2)) of Appendix B step (4) (not homogeneous in D_omega).",
+        ("ENV-lemma4.1-bound",),
+        (SourceEdit(f"{KERNEL}.noisy_oco:noisy_oco", "eta = 2.0 * domain.D_omega / (kappa * math.sqrt(T)) if eta is None",
+                    "eta = math.sqrt(domain.D_omega) / (kappa * math.sqrt(T)) if eta is None"),)),
+    Mutant(
+        "noisyoco-mirror-sign", "ENV21", "learner",
+        "NOISYOCO plays Proj_K(+eta s) instead of grad omega*(-eta s) = Proj_K(-eta s): the mirror step's sign (the "
+        "slip of Algorithm 1's line 14 as printed).",
+        ("ENV-lemma4.1-bound",),
+        (SourceEdit(f"{KERNEL}.noisy_oco:noisy_oco", "x = domain.project(-eta * s)", "x = domain.project(eta * s)"),)),
+    # van der Hoeven: the local randomisers, too much noise (too little: the mechanisms section above)
+    Mutant(
+        "l2-randomiser-eps-per-coordinate", "VDH19", "mechanisms",
+        "l2_laplace_randomiser scales the radius by 2 d bound / eps instead of 2 bound / eps: eps split evenly over the "
+        "d coordinates (the composition habit of coordinate-wise mechanisms), although the l2 mechanism is eps-LDP as "
+        "a whole. Too much noise: d times the radius.",
+        ("VDH-eq3.3.5-bound", "VDH-thm10-proof-bound"),
+        (SourceEdit(f"{MECH}:l2_laplace_randomiser", "* (2.0 * b / e)", "* (2.0 * d * b / e)"),),
+        known_missed=(
+            "van der Hoeven's bounds are stated in the realised sum of squared noisy gradients, so d times the noise "
+            "raises the bound with the regret (eq. (3.3.5): 0.24 of the bound unpatched, 0.24 mutated); the minority "
+            "cost claims read its rate in T, which a constant factor does not change. No claim bounds a randomiser's "
+            "noise from above"
+        )),
 ]
 
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _LIST}
 if len(MUTANTS) != len(_LIST):
     raise RuntimeError("mutant names must be unique")
-REQUIRED = ("tree-level-noise-reuse", "feedback-raw-after-round-1")  # issue 15: must end up caught
+REQUIRED = ("tree-level-noise-reuse", "feedback-raw-after-round-1")
+
+# Every learner the papers define, and the mutants of its update and of its calibration (too much and too
+# little noise): mutant names, or a string saying why there is none (a learner whose noise is another
+# learner's, e.g. the refinements of Algorithm 1 inside its conversion, names that learner under "noise").
+COVERAGE = {
+    "AS17 FTRL on experts, tree aggregation": {
+        "update": ("experts-weights-sign", "experts-eta-sqrt-T-dropped"),
+        "too much noise": ("experts-lambda-all-releases",),
+        "too little noise": ("experts-lambda-missing-log", "tree-leaf-cover-off-by-one", "tree-level-noise-reuse",
+                             "tree-initial-release-unpadded", "tree-padding-step-off-by-one", "laplace-scale-as-std")},
+    "AS17 FTRL on the sphere and the cube": {
+        "update": ("olo-ftrl-sign", "olo-eta-missing-sqrt", "olo-cube-clip-unit-interval",
+                   "olo-ball-projection-squared-norm"),
+        "too much noise": ("olo-lambda-all-releases",),
+        "too little noise": ("olo-lambda-l1-norm-not-diameter",)},
+    "AS17 FTPL (Gaussian tree)": {
+        "update": ("ftpl-oracle-sign", "ftpl-sigma-as-variance"),
+        "too much noise": ("ftpl-sigma-as-variance",),
+        "too little noise": ("ftpl-sigma-missing-sqrt-N",)},
+    "AS17 Algorithm 4 + EXP2": {
+        "update": ("exp2-kernel-update-sign", "exp2-eta-T-power", "exp2-kernel-no-importance-weight"),
+        "too much noise": ("exp2-lambda-composed",),
+        "too little noise": ("exp2-lambda-half-range", "feedback-raw-after-round-1", "exp2-kernel-noise-not-forwarded",
+                             "exp2-kernel-noise-round-index")},
+    "AS17 Algorithm 4 + SCRiBLe": {
+        "update": ("scrible-kernel-estimate-sign", "scrible-eta-missing-sqrt", "scrible-kernel-dikin-radius"),
+        "too much noise": ("scrible-lambda-composed",),
+        "too little noise": ("scrible-lambda-norm-not-diameter", "scrible-kernel-lambda-by-replicate")},
+    "ZTC22 Algorithm 1 (online-to-batch) with Remark 5's OGD": {
+        "update": ("ztc-ogd-update-sign", "ztc-ogd-step-missing-sqrt", "ztc-o2b-fresh-second-sample",
+                   "ztc-o2b-increment-not-sum"),
+        "too much noise": ("ztc-sigma-t-power-up",),
+        "too little noise": ("ztc-sensitivity-missing-2", "ztc-sensitivity-t-power-off", "ztc-eq6-no-smoothness-term",
+                             "ztc-noise-first-round-only", "ztc-tree-noise-not-aggregated", "gaussian-sigma-as-variance")},
+    "ZTC22 optimistic OGD (Theorem 6)": {
+        "update": ("ztc-optimistic-update-sign", "ztc-optimistic-step-missing-sqrt"),
+        "noise": "ZTC22 Algorithm 1 (online-to-batch) with Remark 5's OGD"},
+    "ZTC22 strongly convex OSD (Remark 9)": {
+        "update": ("ztc-osd-update-sign", "ztc-sc-regulariser-sign"),
+        "noise": "ZTC22 Algorithm 1 (online-to-batch) with Remark 5's OGD"},
+    "ZTC22 parameter-free learner (section 5)": {
+        "update": ("ztc-pf-coin-sign",),
+        "noise": "ZTC22 Algorithm 1 (online-to-batch) with Remark 5's OGD"},
+    "ZTC22 DP-SGD baseline": {
+        "update": "none registered: any bug that handicaps the baseline is invisible to the one claim that reads it "
+                  "(see dpsgd-noise-composed's known miss)",
+        "too much noise": ("dpsgd-noise-composed",),
+        "too little noise": ("dpsgd-noise-missing-2",)},
+    "VDH19 Algorithm 1 (unconstrained potential)": {
+        "update": ("vdh-potential-sign", "vdh-bet-radius-missing-5"),
+        "noise": "VDH19 local randomisers"},
+    "VDH19 Algorithm 2's direction learner": {
+        "update": ("vdh-direction-step-power",),
+        "noise": "VDH19 local randomisers"},
+    "VDH19 local randomisers": {
+        "update": "a mechanism: no update",
+        "too much noise": ("l2-randomiser-eps-per-coordinate",),
+        "too little noise": ("l2-randomiser-gamma-shape", "l2-randomiser-missing-2", "local-laplace-missing-2")},
+    "ENV21 PRIVATEBANDIT with Frank-Wolfe": {
+        "update": ("env-line14-printed-sign", "env-eta-T-power", "env-zeta-T-power", "env-fw-no-line-search",
+                   "env-lmo-argmax", "env-learner-reads-exact-sums"),
+        "too much noise": ("env-lambda-batches-as-steps", "env-gaussian-sigma-T-power"),
+        "too little noise": ("env-lambda-missing-log",)},
+    "ENV21 NOISYOCO (Algorithm 2)": {
+        "update": ("noisyoco-printed-eta", "noisyoco-mirror-sign"),
+        "noise": "its (kappa, gamma)-noisy oracle is Lemma 4.1's assumption, not a calibration"},
+}
+  # the first two bugs the suite had to catch: never excused
