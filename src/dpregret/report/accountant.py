@@ -47,11 +47,16 @@ def pld_delta(noise_multiplier: float, eps: float) -> float:
     return float(_pld(noise_multiplier).get_delta(eps))
 
 
+# rho levels above this are not privacy levels (Theorem 6's rate at rho_opt_rate = 1e4 tests the near
+# non-private regime: eps in the hundreds), and the PLD accountant's grid overflows there
+RHO_MAX = 100.0
+
+
 def _rhos(ztc: dict) -> list[float]:
     out = set()
     for k, v in ztc.items():
         if k.startswith("rho"):
-            out |= {float(x) for x in (v if isinstance(v, list) else [v])}
+            out |= {float(x) for x in (v if isinstance(v, list) else [v]) if float(x) <= RHO_MAX}
     return sorted(out)
 
 
