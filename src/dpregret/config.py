@@ -67,6 +67,10 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
         validate({**cfg, "presets": {preset: {**cfg["presets"][preset], sc: params}}}, schema)
         out[sc] = params
     out["learners"] = user_learners(cfg.get("learners") or {}, out["scenarios"])
+    out["nonlearners"] = bool(cfg.get("nonlearners", True))
+    if out["nonlearners"]:  # the trivial learner of every setting through the same door (dpregret.nonlearners)
+        from .nonlearners import pipeline_learners
+        out["learners"].update(pipeline_learners(out["scenarios"]))
     for sc in (s.name for s in _SCENARIOS.values() if s.paper == "AS17"):
         p = out.get(sc)
         if p is None:
@@ -103,10 +107,15 @@ def user_learners(learners: dict, scenarios: list[str]) -> dict[str, dict]:
     from .protocols import check_signature
     from .scenarios.contract import check_name, user_claims
 
+    from .nonlearners import PREFIX
+
     claims = user_claims()
     out = {}
     for name, spec in learners.items():
         key = f"config key 'learners.{name}'"
+        if name.startswith(PREFIX):
+            raise ConfigError(f"{key}: names starting with {PREFIX!r} are the built-in non-learners' (config key "
+                              "'nonlearners'); allowed: any other identifier")
         try:
             make = load_learner(spec["make"])
         except (ImportError, AttributeError, ValueError) as e:

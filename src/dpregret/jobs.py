@@ -8,7 +8,10 @@ which library code runs, by one convention:
   group ``user`` runs a user's learner beside the paper's (``dpregret.scenarios.contract``);
 - check: ``dpregret.claims.<module>.check_job(params, tables)`` returns the claims' records and
   any further tables (``{output name: DataFrame}``, written as CSV); ``user`` decides a claim for a
-  user's learner (``dpregret.api.decide_user_claim``) and draws it;
+  user's learner (``dpregret.api.decide_user_claim``) and draws it; ``nonlearner`` runs a built-in
+  non-learner (``dpregret.nonlearners``) through a door's every point and claim in one job
+  (:func:`nonlearner_door`).  A check rule's input ``nonlearners`` (those records) is attached to
+  the paper's records as their non-learner controls (:func:`attach_nonlearners`);
 - plot: :data:`PLOTS` maps the group to its figures, drawn to the rule's outputs in order
   (``dpregret.report.figure_map``).
 
@@ -58,18 +61,22 @@ def check(group: str, params: dict, inputs: dict, outputs: dict, wildcards: dict
     the rule's outputs), every further table to its named output.  Returns the records."""
     cpu.require_pinned(f"the check job {group}")
     tables = read_inputs(inputs)
-    if group == "user":
+    if group == "nonlearner":
+        records, extra = nonlearner_door(params, inputs, tables), {}
+    elif group == "user":
         from .api import decide_user_claim
 
-        runs = pd.concat(tables["runs"], ignore_index=True)
         w = wildcards or {}
         run = params["run"]
+        runs = user_runs(w["claim"], run, inputs, tables)
         records, extra = [decide_user_claim(w["claim"], w["name"], run["learners"][w["name"]]["make"], runs, run,
-                                            figure=outputs["figure"])], {}
+                                            figure=outputs.get("figure"))], {}
     elif group in CHECKS:
+        nonlearners = tables.pop("nonlearners", [])
         records, extra = importlib.import_module(f"dpregret.claims.{CHECKS[group]}").check_job(params, tables)
+        records = attach_nonlearners(records, nonlearners)
     else:
-        raise ValueError(f"check group must be one of {sorted(CHECKS)} or 'user', got {group!r}")
+        raise ValueError(f"check group must be one of {sorted(CHECKS)}, 'user' or 'nonlearner', got {group!r}")
     declared = {str(p) for v in outputs.values() for p in (v if isinstance(v, list) else [v])}
     for rec in records:
         path = f"results/claims/{rec['claim_id']}.json"
@@ -83,16 +90,105 @@ def check(group: str, params: dict, inputs: dict, outputs: dict, wildcards: dict
     return records
 
 
+def user_runs(claim: str, run: dict, inputs: dict, tables: dict) -> pd.DataFrame:
+    """The table a user claim is decided on: the rule's per-point runs (``runs``, in the order of
+    the claim's points), with the paper's rows from the pipeline's own tables (``paper``) where the
+    claim takes them from there (``UserClaim.reuses_paper_rows``, ``contract.door_rows``)."""
+    from .scenarios.contract import door_rows, user_claims
+
+    uc = user_claims()[claim]
+    if not uc.reuses_paper_rows:
+        return pd.concat(tables["runs"], ignore_index=True)
+    p = run[uc.scenario]
+    paths = inputs["paper"] if isinstance(inputs["paper"], list) else [inputs["paper"]]
+    got = tables["paper"] if isinstance(tables["paper"], list) else [tables["paper"]]
+    paper = {str(k): v for k, v in zip(paths, got)}
+    points = uc.points(p)
+    if len(points) != len(tables["runs"]):
+        raise ValueError(f"{claim}: {len(tables['runs'])} tables of runs for {len(points)} points")
+    return pd.concat([door_rows(uc, p, pt, u, paper) for pt, u in zip(points, tables["runs"])], ignore_index=True)
+
+
+def attach_nonlearners(records: list[dict], nonlearners: list[dict]) -> list[dict]:
+    """``records`` (a scenario check's) with each non-learner record of ``nonlearners``
+    (``<claim>--learner-nonlearner_<setting>``) attached to the paper's record of its claim as its
+    non-learner control (``claims.core.attach_nonlearner_record``).  The door of a claim decides one
+    environment (``UserClaim.env``: e.g. AS17's user claims run on the stochastic sequence), so the
+    record ``<claim>--<env>`` gets it; the claim's records of other environments carry
+    ``nonlearner_note`` saying why they have none.  A record whose own check already ran a non-learner
+    keeps it and gets the door's result beside it (``nonlearner_door``).  A non-learner record that
+    matches no record is an error (a wiring mistake, not a silent loss)."""
+    from .claims.core import attach_nonlearner_record
+    from .scenarios.contract import user_claims
+
+    claims = user_claims()
+    by_id = {r["claim_id"]: i for i, r in enumerate(records)}
+    out = list(records)
+    for nl in nonlearners:
+        base = nl["claim_id"].partition("--learner-")[0]
+        uc = claims[base]
+        target = f"{base}--{uc.env}" if uc.env else base
+        if target not in by_id:
+            raise ValueError(f"the non-learner record {nl['claim_id']} has no paper record {target} in this check")
+        rec = out[by_id[target]]
+        if "nonlearner" in rec["result"]["detail"]:  # the claim's own check ran a non-learner: it stands, the door's beside
+            out[by_id[target]] = {**rec, "nonlearner_door": {"claim_id": nl["claim_id"], **nl["result"]}}
+        else:
+            out[by_id[target]] = attach_nonlearner_record(rec, nl)
+        for i, r in enumerate(out):
+            if r.get("base_id") == base and r["claim_id"] != target:
+                out[i] = {**r, "nonlearner_note": f"no non-learner control here: the claim's door (a user's learner's "
+                                                   f"and the non-learner's) runs on the {uc.env} environment only "
+                                                   f"({target})"}
+    return out
+
+
+def nonlearner_door(params: dict, inputs: dict, tables: dict) -> list[dict]:
+    """One built-in non-learner (``params["name"]``, ``dpregret.nonlearners``) through one door
+    (``params["door"]``) in one job: its rows at every point of the door (``UserClaim.user_rows``,
+    as ``user_simulate`` makes them), the paper's rows from the pipeline's tables (input ``paper``,
+    as ``user_check`` takes them) and every claim of the door decided by ``api.decide_user_claim``,
+    as ``user_check`` decides a user's learner.  (A job per point and claim would cost a process
+    start, 2-3 s of CPU, for a learner that does nothing.)"""
+    from .api import decide_user_claim, load_learner
+    from .scenarios.contract import door_rows, user_claims
+
+    run, name, door = params["run"], params["name"], params["door"]
+    spec = run["learners"][name]
+    ucs = [uc for cid, uc in user_claims().items() if uc.door_id == door and cid in spec["claims"]]
+    if not ucs or not all(uc.reuses_paper_rows for uc in ucs):
+        raise ValueError(f"door {door!r}: no claim of {name} that takes the paper's rows from the pipeline's tables")
+    uc0 = ucs[0]
+    p = run[uc0.scenario]
+    make = {name: load_learner(spec["make"])}
+    reps = range(int(p["replicates"]))
+    user = {pt: uc0.user_rows(p, pt, reps, run["seed"], make) for pt in uc0.points(p)}
+    paths = inputs["paper"] if isinstance(inputs["paper"], list) else [inputs["paper"]]
+    got = tables["paper"] if isinstance(tables["paper"], list) else [tables["paper"]]
+    paper = {str(k): v for k, v in zip(paths, got)}
+    records = []
+    for uc in ucs:
+        runs = pd.concat([door_rows(uc, p, pt, user[pt], paper) for pt in uc.points(p)], ignore_index=True)
+        records.append(decide_user_claim(uc.claim, name, spec["make"], runs, run))
+    return records
+
+
 def _user_simulate(params: dict, wildcards: dict, outputs: list[str]) -> None:
+    """One point of a user claim's simulation for one learner: the learner's rows only where the
+    claim takes the paper's rows from the pipeline's tables, else the whole table of ``simulate``.
+    ``door`` names the simulation, shared by the claims of one door (``UserClaim.door``)."""
     from .api import load_learner
     from .scenarios.contract import user_claims
 
     run = params["run"]
-    uc = user_claims()[wildcards["claim"]]
+    door = wildcards.get("door", wildcards.get("claim"))
+    uc = next(u for u in user_claims().values() if u.door_id == door)
     p = run[uc.scenario]
     point = {str(x): x for x in uc.points(p)}[wildcards["point"]]
     name = wildcards["name"]
-    df = uc.simulate(p, point, range(int(p["replicates"])), run["seed"], {name: load_learner(run["learners"][name]["make"])})
+    make = {name: load_learner(run["learners"][name]["make"])}
+    sim = uc.user_rows if uc.reuses_paper_rows else uc.simulate
+    df = sim(p, point, range(int(p["replicates"])), run["seed"], make)
     df.to_parquet(outputs[0], index=False)
     print(len(df), "rows")
 

@@ -75,6 +75,7 @@ rule as17_experts_check:
     input:
         runs="results/as17/experts/runs.parquet",
         d_noise="results/as17/experts/d_noise.parquet",
+        nonlearners=nonlearner_files(["as17_experts"]),  # their non-learner controls (user.smk)
     output:
         AS17_EXPERTS_CLAIM_FILES,
     log:

@@ -217,6 +217,7 @@ rule as17_tables_check:
         mab="results/as17/mab/runs.parquet",
         blo="results/as17/blo/runs.parquet",
         experts=AS17_EXPERTS_CLAIM_FILES,
+        nonlearners=nonlearner_files(["as17_olo", "as17_mab", "as17_blo"]),  # their non-learner controls (user.smk)
     output:
         claims=AS17_TABLE_CLAIM_FILES,
         tables="results/as17/tables.csv",

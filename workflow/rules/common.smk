@@ -6,7 +6,9 @@ from pathlib import Path
 
 from dpregret.config import ConfigError, effective, replicate_chunks
 from dpregret.provenance import ENV_VAR as PROVENANCE_VAR, provenance
+from dpregret.nonlearners import PREFIX as NONLEARNER_PREFIX
 from dpregret.report.figure_map import figure_paths
+from dpregret.scenarios.contract import user_claims
 
 try:
     RUN = effective(config)
@@ -59,7 +61,22 @@ def grid_points(p):
     return [("T", p["N"], T) for T in p["T"]] + [("N", N, p["T_N"]) for N in p.get("N_grid", [])]
 
 
-def user_points(w):
-    """The points a user learner's claim is decided on (rule user_check; USER_CLAIMS in user.smk)."""
+# Learners run through the user claims' door (user.smk): the config key learners and the built-in
+# non-learners (config key nonlearners, dpregret.nonlearners)
+USER = RUN["learners"]
+USER_CLAIMS = user_claims() if USER else {}
+
+
+def user_check_inputs(w):
+    """A user learner's claim (rules user_check, nonlearner_check): its runs at the claim's points
+    and, where the claim takes the paper's rows from the pipeline's tables, those tables."""
     uc = USER_CLAIMS[w.claim]
-    return [f"results/user/{w.name}/{w.claim}/{pt}.parquet" for pt in uc.points(RUN[uc.scenario])]
+    runs = [f"results/user/{w.name}/{uc.door_id}/{pt}.parquet" for pt in uc.points(RUN[uc.scenario])]
+    return {"runs": runs, **({"paper": list(uc.paper_tables)} if uc.reuses_paper_rows else {})}
+
+
+def nonlearner_files(scenarios):
+    """The non-learners' records of the user claims of ``scenarios`` (an input of their check rule,
+    which attaches each to the paper's claim as its non-learner control; dpregret.jobs)."""
+    return [f"results/claims/{cid}--learner-{name}.json" for name, spec in USER.items()
+            if name.startswith(NONLEARNER_PREFIX) for cid in spec["claims"] if USER_CLAIMS[cid].scenario in scenarios]

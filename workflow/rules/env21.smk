@@ -53,6 +53,7 @@ rule env21_merge:
 rule env21_check:
     input:
         **{e: f"results/env21/{e}.parquet" for e in ("rates", "n", "eps", "cost", "noisyoco")},
+        nonlearners=nonlearner_files(["env21"]),  # their non-learner controls (user.smk)
     output:
         ENV_CLAIM_FILES,
     log:

@@ -54,6 +54,7 @@ rule vdh19_merge:
 rule vdh19_check:
     input:
         **{e: f"results/vdh19/{e}.parquet" for e in VDH_EXPERIMENTS},
+        nonlearners=nonlearner_files(["vdh19"]),  # their non-learner controls (user.smk)
     output:
         VDH_CLAIM_FILES,
     log:

@@ -100,6 +100,7 @@ rule ztc22_check:
         minimax="results/ztc22/minimax.parquet",
         param_free="results/ztc22/param_free.parquet",
         linear_T="results/ztc22/linear_T.parquet",
+        nonlearners=nonlearner_files(["ztc22"]),  # their non-learner controls (user.smk)
     output:
         ZTC_CLAIM_FILES,
     log:

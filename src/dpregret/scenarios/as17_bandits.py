@@ -374,7 +374,7 @@ def _user_claim():
     noisy losses).  Points: the T grid ``p["T"]`` on the stochastic sequence at ``rate_eps``, with
     the paper's plan for that claim (``dp_exp2`` and the baseline ``explore_tree``, the whole
     noise vector as the pipeline's T grid draws it, so the paper's rows are the pipeline's)."""
-    from .contract import UserClaim
+    from .contract import UserClaim, in_order
 
     def simulate_point(p, point, reps, seed, learners):
         r = p["rate_eps"]
@@ -387,6 +387,18 @@ def _user_claim():
         from ..claims.as17_tables import mab_rate_T_claim
         return mab_rate_T_claim(runs, p["rate_eps"], tol, alpha, rng_for, name)
 
+    def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
+        df = simulate("stochastic", int(p["N"]), int(point), {name: [p["rate_eps"]] for name in learners}, reps, seed,
+                      gap=p["gap"], learners=learners)
+        df["grid"] = "T"
+        return df
+
+    def paper_rows(tables, p, point):  # simulate_point's paper rows: the pipeline's T grid, at rate_eps
+        t = tables[PAPER_TABLE]
+        keep = ((t.env == "stochastic") & (t.grid == "T") & (t.N == int(p["N"])) & (t["T"] == int(point))
+                & (t.eps == float(p["rate_eps"])) & t.algorithm.isin(("dp_exp2", "explore_tree")))
+        return in_order(t[keep], "algorithm", ("dp_exp2", "explore_tree"), "replicate")
+
     return UserClaim(
         "AS17-T2-mab-rate-T", SCENARIO, "bandit", SIGNATURE,
         "your learner as the base learner of Algorithm 4 (fed the pulled arm's loss plus Laplace noise of scale "
@@ -394,9 +406,11 @@ def _user_claim():
         "(<p_t, l_t>) if your learner exposes its distribution p, else realised; control: the O~(T^(2/3)) "
         "explore-and-feed baseline (explore_tree) on the same draws",
         "dp_exp2", "paper (Algorithm 4 + EXP2)", ALGORITHMS,
-        lambda p: [int(t) for t in p["T"]], simulate_point, decide)
+        lambda p: [int(t) for t in p["T"]], simulate_point, decide, env="stochastic", user_rows=user_rows,
+        paper_tables=(PAPER_TABLE,), paper_rows=paper_rows)
 
 
+PAPER_TABLE = "results/as17/mab/runs.parquet"  # the pipeline's table of the paper's rows (rule as17_tables_merge)
 # Theorem 4.1's rate in T holds for any bandit learner inside Algorithm 4 (dpregret.scenarios.contract)
 USER_CLAIMS = (_user_claim(),)
 

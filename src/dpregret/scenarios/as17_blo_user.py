@@ -368,6 +368,7 @@ def _user_rows(domain, env, N, T, plan, replicates, root_seed, phases, mu, learn
 
 
 USER_ENV = "stochastic"
+PAPER_TABLE = "results/as17/blo/runs.parquet"  # the pipeline's table of the paper's rows (rule as17_tables_merge)
 
 
 def _user_claim(dom: str):
@@ -375,7 +376,7 @@ def _user_claim(dom: str):
     Algorithm 4's base learner.  Points: the preset's T grid ``p["T"]`` at ``rate_eps`` on the
     stochastic sequence, with the paper's rows of that claim (``dp_scrible`` and its control
     ``dp_scrible_composed``, the pipeline's T-grid rows)."""
-    from .contract import UserClaim
+    from .contract import UserClaim, in_order
 
     def simulate_point(p, point, reps, seed, learners):
         r = p["rate_eps"]
@@ -389,6 +390,18 @@ def _user_claim(dom: str):
         from ..claims.as17_tables import blo_rate_T_claim
         return blo_rate_T_claim(runs, dom, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
+    def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
+        df = simulate(dom, USER_ENV, int(p["N"]), int(point), {name: [p["rate_eps"]] for name in learners}, reps, seed,
+                      phases=p["phases"], mu=p["mu"], learners=learners)
+        df["grid"] = "T"
+        return df
+
+    def paper_rows(tables, p, point):  # simulate_point's paper rows: the pipeline's T grid, at rate_eps
+        t = tables[PAPER_TABLE]
+        keep = ((t.row == dom) & (t.env == USER_ENV) & (t.grid == "T") & (t.N == int(p["N"])) & (t["T"] == int(point))
+                & (t.eps == float(p["rate_eps"])) & t.algorithm.isin(("dp_scrible", "dp_scrible_composed")))
+        return in_order(t[keep], "algorithm", ("dp_scrible", "dp_scrible_composed"), "replicate")
+
     return UserClaim(
         f"AS17-T2-blo-{dom}-rate-T", SCENARIO, "bco", SIGNATURE,
         f"your learner on the {dom} as the base learner of Algorithm 4 (fed <l_t, y_t> + <Z_t, y_t>, Z_t Laplace of "
@@ -396,7 +409,8 @@ def _user_claim(dom: str):
         "learner's center if it exposes one, else realised; control: your learner with lambda by advanced "
         "composition over the T rounds (~ sqrt(T)/eps), on the same draws",
         "dp_scrible", f"paper (Algorithm 4 + SCRiBLe, {dom})", B.ALGORITHMS,
-        lambda p: [int(t) for t in p["T"]], simulate_point, decide)
+        lambda p: [int(t) for t in p["T"]], simulate_point, decide, env=USER_ENV, user_rows=user_rows,
+        paper_tables=(PAPER_TABLE,), paper_rows=paper_rows)
 
 
 # Theorem 4.5's rate in T holds for any BLO learner inside Algorithm 4 (dpregret.scenarios.contract)

@@ -293,6 +293,7 @@ def _user_rows(env, N, T, eps, replicates, root_seed, gap, phases, learners) -> 
 
 
 USER_ENV = "stochastic"
+PAPER_TABLE = "results/as17/experts/runs.parquet"  # the pipeline's table of the paper's rows (rule as17_experts_merge)
 
 
 def _user_claim():
@@ -303,7 +304,7 @@ def _user_claim():
     decides the paper's claim per environment, ``...--stochastic`` and ``...--switching``; the
     stochastic one is the environment whose gap is not driven by the sequence's switches, and
     the one the other AS17 user claim uses)."""
-    from .contract import UserClaim
+    from .contract import UserClaim, in_order
 
     def simulate_point(p, point, reps, seed, learners):
         return simulate(USER_ENV, int(p["N"]), int(point), [p["rate_eps"]], reps, seed, gap=p["gap"],
@@ -313,6 +314,15 @@ def _user_claim():
         from ..claims.as17_experts import gap_rate_T_claim
         return gap_rate_T_claim(runs, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
+    def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
+        return _user_rows(USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["gap"],
+                          p["phases"], check_makes(learners, X.ALGORITHMS, SIGNATURE))
+
+    def paper_rows(tables, p, point):  # simulate_point's paper rows: the pipeline's, at rate_eps
+        t = tables[PAPER_TABLE]
+        keep = (t.env == USER_ENV) & (t.N == int(p["N"])) & (t["T"] == int(point)) & (t.eps == float(p["rate_eps"]))
+        return in_order(t[keep], "algorithm", X.ALGORITHMS, "replicate")
+
     return UserClaim(
         "AS17-cor3.2-gap-rate-T", SCENARIO, "experts", SIGNATURE,
         "your learner fed the losses reconstructed from TreeBasedAgg's eps-DP prefix sums (L~_t - L~_{t-1}, "
@@ -320,7 +330,8 @@ def _user_claim():
         "stochastic experts at rate_eps; control: your learner fed fresh-noise prefix sums (advanced composition, "
         "no tree)",
         "tree", "paper (Algorithm 1: exponential weights on TreeBasedAgg)", X.ALGORITHMS,
-        lambda p: [int(t) for t in p["T"]], simulate_point, decide)
+        lambda p: [int(t) for t in p["T"]], simulate_point, decide, env=USER_ENV, user_rows=user_rows,
+        paper_tables=(PAPER_TABLE,), paper_rows=paper_rows)
 
 
 # Corollary 3.2's additive gap holds for any post-processing of the tree's releases (dpregret.scenarios.contract)

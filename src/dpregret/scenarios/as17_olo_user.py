@@ -160,6 +160,7 @@ def _user_rows(row, env, N, T, eps, replicates, root_seed, phases, mu, learners)
 
 
 USER_ENV = "stochastic"
+PAPER_TABLE = "results/as17/olo/runs.parquet"  # the pipeline's table of the paper's rows (rule as17_tables_merge)
 
 
 def _user_claim(row: str):
@@ -169,7 +170,7 @@ def _user_claim(row: str):
     Points: the preset's T grid ``p["T"]`` at ``rate_eps`` on the stochastic environment (the
     pipeline decides the paper's claim per environment; the stochastic one is the environment the
     other AS17 user claims use).  The rows carry ``grid = "T"`` (the pipeline's T grid)."""
-    from .contract import UserClaim
+    from .contract import UserClaim, in_order
 
     if row not in ROWS:
         raise ValueError(f"row must be one of {ROWS}, got {row!r}")
@@ -184,6 +185,18 @@ def _user_claim(row: str):
         from ..claims.as17_tables import olo_gap_rate_T_claim
         return olo_gap_rate_T_claim(runs, row, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
+    def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
+        df = _user_rows(row, USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["phases"],
+                        p["mu"], check_makes(learners, RESERVED, SIGNATURE))
+        df["grid"] = "T"
+        return df
+
+    def paper_rows(tables, p, point):  # simulate_point's paper rows: the pipeline's T grid, at rate_eps
+        t = tables[PAPER_TABLE]
+        keep = ((t.row == row) & (t.env == USER_ENV) & (t.grid == "T") & (t.N == int(p["N"])) & (t["T"] == int(point))
+                & (t.eps == float(p["rate_eps"])) & t.algorithm.isin(X.GRID_ALGORITHMS["T"]))
+        return in_order(t[keep], "algorithm", X.GRID_ALGORITHMS["T"], "replicate")
+
     domain = X.DOMAIN[row]
     what = "unit l2 ball, losses in the unit l2 ball" if domain == "ball" else "cube [-1, 1]^d, losses in the unit l1 ball"
     lam = "2 sqrt(d)" if domain == "ball" else "2"
@@ -194,7 +207,8 @@ def _user_claim(row: str):
         "fed the exact losses, on the stochastic sequence at rate_eps; control: your learner fed fresh-noise prefix "
         "sums (advanced composition, no tree)",
         "tree", f"paper (Algorithm 1: FTRL with R = ||x||^2 on TreeBasedAgg, {row})", RESERVED,
-        lambda p: [int(t) for t in p["T"]], simulate_point, decide)
+        lambda p: [int(t) for t in p["T"]], simulate_point, decide, env=USER_ENV, user_rows=user_rows,
+        paper_tables=(PAPER_TABLE,), paper_rows=paper_rows)
 
 
 # Corollary 3.2's additive gap holds for any post-processing of the tree's releases (dpregret.scenarios.contract)

@@ -15,6 +15,16 @@ the rows: the paper's own rows (unchanged by the presence of user learners, a te
 scenario) and, for every user learner ``name``, rows ``name`` and ``name@<role>`` (its control
 and any twin the check pairs it with).  ``decide(runs, p, tol, alpha, rng_for, name)`` returns
 ``(result, control_result)`` for the learner ``name``; the paper's learner is ``paper_name``.
+
+The pipeline does not simulate the paper's rows twice: where a claim declares ``user_rows`` (the
+rows of the given learners alone, the same numbers as ``simulate``'s) and ``paper_rows`` (the
+paper's rows of ``simulate`` at a point, taken from the pipeline's own tables ``paper_tables``),
+the rule ``user_simulate`` makes the learners' rows only and ``user_check`` puts the paper's rows
+from those tables beside them (:func:`door_rows`; a test per claim: the same decisions as
+``simulate``'s table).  Claims whose ``simulate`` is the same (``door``: Ene et al.'s three rate
+claims, Van der Hoeven's two placements) share one simulation per learner and point.  ``env``:
+the environment of the paper's record the door decides (``<claim>--<env>``; "" for a claim
+recorded once), where the pipeline attaches a non-learner's record (``dpregret.nonlearners``).
 """
 from __future__ import annotations
 
@@ -37,6 +47,21 @@ class UserClaim:
     points: Callable[[dict], list]  # p -> the points the claim is decided on
     simulate: Callable[[dict, Any, range, int, dict], pd.DataFrame]
     decide: Callable[..., tuple]
+    env: str = ""  # the env of the paper's record the door decides ("" : the claim is recorded once)
+    door: str = ""  # claims with the same door share one simulation per learner and point ("": the claim id)
+    user_rows: Callable[[dict, Any, range, int, dict], pd.DataFrame] | None = None  # simulate's rows but the paper's
+    paper_tables: tuple[str, ...] = ()  # the pipeline's tables holding the paper's rows of ``simulate``
+    paper_rows: Callable[[dict, dict, Any], pd.DataFrame] | None = None  # ({path: table}, p, point) -> those rows
+
+    @property
+    def door_id(self) -> str:
+        """The name of this claim's simulation (shared by the claims of one ``door``)."""
+        return self.door or self.claim
+
+    @property
+    def reuses_paper_rows(self) -> bool:
+        """Whether the pipeline takes the paper's rows from its own tables (:func:`door_rows`)."""
+        return self.user_rows is not None and self.paper_rows is not None and bool(self.paper_tables)
 
 
 def user_claims() -> dict[str, UserClaim]:
@@ -58,6 +83,33 @@ def user_claims() -> dict[str, UserClaim]:
             for uc in getattr(importlib.import_module(mod), "USER_CLAIMS", ()):
                 out[uc.claim] = uc
     return out
+
+
+def in_order(df: pd.DataFrame, col: str, order, *then: str) -> pd.DataFrame:
+    """``df``'s rows in the order ``simulate`` makes them: by the position of ``df[col]`` in
+    ``order``, then by the columns ``then`` (a stable sort; index reset).  The pipeline's merged
+    tables are sorted otherwise, and a check's float sums may depend on the rows' order."""
+    pos = {v: i for i, v in enumerate(order)}
+    key = df[col].map(pos)
+    if key.isna().any():
+        raise ValueError(f"{col} values {sorted(set(df[col]) - set(pos))} are not in {list(order)}")
+    return df.assign(_order=key).sort_values(["_order", *then], kind="stable").drop(columns="_order") \
+        .reset_index(drop=True)
+
+
+def door_rows(uc: UserClaim, p: dict, point, user: pd.DataFrame, tables: dict) -> pd.DataFrame:
+    """``simulate``'s table at ``point`` made of the paper's rows from the pipeline's tables
+    (``uc.paper_rows``) and the learners' rows ``user`` (``uc.user_rows``), in that order, with the
+    paper's columns.  The paper's rows must cover exactly the user rows' replicates (a table made
+    with other replicates is an error, not a silent mismatch)."""
+    paper = uc.paper_rows(tables, p, point)
+    reps = set(user["replicate"].unique())
+    have = set(paper["replicate"].unique())
+    if not reps <= have:
+        raise ValueError(f"{uc.claim} at {point}: the pipeline's tables {uc.paper_tables} hold the paper's rows of "
+                         f"replicates {sorted(have)[:8]}..., not all of {sorted(reps)[:8]}...")
+    paper = paper[paper["replicate"].isin(reps)].reset_index(drop=True)
+    return pd.concat([paper, user.reindex(columns=paper.columns)], ignore_index=True)
 
 
 def check_name(name: str, uc: UserClaim) -> None:

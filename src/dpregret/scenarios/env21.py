@@ -152,19 +152,22 @@ def _pair(point) -> tuple[str, int]:
     return str(name), int(val)
 
 
-def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None) -> pd.DataFrame:
+def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None, paper: bool = True) -> pd.DataFrame:
     """One (domain, T) point of the ``rates`` experiment (see the module docstring);
     ``point`` is ``("simplex", T)`` / ``("spanning_tree", T)`` or ``"simplex:T"``, or a domain
     name alone (every T of its grid), or ``"all"`` (both domains).
 
     ``learners``: ``{name: make}`` of ``oco`` learners run on the simplex inside Algorithm 1's
     privacy mechanism (``env21_user.private_bandit_around``, module ``scenarios.env21_user``) on the
-    paper's draws; their rows (``env21_user.rate_T_algs``) follow the paper's, which are unchanged."""
+    paper's draws; their rows (``env21_user.rate_T_algs``) follow the paper's, which are unchanged.
+    ``paper=False``: the learners' rows alone (the same numbers: they draw from their own streams)."""
     if point == "all":  # both domains in one job (the tree's job paid more start-up than work)
-        return pd.concat([simulate_rates(p, d, reps, seed, learners) for d in RATE_DOMAINS], ignore_index=True)
+        return pd.concat([simulate_rates(p, d, reps, seed, learners, paper) for d in RATE_DOMAINS],
+                         ignore_index=True)
     if point in RATE_DOMAINS:  # every T of the domain's grid in one job
         grid = p["T"] if point == "simplex" else p["T_tree"]
-        return pd.concat([simulate_rates(p, (point, int(T)), reps, seed, learners) for T in grid], ignore_index=True)
+        return pd.concat([simulate_rates(p, (point, int(T)), reps, seed, learners, paper) for T in grid],
+                         ignore_index=True)
     dom_name, T = _pair(point)
     if dom_name not in RATE_DOMAINS:
         raise ValueError(f"rates domain must be one of {RATE_DOMAINS}, got {dom_name!r}")
@@ -193,6 +196,14 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     sig = lemma5_noise_scale("gaussian", T, d, L, p["eps_rate_gaussian"], delta)
     eps_of = {"laplace": p["eps_rate_laplace"], "gaussian": p["eps_rate_gaussian"],
               "laplace_fixed_step": p["eps_rate_laplace"], "gaussian_fixed_step": p["eps_rate_gaussian"]}
+    T0 = int(min(grid))
+    zp = slow_zeta(T, T0, d, L, dom.D, float(p["zeta_decay_control_private"]))
+    if not paper:
+        if dom_name != "simplex" or not learners:
+            raise ValueError("paper=False needs learners on the simplex (their rows are the only rows)")
+        from .env21_user import _user_rates
+        return pd.concat([_user_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()],
+                         ignore_index=True)
     main = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig)]
     if dom_name == "simplex":
         main.append(("fixed_noise", "laplace", float(p["noise_level"])))
@@ -201,9 +212,7 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     # T^(-decay) instead of T^(-1/4) (equal at the grid's smallest T): the smoothing cost T L zeta
     # alone is then ~ T^(1 - decay), between T^(3/4) and linear.  decay = zeta_decay_control for
     # the claims with tolerance 0.10, zeta_decay_control_private for those with 0.15 (and switching)
-    T0 = int(min(grid))
     zc = slow_zeta(T, T0, d, L, dom.D, float(p["zeta_decay_control"]))
-    zp = slow_zeta(T, T0, d, L, dom.D, float(p["zeta_decay_control_private"]))
     slow = [("none_slow_zeta", "none", 0.0)]
     if dom_name == "simplex":
         slow.append(("fixed_noise_slow_zeta", "laplace", float(p["noise_level"])))

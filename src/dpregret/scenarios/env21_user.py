@@ -211,6 +211,15 @@ def _user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, s
     return df
 
 
+RATES_TABLE = "results/env21/rates.parquet"  # the pipeline's table of the paper's rows (rule env21_merge)
+
+
+def _paper_rows(tables, p, point):
+    """The paper's rows of the user claims' simulation at ``point``: the pipeline's ``rates`` on the simplex."""
+    t = tables[RATES_TABLE]
+    return t[(t.domain == "simplex") & (t["T"] == int(point))].drop(columns="scenario").reset_index(drop=True)
+
+
 def _user_claim(cid: str):
     from .contract import UserClaim
 
@@ -237,7 +246,10 @@ def _user_claim(cid: str):
         lambda p: [int(T) for T in p["T"]],
         lambda p, point, reps, seed, learners: simulate_rates(p, ("simplex", int(point)), reps, seed,
                                                               learners={**learners, REFERENCE: FrozenCentre}),
-        decide)
+        decide, door="env21-rates-simplex",
+        user_rows=lambda p, point, reps, seed, learners: simulate_rates(
+            p, ("simplex", int(point)), reps, seed, learners={**learners, REFERENCE: FrozenCentre}, paper=False),
+        paper_tables=(RATES_TABLE,), paper_rows=_paper_rows)
 
 
 # Theorem 1.1 and Lemmas 5.2 / 5.5 (rates in T) hold for any OCO learner of the rounds inside

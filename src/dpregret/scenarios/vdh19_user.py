@@ -52,6 +52,15 @@ def user_reduction(make, d: int, batch: tuple[int, ...], b: float = 1.0) -> vdh.
     return vdh.BlackBoxReduction(1.0, d, batch=batch, b=b, direction=UserDirection(make, d, batch))
 
 
+MINORITY_TABLE = "results/vdh19/minority.parquet"  # the pipeline's table of the paper's rows (rule vdh19_merge)
+
+
+def _paper_rows(tables, p, point):
+    """The paper's rows of the user claims' simulation at ``point``: ``alg2`` and the frozen learner in the pipeline's minority runs."""
+    t = tables[MINORITY_TABLE]
+    return t[(t["T"] == int(point)) & (t.alg.isin(("alg2", "frozen")))].drop(columns="scenario").reset_index(drop=True)
+
+
 def _user_claim(placement: str):
     from .contract import UserClaim
 
@@ -74,7 +83,10 @@ def _user_claim(placement: str):
         lambda p: list(p["T"]),
         lambda p, point, reps, seed, learners: simulate_minority(p, int(point), reps, seed, learners=learners,
                                                                  paper_algs=("alg2", "frozen")),
-        decide)
+        decide, door="vdh19-minority",
+        user_rows=lambda p, point, reps, seed, learners: simulate_minority(p, int(point), reps, seed,
+                                                                           learners=learners, paper_algs=()),
+        paper_tables=(MINORITY_TABLE,), paper_rows=_paper_rows)
 
 
 # Sec. 3.4's privacy cost of a minority holds for Algorithm 2 with any direction learner whose

@@ -288,20 +288,21 @@ def linear_T_algs(name: str = "o2b") -> dict[str, str]:
 
 
 def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = None,
-                      rates: tuple[str, ...] = ("priv", "stat")) -> pd.DataFrame:
+                      rates: tuple[str, ...] = ("priv", "stat"), paper: bool = True) -> pd.DataFrame:
     """One T of ``linear_T`` (module docstring): every member of the family, every replicate.
 
     ``learners``: ``{name: make}`` of further OCO learners (``dpregret.protocols``, setting
     ``oco``) to run beside Remark 5's OGD inside the same conversions on the same draws;
     ``make(R, d, r)`` builds one for ``R`` rows on the ball of radius r.  Their rows are named
     by :func:`linear_T_algs`; the paper's rows are unchanged.  ``rates`` limits the runs to those
-    of the privacy (``"priv"``) and/or statistical (``"stat"``) rate."""
+    of the privacy (``"priv"``) and/or statistical (``"stat"``) rate; ``paper=False`` leaves the
+    paper's rows out (the learners' rows are the same: each run has its own draws)."""
     R, k, d, cg = len(reps), p["k"], p["d_lin"], list(p["c_grid"])
     prob = LinearFamily(d, cg, R)
 
-    def paper(rho):
+    def paper_ogd(rho):
         return lambda rows, dd, r: ProjectedOGD(rows, dd, r, lambda t: o2b_bounds.thm4_gsq(t, T, k, rho, prob))
-    makers = {"o2b": None, **(learners or {})}
+    makers = {**({"o2b": None} if paper else {}), **(learners or {})}
     frames = []
     if T in p["T_lin_priv"] and "priv" in rates:  # Theorem 4's near miss: sigma_t doubled (the paper's OGD)
         run = o2b.run(prob, paper(p["rho_lin"])(R * len(cg), d, prob.r), T, k=k, rho=p["rho_lin"],
@@ -325,7 +326,7 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
             plan.update({a["stat"]: ("tree", p["rho_stat"]), a["fresh"]: ("fresh", p["rho_stat"])})
         plan[a["twin"]] = ("none", math.inf)
         for alg, (conv, rho) in plan.items():
-            learner = (make or paper(rho))(R * len(cg), d, prob.r)
+            learner = (make or paper_ogd(rho))(R * len(cg), d, prob.r)
             run = o2b.run(prob, learner, T, k=k, rho=rho,
                           src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps, len(cg)),
                           noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), reps, len(cg)),
@@ -355,13 +356,22 @@ def thm4_family_bound(prob, T: int, k: float, rho: float, R: int) -> np.ndarray:
 
 
 def _user_claim(rate: str):
-    from .contract import UserClaim
+    from .contract import UserClaim, in_order
 
     cid = f"ZTC-rem5-rate-T-{rate}"
 
     def decide(runs, p, tol, alpha, rng_for, name):
         from ..claims.ztc22_linear import linear_T_claims
         return linear_T_claims(runs, p, tol, alpha, rng_for, name=name, rates=(rate,))[cid]
+
+    def paper_rows(tables, p, point):  # the door's paper rows: the pipeline's linear_T at this T
+        t = tables[LINEAR_T_TABLE]
+        a = linear_T_algs()
+        algs = (a["priv"], a["naive"]) if rate == "priv" else (a["stat"], a["fresh"])
+        keep = (t["T"] == int(point)) & t.alg.isin(algs + (a["twin"],))
+        rows = t[keep].drop(columns="scenario")
+        c_pos = rows.c.map({c: i for i, c in enumerate(p["c_grid"])})
+        return in_order(rows.assign(_c=c_pos), "alg", algs + (a["twin"],), "_c", "replicate").drop(columns="_c")
 
     return UserClaim(
         cid, "ztc22", "oco", "make(R, d, r)",
@@ -372,9 +382,13 @@ def _user_claim(rate: str):
         lambda p: list(p[f"T_lin_{rate}"]),
         lambda p, point, reps, seed, learners: simulate_linear_T(p, int(point), reps, seed, learners=learners,
                                                                  rates=(rate,)),
-        decide)
+        decide,
+        user_rows=lambda p, point, reps, seed, learners: simulate_linear_T(p, int(point), reps, seed, learners=learners,
+                                                                           rates=(rate,), paper=False),
+        paper_tables=(LINEAR_T_TABLE,), paper_rows=paper_rows)
 
 
+LINEAR_T_TABLE = "results/ztc22/linear_T.parquet"  # the pipeline's table of the paper's rows (rule ztc22_merge)
 # Remark 5's rates in T hold for any OCO learner inside Algorithm 1 (dpregret.scenarios.contract)
 USER_CLAIMS = (_user_claim("priv"), _user_claim("stat"))
 
