@@ -46,7 +46,7 @@ def worst_case(g: pd.DataFrame, key: str, alg: str, base: str | None = "nonpriva
         r = float(h["r"].iloc[0]) if "r" in h else 1.0
         out.append({"x": 1.0 / v if key == "rho" else float(v), "c_star": c_star,
                     "samples": val.xs(c_star, level="c").sort_index().to_numpy(),
-                    "edge": c_star in (cs[0], cs[-1]),
+                    "edge": c_star in (cs[0], cs[-1]), "members": len(cs), "r": r,
                     "saturation": float(a.xs(c_star, level="c").mean() / (2 * r * c_star)),
                     "stat": float(nb.groupby("c").subopt.mean().max()) if len(nb) else float("nan")})
     return sorted(out, key=lambda o: o["x"])
@@ -102,6 +102,53 @@ def thm4_term_ratio(T, rho, d, G=1.0, D=2.0, H=0.0, sigma_G=1.0, sigma_H=0.0) ->
     """Theorem 4's privacy term over its statistical term at one point:
     sqrt(2d) (G + DH) log2(2T) / (rho T)  /  ((sigma_G + D sigma_H) / sqrt(T))."""
     return math.sqrt(2 * d) * (G + D * H) * math.log2(2 * T) / (rho * T) / ((sigma_G + D * sigma_H) / math.sqrt(T))
+
+
+# Declared before the deciding run of 2026-11-26 (the rates in T, for a learner whose points the filter
+# drops): a dropped point's worst case over the signal grid is still a lower bound on the supremum over
+# the family, and no member's suboptimality exceeds ENVELOPE_TOP = 2 r G (G = 1, the family's Lipschitz
+# constant).  If even the steepest decay these bounds allow, from 2 r G at the smallest T to the lower
+# limit of the worst case at the largest T, is slower than T^(exponent + tol), the supremum cannot decay
+# at the stated rate whatever lies beyond the grid: FAIL (flagged at alpha, confirmed at the run-wide
+# level; Bonferroni over the grid's members, since c* is chosen on the same data).
+ENVELOPE_G = 1.0
+
+
+def envelope_rate(w: list[dict], exponent: float, tol: float, alpha: float, transform=None) -> Result:
+    """The steepest decay of the family's supremum that the worst cases ``w`` (:func:`worst_case`)
+    allow, between the smallest and the largest x (declared above): slope of
+    ``lower limit of the worst case at x_max`` over ``2 r G at x_min`` in log-log (after ``transform``).
+    FAIL when it lies above ``exponent + tol`` (confirmed at :data:`core.FAIL_LEVEL`), else
+    INCONCLUSIVE: bounds alone cannot show a decay."""
+    from scipy import stats
+
+    from .core import FAIL_LEVEL, fail_confirmation
+
+    lo, hi = w[0], w[-1]
+    top = 2 * max(o["r"] for o in w) * ENVELOPE_G
+    s = hi["samples"]
+    m, se = float(np.mean(s)), float(np.std(s, ddof=1) / np.sqrt(len(s)))
+    tr = transform or (lambda x, v: v)
+
+    def slope(v):
+        return float(np.log(tr(hi["x"], max(v, 1e-300)) / tr(lo["x"], top)) / np.log(hi["x"] / lo["x"]))
+
+    def limit(level):
+        return m - float(stats.t.ppf(1 - level / hi["members"], len(s) - 1)) * se
+
+    thr = exponent + tol
+    s_lo, s_mid, s_hi = slope(limit(alpha)), slope(m), slope(m + (m - limit(alpha)))
+    flagged = s_lo > thr
+    detail = {"ci_of": f"steepest log-log slope from {top:g} (2 r G) at x = {lo['x']:g} to the lower limit of the "
+                       f"worst case at x = {hi['x']:g}",
+              "envelope": {"top": top, "x_min": lo["x"], "x_max": hi["x"], "worst_at_x_max": m,
+                           "lower_limit": limit(alpha)},
+              "margin": (s_lo - thr) / (s_mid - s_lo) if s_mid > s_lo else math.copysign(math.inf, s_lo - thr)}
+    if flagged:
+        s_conf = slope(limit(FAIL_LEVEL))
+        detail.update(fail_confirmation(s_conf > thr, f"slope with the lower limit at level {FAIL_LEVEL:g} "
+                                                      f"= {s_conf:.4g} (> {thr:.4g} confirms)"))
+    return Result("FAIL" if flagged else "INCONCLUSIVE", s_mid, exponent, s_lo, s_hi, tol, detail)
 
 
 def log2(x, m):
@@ -162,6 +209,11 @@ def worst_case_rate(g, key, alg, ctl, exponent, tol, alpha, rng_claim, rng_ctl, 
     if len(keep) < 4 or (len(keep) and np.log10(x.max() / x.min()) < decades - 1e-9):
         res = not_in_regime(res, f"{len(keep)} of {len(w)} points pass the declared filter "
                             f"(>= 4 over {decades:g} decades needed)", numbers)
+        env = envelope_rate(w, exponent, tol, alpha, transform) if len(w) >= 2 and exponent < 0 else None
+        if env is not None and env.verdict == "FAIL":
+            env.detail.update({"envelope_rule": "the filter dropped the points, but the supremum's bounds alone "
+                               "rule out the stated decay (ztc22_linear.envelope_rate)", **numbers})
+            res = env
     return res, ctl_res
 
 

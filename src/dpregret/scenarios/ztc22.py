@@ -304,16 +304,16 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
         return lambda rows, dd, r: ProjectedOGD(rows, dd, r, lambda t: o2b_bounds.thm4_gsq(t, T, k, rho, prob))
     makers = {**({"o2b": None} if paper else {}), **(learners or {})}
     frames = []
-    if T in p["T_lin_priv"] and "priv" in rates:  # Theorem 4's near miss: sigma_t doubled (the paper's OGD)
-        run = o2b.run(prob, paper(p["rho_lin"])(R * len(cg), d, prob.r), T, k=k, rho=p["rho_lin"],
+    if paper and T in p["T_lin_priv"] and "priv" in rates:  # Theorem 4's near miss: sigma_t doubled (the paper's OGD)
+        run = o2b.run(prob, paper_ogd(p["rho_lin"])(R * len(cg), d, prob.r), T, k=k, rho=p["rho_lin"],
                       src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps, len(cg)),
                       noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), reps, len(cg)),
                       checkpoints=[T], noise_factor=2.0)
         frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
                                     "subopt": run.subopt[:, -1], "alg": "o2b_noise2", "rho": p["rho_lin"],
                                     "bound_thm4": thm4_family_bound(prob, T, k, p["rho_lin"], R)}))
-    for rho in ([p["rho_lin"]] if T in p["T_lin_priv"] and "priv" in rates else []) + (
-            [p["rho_stat"]] if T in p["T_lin_stat"] and "stat" in rates else []):  # the non-learner (computed)
+    for rho in ([p["rho_lin"]] if paper and T in p["T_lin_priv"] and "priv" in rates else []) + (
+            [p["rho_stat"]] if paper and T in p["T_lin_stat"] and "stat" in rates else []):  # the non-learner
         frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
                                     "subopt": frozen_subopt(prob, R * len(cg)), "alg": "frozen_start", "rho": rho,
                                     "bound_thm4": thm4_family_bound(prob, T, k, rho, R)}))
