@@ -2,7 +2,11 @@
 the library as it is and once with the mutant patched in.
 
 The instances are the smoke preset of ``config/config.yaml`` with the grids of :data:`SMALL`
-(chosen for cost: the whole suite runs in about two minutes of job time).  Each claim is
+(chosen for cost: the whole suite runs in about 200 s of CPU over the workflow's five jobs).  An
+instance (:func:`instance_of`) decides the claims of one scenario; a claim decided on a grid of
+its own (the rates in T of Tables 1-2 and of ENV21, the ZTC22 tables of ``ZTC_TABLES``) has an
+instance of its own, which only the mutants targeting it pay for, and every claim is decided on
+the same instance whatever the other claims decided with it.  Each claim is
 decided by the same scenario ``simulate`` functions and the same claims ``evaluate`` /
 ``run_audit`` functions as the pipeline's rules (``workflow/rules/*.smk``), and recorded
 through :func:`dpregret.claims.core.record`, so the verdict is the pipeline's verdict rule
