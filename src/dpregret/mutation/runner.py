@@ -2,7 +2,11 @@
 the library as it is and once with the mutant patched in.
 
 The instances are the smoke preset of ``config/config.yaml`` with the grids of :data:`SMALL`
-(chosen for cost: the whole suite runs in about two minutes of job time).  Each claim is
+(chosen for cost: the whole suite runs in about 200 s of CPU over the workflow's five jobs).  An
+instance (:func:`instance_of`) decides the claims of one scenario; a claim decided on a grid of
+its own (the rates in T of Tables 1-2 and of ENV21, the ZTC22 tables of ``ZTC_TABLES``) has an
+instance of its own, which only the mutants targeting it pay for, and every claim is decided on
+the same instance whatever the other claims decided with it.  Each claim is
 decided by the same scenario ``simulate`` functions and the same claims ``evaluate`` /
 ``run_audit`` functions as the pipeline's rules (``workflow/rules/*.smk``), and recorded
 through :func:`dpregret.claims.core.record`, so the verdict is the pipeline's verdict rule
@@ -352,33 +356,6 @@ def _vdh_tables(ctx: Ctx, p: dict, cids: list) -> dict:
                                            ignore_index=True)}}
 
 
-# claims whose verdict is decided on the deterministic sequences of vdh_bounds.counterexample
-VDH_COUNTEREXAMPLE_IDS = ("VDH-thm10-printed-bound", "VDH-thm12-printed-bound", "VDH-thm11-bound")
-
-
-def _vdh19(ctx: Ctx, cids) -> dict[str, Outcome]:
-    """The van der Hoeven claims.  The deterministic counterexamples of the printed-constant claims
-    (``vdh_bounds.counterexample``, ~5 s, most of an evaluation) are computed only when a target claim
-    is decided on them (:data:`VDH_COUNTEREXAMPLE_IDS`); otherwise they are left out (NaN in the
-    detail of ``VDH-thm10-proof-bound``, which reports one of them and is not decided by it)."""
-    import contextlib
-    from unittest import mock
-
-    import dpregret.claims.vdh19 as C
-
-    with contextlib.ExitStack() as stack:
-        if not set(cids) & set(VDH_COUNTEREXAMPLE_IDS):
-            from ..claims.core import Result
-
-            def skipped(*args, **kwargs):
-                return Result("INCONCLUSIVE", float("nan"), 0.0, float("nan"), float("nan"), 0.0,
-                              {"reason": "not computed by the mutation suite (no target claim reads it)"})
-            stack.enter_context(mock.patch.object(C, "_counterexample", skipped))
-            stack.enter_context(mock.patch.object(C.vdh_bounds, "counterexample",
-                                                  lambda *a, **k: {"max_ratio": float("nan"), "max_excess": float("nan")}))
-        return _scenario("vdh19", _vdh_tables, ctx, cids)
-
-
 INSTANCES: dict[str, Callable[[Ctx, Iterable[str]], dict[str, Outcome]]] = {
     "audit": _audit,
     "as17_draws": _as17_draws,
@@ -392,7 +369,7 @@ INSTANCES: dict[str, Callable[[Ctx, Iterable[str]], dict[str, Outcome]]] = {
        for t in sorted(set(ZTC_TABLES.values()))},
     "env21": lambda ctx, cids: _scenario("env21", _env_tables, ctx, cids),
     "env21_rates": lambda ctx, cids: _scenario("env21", _env_tables, ctx, cids, inst="env21_rates"),
-    "vdh19": _vdh19,
+    "vdh19": lambda ctx, cids: _scenario("vdh19", _vdh_tables, ctx, cids),
 }
 
 
