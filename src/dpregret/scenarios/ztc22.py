@@ -368,10 +368,12 @@ def _user_claim(rate: str):
         t = tables[LINEAR_T_TABLE]
         a = linear_T_algs()
         algs = (a["priv"], a["naive"]) if rate == "priv" else (a["stat"], a["fresh"])
-        keep = (t["T"] == int(point)) & t.alg.isin(algs + (a["twin"],))
+        extra = ("o2b_noise2", "frozen_start") if rate == "priv" else ("frozen_start",)  # at this rate's rho
+        rho = p["rho_lin"] if rate == "priv" else p["rho_stat"]
+        keep = (t["T"] == int(point)) & (t.alg.isin(algs + (a["twin"],)) | (t.alg.isin(extra) & (t.rho == rho)))
         rows = t[keep].drop(columns="scenario")
         c_pos = rows.c.map({c: i for i, c in enumerate(p["c_grid"])})
-        return in_order(rows.assign(_c=c_pos), "alg", algs + (a["twin"],), "_c", "replicate").drop(columns="_c")
+        return in_order(rows.assign(_c=c_pos), "alg", extra + algs + (a["twin"],), "_c", "replicate").drop(columns="_c")
 
     return UserClaim(
         cid, "ztc22", "oco", "make(R, d, r)",
