@@ -1,4 +1,4 @@
-"""Agarwal-Singh Table 1 rows 2-3 in N: Theorem 3.4's explicit bound (issue #16 item 1)."""
+"""Agarwal-Singh Table 1 rows 2-3 in N: Theorem 3.4's explicit bound."""
 import numpy as np
 import pandas as pd
 import pytest

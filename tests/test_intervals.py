@@ -1,4 +1,4 @@
-"""dpregret.claims.intervals: coverage by simulation, the left-tail example of issue 15,
+"""dpregret.claims.intervals: coverage by simulation, the review's left-tail example,
 ``extra_se``, monotonicity in alpha, argument checks.
 
 Coverage is asserted at >= nominal minus a Monte Carlo allowance of 3 binomial standard

@@ -1,5 +1,5 @@
 """Your own bandit linear optimisation learner as Algorithm 4's base learner (Agarwal and Singh
-2017, section 4.2, Theorem 4.5; ``dpregret.scenarios.as17_blo_user``, issue 18): the paper's rows
+2017, section 4.2, Theorem 4.5; ``dpregret.scenarios.as17_blo_user``): the paper's rows
 do not move, the paper's SCRiBLe through the generic per-round path gives the compiled kernel's
 numbers, the learner is fed the pulled point's loss plus the paper's noise, and a small learner
 gets the verdict of ``AS17-T2-blo-ball-rate-T`` with its control (lambda by advanced composition)

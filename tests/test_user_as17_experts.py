@@ -1,5 +1,5 @@
 """Your own experts learner fed TreeBasedAgg's private prefix sums (Agarwal and Singh 2017,
-section 3; ``dpregret.scenarios.as17_experts_user``, issue 18): the paper's rows do not move,
+section 3; ``dpregret.scenarios.as17_experts_user``): the paper's rows do not move,
 the paper's exponential weights through the generic per-round path gives the paper's tree /
 nonprivate / fresh_noise numbers, the learner sees exactly the tree's releases, and a small
 learner gets the verdict of ``AS17-cor3.2-gap-rate-T`` with its control (fresh-noise sums) caught."""

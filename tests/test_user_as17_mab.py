@@ -1,5 +1,5 @@
 """Your own bandit learner as Algorithm 4's base learner (Agarwal and Singh 2017, section 4;
-``dpregret.scenarios.as17_bandits``, issue 18): the paper's rows do not move, the generic
+``dpregret.scenarios.as17_bandits``): the paper's rows do not move, the generic
 per-round path reproduces the compiled kernel for the paper's EXP2, and a small learner gets
 the rate verdict of ``AS17-T2-mab-rate-T`` with its control (the O~(T^(2/3)) baseline) caught."""
 import numpy as np

@@ -1,6 +1,5 @@
 """Your own OLO learner over the sphere / the cube fed TreeBasedAgg's private prefix sums (Agarwal
-and Singh 2017, Table 1 rows 2-3, Corollary 3.2 items 2-3; ``dpregret.scenarios.as17_olo_user``,
-issue 18): the paper's rows do not move, the paper's FTRL through the generic per-round path gives
+and Singh 2017, Table 1 rows 2-3, Corollary 3.2 items 2-3; ``dpregret.scenarios.as17_olo_user``): the paper's rows do not move, the paper's FTRL through the generic per-round path gives
 the paper's tree / nonprivate / fresh_noise numbers, the learner sees exactly the tree's releases,
 and a small learner gets the verdict of ``AS17-T1-<row>-gap-rate-T`` with its control (fresh-noise
 sums) caught."""

@@ -1,4 +1,4 @@
-"""Put your own learner beside a paper's (issue 18, items 4-5): :func:`check`, the ``dpregret``
+"""Put your own learner beside a paper's: :func:`check`, the ``dpregret``
 console command, and :func:`decide_user_claim` for the pipeline's config key ``learners``.
 
 A claim that applies to any algorithm of its setting (declared by its scenario,

@@ -1,4 +1,4 @@
-"""Noise calibration, one layer below the learners and the scenarios (issue 18, item 7): the
+"""Noise calibration, one layer below the learners and the scenarios: the
 Laplace scale lambda or Gaussian sigma that a paper's privacy statement prescribes, from
 (eps, delta) and the sensitivity.  A user's learner calibrates with the same functions.
 

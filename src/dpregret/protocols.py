@@ -1,4 +1,4 @@
-"""The learner protocols of the four papers' settings, declared in code (issue 18, item 1).
+"""The learner protocols of the four papers' settings, declared in code.
 
 Every learner is vectorised over replicates: it holds ``R`` independent copies (leading axis R)
 and plays one round at a time with ``predict()`` then ``update(feedback)``.  What the round's

@@ -85,7 +85,7 @@ def olo_gap_rate_T_claim(runs: pd.DataFrame, row: str, rate_eps: float, tol: dic
     res, ctl = evaluate_rate(df, spec, rate_eps, tol.get(cid, 0.0), alpha, rng)
     return with_learning_gate(res, rate_gate(df, spec, "as17_olo", rate_eps, alpha, rng)), ctl
 
-# Table 1 rows 2-3 in N: Theorem 3.4's explicit bound at every N of the N grid (issue #16 item 1).
+# Table 1 rows 2-3 in N: Theorem 3.4's explicit bound at every N of the N grid.
 # A slope in N cannot be read at feasible T (README, "Gap vs N"); the bound, with its constants,
 # can: its noise term D_{D'} grows as N (sphere: 2 E||Z||_2, Z ~ sqrt(N) lambda, lambda ~ sqrt(N);
 # cube: 2 E||Z||_1), and the wrong-sensitivity control's regret exceeds it once its noise moves
@@ -103,7 +103,7 @@ OLO_BOUNDS = {
 
 
 def olo_regime(row: str, N: int, eta: float, d_noise_control: float, comparator: float) -> dict:
-    """The window where the wrong-sensitivity control can show (issue #16 item 1).
+    """The window where the wrong-sensitivity control can show.
 
     ``2/eta <= r_c <= s``: the control's noise ``r_c`` moves the projected iterate
     ``Proj(-eta (L + Z) / 2)`` (it must reach ``2/eta``) and does not swamp the signal ``s``
@@ -266,7 +266,7 @@ EXTRA = {
                               "the privacy cost (a small fraction of the claimed effect, in the record), which the "
                               "check must resolve with the right sign"),
 }
-# Theorem 4.1's bandit is non-stochastic (issue 16 item 4): Lemma 4.3 and the comparison with the
+# Theorem 4.1's bandit is non-stochastic: Lemma 4.3 and the comparison with the
 # baseline are also decided on the deterministic periodic sequence (scenarios.as17_bandits.PeriodicExperts);
 # the Theorem 4.1 bound claim covers every (sequence, T, eps) point.
 MAB_ADVERSARIAL_ENVS = ("periodic",)

@@ -186,9 +186,9 @@ CLAIMS = {
         "every oracle request made twice (a re-query), two calls per step"),
 }
 # Primary controls that are still straw men (linear regret, a frozen learner, no decay): a PASS
-# shows only that gross errors are caught, and the report says so.  Issues #16 / #17 restate them
+# shows only that gross errors are caught, and the report says so.  The reviews of the default run restate them
 # with near-miss controls.
-# The T-rates' primary controls are near misses since issue #16 (zeta decaying too slowly); the
+# The T-rates' primary controls are near misses since the review of the default run of 2026-11-23 (zeta decaying too slowly); the
 # straw men (gradient ascent, frozen step) are kept as secondary controls in ``detail``.
 # Corollary C.5's bound is ~7x above the measured error (max ratio 0.14 in the default run of
 # 2026-11-23): its near miss (2 lambda) is expected not to reach it, and the claim to be

@@ -184,7 +184,7 @@ def slope_difference(x, a: list[np.ndarray], b: list[np.ndarray], alpha: float, 
 
 def _noise_ratios(a: pd.DataFrame, kind: str) -> dict:
     """The noise-to-smoothing ratio r = eta E||Z|| / zeta (calibration.noise_to_smoothing) per T
-    of the grid, at the claim's eps and at eps = 10 (item 9 of issue 16), with D / zeta (saturation)."""
+    of the grid, at the claim's eps and at eps = 10, with D / zeta (saturation)."""
     from ..calibration import lemma5_noise_scale as noise_scale
     from ..calibration import noise_to_smoothing
     out = {"T": [], "eps": float(a.eps.iloc[0]), "at_eps": [], "eps_10": [], "D_over_zeta": []}

@@ -1,4 +1,4 @@
-"""One-sided confidence limits for a mean, for "bound" claims (issue 15, item 3): a heavy tail
+"""One-sided confidence limits for a mean, for "bound" claims: a heavy tail
 on the safe side cannot inflate them, and right skew (the dangerous side) widens them.
 
 Why.  ``check_bound`` decides ``E[d] <= 0`` from per-replicate ``d = metric - B``.  With the

@@ -59,7 +59,7 @@ def worst_case_costs(g: pd.DataFrame, key: str, alg: str):
     return np.array([o["x"] for o in w]), [o["samples"] for o in w], [o["c_star"] for o in w]
 
 
-# Declared before the deciding run (issue 17): a worst-case point enters a rate fit only if its
+# Declared before the deciding run: a worst-case point enters a rate fit only if its
 # worst member is inside the signal grid (not at an end: the supremum may lie beyond it), the
 # worst member is not saturated (Algorithm 1's suboptimality there below half its largest
 # possible value 2 r c*) and, for the privacy rates, Theorem 4's privacy term is at least twice

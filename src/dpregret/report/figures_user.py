@@ -1,4 +1,4 @@
-"""Your learner beside the paper's (issue 18, item 5): one figure per (claim, learner) of config
+"""Your learner beside the paper's: one figure per (claim, learner) of config
 key ``learners``, drawn from what decided the claim (the points of each rate check: the metric's
 mean per grid point, after the claim's declared transform), log-log, with the claim's exponent
 drawn through the paper's first point and each fitted slope with its interval in the legend."""

@@ -56,7 +56,7 @@ def learner_of(claim_id: str) -> str:
 
 
 def applicability(claim_id: str) -> str:
-    """What a claim applies to (issue 18, item 4): any learner of a setting when the scenario
+    """What a claim applies to: any learner of a setting when the scenario
     contract declares it for user learners (``dpregret.scenarios.contract``), otherwise only the
     paper's algorithm with its parameters (an explicit bound that needs its eta or lambda, a
     structural property, an audit of its code)."""

@@ -30,7 +30,7 @@ non-learner's on the same losses) and the trivial maximum ``sum_t max_i l_t,i - 
 (``max_regret``).  Sequences (``env``): ``stochastic``, ``switching``, ``periodic``
 (:class:`PeriodicExperts`) and ``signed`` (:class:`SignedExperts`, Theorem 4.1's bound grid).
 
-Your own learner (issue 18; ``dpregret.scenarios.contract``): Algorithm 4 is a black-box
+Your own learner (``dpregret.scenarios.contract``): Algorithm 4 is a black-box
 reduction, so any non-private bandit learner (``dpregret.protocols``, setting ``bandit``) is
 run as its base learner by :func:`simulate`'s ``learners`` (:func:`run_user_block`, one round
 at a time) on the paper rows' loss blocks and noise draws, and :data:`USER_CLAIMS` declares the
@@ -94,7 +94,7 @@ class SignedExperts:
 
 
 class PeriodicExperts:
-    """A deterministic, non-i.i.d. sequence for Theorem 4.1 (issue 16 item 4): rounds repeat
+    """A deterministic, non-i.i.d. sequence for Theorem 4.1: rounds repeat
     with period 4; in three of them arm 0 has loss 0 and the others loss 1, in the fourth
     arm 1 has loss 0 and the others 1.  Arm 0 is the best in hindsight (mean loss 1/4 against
     3/4 for arm 1 and 1 for the rest); no randomness: only the learner's draws and noise vary.
@@ -237,7 +237,7 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
     return pd.concat(out, ignore_index=True)
 
 
-# --- your own learner as Algorithm 4's base learner (issue 18) ---------------------------------
+# --- your own learner as Algorithm 4's base learner ---------------------------------
 SIGNATURE = "make(R, N, T, lam, streams)"
 SIGNATURE_DOC = ("make(R, N, T, lam, streams) -> a bandit learner (dpregret.protocols) for R replicate rows on N arms "
                  "and horizon T, fed losses plus Laplace(lam) noise (lam = 1/eps, Lemma 4.2); streams: a "

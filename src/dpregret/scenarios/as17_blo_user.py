@@ -1,5 +1,5 @@
 """Your own bandit linear optimisation learner inside Agarwal and Singh's Algorithm 4 (ICML 2017,
-section 4.2, Theorem 4.5, Table 2 row 1; issue 18): the ``bco`` setting (``dpregret.protocols``:
+section 4.2, Theorem 4.5, Table 2 row 1): the ``bco`` setting (``dpregret.protocols``:
 ``predict()`` -> ``(R, n)`` points of K, ``update((R,) loss values)``).
 
 Algorithm 4 is a black-box reduction: it asks its base learner for a point ``y_t`` of K, plays

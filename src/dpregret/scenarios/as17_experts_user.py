@@ -1,5 +1,4 @@
-"""Your own experts learner beside Agarwal and Singh's Algorithm 1 (ICML 2017, section 3;
-issue 18): the full-information experts setting (``dpregret.protocols``: ``predict()`` ->
+"""Your own experts learner beside Agarwal and Singh's Algorithm 1 (ICML 2017, section 3): the full-information experts setting (``dpregret.protocols``: ``predict()`` ->
 ``(R, N)`` weights on the simplex, ``update((R, N) losses)``).
 
 The privacy of Algorithm 1/2 comes from the tree: the prefix sums ``L~_0, L~_1, ..., L~_T``

@@ -1,4 +1,4 @@
-"""The scenario contract for your own learner (issue 18, items 2 and 4).
+"""The scenario contract for your own learner.
 
 Each paper's theorem that holds for *any* learner of a setting (a rate of a reduction the paper
 wraps around a base learner, a comparison with the paper's algorithm) is declared once as a
