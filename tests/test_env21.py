@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpregret.calibration import lemma5_noise_scale, noise_mu, noise_to_smoothing
+from dpregret.calibration import lemma5_noise_scale, noise_mu
+from dpregret.learners.private_bandit import noise_to_smoothing
 from dpregret.claims import env21 as C
 from dpregret.claims.core import VERDICTS
 from dpregret.environments.bco import OffsetLosses, stationary_distance

@@ -131,7 +131,7 @@ def test_paper_learner_gets_the_pipelines_verdicts(smoke):
         return np.random.Generator(np.random.PCG64(np.random.SeedSequence(run["seed"], spawn_key=stable_key("t", cid))))
     alpha = 1 - run["ci_level"]
     ev = C.evaluate(tables, p, run["tolerances"], alpha, rng_for)
-    for uc in U.USER_CLAIMS:
+    for uc in S.USER_CLAIMS:
         res, ctl = uc.decide(tables["rates"], p, run["tolerances"], alpha, rng_for, uc.paper_name)
         er, ec = ev[uc.claim][:2]
         for a, b in ((res, er), (ctl, ec)):

@@ -12,7 +12,6 @@ setting: ``dpregret.protocols.SIGNATURES``; both in docs/workflow.md ("Your own 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ import yaml
 
 from . import config as C
 from .claims.core import apply_rule
+from .protocols import load_learner  # noqa: F401 (public here too)
 from .rng import stable_key
 
 # the presets: the working directory's config/config.yaml (a checkout or a copy of it), else the
@@ -193,20 +193,6 @@ def _claim_object(cid: str):
     return all_claims()[cid]
 
 
-def load_learner(spec: str):
-    """``module:Callable`` -> the callable (modules of the working directory are found)."""
-    return _load(spec)
-
-
-def _load(spec: str):
-    mod, _, attr = spec.partition(":")
-    if not mod or not attr:
-        raise ValueError(f"--learner must be module:Callable (dpregret.protocols.SIGNATURES), got {spec!r}")
-    if "" not in sys.path and str(Path.cwd()) not in sys.path:  # modules of the working directory, as python -m
-        sys.path.insert(0, str(Path.cwd()))
-    return getattr(importlib.import_module(mod), attr)
-
-
 def main(argv=None) -> int:
     """``dpregret check --learner module:Class --claim ID [--preset smoke] [--replicates R]``."""
     if argv is None:  # the command itself: restart with the pinned arithmetic (dpregret.cpu)
@@ -227,7 +213,7 @@ def main(argv=None) -> int:
     c.add_argument("--config", help="the config file with the presets (default: ./config/config.yaml, else the source tree's)")
     a = ap.parse_args(argv)
     try:
-        out = check(_load(a.learner), a.claim, name=a.name, preset=a.preset, seed=a.seed, replicates=a.replicates,
+        out = check(load_learner(a.learner), a.claim, name=a.name, preset=a.preset, seed=a.seed, replicates=a.replicates,
                     config_path=a.config)
     except (ValueError, ImportError, AttributeError) as e:
         print(f"dpregret: {e}", file=sys.stderr)

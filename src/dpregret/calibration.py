@@ -7,8 +7,8 @@ Laplace scale lambda or Gaussian sigma that a paper's privacy statement prescrib
   :func:`fresh_lambda`.  (Table 1's per-row scales are ``learners.olo.laplace_scale_cor3_2``.)
 - Ene, Nguyen, Vladu, Lemmas 5.1 and 5.4: :func:`laplace_lambda_lemma5_1`,
   :func:`gaussian_sigma_lemma5_4`, :func:`lemma5_noise_scale`; what a noise does to the run:
-  :func:`noise_mu` (Lemma 3.1's mu = E||noise||) and :func:`noise_to_smoothing` (the ratio the
-  experiments' eps are chosen by).
+  :func:`noise_mu` (Lemma 3.1's mu = E||noise||); the ratio the experiments' eps are chosen
+  by is ``learners.private_bandit.noise_to_smoothing`` (it needs Algorithm 1's parameters).
 - Zhang, Tran, Cutkosky, eq. (6): ``learners.o2b.sigma_eq6`` (it depends on the run's path).
 """
 from __future__ import annotations
@@ -102,14 +102,3 @@ def noise_mu(kind: str, d: int, scale: float) -> float:
         return math.sqrt(2.0 * d) * scale
     return scale * math.sqrt(2.0) * math.exp(special.gammaln((d + 1) / 2) - special.gammaln(d / 2))
 
-
-def noise_to_smoothing(kind: str, T: int, d: int, L: float, D: float, scale: float) -> float:
-    """``eta E||Z|| / zeta``: the displacement of the Frank-Wolfe target by the tree noise Z
-    (K = ceil(log2 T_round) draws per release) relative to the smoothing radius; used to
-    choose the eps of the experiments (response quadratic below ~1, saturated above ~D/zeta)."""
-    from .learners.private_bandit import algorithm1_parameters, batch_schedule  # the learners import this module
-
-    _, rounds, _ = batch_schedule(T)
-    zeta, eta = algorithm1_parameters(T, d, L, D)
-    var = 2.0 if kind == "laplace" else 1.0
-    return eta * math.sqrt(var * d * draws_per_release(rounds)) * scale / zeta

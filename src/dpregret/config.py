@@ -103,7 +103,7 @@ def user_learners(learners: dict, scenarios: list[str]) -> dict[str, dict]:
     learner importable, and the claims it gets (``dpregret.scenarios.contract``): those of its
     setting among the run's scenarios.  ``{name: {"make", "setting", "claims"}}``; a learner that
     cannot be loaded, or whose setting has no claim in this run, stops the run before any job."""
-    from .api import load_learner
+    from .protocols import load_learner
     from .protocols import check_signature
     from .scenarios.contract import check_name, user_claims
 

@@ -32,9 +32,12 @@ and the shapes above are the contract ``tests/test_protocols.py`` checks over :f
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import math
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Protocol, runtime_checkable
 
 import numpy as np
@@ -192,7 +195,7 @@ def _registry() -> dict[str, LearnerSpec]:
 
     def frank_wolfe(reps, n, T, seed):  # Algorithm 1's learner on the simplex, one LMO step a round
         from .environments.polytopes import make_domain
-        from .scenarios.env21_user import FrankWolfeOCO
+        from .learners.private_bandit import FrankWolfeOCO
         return FrankWolfeOCO(make_domain("simplex", n), len(reps), 1.0 / math.sqrt(T), 1)
 
     def scrible_ball(reps, d, T, seed):
@@ -233,3 +236,15 @@ def _registry() -> dict[str, LearnerSpec]:
 def learners() -> dict[str, LearnerSpec]:
     """name -> :class:`LearnerSpec`: the papers' learners and controls (built on first use)."""
     return _registry()
+
+
+def load_learner(spec: str):
+    """``module:Callable`` (a learner's ``make``, as config ``learners`` and ``dpregret check
+    --learner`` name it) -> the callable; modules of the working directory are found, as with
+    ``python -m``."""
+    mod, _, attr = spec.partition(":")
+    if not mod or not attr:
+        raise ValueError(f"--learner must be module:Callable (dpregret.protocols.SIGNATURES), got {spec!r}")
+    if "" not in sys.path and str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))
+    return getattr(importlib.import_module(mod), attr)

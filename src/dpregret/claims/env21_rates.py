@@ -10,7 +10,7 @@ module docstring, which also holds the claims' texts (``CLAIMS``) and ``evaluate
   detail: regret over the stated bounds, the polylog-divided fit, the noise-to-smoothing
   ratios), :func:`_thm1_1` (Theorem 1.1: the worse of Lemmas 5.2 and 5.5) and
   :func:`rate_T_claims` (those three claims for a learner named by
-  ``scenarios.env21_user.rate_T_algs``; ``USER_RATE_T``);
+  :func:`rate_T_algs`; ``USER_RATE_T``);
 - :func:`slope_difference`: ``A depends less on x than B`` (``ENV-gauss-vs-laplace-n``);
 - the non-learner controls: :func:`nonlearner_rate` (the learner frozen at the centre, rows
   ``frozen``, by a claim's own rate check), :func:`learning_gate` (a gap claim's learner must
@@ -183,10 +183,10 @@ def slope_difference(x, a: list[np.ndarray], b: list[np.ndarray], alpha: float, 
 
 
 def _noise_ratios(a: pd.DataFrame, kind: str) -> dict:
-    """The noise-to-smoothing ratio r = eta E||Z|| / zeta (calibration.noise_to_smoothing) per T
+    """The noise-to-smoothing ratio r = eta E||Z|| / zeta (learners.private_bandit.noise_to_smoothing) per T
     of the grid, at the claim's eps and at eps = 10, with D / zeta (saturation)."""
     from ..calibration import lemma5_noise_scale as noise_scale
-    from ..calibration import noise_to_smoothing
+    from ..learners.private_bandit import noise_to_smoothing
     out = {"T": [], "eps": float(a.eps.iloc[0]), "at_eps": [], "eps_10": [], "D_over_zeta": []}
     for T, g in a.groupby("T"):
         d, L, D, delta = int(g.dim.iloc[0]), float(g.L.iloc[0]), float(g.D.iloc[0]), float(g.delta.iloc[0])
@@ -206,18 +206,29 @@ def _polylog(kind: str, delta: float, dim: int):
 # ------------------------------------------------------------------------- your own learner
 USER_RATE_T = {"ENV-lemma5.2-rate-T": "laplace", "ENV-lemma5.5-rate-T": "gaussian"}
 
+PAPER_LEARNER = "private_bandit"
+USER_RATE_ROLES = ("laplace", "laplace_slow_zeta", "gaussian", "gaussian_slow_zeta")
+
+
+def rate_T_algs(name: str = PAPER_LEARNER) -> dict[str, str]:
+    """The ``rates`` rows of a learner: role -> ``alg``.  The paper's are its own rows (with
+    the fixed-step secondaries); a user's learner ``name`` has ``name`` (Laplace, Lemma 5.1's
+    lambda), ``name@gaussian`` (Lemma 5.4's sigma) and the slow-zeta controls of both."""
+    if name == PAPER_LEARNER:
+        return {r: r for r in USER_RATE_ROLES + ("laplace_fixed_step", "gaussian_fixed_step")}
+    return {r: name if r == "laplace" else f"{name}@{r}" for r in USER_RATE_ROLES}
+REFERENCE = "frozen_centre"  # the learner frozen at the centre (scenarios.env21_user.FrozenCentre)
+
 
 def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for, name: str = "private_bandit",
                   claims=("ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T", "ENV-thm1.1-rate-T")
                   ) -> dict[str, tuple[Result, Result]]:
     """Lemma 5.2's, Lemma 5.5's and Theorem 1.1's rates in T for the learner ``name`` inside
-    PRIVATEBANDIT's privacy mechanism (``scenarios.env21_user.rate_T_algs``; the paper's learner:
+    PRIVATEBANDIT's privacy mechanism (:func:`rate_T_algs`; the paper's learner:
     ``"private_bandit"``, its own rows), each against its slow-zeta control run with the same
     learner: the check of ``claims.env21.evaluate`` (same tolerance, same bootstrap generators, same
     detail; the fixed-step secondary control exists for the paper's learner only: a user's
     learner has its own step)."""
-    from ..scenarios.env21_user import REFERENCE, rate_T_algs
-
     a = rate_T_algs(name)
     simplex = _at(rates, domain="simplex")
     out = {}

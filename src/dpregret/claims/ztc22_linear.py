@@ -12,7 +12,7 @@ deciding run (:func:`worst_case_rate`).  Decided here, for ``claims.ztc22``'s ``
 for a user's learner inside Algorithm 1 (``scenarios.ztc22``'s user claims):
 
 - ``ZTC-rem5-rate-T-priv`` and ``ZTC-rem5-rate-T-stat`` on the ``linear_T`` table
-  (:func:`linear_T_claims`, any OCO learner named by ``scenarios.ztc22.linear_T_algs``);
+  (:func:`linear_T_claims`, any OCO learner named by :func:`linear_T_algs`);
 - ``ZTC-rem5-rate-rho`` and ``ZTC-rem5-rate-d`` on the ``minimax`` table
   (:func:`minimax_claims`).
 
@@ -217,6 +217,16 @@ def worst_case_rate(g, key, alg, ctl, exponent, tol, alpha, rng_claim, rng_ctl, 
     return res, ctl_res
 
 
+# The algorithm names of ``linear_T`` for a learner called ``name`` (the paper's OGD is "o2b"):
+# Algorithm 1 at rho_lin, its non-private twin, the naive conversion (privacy-rate control),
+# Algorithm 1 at rho_stat, and the fresh-sample slip (statistical-rate control).
+def linear_T_algs(name: str = "o2b") -> dict[str, str]:
+    if name == "o2b":
+        return {"priv": "o2b", "twin": "nonprivate", "naive": "naive", "stat": "o2b_stat", "fresh": "fresh_stat"}
+    return {"priv": name, "twin": f"{name}@nonprivate", "naive": f"{name}@naive", "stat": f"{name}@stat",
+            "fresh": f"{name}@fresh"}
+
+
 LINEAR_T_CLAIMS = ("ZTC-rem5-rate-T-priv", "ZTC-rem5-rate-T-stat")  # apply to any OCO learner inside Algorithm 1
 
 
@@ -226,8 +236,6 @@ def linear_T_claims(lin: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
     ``name`` inside Algorithm 1 (the paper's OGD: ``"o2b"``), each with its control run with
     the same learner: the naive conversion (privacy rate) and the fresh-sample slip
     (statistical rate)."""
-    from ..scenarios.ztc22 import linear_T_algs
-
     a = linear_T_algs(name)
     sig = 1.0 - min(p["c_grid"])  # the family's sigma_G (G = 1, s_i = G - c_i)
     out = {}

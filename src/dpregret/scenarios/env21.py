@@ -54,7 +54,7 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
 Every PRIVATEBANDIT row carries ``oracle_calls`` (LMO invocations of its run: one
 invocation answers all rows of the run).
 
-Your own learner (module ``scenarios.env21_user``; its ``USER_CLAIMS``: Theorem 1.1, Lemmas
+Your own learner (this module's ``USER_CLAIMS``, run by ``scenarios.env21_user``: Theorem 1.1, Lemmas
 5.2 and 5.5 in T): an ``oco`` learner ``make(R, domain, T_round, G)`` takes Frank-Wolfe's place
 inside PRIVATEBANDIT's privacy mechanism (``env21_user.private_bandit_around``, the generic per-round
 path) on the simplex points of ``rates``, on the paper's direction and noise streams; its rows
@@ -72,7 +72,7 @@ results do not depend on how replicates are chunked.  Timing columns (``*_time``
 measurements and are not reproducible (``wall_time`` is per call, all its rows).
 
 Choosing eps.  What the noise does to the regret is set by
-``r = eta E||Z|| / zeta`` (``calibration.noise_to_smoothing``; Z = the tree noise of one release):
+``r = eta E||Z|| / zeta`` (``learners.private_bandit.noise_to_smoothing``; Z = the tree noise of one release):
 the response is quadratic for r < ~1 (the sphere-smoothed cone is flat to first order),
 linear up to r ~ D / zeta, saturated above.  r does not depend on T except through logs
 (eta / zeta = 1 / (T^(1/2) n L)), so the T-rates are checked at a fixed response regime.
@@ -110,7 +110,9 @@ from ..learners.noisy_oco import noisy_oco
 from ..learners.private_bandit import algorithm1_parameters, batch_schedule, private_bandit, projected_bandit
 from ..learners.private_bandit_bounds import bound_lemma4_1, bound_lemma5_2, bound_lemma5_5
 from ..rng import stable_key
-from .env21_run import NONLEARNER, RoundMeter, _bounds, _frame, _frozen_frame, _run, _streams
+from ..claims.env21_rates import PAPER_LEARNER, REFERENCE
+from ..learners.private_bandit import FrozenCentre
+from .env21_run import NONLEARNER, RoundMeter, _bounds, _frame, _frozen_frame, _run, _streams, rate_losses
 
 EXPERIMENTS = ("rates", "n", "eps", "cost", "noisyoco")
 RATE_DOMAINS = ("simplex", "spanning_tree")
@@ -119,13 +121,6 @@ OFFSET = 2.0  # offset_losses: f_t + OFFSET * L * D
 
 SWITCH_EVERY = 3  # vertex_switching: the second vertex's centre in the last round of every SWITCH_EVERY
 
-
-def rate_losses(domain, T: int, L: float = 1.0) -> DistanceLosses:
-    """The instance of the ``rates``, ``n`` and ``eps`` experiments: ``f_t(x) = L ||x - v_1||``,
-    v_1 the domain's first vertex.  The minimum 0 is at a vertex of K, so the comparator pays 0,
-    a learner at v_1 pays exactly ``L zeta`` per query (Lemma 3.1's first term, ``T L zeta``, is
-    attained) and the learner frozen at the centre pays ``L ||c - v_1||`` per step (linear)."""
-    return stationary_distance(domain, T, L=L, centre=domain.vertices()[0])
 
 
 def vertex_switching(domain, T: int, L: float = 1.0) -> DistanceLosses:
@@ -159,7 +154,7 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
 
     ``learners``: ``{name: make}`` of ``oco`` learners run on the simplex inside Algorithm 1's
     privacy mechanism (``env21_user.private_bandit_around``, module ``scenarios.env21_user``) on the
-    paper's draws; their rows (``env21_user.rate_T_algs``) follow the paper's, which are unchanged.
+    paper's draws; their rows (``claims.env21_rates.rate_T_algs``) follow the paper's, which are unchanged.
     ``paper=False``: the learners' rows alone (the same numbers: they draw from their own streams)."""
     if point == "all":  # both domains in one job (the tree's job paid more start-up than work)
         return pd.concat([simulate_rates(p, d, reps, seed, learners, paper) for d in RATE_DOMAINS],
@@ -419,3 +414,48 @@ def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
     df = simulate(wildcards["experiment"], params["p"], int(pt) if pt.isdigit() else pt, range(lo, hi), params["seed"])
     df.to_parquet(outputs[0], index=False)
     print(len(df), "rows")
+
+RATES_TABLE = "results/env21/rates.parquet"  # the pipeline's table of the paper's rows (rule env21_merge)
+
+
+def _paper_rows(tables, p, point):
+    """The paper's rows of the user claims' simulation at ``point``: the pipeline's ``rates`` on the simplex."""
+    t = tables[RATES_TABLE]
+    return t[(t.domain == "simplex") & (t["T"] == int(point))].drop(columns="scenario").reset_index(drop=True)
+
+
+def _user_claim(cid: str):
+    from .contract import UserClaim
+
+    noise = {"ENV-lemma5.2-rate-T": "Laplace noise of Lemma 5.1", "ENV-lemma5.5-rate-T": "Gaussian noise of Lemma 5.4",
+             "ENV-thm1.1-rate-T": "Laplace (Lemma 5.1) and Gaussian (Lemma 5.4) noise, the worse of the two"}[cid]
+
+    def decide(runs, p, tol, alpha, rng_for, name):
+        from ..claims.env21_rates import rate_T_claims
+        return rate_T_claims(runs, p, tol, alpha, rng_for, name=name, claims=(cid,))[cid]
+
+    paper_rows = ("none", "laplace", "gaussian", "fixed_noise", "none_slow_zeta", "fixed_noise_slow_zeta",
+                  "laplace_slow_zeta", "gaussian_slow_zeta", "laplace_fixed_step", "gaussian_fixed_step",
+                  "fixed_noise_fixed_step", "offset_losses", "printed_sign", "laplace_sens2", "none_switching",
+                  "none_switching_slow_zeta", "printed_sign_switching", NONLEARNER, f"{NONLEARNER}_switching",
+                  REFERENCE)
+    return UserClaim(
+        cid, "env21", "oco_polytope", "make(R, domain, T_round, G)",
+        "your learner as the learner of the rounds inside PRIVATEBANDIT's privacy mechanism (one-point estimates, "
+        f"batches of T^(1/2) steps, tree aggregation with the {noise}) on the simplex, fed the increments of the "
+        "released sums; control: the same mechanism with zeta decaying as T^(-zeta_decay_control_private) instead of "
+        "T^(-1/4), with your learner; the loss's minimum is at a vertex of the simplex, so a learner that never "
+        "moves from the centre has linear regret (detail.regret_over_frozen_centre: your regret over its, per T)",
+        PAPER_LEARNER, "paper (Algorithm 1, Frank-Wolfe)", paper_rows,
+        lambda p: [int(T) for T in p["T"]],
+        lambda p, point, reps, seed, learners: simulate_rates(p, ("simplex", int(point)), reps, seed,
+                                                              learners={**learners, REFERENCE: FrozenCentre}),
+        decide, door="env21-rates-simplex",
+        user_rows=lambda p, point, reps, seed, learners: simulate_rates(
+            p, ("simplex", int(point)), reps, seed, learners={**learners, REFERENCE: FrozenCentre}, paper=False),
+        paper_tables=(RATES_TABLE,), paper_rows=_paper_rows)
+
+
+# Theorem 1.1 and Lemmas 5.2 / 5.5 (rates in T) hold for any OCO learner of the rounds inside
+# PRIVATEBANDIT's privacy mechanism (dpregret.scenarios.contract)
+USER_CLAIMS = tuple(_user_claim(c) for c in ("ENV-thm1.1-rate-T", "ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T"))

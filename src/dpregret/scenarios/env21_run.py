@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..calibration import noise_mu
+from ..environments.bco import DistanceLosses, stationary_distance
 from ..environments.polytopes import Polytope
 from ..learners.private_bandit import batch_schedule, private_bandit
 from ..learners.private_bandit_bounds import (
@@ -202,3 +203,11 @@ def _bounds(df: pd.DataFrame, T: int, d: int, L: float, D: float, eps_of: dict, 
     df["c2_bound"] = c2
     df["c5_bound"] = [bound_cor_c5(T, b, e, m, math.sqrt(c2), D) for e, m in zip(df.eta, mu)]
     return df
+
+
+def rate_losses(domain, T: int, L: float = 1.0) -> DistanceLosses:
+    """The instance of the ``rates``, ``n`` and ``eps`` experiments: ``f_t(x) = L ||x - v_1||``,
+    v_1 the domain's first vertex.  The minimum 0 is at a vertex of K, so the comparator pays 0,
+    a learner at v_1 pays exactly ``L zeta`` per query (Lemma 3.1's first term, ``T L zeta``, is
+    attained) and the learner frozen at the centre pays ``L ||c - v_1||`` per step (linear)."""
+    return stationary_distance(domain, T, L=L, centre=domain.vertices()[0])

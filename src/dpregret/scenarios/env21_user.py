@@ -35,66 +35,13 @@ from ..environments.polytopes import Polytope, make_domain
 from ..learners.private_bandit import algorithm1_parameters, batch_schedule
 from ..learners.private_bandit_bounds import bound_lemma_c2
 from ..rng import RowStreams
-from .env21 import rate_losses, simulate_rates
-from .env21_run import NONLEARNER, _bounds, _streams
-
-PAPER_LEARNER = "private_bandit"
-USER_RATE_ROLES = ("laplace", "laplace_slow_zeta", "gaussian", "gaussian_slow_zeta")
+from ..claims.env21_rates import PAPER_LEARNER, REFERENCE, USER_RATE_ROLES, rate_T_algs  # noqa: F401 (re-exported)
+from ..learners.private_bandit import FrankWolfeOCO, FrozenCentre  # noqa: F401 (re-exported)
+from .env21_run import _bounds, _streams, rate_losses
 
 
-def rate_T_algs(name: str = PAPER_LEARNER) -> dict[str, str]:
-    """The ``rates`` rows of a learner: role -> ``alg``.  The paper's are its own rows (with
-    the fixed-step secondaries); a user's learner ``name`` has ``name`` (Laplace, Lemma 5.1's
-    lambda), ``name@gaussian`` (Lemma 5.4's sigma) and the slow-zeta controls of both."""
-    if name == PAPER_LEARNER:
-        return {r: r for r in USER_RATE_ROLES + ("laplace_fixed_step", "gaussian_fixed_step")}
-    return {r: name if r == "laplace" else f"{name}@{r}" for r in USER_RATE_ROLES}
 
 
-class FrankWolfeOCO:
-    """Algorithm 1's learner (lines 11-15) as an ``oco`` learner of :func:`private_bandit_around`:
-    ``predict()`` is x~_(R-1); ``update(Delta_R)`` makes the round's ``steps`` Frank-Wolfe
-    iterations (one LMO call each) on ``||x||^2/2 + <eta s~_(R-1), x>`` from x~_(R-1), then adds
-    ``Delta_R`` to its sum (so the point of round R+1 answers s~_(R-1): one round stale, as in
-    the fast path).  ``s0`` is the tree's release before the first round (L~_0, noise only),
-    which the fast path's first round uses and the generic path does not hand over (tests)."""
-
-    def __init__(self, domain: Polytope, R: int, eta: float, steps: int, s0=None):
-        self.domain, self.eta, self.steps = domain, float(eta), int(steps)
-        self.x = np.broadcast_to(domain.centre, (R, domain.n)).copy()
-        self.S = np.zeros((R, domain.n)) if s0 is None else np.array(s0, dtype=float)
-
-    def predict(self) -> np.ndarray:
-        return self.x
-
-    def update(self, g) -> None:
-        from ..learners.private_bandit import frank_wolfe_step
-        for _ in range(self.steps):
-            self.x = frank_wolfe_step(self.domain, self.x, self.eta * self.S)
-        self.S = self.S + g
-
-
-class FrozenCentre:
-    """The reference of the user claims (the trivial learner of the setting): plays the domain's
-    centre (Algorithm 1's x~_0) whatever it is fed.  On the ``rates`` instance
-    (``scenarios.env21.rate_losses``: the loss's minimum at a vertex) its regret is linear,
-    ``T L ||c - v_1||`` plus a smoothing term that shrinks with T, so its slope over the grid's T
-    is above 0.75 + tolerance and the rate check catches it (pilot on seed 12345: 0.963).  The
-    paper's rows carry the same learner on the same draws (``private_bandit(..., nonlearner=True)``,
-    rows ``frozen``); the user claims also report every learner's regret over this reference's,
-    per T (``detail.regret_over_frozen_centre``)."""
-
-    def __init__(self, R: int, domain: Polytope, rounds: int, G: float):
-        self.x = np.broadcast_to(domain.centre, (R, domain.n)).copy()
-
-    def predict(self) -> np.ndarray:
-        return self.x
-
-    def update(self, g) -> None:
-        pass
-
-
-REFERENCE = "frozen_centre"
 
 
 def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | None = None,
@@ -209,49 +156,3 @@ def _user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, s
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "rates", "simplex", dom.n, dom.dim, T, L, dom.D
     return df
-
-
-RATES_TABLE = "results/env21/rates.parquet"  # the pipeline's table of the paper's rows (rule env21_merge)
-
-
-def _paper_rows(tables, p, point):
-    """The paper's rows of the user claims' simulation at ``point``: the pipeline's ``rates`` on the simplex."""
-    t = tables[RATES_TABLE]
-    return t[(t.domain == "simplex") & (t["T"] == int(point))].drop(columns="scenario").reset_index(drop=True)
-
-
-def _user_claim(cid: str):
-    from .contract import UserClaim
-
-    noise = {"ENV-lemma5.2-rate-T": "Laplace noise of Lemma 5.1", "ENV-lemma5.5-rate-T": "Gaussian noise of Lemma 5.4",
-             "ENV-thm1.1-rate-T": "Laplace (Lemma 5.1) and Gaussian (Lemma 5.4) noise, the worse of the two"}[cid]
-
-    def decide(runs, p, tol, alpha, rng_for, name):
-        from ..claims.env21_rates import rate_T_claims
-        return rate_T_claims(runs, p, tol, alpha, rng_for, name=name, claims=(cid,))[cid]
-
-    paper_rows = ("none", "laplace", "gaussian", "fixed_noise", "none_slow_zeta", "fixed_noise_slow_zeta",
-                  "laplace_slow_zeta", "gaussian_slow_zeta", "laplace_fixed_step", "gaussian_fixed_step",
-                  "fixed_noise_fixed_step", "offset_losses", "printed_sign", "laplace_sens2", "none_switching",
-                  "none_switching_slow_zeta", "printed_sign_switching", NONLEARNER, f"{NONLEARNER}_switching",
-                  REFERENCE)
-    return UserClaim(
-        cid, "env21", "oco_polytope", "make(R, domain, T_round, G)",
-        "your learner as the learner of the rounds inside PRIVATEBANDIT's privacy mechanism (one-point estimates, "
-        f"batches of T^(1/2) steps, tree aggregation with the {noise}) on the simplex, fed the increments of the "
-        "released sums; control: the same mechanism with zeta decaying as T^(-zeta_decay_control_private) instead of "
-        "T^(-1/4), with your learner; the loss's minimum is at a vertex of the simplex, so a learner that never "
-        "moves from the centre has linear regret (detail.regret_over_frozen_centre: your regret over its, per T)",
-        PAPER_LEARNER, "paper (Algorithm 1, Frank-Wolfe)", paper_rows,
-        lambda p: [int(T) for T in p["T"]],
-        lambda p, point, reps, seed, learners: simulate_rates(p, ("simplex", int(point)), reps, seed,
-                                                              learners={**learners, REFERENCE: FrozenCentre}),
-        decide, door="env21-rates-simplex",
-        user_rows=lambda p, point, reps, seed, learners: simulate_rates(
-            p, ("simplex", int(point)), reps, seed, learners={**learners, REFERENCE: FrozenCentre}, paper=False),
-        paper_tables=(RATES_TABLE,), paper_rows=_paper_rows)
-
-
-# Theorem 1.1 and Lemmas 5.2 / 5.5 (rates in T) hold for any OCO learner of the rounds inside
-# PRIVATEBANDIT's privacy mechanism (dpregret.scenarios.contract)
-USER_CLAIMS = tuple(_user_claim(c) for c in ("ENV-thm1.1-rate-T", "ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T"))

@@ -74,6 +74,7 @@ from ..environments.stochastic import LeastSquares, LinearFamily, Location, Logi
 from ..learners import dpsgd, o2b, o2b_bounds
 from ..learners.oco import Frozen, OptimisticOGD, ParameterFree, ProjectedOGD, StronglyConvexOSD, ogd_regret_bound
 from ..rng import ReplicateStreams, stable_key
+from ..claims.ztc22_linear import linear_T_algs  # the rows' names the claims read
 
 EXPERIMENTS = ("rates", "linear_T", "optimistic", "sensitivity", "strongly_convex", "rho_d", "minimax", "param_free")
 
@@ -275,16 +276,6 @@ def simulate_rho_d(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["rho"], df["d"], df["grid"] = "rho_d", "logistic", T, rho, d, grid
     return df
-
-
-# The algorithm names of ``linear_T`` for a learner called ``name`` (the paper's OGD is "o2b"):
-# Algorithm 1 at rho_lin, its non-private twin, the naive conversion (privacy-rate control),
-# Algorithm 1 at rho_stat, and the fresh-sample slip (statistical-rate control).
-def linear_T_algs(name: str = "o2b") -> dict[str, str]:
-    if name == "o2b":
-        return {"priv": "o2b", "twin": "nonprivate", "naive": "naive", "stat": "o2b_stat", "fresh": "fresh_stat"}
-    return {"priv": name, "twin": f"{name}@nonprivate", "naive": f"{name}@naive", "stat": f"{name}@stat",
-            "fresh": f"{name}@fresh"}
 
 
 def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = None,
