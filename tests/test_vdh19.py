@@ -200,8 +200,15 @@ def test_claims_on_a_small_run(small_tables):
         return Result(**{k: d[k] for k in ("verdict", "measured", "bound", "ci_low", "ci_high", "tolerance", "detail")})
     for cid in ("VDH-thm10-proof-bound", "VDH-eq3.3.5-bound"):  # its regret grows linearly in T: caught
         assert_verdict(nl(cid), "FAIL", what=f"{cid} non-learner")
-    rate = nl("VDH-eq3.3.5-rate-u")  # exactly linear in ||u*||: the rate in ||u*|| cannot catch it
-    assert abs(rate.measured - 1) < 1e-9 and rate.verdict == "PASS"
+    # exactly linear in ||u*||: the rate in ||u*|| cannot catch it (kept in the detail) ...
+    rate = out["VDH-eq3.3.5-rate-u"][0].detail["nonlearner_on_the_rate"]
+    assert abs(rate["measured"] - 1) < 1e-9 and rate["verdict"] == "PASS"
+    # ... so the rate and the sparse comparison carry a learning gate, and the frozen learner FAILs it (share 1)
+    for cid, by in (("VDH-eq3.3.5-rate-u", "u_star_norm"), ("VDH-sec3.4-sparse-vs-adagrad", "T")):
+        gate = nl(cid)
+        assert all(v["ratio"] == 1.0 for v in gate.detail[f"by_{by}"].values())
+        assert_verdict(gate, "FAIL", what=f"{cid} non-learner on the gate")
+        assert "learning_gate" in out[cid][0].detail
     for cid in ("VDH-sec3.4-minority-cost-rate-T", "VDH-sec3.4-minority-cost-rate-T-adversarial"):
         gate = nl(cid)  # the frozen learner on the learning gate: slope 1, its own regret
         assert gate.verdict == "FAIL" and gate.detail["share_of_nonlearner"]["ratio"] == 1.0
@@ -308,3 +315,17 @@ def test_placement_memory_flat_in_T():
         tracemalloc.stop()
     assert peak < 2 * 2**20, peak
     assert 0 <= hits <= R * S.n_private(T)
+
+
+def test_sparse_sensitive_coordinates_placed():
+    """``sens_first`` moves the sensitive coordinates (tau finite) off u*'s support: there the
+    frozen learner's feedback on the support is the true subgradient, x_j^2 in {0, 1/s}, so
+    s sum_t g~_j^2 is an integer; with them on the support (the default 0) it is not."""
+    q = dict(P, T_sparse=[50])
+    for first, exact in ((P["k"], True), (0, False)):
+        df = S.simulate_sparse(dict(q, sens_first=first), 50, range(3), 5)
+        fz = df[(df.alg == "frozen") & (df.u_frac == 1.0)]
+        v = fz[[f"sum_sq_c{j}" for j in range(P["k"])]].to_numpy() * P["s"]
+        assert np.allclose(v, np.round(v)) == exact
+    with pytest.raises(ValueError, match="sens_first"):
+        S.simulate_sparse(dict(q, sens_first=P["d_sparse"] - 1), 50, range(2), 5)

@@ -40,7 +40,8 @@ Experiments (one tidy table each; one row per algorithm x point x replicate x co
 - ``sparse`` (one job per T): ``x_t`` with ``s`` of ``d_sparse`` coordinates non-zero (random
   support, entries ``+-1/sqrt(s)``), ``y_t = <x_t, u*>`` with ``u*`` supported on the first
   ``k`` coordinates (entries ``+-u_max``); the local Laplace randomiser of Lemma 4 with
-  ``tau_j = tau`` on the first ``d_sens`` coordinates and ``tau_j = inf`` elsewhere.
+  ``tau_j = tau`` on the ``d_sens`` coordinates from ``sens_first`` (default 0; the presets put them
+  off u*'s support: Sec. 3.4's sparse noise with a sparse comparator) and ``tau_j = inf`` elsewhere.
   ``alg3``; ``adagrad`` at ``D = r u_max`` for r in ``D_ratio_grid``; ``adagrad_tuned``
   (``D = u_max``) and the non-learner ``frozen`` (Algorithm 3 frozen at 0).  Per-coordinate
   ``sum_t g~_{t,j}^2`` of the support are kept (``sum_sq_c<j>``) for Theorem 11.
@@ -253,7 +254,11 @@ def simulate_sparse(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     R = len(reps)
     u_star = np.zeros(d)
     u_star[:k] = u_max * (-1.0) ** np.arange(k)
-    taus = np.where(np.arange(d) < d_sens, tau, np.inf)
+    first = V.integer("sens_first", p.get("sens_first", 0), minimum=0)
+    if first + d_sens > d:
+        raise ValueError(f"sens_first + d_sens must be <= d_sparse = {d}, got {first} + {d_sens}")
+    j = np.arange(d)
+    taus = np.where((j >= first) & (j < first + d_sens), tau, np.inf)
     data = _streams(seed, reps, "sparse", d, s, k, T, "data")
     nsrc = _streams(seed, reps, "sparse", d, s, k, T, "noise")
     zeros = np.zeros((R, d))
