@@ -53,7 +53,7 @@ def _same(a, b, detail=False):
 
 
 def _claim(cid=CID):
-    return {uc.claim: uc for uc in U.USER_CLAIMS}[cid]
+    return {uc.claim: uc for uc in S.USER_CLAIMS}[cid]
 
 
 def test_paper_rows_unchanged_with_user_learners():

@@ -527,7 +527,7 @@ def _minority_summary(mino: pd.DataFrame, placement: str) -> dict:
     return out
 
 
-# --- your own learner (dpregret.scenarios.vdh19_user.USER_CLAIMS) ------------------------------
+# --- your own learner (dpregret.scenarios.vdh19.USER_CLAIMS) ------------------------------
 def minority_cost_claim(minority: pd.DataFrame, placement: str, tol: dict, alpha: float, rng_for, cid: str,
                         alg: str = "alg2") -> tuple[Result, Result]:
     """``VDH-sec3.4-minority-cost-rate-T`` (``placement="random"``) or its ``-adversarial`` twin

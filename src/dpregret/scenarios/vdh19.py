@@ -46,7 +46,7 @@ Experiments (one tidy table each; one row per algorithm x point x replicate x co
   (``D = u_max``) and the non-learner ``frozen`` (Algorithm 3 frozen at 0).  Per-coordinate
   ``sum_t g~_{t,j}^2`` of the support are kept (``sum_sq_c<j>``) for Theorem 11.
 
-Your own learner (module ``scenarios.vdh19_user``: its ``USER_CLAIMS``, :mod:`dpregret.scenarios.contract`):
+Your own learner (this module's ``USER_CLAIMS``, :mod:`dpregret.scenarios.contract`; the wrapper is ``scenarios.vdh19_user``):
 a user's OCO learner ``make(R, d, r)`` goes in Algorithm 2's black-box slot, the direction learner
 ``A_Z`` on the unit ball (``r = 1``; ``vdh19_user.UserDirection``, ``vdh19_user.user_reduction``), with Algorithm 1 learning
 the norm as in ``alg2``: Lemma 9 splits the regret into Algorithm 1's and ``||u|| R^Z``, and the
@@ -308,3 +308,45 @@ def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
     df["scenario"] = "vdh19"
     df.to_parquet(outputs[0], index=False)
     print(len(df), "rows")
+
+
+MINORITY_TABLE = "results/vdh19/minority.parquet"  # the pipeline's table of the paper's rows (rule vdh19_merge)
+
+
+def _paper_rows(tables, p, point):
+    """The paper's rows of the user claims' simulation at ``point``: ``alg2`` and the frozen learner in the pipeline's minority runs."""
+    t = tables[MINORITY_TABLE]
+    return t[(t["T"] == int(point)) & (t.alg.isin(("alg2", "frozen")))].drop(columns="scenario").reset_index(drop=True)
+
+
+def _user_claim(placement: str):
+    from .contract import UserClaim
+
+    cid = "VDH-sec3.4-minority-cost-rate-T" + ("" if placement == "random" else f"-{placement}")
+
+    def decide(runs, p, tol, alpha, rng_for, name):
+        from ..claims.vdh19 import minority_cost_claim
+        return minority_cost_claim(runs, placement, tol, alpha, rng_for, cid, alg=name)
+
+    return UserClaim(
+        cid, "vdh19", "oco", "make(R, d, r)",
+        "your learner as the direction learner A_Z of Algorithm 2 (on the unit ball, r = 1, fed the privatised "
+        "subgradients; Algorithm 1 learns the norm), wdbc absolute-loss regression, ceil(ln T) providers with the "
+        f"l2 randomiser at rate_eps ({placement} positions); cost = regret at u = w* minus the same run's without "
+        "noise (paired); learning gate: your learner's own regret without noise on the same run has slope in T <= 0.75 "
+        "and R_T(w*) at the largest T <= half that of the learner frozen at 0 (a direction learner that never moves "
+        "has cost 0 and fails it); control: the same reduction with your learner when every provider privatises at "
+        "rate_eps",
+        "alg2", "paper (Algorithm 2, projected OGD direction)", PAPER_ALGS,
+        lambda p: list(p["T"]),
+        lambda p, point, reps, seed, learners: simulate_minority(p, int(point), reps, seed, learners=learners,
+                                                                 paper_algs=("alg2", "frozen")),
+        decide, door="vdh19-minority",
+        user_rows=lambda p, point, reps, seed, learners: simulate_minority(p, int(point), reps, seed,
+                                                                           learners=learners, paper_algs=()),
+        paper_tables=(MINORITY_TABLE,), paper_rows=_paper_rows)
+
+
+# Sec. 3.4's privacy cost of a minority holds for Algorithm 2 with any direction learner whose
+# regret adapts to sum_t ||g~_t||^2 (Lemma 9, eq. (3.3.5)): the user's learner goes in that slot.
+USER_CLAIMS = (_user_claim("random"), _user_claim("adversarial"))
