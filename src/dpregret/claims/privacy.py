@@ -50,9 +50,11 @@ from .privacy_algorithms import _Received, mab_feedback_spec, ztc_o2b_spec  # no
 from .privacy_audit import (  # noqa: F401 (re-exported: the public entry)
     CHECK_SAMPLES, CHECK_SHARE, RDP_ORDERS, AuditSpec, _independence_check, audit_variant, run_audit)
 from .privacy_env21 import env_releases_spec
+from .privacy_learners import dpsgd_spec, ftpl_tree_spec, olo_tree_spec
 from .privacy_mechanisms import gaussian_spec, l2_spec, laplace_spec, local_laplace_spec
 from .privacy_trees import tree_as17_spec, tree_ztc_spec
 
 SPECS = {s.claim.claim_id: s for s in (laplace_spec(), gaussian_spec(), local_laplace_spec(), l2_spec(),
                                         tree_as17_spec(), tree_ztc_spec(), mab_feedback_spec(), ztc_o2b_spec(),
-                                        env_releases_spec("laplace"), env_releases_spec("gaussian"))}
+                                        env_releases_spec("laplace"), env_releases_spec("gaussian"),
+                                        olo_tree_spec(), ftpl_tree_spec(), dpsgd_spec())}

@@ -150,7 +150,7 @@ _LIST = [
         "laplace_scale_cor3_2 uses ||Y||_1 (as printed in Corollary 3.2) instead of the l1 diameter 2 ||Y||_1 that "
         "replace-one neighbours need (l' = -l): the add/remove sensitivity used for a replace-one definition. The "
         "sphere and cube learners of Table 1 are then 2 eps-DP.",
-        ("AUDIT-as17-lemma3.3-tree",),
+        ("AUDIT-as17-cor3.2-olo-tree",),
         (SourceEdit(f"{KERNEL}.olo:laplace_scale_cor3_2",
                     "return 2.0 * _y_l1(domain, N) * nodes_covering_leaf(T) / eps",
                     "return _y_l1(domain, N) * nodes_covering_leaf(T) / eps"),),
@@ -381,7 +381,7 @@ _LIST = [
         "ftpl-sigma-missing-sqrt-N", "AS17", "accounting",
         "sigma_thm3_5's privacy term is K log(K / delta) / eps instead of sqrt(N) K log(K / delta) / eps: the l2 "
         "sensitivity sqrt(N) of a loss in the unit cube taken as 1. Too little noise (sqrt(8) times less at N = 8).",
-        ("AS17-T1-ftpl-regret-rate-T",),
+        ("AS17-T1-ftpl-regret-rate-T", "AUDIT-as17-thm3.5-ftpl-tree"),
         (SourceEdit(f"{KERNEL}.olo:sigma_thm3_5", "math.sqrt(N) / eps * K * math.log(K / delta)",
                     "1.0 / eps * K * math.log(K / delta)"),),
         known_missed=(
@@ -548,7 +548,7 @@ _LIST = [
         "dpsgd-noise-missing-2", "ZTC22", "accounting",
         "run_dpsgd adds noise of scale G / rho instead of 2 G / rho: one clipped gradient's add/remove sensitivity G "
         "taken for the replace-one 2G. Too little noise: the baseline is compared at a weaker privacy than Algorithm 1.",
-        ("ZTC-vs-dpsgd",),
+        ("ZTC-vs-dpsgd", "AUDIT-ztc-dpsgd"),
         (SourceEdit(f"{KERNEL}.dpsgd:run_dpsgd", "s = 2.0 * G / rho if math.isfinite(rho) else 0.0",
                     "s = G / rho if math.isfinite(rho) else 0.0"),),
         known_missed=(
@@ -562,7 +562,7 @@ _LIST = [
         "run_dpsgd adds noise of scale 2 G sqrt(T) / rho: the baseline calibrated for the composition of T steps that "
         "each touch every record (full-batch DP-GD), although one-pass DP-SGD uses each record once. Too much noise: "
         "the baseline is handicapped.",
-        ("ZTC-vs-dpsgd",),
+        ("ZTC-vs-dpsgd", "AUDIT-ztc-dpsgd"),
         (SourceEdit(f"{KERNEL}.dpsgd:run_dpsgd", "s = 2.0 * G / rho if math.isfinite(rho) else 0.0",
                     "s = 2.0 * G * math.sqrt(T) / rho if math.isfinite(rho) else 0.0"),),
         known_missed=(
@@ -639,7 +639,7 @@ _LIST = [
         "l2_laplace_randomiser scales the radius by 2 d bound / eps instead of 2 bound / eps: eps split evenly over the "
         "d coordinates (the composition habit of coordinate-wise mechanisms), although the l2 mechanism is eps-LDP as "
         "a whole. Too much noise: d times the radius.",
-        ("VDH-eq3.3.5-bound", "VDH-thm10-proof-bound"),
+        ("VDH-eq3.3.5-bound", "VDH-thm10-proof-bound", "AUDIT-l2-randomiser"),
         (SourceEdit(f"{MECH}:l2_laplace_randomiser", "* (2.0 * b / e)", "* (2.0 * d * b / e)"),),
         known_missed=(
             "van der Hoeven's bounds are stated in the realised sum of squared noisy gradients, so d times the noise "
