@@ -38,7 +38,9 @@ def scale_check(stat: np.ndarray, want: float, alpha: float, what: str) -> tuple
     z = float(special.ndtri(1 - alpha / 2))
     lo, hi = m - z * se, m + z * se
     info = {"statistic": what, "formula": float(want), "estimate": m, "ci": [lo, hi], "ratio": m / want,
-            "samples": int(n), "false_alarm_level": alpha}
+            "samples": int(n), "false_alarm_level": alpha,
+            # as the independence checks report it: |z| of the formula against the estimate, and the critical |z|
+            "max_abs_z": abs(m - want) / se if se > 0 else float("inf"), "threshold": z}
     if not lo <= want <= hi:
         return (f"the realised noise disagrees with its formula: {what} = {m:.5g} [{lo:.5g}, {hi:.5g}], "
                 f"formula {want:.5g} (ratio {m / want:.4g})"), info

@@ -524,19 +524,13 @@ _LIST = [
     Mutant(
         "ztc-pf-coin-sign", "ZTC22", "learner",
         "ParameterFree takes the coin outcome c = <g~, z> instead of -<g~, z>, in the class and in the compiled rounds "
-        "alike: the KT bettor wins when the loss grows along its direction.",
+        "alike: the KT bettor wins when the loss grows along its direction. The learner diverges (non-finite "
+        "suboptimality at C_pf = 1 in 2 of 4 runs at T = 1e4, in 4 of 4 at 3e4); Theorem 11's bound is vacuous at these T, and a "
+        "diverged learner is a FAIL of ZTC-thm11-bound (claims.core's rule for non-finite metrics).",
         ("ZTC-thm11-bound", "ZTC-thm11-gbar"),
         (SourceEdit(f"{KERNEL}.oco:ParameterFree.update", "c = -np.sum(gt * self.z, axis=-1)",
                     "c = np.sum(gt * self.z, axis=-1)"),
-         SourceEdit(f"{KERNEL}.o2b_jit:linear_pf_block", "cc = -_pw(tmp, 0, d)", "cc = _pw(tmp, 0, d)")),
-        known_missed=(
-            "Theorem 11's bound is vacuous (at or above L(x_0) - L*) at the small instance's T_pf = 1000 (and up to "
-            "3e4), and ||gbar_t|| stays under its bound: 0 of 4 runs violate it, mutated and unpatched. At the default "
-            "grid's T = 3e5 (measured, 11 s) the unpatched runs are decided (0 of 4 violate), but the mutated learner "
-            "diverges (non-finite suboptimality): ZTC-thm11-bound now FAILs it there (claims.core's rule for non-finite "
-            "metrics; it dropped the rows as vacuous before), on the default preset's run, not on this small instance "
-            "(T_pf = 3e5 would cost ~22 s more per suite run)"
-        )),
+         SourceEdit(f"{KERNEL}.o2b_jit:linear_pf_block", "cc = -_pw(tmp, 0, d)", "cc = _pw(tmp, 0, d)"))),
     # Zhang-Tran-Cutkosky, the one-pass DP-SGD baseline at Algorithm 1's budget
     Mutant(
         "dpsgd-noise-missing-2", "ZTC22", "accounting",
