@@ -388,3 +388,21 @@ def test_learning_gate_of_a_paired_cost_rate():
     few = C.learning_gate_T(x[:2], learns[:2], 0.5, 0.05, np.random.default_rng(1))
     assert few.verdict == "INCONCLUSIVE"
     with_learning_gate(Result("PASS", 0.0, 0.0, 0.0, 0.0, 0.0, {}), few)
+
+
+def test_param_free_diverged_learner_fails_instead_of_vacuous():
+    """A non-finite suboptimality (the learner diverged) is a FAIL of Theorem 11's bound, not a row dropped
+    as vacuous (NaN < L(x_0) - L* is false); finite rows are decided as before (deterministic data)."""
+    import pandas as pd
+
+    from dpregret.claims import ztc22 as C
+    p = {"delta_pf": 0.05, "C_pf": 1.0, "C_grid_pf": [1.0]}
+    rows = [{"C": 1.0, "T": T, "subopt": 0.1, "bound": 0.5, "bound_C_half": 0.3, "bound_regret_term": 0.2,
+             "start_subopt": 1.9, "gbar_ratio": 0.5, "gbar_ratio_C_half": 0.9, "subopt_w": 0.1}
+            for T in (1000, 3000) for _ in range(40)]
+    ok = C.param_free(pd.DataFrame(rows), p, 0.05)["ZTC-thm11-bound"][0]
+    assert ok.verdict != "FAIL" and ok.detail["T"] == [1000, 3000]
+    bad = pd.DataFrame(rows)
+    bad.loc[bad["T"] == 3000, ["subopt", "bound"]] = np.nan
+    res = C.param_free(bad, p, 0.05)["ZTC-thm11-bound"][0]
+    assert res.verdict == "FAIL" and "non-finite" in res.detail["diverged"] and "3000" in res.detail["diverged"]

@@ -15,7 +15,7 @@ rule audit_run:
     wildcard_constraints:
         audit_id="AUDIT-[A-Za-z0-9.\-]+",
     params:
-        samples=AUDIT.get("samples"),
+        samples=lambda wc: AUDIT.get("samples_by_claim", {}).get(wc.audit_id, AUDIT.get("samples")),
         seed=SEED,
         alpha=ALPHA,
     resources:

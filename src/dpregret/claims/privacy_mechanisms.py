@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import mechanisms as M
-from .privacy_audit import AS17, VDH, ZTC, AuditSpec, _claim, _one_release, _projection, _SampleStreams
+from .privacy_audit import AS17, CHECK_SAMPLES, VDH, ZTC, AuditSpec, _claim, _one_release, _projection, _SampleStreams
+from .privacy_learners import _with_controls, scale_check
 
 
 # --- Laplace mechanism ------------------------------------------------------------------
@@ -112,11 +113,17 @@ def l2_spec(eps: float = 1.0) -> AuditSpec:
         a, b = (np.ones(2), -np.ones(2)) if variant == "wrong_sensitivity" else (g0, g1)
         return M.l2_laplace_logpdf(y - a, eps) - M.l2_laplace_logpdf(y - b, eps)
 
+    def check(factor, n, alpha, rng):  # ||z|| ~ Gamma(d, 2 bound / eps): E ||z|| = 2 d bound / eps (bound = 1)
+        z = M.l2_laplace_randomiser(np.zeros((min(n, CHECK_SAMPLES), 2)), eps / factor, _SampleStreams(rng, min(n, CHECK_SAMPLES)))
+        return scale_check(np.linalg.norm(z, axis=1), 2 * 2 / eps, alpha, "mean noise radius E||z|| = 2 d / eps")
+
     controls = {"half_noise": "density exp(-eps ||z||)", "wrong_sensitivity": "inputs bounded in l_inf, not l2",
                 "no_noise": "output = input"}
     return AuditSpec(_claim("AUDIT-l2-randomiser", VDH, "section 3.2.1 (Song et al. 2015, Thm 1)",
-                            f"g + z, rho(z) ~ exp(-eps/2 ||z||_2), is eps-LDP for ||g||_2 <= 1 (eps = {eps:g}, d = 2)",
+                            f"g + z, rho(z) ~ exp(-eps/2 ||z||_2), is eps-LDP for ||g||_2 <= 1 (eps = {eps:g}, d = 2); "
+                            f"its realised mean noise radius is the density's 2 d / eps (too much noise fails too)",
                             controls, "half_noise"),
-                     eps, 0.0, _one_release(sample, score), "half_noise", controls)
+                     eps, 0.0, _one_release(sample, score), "half_noise", controls,
+                     stat_check=lambda n, alpha, rng: _with_controls(check, n, alpha, rng))
 
 
