@@ -178,17 +178,43 @@ rule as17_blo_simulate_fixed:
         "../scripts/simulate.py"
 
 
+# the T grid of a domain on a non-fixed sequence in one process (as the fixed-leader grid): every point the
+# same independent call as one job per point (the same files and numbers), the start-up paid once
+for _env in [e for e in BLO.get("envs", []) if e != "fixed"]:
+
+    rule:
+        name:
+            f"as17_blo_simulate_{_env}"
+        output:
+            [f"results/as17/blo/{{row}}/{_env}/T_T{T}/chunk{{chunk}}.parquet" for T in BLO.get(f"T_{_env}", BLO["T"])],
+        log:
+            f"logs/as17_blo_simulate/{{row}}_{_env}_T_{{chunk}}.log",
+        benchmark:
+            f"logs/bench/as17_blo_simulate/{{row}}_{_env}_T_{{chunk}}.tsv"
+        wildcard_constraints:
+            row="ball|cube",
+            chunk=r"\d+-\d+",
+        params:
+            group="as17_blo",
+            p=BLO,
+            seed=SEED,
+        conda:
+            CONDA_ENV
+        script:
+            "../scripts/simulate.py"
+
+
+# the eps window: one job per point
 rule as17_blo_simulate:
     output:
-        "results/as17/blo/{row}/{env}/{grid}_T{T}/chunk{chunk}.parquet",
+        "results/as17/blo/{row}/{env}/eps_T{T}/chunk{chunk}.parquet",
     log:
-        "logs/as17_blo_simulate/{row}_{env}_{grid}_T{T}_{chunk}.log",
+        "logs/as17_blo_simulate/{row}_{env}_eps_T{T}_{chunk}.log",
     benchmark:
-        "logs/bench/as17_blo_simulate/{row}_{env}_{grid}_T{T}_{chunk}.tsv"
+        "logs/bench/as17_blo_simulate/{row}_{env}_eps_T{T}_{chunk}.tsv"
     wildcard_constraints:
         row="ball|cube",
         env="switching|stochastic",
-        grid="T|eps",
         T=r"\d+",
         chunk=r"\d+-\d+",
     params:
