@@ -388,3 +388,25 @@ def test_learning_gate_of_a_paired_cost_rate():
     few = C.learning_gate_T(x[:2], learns[:2], 0.5, 0.05, np.random.default_rng(1))
     assert few.verdict == "INCONCLUSIVE"
     with_learning_gate(Result("PASS", 0.0, 0.0, 0.0, 0.0, 0.0, {}), few)
+
+
+def test_the_frozen_nonlearner_through_the_door_equals_its_run():
+    """simulate_linear_T computes the rows of the built-in non-learner FrozenOCO (it plays 0, so
+    x_t = 0 whatever the draws) instead of running Algorithm 1 around it: the same numbers as the run."""
+    from dpregret.environments.stochastic import LinearFamily, TiledStreams
+    from dpregret.nonlearners import FrozenOCO
+    from dpregret.scenarios import ztc22 as S
+
+    p = {"k": 1, "d_lin": 3, "c_grid": [0.1, 0.5], "T_lin_priv": [40], "T_lin_stat": [40], "rho_lin": 0.5, "rho_stat": 2.0}
+    df = S.simulate_linear_T(p, 40, range(2), 7, learners={"nl": FrozenOCO}, paper=False)
+    fam = LinearFamily(3, [0.1, 0.5], 2)
+    names = S.linear_T_algs("nl")
+    plan = {"priv": ("tree", 0.5), "naive": ("naive", 0.5), "stat": ("tree", 2.0), "fresh": ("fresh", 2.0),
+            "twin": ("none", math.inf)}
+    assert set(df.alg) == {names[k] for k in plan}
+    for key, (conv, rho) in plan.items():
+        run = o2b.run(fam, FrozenOCO(4, 3, fam.r), 40, k=1, rho=rho,
+                      src=TiledStreams(7, stable_key("ztc22", "linear_T", "data", 3, 40), range(2), 2),
+                      noise_src=TiledStreams(7, stable_key("ztc22", "linear_T", "noise", 3, 40), range(2), 2),
+                      checkpoints=[40], conversion=conv)
+        np.testing.assert_array_equal(df[df.alg == names[key]].subopt.to_numpy(), run.subopt[:, -1])
