@@ -10,16 +10,17 @@ if "as17_experts" in RUN["scenarios"]:
     OUTPUTS["as17_experts"] = (AS17_EXPERTS_CLAIM_FILES, AS17_EXPERTS_FIGURES)
 
 
+# every T of one sequence in one process (one replicate chunk): each point is the same independent call as
+# one job per point (the same files and numbers), the start-up (~1.5 s CPU) paid once per sequence
 rule as17_experts_simulate:
     output:
-        "results/as17/experts/{env}/T{T}/chunk{chunk}.parquet",
+        [f"results/as17/experts/{{env}}/T{T}/chunk{{chunk}}.parquet" for T in AS17X.get("T", [])],
     log:
-        "logs/as17_experts_simulate/{env}_T{T}_{chunk}.log",
+        "logs/as17_experts_simulate/{env}_{chunk}.log",
     benchmark:
-        "logs/bench/as17_experts_simulate/{env}_T{T}_{chunk}.tsv"
+        "logs/bench/as17_experts_simulate/{env}_{chunk}.tsv"
     wildcard_constraints:
         env="switching|fixed|stochastic",
-        T=r"\d+",
         chunk=r"\d+-\d+",
     params:
         group="as17_experts",

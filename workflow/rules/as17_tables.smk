@@ -126,27 +126,34 @@ rule as17_mab_simulate_bound:
         "../scripts/simulate.py"
 
 
-rule as17_mab_simulate:
-    output:
-        "results/as17/mab/{env}/{grid}_N{N}_T{T}/chunk{chunk}.parquet",
-    log:
-        "logs/as17_mab_simulate/{env}_{grid}_N{N}_T{T}_{chunk}.log",
-    benchmark:
-        "logs/bench/as17_mab_simulate/{env}_{grid}_N{N}_T{T}_{chunk}.tsv"
-    wildcard_constraints:
-        env="stochastic|periodic",
-        grid="T|N|eps",
-        N=r"\d+",
-        T=r"\d+",
-        chunk=r"\d+-\d+",
-    params:
-        group="as17_mab",
-        p=MAB,
-        seed=SEED,
-    conda:
-        CONDA_ENV
-    script:
-        "../scripts/simulate.py"
+# every point of one MAB grid (T, N or the eps window) of one sequence in one process (as the bound grid):
+# each point is the same independent call as one job per point, so the files and their numbers do not
+# change; the start-up (~1.5 s CPU) is paid once per grid instead of once per point
+MAB_POINTS = {g: [f"N{N}_T{T}" for gg, N, T in grid_points(MAB) + [("eps", MAB["N"], MAB["T_eps"])] if gg == g]
+              for g in ("T", "N", "eps")} if MAB else {}
+
+for _grid in MAB_POINTS:
+
+    rule:
+        name:
+            f"as17_mab_simulate_{_grid}"
+        output:
+            [f"results/as17/mab/{{env}}/{_grid}_{pt}/chunk{{chunk}}.parquet" for pt in MAB_POINTS[_grid]],
+        log:
+            f"logs/as17_mab_simulate/{{env}}_{_grid}_{{chunk}}.log",
+        benchmark:
+            f"logs/bench/as17_mab_simulate/{{env}}_{_grid}_{{chunk}}.tsv"
+        wildcard_constraints:
+            env="stochastic|periodic",
+            chunk=r"\d+-\d+",
+        params:
+            group="as17_mab",
+            p=MAB,
+            seed=SEED,
+        conda:
+            CONDA_ENV
+        script:
+            "../scripts/simulate.py"
 
 
 # the fixed-leader T grid of a domain in one process (each point is the same independent call as one job
@@ -171,17 +178,43 @@ rule as17_blo_simulate_fixed:
         "../scripts/simulate.py"
 
 
+# the T grid of a domain on a non-fixed sequence in one process (as the fixed-leader grid): every point the
+# same independent call as one job per point (the same files and numbers), the start-up paid once
+for _env in [e for e in BLO.get("envs", []) if e != "fixed"]:
+
+    rule:
+        name:
+            f"as17_blo_simulate_{_env}"
+        output:
+            [f"results/as17/blo/{{row}}/{_env}/T_T{T}/chunk{{chunk}}.parquet" for T in BLO.get(f"T_{_env}", BLO["T"])],
+        log:
+            f"logs/as17_blo_simulate/{{row}}_{_env}_T_{{chunk}}.log",
+        benchmark:
+            f"logs/bench/as17_blo_simulate/{{row}}_{_env}_T_{{chunk}}.tsv"
+        wildcard_constraints:
+            row="ball|cube",
+            chunk=r"\d+-\d+",
+        params:
+            group="as17_blo",
+            p=BLO,
+            seed=SEED,
+        conda:
+            CONDA_ENV
+        script:
+            "../scripts/simulate.py"
+
+
+# the eps window: one job per point
 rule as17_blo_simulate:
     output:
-        "results/as17/blo/{row}/{env}/{grid}_T{T}/chunk{chunk}.parquet",
+        "results/as17/blo/{row}/{env}/eps_T{T}/chunk{chunk}.parquet",
     log:
-        "logs/as17_blo_simulate/{row}_{env}_{grid}_T{T}_{chunk}.log",
+        "logs/as17_blo_simulate/{row}_{env}_eps_T{T}_{chunk}.log",
     benchmark:
-        "logs/bench/as17_blo_simulate/{row}_{env}_{grid}_T{T}_{chunk}.tsv"
+        "logs/bench/as17_blo_simulate/{row}_{env}_eps_T{T}_{chunk}.tsv"
     wildcard_constraints:
         row="ball|cube",
         env="switching|stochastic",
-        grid="T|eps",
         T=r"\d+",
         chunk=r"\d+-\d+",
     params:

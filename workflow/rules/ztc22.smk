@@ -27,12 +27,14 @@ ZTC_FIGURES = figure_paths("ztc22") if ZTC else []
 OUTPUTS["ztc22"] = (ZTC_CLAIM_FILES, ZTC_FIGURES)
 
 
-# The experiments made of many short points run as one job each (every point of the experiment
-# in one process: the per-job start-up of 1.3-1.7 s was most of their time); the long ones one
-# job per point.  The files and their numbers are the same either way.
-ZTC_BUNDLED = ("optimistic", "sensitivity", "rho_d", "minimax")
+# Every point of one experiment runs in one job (one process: the per-job start-up of numpy, pandas,
+# numba and dpregret, ~1.3-1.7 s CPU, is paid once per experiment instead of once per point; on 2 cores
+# a split into more jobs than experiments buys no parallelism).  Each point is the same independent call
+# (its streams keyed by experiment, point and replicates), written to its own file: the files and their
+# numbers are the same as with one job per point.
+ZTC_EXPERIMENTS = ("rates", "linear_T", "optimistic", "sensitivity", "strongly_convex", "rho_d", "minimax", "param_free")
 
-for _exp in ZTC_BUNDLED if ZTC else ():
+for _exp in ZTC_EXPERIMENTS if ZTC else ():
 
     rule:
         name:
@@ -51,27 +53,6 @@ for _exp in ZTC_BUNDLED if ZTC else ():
             CONDA_ENV
         script:
             "../scripts/simulate.py"
-
-
-rule ztc22_simulate:
-    output:
-        "results/ztc22/{experiment}/{point}/chunk{chunk}.parquet",
-    log:
-        "logs/ztc22_simulate/{experiment}_{point}_{chunk}.log",
-    benchmark:
-        "logs/bench/ztc22_simulate/{experiment}_{point}_{chunk}.tsv"
-    wildcard_constraints:
-        experiment="rates|linear_T|strongly_convex|param_free",
-        point=r"T\d+|s[0-9.e-]+|rho[0-9.e-]+|d\d+|least_squares|logistic|linear",
-        chunk=r"\d+-\d+",
-    params:
-        group="ztc22",
-        p=ZTC,
-        seed=SEED,
-    conda:
-        CONDA_ENV
-    script:
-        "../scripts/simulate.py"
 
 
 rule ztc22_merge:

@@ -275,8 +275,9 @@ def bound_thm3_4(N: int, eta: float, sum_sq_dual, d_noise: float):
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
-    """The workflow's simulate job (``dpregret.jobs``): one (env, T, replicate chunk) of the
-    experts runs, or the Monte Carlo ``D_{D'}`` of every (T, eps) of the run (``d_noise.parquet``)."""
+    """The workflow's simulate job (``dpregret.jobs``): every T of one (env, replicate chunk) of the
+    experts runs (each output ``results/as17/experts/{env}/T{T}/chunk{lo-hi}.parquet`` its own point),
+    or the Monte Carlo ``D_{D'}`` of every (T, eps) of the run (``d_noise.parquet``)."""
     p, seed = params["p"], params["seed"]
     if outputs[0].endswith("d_noise.parquet"):
         rows = [{"N": p["N"], "T": T, "eps": float(eps), "d_noise": m, "d_noise_se": se}
@@ -284,8 +285,11 @@ def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
                 for m, se in [d_noise_mc(p["N"], T, eps, p["mc_samples"], seed)]]
         pd.DataFrame(rows).to_parquet(outputs[0], index=False)
         return
+    import re
+
     lo, hi = map(int, wildcards["chunk"].split("-"))
-    df = simulate(wildcards["env"], p["N"], int(wildcards["T"]), p["eps"], range(lo, hi), seed, gap=p["gap"],
-                  phases=p["phases"])
-    df.to_parquet(outputs[0], index=False)
-    print(f"{len(df)} rows")
+    for path in outputs:  # one file per T (every T of the sequence in one job: the same calls, one start-up)
+        env, T = re.search(r"experts/(\w+)/T(\d+)/chunk", path).groups()
+        df = simulate(env, p["N"], int(T), p["eps"], range(lo, hi), seed, gap=p["gap"], phases=p["phases"])
+        df.to_parquet(path, index=False)
+        print(path, len(df), "rows")
