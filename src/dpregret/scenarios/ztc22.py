@@ -73,7 +73,6 @@ import pandas as pd
 from ..environments.stochastic import LeastSquares, LinearFamily, Location, Logistic, TiledStreams
 from ..learners import dpsgd, o2b, o2b_bounds
 from ..learners.oco import Frozen, OptimisticOGD, ParameterFree, ProjectedOGD, StronglyConvexOSD, ogd_regret_bound
-from ..nonlearners import FrozenOCO
 from ..rng import ReplicateStreams, stable_key
 from ..claims.ztc22_linear import linear_T_algs  # the rows' names the claims read
 
@@ -319,16 +318,13 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
         plan[a["twin"]] = ("none", math.inf)
         for alg, (conv, rho) in plan.items():
             learner = (make or paper_ogd(rho))(R * len(cg), d, prob.r)
-            if type(learner) is FrozenOCO:  # the built-in non-learner plays 0: x_t = 0 whatever the draws, so its
-                sub = frozen_subopt(prob, R * len(cg))  # suboptimality is computed (the same numbers as a run; speed only)
-            else:
-                sub = o2b.run(prob, learner, T, k=k, rho=rho,
-                              src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps, len(cg)),
-                              noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), reps, len(cg)),
-                              checkpoints=[T], conversion=conv).subopt[:, -1]
+            run = o2b.run(prob, learner, T, k=k, rho=rho,
+                          src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps, len(cg)),
+                          noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), reps, len(cg)),
+                          checkpoints=[T], conversion=conv)
             bnd = thm4_family_bound(prob, T, k, rho, R) if make is None and conv == "tree" else np.nan
             frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
-                                        "subopt": sub, "alg": alg, "rho": rho, "bound_thm4": bnd}))
+                                        "subopt": run.subopt[:, -1], "alg": alg, "rho": rho, "bound_thm4": bnd}))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["d"] = "linear_T", "linear_family", T, d
     df["r"] = prob.r
