@@ -297,18 +297,21 @@ def simulate_sparse(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
-<<<<<<< HEAD
-    """The workflow's simulate job (``dpregret.jobs``): one point (``T<value>`` or ``all``) of one
-    experiment, one replicate chunk."""
-    p, seed, e = params["p"], params["seed"], wildcards["experiment"]
-    lo, hi = map(int, wildcards["chunk"].split("-"))
-    reps = range(lo, hi)
-    fn = {"minority": simulate_minority, "sparse": simulate_sparse, "minority_eps": simulate_minority_eps,
-          "minority_n": simulate_minority_n, "unorm": simulate_unorm}[e]
-    df = fn(p, int(wildcards["point"][1:]), reps, seed) if e in ("minority", "sparse") else fn(p, reps, seed)
-    df["scenario"] = "vdh19"
-    df.to_parquet(outputs[0], index=False)
-    print(len(df), "rows")
+    """The workflow's simulate job (``dpregret.jobs``): points (``T<value>`` or ``all``) and replicate
+    chunks of one experiment, each output ``results/vdh19/{experiment}/{point}/chunk{lo-hi}.parquet``
+    its own independent call (one job per experiment: the same numbers, one start-up)."""
+    import re
+
+    p, seed = params["p"], params["seed"]
+    for path in outputs:
+        e, point, lo, hi = re.search(r"vdh19/(\w+)/(T\d+|all)/chunk(\d+)-(\d+)\.parquet$", path).groups()
+        reps = range(int(lo), int(hi))
+        fn = {"minority": simulate_minority, "sparse": simulate_sparse, "minority_eps": simulate_minority_eps,
+              "minority_n": simulate_minority_n, "unorm": simulate_unorm}[e]
+        df = fn(p, int(point[1:]), reps, seed) if e in ("minority", "sparse") else fn(p, reps, seed)
+        df["scenario"] = "vdh19"
+        df.to_parquet(path, index=False)
+        print(path, len(df), "rows")
 
 
 MINORITY_TABLE = "results/vdh19/minority.parquet"  # the pipeline's table of the paper's rows (rule vdh19_merge)
@@ -351,20 +354,3 @@ def _user_claim(placement: str):
 # Sec. 3.4's privacy cost of a minority holds for Algorithm 2 with any direction learner whose
 # regret adapts to sum_t ||g~_t||^2 (Lemma 9, eq. (3.3.5)): the user's learner goes in that slot.
 USER_CLAIMS = (_user_claim("random"), _user_claim("adversarial"))
-=======
-    """The workflow's simulate job (``dpregret.jobs``): points (``T<value>`` or ``all``) and replicate
-    chunks of one experiment, each output ``results/vdh19/{experiment}/{point}/chunk{lo-hi}.parquet``
-    its own independent call (one job per experiment: the same numbers, one start-up)."""
-    import re
-
-    p, seed = params["p"], params["seed"]
-    for path in outputs:
-        e, point, lo, hi = re.search(r"vdh19/(\w+)/(T\d+|all)/chunk(\d+)-(\d+)\.parquet$", path).groups()
-        reps = range(int(lo), int(hi))
-        fn = {"minority": simulate_minority, "sparse": simulate_sparse, "minority_eps": simulate_minority_eps,
-              "minority_n": simulate_minority_n, "unorm": simulate_unorm}[e]
-        df = fn(p, int(point[1:]), reps, seed) if e in ("minority", "sparse") else fn(p, reps, seed)
-        df["scenario"] = "vdh19"
-        df.to_parquet(path, index=False)
-        print(path, len(df), "rows")
->>>>>>> cpu
