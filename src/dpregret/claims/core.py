@@ -527,6 +527,8 @@ def _loose(claim: Claim, result: Result, control_result: Result, why: str) -> tu
     if not is_bound_check(claim, result) or "diverged" in control_result.detail:
         return None
     search, c = d.get("worst_case_search"), d.get("detectable_factor", float("nan"))
+    if isinstance(search, dict) and search:  # a structured record (family, max ratio, where): its text
+        search = "; ".join(f"{k}: {v}" for k, v in search.items())
     numbers = (f"the bound holds at every non-vacuous point, max ratio {result.measured:.3g} "
                f"(at {d.get('worst_ratio_point')}); the bound x {c:.3g} would be caught (at "
                f"{d.get('detectable_factor_point')})")

@@ -82,12 +82,21 @@ def undecided_reason(c: dict) -> str:
         return str(d["numbered_reason"])
     if c["result"]["verdict"] == "FAIL" and d.get("failures"):  # a deterministic counterexample
         return "counterexample: " + str(d["failures"][0])
+    if c["result"]["verdict"] == "INCONCLUSIVE":  # every reason the record gives, the regime's first, numbered
+        gate = d.get("learning_gate")
+        why = [str(d[k]) for k in ("not_in_regime",) if k in d]
+        if isinstance(gate, dict) and gate.get("verdict") == "FAIL" and "learning_not_shown" not in d:
+            why.append("the learner does not learn on this instance: its learning gate FAILs "
+                       f"({gate.get('detail', {}).get('gate', 'learning gate')}; measured {gate.get('measured', float('nan')):.3g})")
+        why += [str(d[k]) for k in ("diverged", "fail_not_confirmed", "control_not_caught", "learning_not_shown",
+                                    "nonlearner_passes", "reason") if k in d]
+        if not why:
+            return "the interval straddles the threshold"
+        return why[0] if len(why) == 1 else " ".join(f"{i}. {w};" for i, w in enumerate(why, 1)).rstrip(";")
     for key in ("diverged", "fail_not_confirmed", "control_not_caught", "learning_not_shown", "nonlearner_passes",
                 "reason", "not_in_regime"):
         if key in d:
             return str(d[key])
-    if c["result"]["verdict"] == "INCONCLUSIVE":
-        return "the interval straddles the threshold"
     return c.get("evidence", "") if c.get("evidence") == "catches only gross errors" else ""
 
 
