@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..scenarios.as17_experts import bound_thm3_4
+from ..learners.ftrl import bound_thm3_4
 from .as17_gates import gate_T, privacy_share_regime
 from .core import (Claim, Result, check_bound, check_exact, check_rate, paired_gap, with_learning_gate,
                    with_nonlearner)

@@ -160,7 +160,7 @@ def evaluate_olo_bound(df: pd.DataFrame, row: str, d_noise: dict, alpha: float) 
 def olo_bound_results(olo: pd.DataFrame, p: dict, seed: int, alpha: float) -> dict[tuple[str, str], tuple[Result, Result]]:
     """Every ``OLO_BOUNDS`` claim per environment on the N grid at ``rate_eps``: ``{(claim id, env):
     (claim, control)}``; ``D_{D'}`` of each (N, lambda) by Monte Carlo (``p["mc_samples"]``)."""
-    from ..scenarios.as17_olo import d_noise_mc
+    from ..learners.olo import d_noise_mc
 
     out = {}
     for cid in OLO_BOUNDS:

@@ -57,8 +57,8 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
     from ..learners.bandits import Exp2, PrivateFeedback
     from ..learners.exp2_jit import exp2_block
     from ..learners.scrible_jit import scrible_block
-    from ..scenarios.as17_bandits import row_params
-    from ..scenarios.as17_blo import params as blo_params
+    from ..learners.bandits import row_params
+    from ..learners.scrible import blo_row_params as blo_params
 
     claim_lam, claim_lam_s = 1.0 / eps, 2.0 / eps
     lam, eta, gam = row_params("dp_exp2", N, T, eps)

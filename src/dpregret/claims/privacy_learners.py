@@ -71,7 +71,7 @@ def olo_tree_spec(eps: float = 1.0, T: int = 2, N: int = 2) -> AuditSpec:
     on the node transcript under the claim's lambda = 2 ||Y||_1 (floor(log2 T) + 1) / eps
     (``laplace_scale_cor3_2``'s formula, written out).  Cells: (row, position)."""
     from ..learners.prefix_sums import TreeSum, scaled_draws
-    from ..scenarios.as17_olo import noise_scales
+    from ..learners.olo import noise_scales
 
     m = int(math.log2(T)) + 1
     y1 = {"sphere": math.sqrt(N), "cube": 1.0}
@@ -123,7 +123,7 @@ def ftpl_tree_spec(eps: float = 4.0, T: int = 4, N: int = 4) -> AuditSpec:
     1.67 at the defaults: delta(eps = 4) = 0.02 < 1/4).  At these parameters the privacy term of the
     max is the larger, also at a sigma sqrt(N) times smaller."""
     from ..learners.prefix_sums import TreeSum, scaled_draws
-    from ..scenarios.as17_olo import noise_scales
+    from ..learners.olo import noise_scales
 
     m = int(math.log2(T)) + 1
     K = max(1, math.ceil(math.log2(T)))

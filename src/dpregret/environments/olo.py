@@ -20,8 +20,18 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as V
-from ..learners.olo import domain_name
 from ..rng import ReplicateStreams
+
+DOMAINS = ("ball", "cube", "simplex")
+_ALIASES = {"sphere": "ball"}
+
+
+def domain_name(domain, allowed: tuple[str, ...] = DOMAINS) -> str:
+    """The canonical decision-set name (``"sphere"`` is accepted for ``"ball"``)."""
+    name = _ALIASES.get(domain, domain) if isinstance(domain, str) else domain
+    if name not in allowed:
+        raise ValueError(f"domain must be one of {allowed}, got {domain!r}")
+    return name
 
 DOMAINS = ("ball", "cube")
 KINDS = ("switching", "stochastic")

@@ -210,3 +210,17 @@ def bound_thm4_1(N: int, T: int, eta: float, gamma: float, lam: float) -> float:
     ``log N / eta + 2 eta T N (1 + 10 lambda^2 log^2 NT) + 2 T gamma + 1`` -- the last term is
     ``P(F) E[Regret | F] <= (1/T) T``; the printed chain drops the 10 of eq. (7), kept here."""
     return float(np.log(N) / eta + 2 * eta * T * N * (1 + 10 * lam**2 * np.log(N * T) ** 2) + 2 * T * gamma + 1)
+
+
+def row_params(name: str, N: int, T: int, eps: float | None) -> tuple[float, float, float]:
+    """(lambda, eta, gamma) of one EXP2-family row."""
+    if name == "exp2":
+        return exp2_params_thm4_1(N, T, None)
+    if name == "dp_exp2_eps_squared":
+        return exp2_params_thm4_1(N, T, eps**2)
+    lam, eta, gam = exp2_params_thm4_1(N, T, eps, N if name == "dp_exp2_full_sens" else 1.0)
+    if name == "dp_exp2_fixed_explore":
+        gam = 0.5
+    if name == "dp_exp2_half_step":
+        eta = eta / 2
+    return lam, eta, gam

@@ -43,3 +43,15 @@ def eta_thm34(N: int, T: int, sum_sq_dual: float | None = None) -> float:
     T = V.integer("T", T, minimum=1)
     S = float(T) if sum_sq_dual is None else V.positive("sum_sq_dual", sum_sq_dual)
     return float(np.sqrt(np.log(N) / S))
+
+
+def bound_thm3_4(N: int, eta: float, sum_sq_dual, d_noise: float):
+    """Theorem 3.4 with its terms explicit for the step size used (eqs. (3)-(4)).
+
+    ``D_R / eta + eta * sum_t max_x (||l_t||*_{grad^2 R(x)})^2 + D_{D'}`` with ``D_R = log N``
+    and ``max_x (||l||*_x)^2 = max_x sum_i x_i l_i^2 = ||l||_inf^2`` on the simplex.  The
+    stability step (4) with constant 1 holds for non-negative losses (exponential weights:
+    ``x_{t+1,i} >= x_{t,i} (1 - eta l_{t,i})``).  The printed Theorem 3.4 is this at the
+    optimal eta *without* the factor 2 (``2 sqrt(D_R S)``); see the report's errata.
+    """
+    return np.log(V.integer("N", N, minimum=2)) / V.positive("eta", eta) + eta * np.asarray(sum_sq_dual) + d_noise

@@ -34,18 +34,11 @@ import math
 import numpy as np
 
 from .. import _validate as V
+from ..environments.olo import DOMAINS, domain_name  # noqa: F401 (re-exported)
+from ..calibration import fresh_noise_lambda
+from ..rng import stable_key
 from ..tree import draws_per_release, nodes_covering_leaf
 
-DOMAINS = ("ball", "cube", "simplex")
-_ALIASES = {"sphere": "ball"}
-
-
-def domain_name(domain, allowed: tuple[str, ...] = DOMAINS) -> str:
-    """The canonical decision-set name (``"sphere"`` is accepted for ``"ball"``)."""
-    name = _ALIASES.get(domain, domain) if isinstance(domain, str) else domain
-    if name not in allowed:
-        raise ValueError(f"domain must be one of {allowed}, got {domain!r}")
-    return name
 
 
 def _eta(eta) -> np.ndarray:
@@ -246,3 +239,42 @@ def laplace_scale_printed(domain: str, N: int, T: int, eps: float) -> float:
     as ``draws_per_release``); kept to show the discrepancy with the definition."""
     eps = V.positive("eps", eps)
     return _y_l1(domain, N) * draws_per_release(T) / eps
+
+
+# Table 1's rows (Agarwal and Singh, section 3) and their decision sets, per-release noise scales and D_{D'}
+ROW_DOMAIN = {"sphere": "ball", "cube": "cube", "ftpl": "ball"}
+
+
+def noise_scales(row: str, N: int, T: int, eps: float) -> dict[str, float]:
+    """Per-release noise scale of every algorithm at one (N, T, eps)."""
+    K = draws_per_release(T)
+    if row == "ftpl":
+        sig = sigma_thm3_5(T, N, eps, 1.0 / T, 1.0)
+        return {"nonprivate": 1.0 * math.sqrt(T / (math.sqrt(N) * K)), "tree": sig, "fresh_noise": sig * math.sqrt(T / K)}
+    diam = 2.0 * (math.sqrt(N) if row == "sphere" else 1.0)
+    return {"nonprivate": 0.0, "tree": laplace_scale_cor3_2(ROW_DOMAIN[row], N, T, eps),
+            "fresh_noise": fresh_noise_lambda(diam, T, eps, min(0.5, 1.0 / T**2)),
+            "wrong_sensitivity": 2.0 * N * nodes_covering_leaf(T) / eps}
+
+
+def d_noise_mc(row: str, N: int, T: int, lam: float, samples: int, root_seed: int) -> tuple[float, float]:
+    """Monte Carlo ``D_{D'} = E[max_X <Z, x> - min_X <Z, x>]`` (Theorem 3.4) for the FTRL rows.
+
+    ``Z`` is the sum of ``K = draws_per_release(T)`` i.i.d. ``Lap^N(lam)`` vectors (Lemma 3.3,
+    "Distribution"); the range is ``2 ||Z||_2`` on the ball, ``2 ||Z||_1`` on the cube
+    (:func:`d_noise_range`).  Returns (mean, standard error); the draws are keyed as
+    scenario ``as17_olo``'s (its tables' bound column uses the same estimate)."""
+    if row not in ("sphere", "cube"):
+        raise ValueError(f"row must be 'sphere' or 'cube', got {row!r}")
+    N, T = V.integer("N", N), V.integer("T", T)
+    lam = V.positive("lam", lam)
+    samples = V.integer("samples", samples, minimum=2)
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+        root_seed, spawn_key=stable_key("as17_olo", "D_noise", row, N, T, float(lam)))))
+    K = draws_per_release(T)
+    out = np.empty(samples)
+    step = 4096
+    for i in range(0, samples, step):
+        n = min(step, samples - i)
+        out[i : i + n] = d_noise_range(ROW_DOMAIN[row], rng.laplace(0.0, lam, (n, K, N)).sum(axis=1))
+    return float(out.mean()), float(out.std(ddof=1) / np.sqrt(samples))

@@ -33,6 +33,7 @@ import math
 import numpy as np
 
 from .. import _validate as V
+from ..calibration import fresh_noise_lambda
 from ..rng import ReplicateStreams
 
 DOMAINS = ("ball", "cube")
@@ -227,3 +228,17 @@ def theorem_d1_bound(N: int, T: int, nu: float, M: float, lam: float, X2: float,
     eta = eta_star if eta is None else V.positive("eta", eta)
     return (2.0 * eta * T * N**2 * (M**2 + lam**2 * N * X2**2) + nu * math.log(T) / eta
             + 2.0 * (M + noise_L(N, T, lam, X2)) + 1.0)
+
+
+def blo_row_params(domain: str, algorithm: str, N: int, T: int, eps: float | None) -> dict:
+    """Algorithm 4's parameters for one row of Table 2 (bandit linear optimisation): the
+    self-concordance nu, the feedback noise lambda, Theorem 4.5's eta, ||X||_2 and the explicit bound."""
+    nu = 1.0 if domain == "ball" else 2.0 * N
+    y1 = math.sqrt(N) if domain == "ball" else 1.0
+    X2 = 1.0 if domain == "ball" else math.sqrt(N)
+    e = None if algorithm == "scrible" else (eps**2 if algorithm == "dp_scrible_eps_squared" else eps)
+    lam = 0.0 if e is None else 2.0 * y1 / e
+    if algorithm == "dp_scrible_composed":
+        lam = fresh_noise_lambda(2.0 * y1, T, eps, min(0.5, 1.0 / T**2))
+    eta = theorem_4_5_eta(N, T, nu, 1.0, lam, X2)
+    return {"nu": nu, "lambda": lam, "eta": eta, "X2": X2, "bound_thm4_5": theorem_d1_bound(N, T, nu, 1.0, lam, X2, eta=eta)}

@@ -436,14 +436,14 @@ _LIST = [
         "as17_blo.params sets lambda = ||Y||_1 / eps (Lemma 4.2 as printed) instead of 2 ||Y||_1 / eps: the "
         "add/remove sensitivity used for replace-one neighbours. Too little noise: the forwarded values are 2 eps-DP.",
         ("AUDIT-as17-lemma4.2-bandit",),
-        (SourceEdit("dpregret.scenarios.as17_blo:params", "lam = 0.0 if e is None else 2.0 * y1 / e",
+        (SourceEdit("dpregret.learners.scrible:blo_row_params", "lam = 0.0 if e is None else 2.0 * y1 / e",
                     "lam = 0.0 if e is None else y1 / e"),)),
     Mutant(
         "scrible-lambda-composed", "AS17", "accounting",
         "as17_blo.params sets lambda = 2 ||Y||_1 sqrt(T) / eps: the feedback noise calibrated for the composition of "
         "the T rounds instead of Lemma 4.2's one release per loss. Too much noise: regret ~ T.",
         ("AS17-T2-blo-ball-rate-T",),
-        (SourceEdit("dpregret.scenarios.as17_blo:params", "lam = 0.0 if e is None else 2.0 * y1 / e",
+        (SourceEdit("dpregret.learners.scrible:blo_row_params", "lam = 0.0 if e is None else 2.0 * y1 / e",
                     "lam = 0.0 if e is None else 2.0 * y1 * math.sqrt(T) / e"),)),
     # Zhang-Tran-Cutkosky, Algorithm 1 (online-to-batch) around Remark 5's OGD
     Mutant(

@@ -46,7 +46,7 @@ import pandas as pd
 
 from .. import _validate as V
 from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
-from ..learners.bandits import ExploreTreeRounds, bound_thm4_1, exp2_params_thm4_1
+from ..learners.bandits import ExploreTreeRounds, bound_thm4_1, exp2_params_thm4_1, row_params
 from ..learners.exp2_jit import exp2_block, exp2_block_pulled
 from ..protocols import build_learner, check_makes, check_play
 from ..rng import ReplicateStreams, stable_key
@@ -55,20 +55,6 @@ SCENARIO = "as17_mab"
 BLOCK_DOUBLES = 2**20  # draws per replicate-round buffered per kernel call: memory only, the numbers are the same
 ALGORITHMS = ("exp2", "dp_exp2", "explore_tree", "dp_exp2_full_sens", "dp_exp2_eps_squared", "dp_exp2_fixed_explore",
               "dp_exp2_biased", "dp_exp2_half_step")
-
-
-def row_params(name: str, N: int, T: int, eps: float | None) -> tuple[float, float, float]:
-    """(lambda, eta, gamma) of one EXP2-family row."""
-    if name == "exp2":
-        return exp2_params_thm4_1(N, T, None)
-    if name == "dp_exp2_eps_squared":
-        return exp2_params_thm4_1(N, T, eps**2)
-    lam, eta, gam = exp2_params_thm4_1(N, T, eps, N if name == "dp_exp2_full_sens" else 1.0)
-    if name == "dp_exp2_fixed_explore":
-        gam = 0.5
-    if name == "dp_exp2_half_step":
-        eta = eta / 2
-    return lam, eta, gam
 
 
 ENVS = KINDS + ("periodic", "signed")

@@ -17,7 +17,6 @@ Sequences: those of Table 1 (``scenarios.as17_olo.loss_source``: ``fixed``, ``st
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -26,26 +25,13 @@ import pandas as pd
 from .. import _validate as V
 from ..environments.olo import best_in_hindsight
 from .as17_olo import ENVS, loss_block, loss_source  # the same sequences as Table 1 (fixed: a fixed leader)
-from ..calibration import fresh_noise_lambda
-from ..learners.scrible import theorem_4_5_eta, theorem_d1_bound
+from ..learners.scrible import blo_row_params as params  # noqa: F401 (the scenario's name)
 from ..learners.scrible_jit import scrible_block
 from ..rng import ReplicateStreams, stable_key
 
 SCENARIO = "as17_blo"
 BLOCK = 4096  # rounds per kernel call (memory only: any value gives the same draws)
 ALGORITHMS = ("scrible", "dp_scrible", "dp_scrible_composed", "dp_scrible_eps_squared")
-
-
-def params(domain: str, algorithm: str, N: int, T: int, eps: float | None) -> dict:
-    nu = 1.0 if domain == "ball" else 2.0 * N
-    y1 = math.sqrt(N) if domain == "ball" else 1.0
-    X2 = 1.0 if domain == "ball" else math.sqrt(N)
-    e = None if algorithm == "scrible" else (eps**2 if algorithm == "dp_scrible_eps_squared" else eps)
-    lam = 0.0 if e is None else 2.0 * y1 / e
-    if algorithm == "dp_scrible_composed":
-        lam = fresh_noise_lambda(2.0 * y1, T, eps, min(0.5, 1.0 / T**2))
-    eta = theorem_4_5_eta(N, T, nu, 1.0, lam, X2)
-    return {"nu": nu, "lambda": lam, "eta": eta, "X2": X2, "bound_thm4_5": theorem_d1_bound(N, T, nu, 1.0, lam, X2, eta=eta)}
 
 
 def simulate(domain: str, env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], replicates: Sequence[int],

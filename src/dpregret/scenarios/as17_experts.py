@@ -21,7 +21,7 @@ import pandas as pd
 
 from .. import _validate as V
 from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
-from ..learners.ftrl import ExpWeights, eta_thm34
+from ..learners.ftrl import ExpWeights, bound_thm3_4, eta_thm34  # noqa: F401 (bound re-exported)
 from ..calibration import fresh_lambda, tree_lambda
 from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
 from ..rng import ReplicateStreams, stable_key
@@ -260,18 +260,6 @@ def d_noise_mc(N: int, T: int, eps: float, samples: int, root_seed: int) -> tupl
         z = rng.laplace(0.0, lam, (n, K, N)).sum(axis=1)
         out[i : i + n] = z.max(axis=1) - z.min(axis=1)
     return float(out.mean()), float(out.std(ddof=1) / np.sqrt(samples))
-
-
-def bound_thm3_4(N: int, eta: float, sum_sq_dual, d_noise: float):
-    """Theorem 3.4 with its terms explicit for the step size used (eqs. (3)-(4)).
-
-    ``D_R / eta + eta * sum_t max_x (||l_t||*_{grad^2 R(x)})^2 + D_{D'}`` with ``D_R = log N``
-    and ``max_x (||l||*_x)^2 = max_x sum_i x_i l_i^2 = ||l||_inf^2`` on the simplex.  The
-    stability step (4) with constant 1 holds for non-negative losses (exponential weights:
-    ``x_{t+1,i} >= x_{t,i} (1 - eta l_{t,i})``).  The printed Theorem 3.4 is this at the
-    optimal eta *without* the factor 2 (``2 sqrt(D_R S)``); see the report's errata.
-    """
-    return np.log(V.integer("N", N, minimum=2)) / V.positive("eta", eta) + eta * np.asarray(sum_sq_dual) + d_noise
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:

@@ -24,7 +24,6 @@ Carlo.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -32,33 +31,17 @@ import pandas as pd
 
 from .. import _validate as V
 from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
-from ..learners.olo import (BallFTRL, CubeFTRL, FTPLLinear, d_r_quadratic, eta_ftrl, laplace_scale_cor3_2,
-                            sigma_thm3_5)
-from ..calibration import fresh_noise_lambda
+from ..learners.olo import BallFTRL, CubeFTRL, FTPLLinear, d_r_quadratic, eta_ftrl
 from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
 from ..rng import ReplicateStreams, stable_key
-from ..learners.olo import d_noise_range
-from ..tree import draws_per_release, nodes_covering_leaf
+from ..learners.olo import ROW_DOMAIN as DOMAIN, d_noise_mc, noise_scales  # noqa: F401 (the scenario's names)
 
 SCENARIO = "as17_olo"
 BLOCK_DOUBLES = 2**18  # (rows x rounds x N) per block: memory only, the numbers are the same to rounding
 ROWS = ("sphere", "cube", "ftpl")
-DOMAIN = {"sphere": "ball", "cube": "cube", "ftpl": "ball"}
 # What each grid's claims read (FTRL rows): the T grid the rates in T (control: fresh noise),
 # the N grid Theorem 3.4's bound in N (control: wrong sensitivity, at rate_eps only).
 GRID_ALGORITHMS = {"T": ("nonprivate", "tree", "fresh_noise"), "N": ("nonprivate", "tree", "wrong_sensitivity")}
-
-
-def noise_scales(row: str, N: int, T: int, eps: float) -> dict[str, float]:
-    """Per-release noise scale of every algorithm at one (N, T, eps)."""
-    K = draws_per_release(T)
-    if row == "ftpl":
-        sig = sigma_thm3_5(T, N, eps, 1.0 / T, 1.0)
-        return {"nonprivate": 1.0 * math.sqrt(T / (math.sqrt(N) * K)), "tree": sig, "fresh_noise": sig * math.sqrt(T / K)}
-    diam = 2.0 * (math.sqrt(N) if row == "sphere" else 1.0)
-    return {"nonprivate": 0.0, "tree": laplace_scale_cor3_2(DOMAIN[row], N, T, eps),
-            "fresh_noise": fresh_noise_lambda(diam, T, eps, min(0.5, 1.0 / T**2)),
-            "wrong_sensitivity": 2.0 * N * nodes_covering_leaf(T) / eps}
 
 
 def switching_block(source: SwitchingOLO, t0: int, tb: int, R: int) -> np.ndarray:
@@ -194,28 +177,6 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
                                      "noise_scale": scales[name][0 if name == "nonprivate" else ei],
                                      "eta": np.nan if row == "ftpl" else eta, "sum_sq_dual": sum_sq, "comparator": -best}))
     return pd.concat(out, ignore_index=True)
-
-
-def d_noise_mc(row: str, N: int, T: int, lam: float, samples: int, root_seed: int) -> tuple[float, float]:
-    """Monte Carlo ``D_{D'} = E[max_X <Z, x> - min_X <Z, x>]`` (Theorem 3.4) for the FTRL rows.
-
-    ``Z`` is the sum of ``K = draws_per_release(T)`` i.i.d. ``Lap^N(lam)`` vectors (Lemma 3.3,
-    "Distribution"); the range is ``2 ||Z||_2`` on the ball, ``2 ||Z||_1`` on the cube
-    (:func:`dpregret.learners.olo.d_noise_range`).  Returns (mean, standard error)."""
-    if row not in ("sphere", "cube"):
-        raise ValueError(f"row must be 'sphere' or 'cube', got {row!r}")
-    N, T = V.integer("N", N), V.integer("T", T)
-    lam = V.positive("lam", lam)
-    samples = V.integer("samples", samples, minimum=2)
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-        root_seed, spawn_key=stable_key(SCENARIO, "D_noise", row, N, T, float(lam)))))
-    K = draws_per_release(T)
-    out = np.empty(samples)
-    step = 4096
-    for i in range(0, samples, step):
-        n = min(step, samples - i)
-        out[i : i + n] = d_noise_range(DOMAIN[row], rng.laplace(0.0, lam, (n, K, N)).sum(axis=1))
-    return float(out.mean()), float(out.std(ddof=1) / np.sqrt(samples))
 
 
 def grid_mu(p: dict, grid: str, row: str, env: str) -> float:

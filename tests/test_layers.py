@@ -1,0 +1,79 @@
+"""The package's architecture, enforced: the layers contract of ``pyproject.toml``
+(``[tool.importlinter]``: a module imports only from its own package or a lower layer) and no
+import cycle among the modules (function-level imports included), so that a new upward import
+or cycle fails the tests instead of growing unnoticed."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import grimp
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_layers_contract_is_kept(capsys, monkeypatch):
+    from importlinter.cli import lint_imports
+
+    monkeypatch.chdir(ROOT)
+    code = lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True)
+    out = capsys.readouterr().out
+    assert code == 0, out[-4000:]
+    assert "1 kept, 0 broken" in out
+
+
+def _cycles(graph) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    mods = sorted(graph.modules)
+    succ = {m: sorted(graph.find_modules_directly_imported_by(m) & graph.modules) for m in mods}
+    index, low, on, stack, out, counter = {}, {}, set(), [], [], [0]
+    for root in mods:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = counter[0]
+                counter[0] += 1
+                stack.append(v)
+                on.add(v)
+            for j in range(i, len(succ[v])):
+                w = succ[v][j]
+                if w not in index:
+                    work.append((v, j + 1))
+                    work.append((w, 0))
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            else:
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on.discard(w)
+                        comp.append(w)
+                        if w == v:
+                            break
+                    if len(comp) > 1:
+                        out.append(sorted(comp))
+                if work:
+                    u = work[-1][0]
+                    low[u] = min(low[u], low[v])
+    return out
+
+
+def test_no_import_cycles():
+    graph = grimp.build_graph("dpregret")
+    cycles = _cycles(graph)
+    assert cycles == [], cycles
+
+
+def test_cycle_finder_sees_a_cycle():
+    class G:  # a two-module cycle and a third module outside it
+        modules = {"a", "b", "c"}
+
+        @staticmethod
+        def find_modules_directly_imported_by(m):
+            return {"a": {"b"}, "b": {"a", "c"}, "c": set()}[m]
+
+    assert _cycles(G) == [["a", "b"]]
