@@ -164,6 +164,12 @@ LEFT_OUT = {
                                "the learner and its control); measured for the frozen learner alone (the paper's rows "
                                "apart), 2026-11-26: 6.0 s CPU at T = 3.2e5, about 280 s per claim, load 10",
     "AS17-T2-blo-cube-rate-T": "bco: as the ball, 5.9 s CPU at T = 3.2e5, about 270 s per claim, load 10",
+    "ZTC-rem5-rate-T-priv": "oco: 3 runs of Algorithm 1 per T (tree, naive, non-private twin) through the Python "
+                            "rounds, T up to 1e5 on 10 members x 16 replicates: 68 s of job CPU on the default run "
+                            "of 2026-11-26 (logs/bench), 100 s of wall; the scenario's own rows of the learner frozen "
+                            "at x_0 (alg frozen_start at rho_lin) are its non-learner control on the learning gate "
+                            "(claims.ztc22_linear.linear_T_claims), and the oco door itself runs every default run "
+                            "with ZTC-rem5-rate-T-stat",
 }
 
 
