@@ -417,7 +417,8 @@ def _slack(res: Result, pf: pd.DataFrame, c_claim: float, delta: float, alpha: f
     ratio = (g.subopt / g.bound).to_numpy(float)
     c, k = coverage_detectable_factor(ratio, delta, alpha)
     order = np.argsort(-ratio)
-    where = [f"T={int(g['T'].iloc[i])}, replicate={int(g.replicate.iloc[i])}" for i in order[:max(k, 1)]]
+    rep = g["replicate"].to_numpy() if "replicate" in g else np.arange(len(g))
+    where = [f"T={int(g['T'].iloc[i])}, replicate={int(rep[i])}" for i in order[:max(k, 1)]]
     res.detail.update({"worst_ratio": float(ratio[order[0]]), "worst_ratio_point": where[0], "detectable_factor": c,
                        "detectable_factor_point": f"{where[-1]} (the {k}-th largest of {ratio.size} runs: {k} "
                                                   f"violations of {ratio.size} FAIL at delta = {delta:g})"})
