@@ -371,6 +371,10 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
         res_c5.detail["worst_case_search"] = {"family": w["family"], "max_ratio": round(w["max_ratio"], 4), "at": w["at"],
                                               "runs_max_ratio": round(res_c5.measured, 4)}
         res_c5.detail["worst_case_by_instance"] = w["ratio_by_instance"]
+        if w["max_ratio"] >= 1.0:  # a member above the bound (4 replicates): a counterexample to run as the claim's
+            res_c5.verdict = "INCONCLUSIVE"
+            res_c5.detail["reason"] = (f"the worst-case search found a member above the bound (ratio {w['max_ratio']:.3g} "
+                                       f"at {w['at']}): decide it on the claim's replicates before any LOOSE")
     out["ENV-corC.5-bound"] = (res_c5, ctl_c5)
 
     # --- one oracle call per step -----------------------------------------------------------
