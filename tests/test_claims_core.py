@@ -441,3 +441,31 @@ def test_a_loose_bound_whose_non_learner_passes_too_is_inconclusive():
     failed_rec = record(_bound_claim(), Result("FAIL", 2.0, 1.0, 0.5, 1.5, 0.0), ctl, scenario="s", env=None,
                         ci_level=0.95)
     assert attach_nonlearner_record(failed_rec, nl)["result"]["verdict"] == "FAIL"
+
+
+def test_a_coverage_bound_is_loose_with_its_worst_ratio_and_coverage_detectable_factor():
+    """A high-probability bound (kind coverage) met by every run with slack: its detectable factor is the
+    k-th largest ratio, k the fewest violations of n runs that Clopper-Pearson puts above delta; LOOSE
+    (with the search) reports the worst ratio from detail, not the violation rate (deterministic data)."""
+    from dpregret.claims.core import Claim, apply_rule, check_coverage, coverage_detectable_factor
+
+    ratios = np.linspace(0.01, 0.3, 64)  # subopt / bound of 64 runs
+    c, k = coverage_detectable_factor(ratios, 0.05, 0.05)
+    assert 1 < k < 64 and c == np.sort(ratios)[::-1][k - 1]
+    assert check_coverage(ratios <= c * (1 - 1e-9), 0.05, 0.05).verdict == "FAIL"  # k runs violate c x bound: caught
+    assert check_coverage(ratios <= c * (1 + 1e-9), 0.05, 0.05).verdict != "FAIL"  # k - 1 do not
+    claim = Claim("X-cov", "p.pdf", "Thm 1", "coverage", "s", "violations", "the constant halved")
+    res = check_coverage(ratios <= 1.0, 0.05, 0.05)
+    ctl = check_coverage(2 * ratios <= 1.0, 0.05, 0.05)
+    assert res.verdict == ctl.verdict == "PASS"
+    assert apply_rule(claim, res, ctl)[0].verdict == "INCONCLUSIVE"  # no slack recorded: not a bound check
+    res.detail.update({"worst_ratio": 0.3, "worst_ratio_point": "run 63", "detectable_factor": c,
+                       "detectable_factor_point": f"run {64 - k}"})
+    refused = apply_rule(claim, res, ctl)[0]
+    assert refused.verdict == "INCONCLUSIVE" and "no worst-case search" in refused.detail["loose_refused"]
+    res.detail["worst_case_search"] = {"family": "the runs' member at both T", "max_ratio": 0.3}
+    loose = apply_rule(claim, res, ctl)[0]
+    assert loose.verdict == "LOOSE" and "max ratio 0.3 (at run 63)" in loose.detail["loose"]
+    assert f"the bound x {c:.3g} would be caught" in loose.detail["loose"]
+    c1, k1 = coverage_detectable_factor([0.5], 0.05, 0.05)  # one run: even 1 violation of 1 is not caught
+    assert np.isnan(c1) and k1 == 0

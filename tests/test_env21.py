@@ -221,3 +221,20 @@ def test_online_meter_equals_offline_replay_and_leaves_run_unchanged():
     plain = _run(dom2, stationary_distance(dom2, 150), variants, reps, 5, key, engine="numpy")
     assert np.array_equal(plain.regret, online.regret) and plain.projections == online.projections
     assert online.plays.shape == (online.params["T_round"], 6, dom.n)
+
+
+def test_corollary_c5_worst_case_search_is_deterministic_and_covers_its_family():
+    """Corollary C.5's worst-case search (learners.private_bandit_search, run in the check job): fixed
+    streams, so the same numbers twice; every declared member decided at a non-vacuous T (bound < D),
+    the run's own instance among them; the largest ratio is the maximum of the members' and below 1
+    (measured 0.1995, f_t = L D at T = 3000: the bound holds with a slack no factor-2 slip can cross)."""
+    from dpregret.learners import private_bandit_search as PS
+
+    w = PS.worst_case_search()
+    PS.worst_case_search.cache_clear()
+    assert PS.worst_case_search() == w
+    assert len(w["ratio_by_instance"]) == 7 * len(PS.T_GRID) and not w["vacuous"]
+    assert any(k.startswith("vertex (the run's instance") for k in w["ratio_by_instance"])
+    assert abs(w["max_ratio"] - max(w["ratio_by_instance"].values())) < 1e-4  # the table is rounded to 4 digits
+    assert 0.1 < w["max_ratio"] < 0.5 and w["at"]["bound"] < np.sqrt(2.0)
+    assert "Frank-Wolfe's lower bound" in w["family"] and "Lemma C.2" in w["family"]

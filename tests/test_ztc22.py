@@ -402,6 +402,11 @@ def test_param_free_diverged_learner_fails_instead_of_vacuous():
             for T in (1000, 3000) for _ in range(40)]
     ok = C.param_free(pd.DataFrame(rows), p, 0.05)["ZTC-thm11-bound"][0]
     assert ok.verdict != "FAIL" and ok.detail["T"] == [1000, 3000]
+    # a PASS carries its slack for the verdict rule's LOOSE: every run at ratio 0.2, so the worst ratio and
+    # the detectable factor are 0.2; the worst-case search names the runs' family and keeps "C unspecified"
+    assert ok.verdict == "PASS" and ok.detail["worst_ratio"] == ok.detail["detectable_factor"] == pytest.approx(0.2)
+    w = ok.detail["worst_case_search"]
+    assert "linear losses" in w["family"] and "C is unspecified" in w["note"] and w["max_ratio"] == pytest.approx(0.2)
     bad = pd.DataFrame(rows)
     bad.loc[bad["T"] == 3000, ["subopt", "bound"]] = np.nan
     res = C.param_free(bad, p, 0.05)["ZTC-thm11-bound"][0]

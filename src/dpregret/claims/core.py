@@ -31,7 +31,8 @@ caught) is reported with the evidence "catches only gross errors", never as a pl
 
 **LOOSE** (:func:`_loose`): a bound check that passes at every non-vacuous point while its primary
 control is not caught is LOOSE -- the bound holds, with so much slack that no near miss could
-cross it -- when its record carries the worst ratio (``measured``), the smallest error of the bound
+cross it -- when its record carries the worst ratio (``measured``; a coverage check's, whose measured is its
+violation rate, ``detail["worst_ratio"]``), the smallest error of the bound
 the data would detect (``detail["detectable_factor"]``, from :func:`check_bound`) and the family of
 instances searched for the worst case (``detail["worst_case_search"]``, a string the claim's
 ``evaluate`` puts there).  Without that search (or without the factor) it stays INCONCLUSIVE
@@ -450,6 +451,21 @@ def check_coverage(inside, delta: float, alpha: float) -> Result:
                    "runs": n, "violations": v, "margin": width_margin(lo, hi, delta), **confirm})
 
 
+def coverage_detectable_factor(ratios, delta: float, alpha: float) -> tuple[float, int]:
+    """The bound-slack of a coverage check (:func:`check_coverage`) on runs whose metric / bound
+    are ``ratios``: the largest ``c`` at which the check against ``c x bound`` would FAIL at level
+    ``alpha`` -- the k-th largest ratio, k the fewest violations of ``len(ratios)`` runs whose
+    Clopper-Pearson lower limit is above ``delta`` (just below it, k runs violate ``c x bound``) --
+    and k.  A coverage claim that is LOOSE carries it as ``detail["detectable_factor"]`` and its
+    largest ratio as ``detail["worst_ratio"]`` (:func:`_loose`)."""
+    r = np.sort(np.asarray(ratios, dtype=float).ravel())[::-1]
+    n = r.size
+    for k in range(1, n + 1):
+        if float(stats.beta.ppf(alpha, k, n - k + 1)) > delta:
+            return float(r[k - 1]), k
+    return float("nan"), 0
+
+
 def check_privacy(eps_lb: float, eps_lb_conf: float, eps_claim: float) -> Result:
     """Privacy claim against an empirical lower bound ``eps_lb`` (one-sided, confidence
     ``eps_lb_conf``): FAIL if the lower bound exceeds the claim, else PASS.  (A lower bound
@@ -515,7 +531,8 @@ def _nonlearner_rule(result: Result) -> Result:
 
 
 def is_bound_check(claim: Claim, result: Result) -> bool:
-    """A claim decided as a bound (kind ``bound``, or a result of :func:`check_bound`)."""
+    """A claim decided as a bound (kind ``bound``, or a result carrying a detectable factor: of
+    :func:`check_bound`, or a coverage check's from :func:`coverage_detectable_factor`)."""
     return claim.kind == "bound" or "detectable_factor" in result.detail
 
 
@@ -529,7 +546,8 @@ def _loose(claim: Claim, result: Result, control_result: Result, why: str) -> tu
     search, c = d.get("worst_case_search"), d.get("detectable_factor", float("nan"))
     if isinstance(search, dict) and search:  # a structured record (family, max ratio, where): its text
         search = "; ".join(f"{k}: {v}" for k, v in search.items())
-    numbers = (f"the bound holds at every non-vacuous point, max ratio {result.measured:.3g} "
+    ratio = d.get("worst_ratio", result.measured)  # a coverage check's measured is its violation rate
+    numbers = (f"the bound holds at every non-vacuous point, max ratio {ratio:.3g} "
                f"(at {d.get('worst_ratio_point')}); the bound x {c:.3g} would be caught (at "
                f"{d.get('detectable_factor_point')})")
     if not (isinstance(search, str) and search.strip()):
