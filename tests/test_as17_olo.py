@@ -128,3 +128,33 @@ def test_blocks_of_rounds_equal_the_per_round_learners(row, env, monkeypatch):
         for ei, e in enumerate(eps):
             have = g[g.eps == e].regret.to_numpy()
             np.testing.assert_allclose(have, want[0 if want.shape[0] == 1 else ei], rtol=1e-9, atol=1e-9)
+
+
+def test_regret_rate_grid_R_runs_at_regret_mu_and_regret_eps_and_is_read_by_the_regret_rates(tmp_path):
+    """Grid R (``regret_mu``): the simulate job writes Algorithm 1's runs of one env at the sequence's own
+    mean and ``regret_eps`` only, the same numbers as ``simulate`` at that mu; the regret-rate check reads
+    those rows (relabelled T) for its row, every other claim the shared T grid."""
+    from dpregret.claims.as17_tables import OLO_SPECS, regret_rate_rows
+    p = {"rate_eps": 4.0, "regret_eps": 32.0, "eps": [4.0, 32.0], "phases": 4, "mu": 0.5, "mu_fixed": 0.2,
+         "regret_mu": {"stochastic": 0.2}}
+    assert as17_olo.grid_mu(p, "R", "cube", "stochastic") == 0.2 and as17_olo.grid_mu(p, "T", "cube", "stochastic") == 0.5
+    out = [str(tmp_path / f"results/as17/olo/{row}/stochastic/R_N3_T64/chunk0-2.parquet") for row in ("sphere", "cube")]
+    for o in out:
+        (tmp_path / o).parent.mkdir(parents=True, exist_ok=True)
+    as17_olo.simulate_job({"p": p, "seed": 5}, {"env": "stochastic", "chunk": "0-2"}, out)
+    R = pd.concat([pd.read_parquet(o) for o in out], ignore_index=True)
+    assert set(R.eps) == {32.0} and set(R.algorithm) == {"nonprivate", "tree", "fresh_noise"}
+    ref = as17_olo.simulate("cube", "stochastic", 3, 64, [32.0], range(2), 5, mu=0.2,
+                            algorithms=("nonprivate", "tree", "fresh_noise"))
+    key = ["algorithm", "replicate"]
+    np.testing.assert_array_equal(R[R.row == "cube"].sort_values(key).regret.to_numpy(), ref.sort_values(key).regret.to_numpy())
+    T = as17_olo.simulate("cube", "stochastic", 3, 64, [4.0, 32.0], range(2), 5, mu=0.5,
+                          algorithms=("nonprivate", "tree", "fresh_noise")).assign(grid="T")
+    df = pd.concat([T, R], ignore_index=True)
+    specs = {s.claim.claim_id: s for s in OLO_SPECS}
+    got = regret_rate_rows(df, specs["AS17-T1-cube-regret-rate-T"])
+    assert set(got.grid) == {"T"} and set(got.row) == {"cube"} and len(got) == len(R[R.row == "cube"])
+    np.testing.assert_array_equal(got.sort_values(key).regret.to_numpy(), ref.sort_values(key).regret.to_numpy())
+    # without grid R rows of the claim's row, the shared T grid (never another row's R rows)
+    only_T = regret_rate_rows(df[df.row != "cube"].pipe(lambda d: pd.concat([d, T])), specs["AS17-T1-cube-regret-rate-T"])
+    assert set(only_T.grid) == {"T"} and (only_T[only_T.row == "cube"].eps.nunique() == 2)

@@ -12,6 +12,11 @@ OLO_FILES = [
     for row in OLO.get("rows", []) for env in OLO.get("envs", [])
     for g, N, T in (grid_points(OLO) if row != "ftpl" else [("T", OLO["N"], T) for T in OLO["T"]])
     for c in (chunk_ids("as17_olo") if OLO else [])
+] + [
+    f"results/as17/olo/{row}/{env}/R_N{OLO['N']}_T{T}/chunk{c}.parquet"
+    for env in OLO.get("regret_mu", {}) if env in OLO.get("envs", [])
+    for row in OLO.get("rows", []) if row != "ftpl" for T in OLO["T"]
+    for c in chunk_ids("as17_olo")
 ]
 # the T grid on every env of as17_mab.envs; the N grid and the eps window on the stochastic sequence;
 # Theorem 4.1's bound grid on the signed sequence
@@ -72,6 +77,28 @@ rule as17_olo_simulate:
         "logs/bench/as17_olo_simulate/{row}_{env}_T_{chunk}.tsv"
     wildcard_constraints:
         row="sphere|cube|ftpl",
+        env="switching|fixed|stochastic",
+        chunk=r"\d+-\d+",
+    params:
+        group="as17_olo",
+        p=OLO,
+        seed=SEED,
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/simulate.py"
+
+
+# Algorithm 1's regret rates on the sequences of regret_mu (grid R): every FTRL row and T of one env in one process
+rule as17_olo_simulate_R:
+    output:
+        [f"results/as17/olo/{row}/{{env}}/R_N{OLO['N']}_T{T}/chunk{{chunk}}.parquet"
+         for row in OLO.get("rows", []) if row != "ftpl" for T in OLO.get("T", [])],
+    log:
+        "logs/as17_olo_simulate/R_{env}_{chunk}.log",
+    benchmark:
+        "logs/bench/as17_olo_simulate/R_{env}_{chunk}.tsv"
+    wildcard_constraints:
         env="switching|fixed|stochastic",
         chunk=r"\d+-\d+",
     params:

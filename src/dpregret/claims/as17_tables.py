@@ -290,6 +290,14 @@ NONLEARNERS = {"as17_olo": ("frozen at the centre 0 of X", "comparator"),
 REGRET_RATE_IDS = ("AS17-T1-sphere-regret-rate-T", "AS17-T1-cube-regret-rate-T")
 
 
+def regret_rate_rows(df: pd.DataFrame, spec: RateSpec) -> pd.DataFrame:
+    """The rows a :data:`REGRET_RATE_IDS` claim reads on one environment's rows ``df``: its own T grid
+    ``R`` (``as17_olo.regret_mu``: the sequence at the learner's own timescale, eps = regret_eps),
+    relabelled ``T``, where the run has it for the claim's row; else the shared T grid."""
+    own = df[(df.grid == "R") & (df.row == spec.where["row"])]
+    return own.assign(grid="T") if len(own) else df[df.grid != "R"]
+
+
 def _by(d: pd.DataFrame, x: str, col: str) -> tuple[np.ndarray, list[np.ndarray]]:
     xs = np.sort(d[x].unique())
     return xs, [d[d[x] == v].sort_values("replicate")[col].to_numpy() for v in xs]
@@ -505,11 +513,14 @@ def decide_rate(df: pd.DataFrame, spec: RateSpec, scen: str, p: dict, tol: float
                 rng: np.random.Generator) -> tuple[Result, Result]:
     """One rate claim of the pipeline on one environment's rows ``df``: (claim, control) by
     :func:`evaluate_rate` at ``rate_eps`` (Table 1's Algorithm 1 regret rates at ``regret_eps``,
-    inside the run's own regime, :data:`REGRET_RATE_IDS`), the eps window's regime (Table 2), the
+    on their own grid where run (:func:`regret_rate_rows`), inside the run's own regime,
+    :data:`REGRET_RATE_IDS`), the eps window's regime (Table 2), the
     learning gate (gaps, rates in N and 1/eps: :func:`rate_gate`) and the non-learner control on the
     same draws (:func:`rate_nonlearner`)."""
     cid = spec.claim.claim_id
     eps = float(p.get("regret_eps", p["rate_eps"])) if cid in REGRET_RATE_IDS else float(p["rate_eps"])
+    if cid in REGRET_RATE_IDS and "grid" in df:
+        df = regret_rate_rows(df, spec)
     res, ctl = evaluate_rate(df, spec, eps, tol, alpha, rng)
     if spec.where.get("grid") == "eps" and scen != "as17_olo":
         res = eps_window_regime(df, spec, res, p["regime"])

@@ -41,7 +41,8 @@ BLOCK_DOUBLES = 2**18  # (rows x rounds x N) per block: memory only, the numbers
 ROWS = ("sphere", "cube", "ftpl")
 # What each grid's claims read (FTRL rows): the T grid the rates in T (control: fresh noise),
 # the N grid Theorem 3.4's bound in N (control: wrong sensitivity, at rate_eps only).
-GRID_ALGORITHMS = {"T": ("nonprivate", "tree", "fresh_noise"), "N": ("nonprivate", "tree", "wrong_sensitivity")}
+GRID_ALGORITHMS = {"T": ("nonprivate", "tree", "fresh_noise"), "N": ("nonprivate", "tree", "wrong_sensitivity"),
+                   "R": ("nonprivate", "tree", "fresh_noise")}  # R: the regret rates' own T grid (regret_mu)
 
 
 def switching_block(source: SwitchingOLO, t0: int, tb: int, R: int) -> np.ndarray:
@@ -185,26 +186,31 @@ def grid_mu(p: dict, grid: str, row: str, env: str) -> float:
     (:class:`FixedOLO`); ``mu`` everywhere else: the N grid (the bound's regime), the stochastic
     sequence (at mu = 0.2 its gap rates sit on their threshold) and FTPL's T grid (its Gaussian
     perturbation, of scale ~ sqrt(T), finds a small mean late: at mu = 0.2 its regret's slope is
-    0.69 over [300, 3e4], still in that transient)."""
+    0.69 over [300, 3e4], still in that transient).  Grid ``R`` (Algorithm 1's own T grid of the
+    regret rates on the sequences of ``regret_mu``): ``regret_mu[env]``."""
+    if grid == "R":
+        return float(p["regret_mu"][env])
     if grid == "T" and row != "ftpl" and env == "fixed":
         return float(p.get("mu_fixed", p["mu"]))
     return float(p["mu"])
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
-    """The workflow's simulate job (``dpregret.jobs``): every point of one (row, env, grid) grid
-    for one replicate chunk, each written to its own file
-    ``results/as17/olo/{row}/{env}/{grid}_N{N}_T{T}/chunk{lo-hi}.parquet``."""
+    """The workflow's simulate job (``dpregret.jobs``): every point of the job's grids for one
+    replicate chunk, each written to its own file
+    ``results/as17/olo/{row}/{env}/{grid}_N{N}_T{T}/chunk{lo-hi}.parquet`` (row and env read from
+    the path: the R grid's job holds every FTRL row of one env).  Grid ``R``: the T grid of
+    Algorithm 1's regret rates on a sequence of ``regret_mu`` (eps = ``regret_eps`` only)."""
     import re
 
     p, seed = params["p"], params["seed"]
     lo, hi = map(int, wildcards["chunk"].split("-"))
-    ftrl = wildcards["row"] != "ftpl"
     for path in outputs:
-        grid, N, T = re.fullmatch(r"(T|N)_N(\d+)_T(\d+)", path.split("/")[-2]).groups()
-        df = simulate(wildcards["row"], wildcards["env"], int(N), int(T), [p["rate_eps"]] if grid == "N" else p["eps"],
-                      range(lo, hi), seed, phases=p["phases"], mu=grid_mu(p, grid, wildcards["row"], wildcards["env"]),
-                      algorithms=GRID_ALGORITHMS[grid] if ftrl else None)
+        row, env = path.split("/")[-4:-2]
+        grid, N, T = re.fullmatch(r"(T|N|R)_N(\d+)_T(\d+)", path.split("/")[-2]).groups()
+        eps = {"N": [p["rate_eps"]], "R": [p.get("regret_eps", p["rate_eps"])]}.get(grid, p["eps"])
+        df = simulate(row, env, int(N), int(T), eps, range(lo, hi), seed, phases=p["phases"],
+                      mu=grid_mu(p, grid, row, env), algorithms=GRID_ALGORITHMS[grid] if row != "ftpl" else None)
         df["grid"] = grid
         df.to_parquet(path, index=False)
         print(path, len(df), "rows")
