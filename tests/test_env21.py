@@ -130,7 +130,7 @@ def test_claims_on_a_tiny_run(monkeypatch):
     claims, on their learning gate (its regret is 2 x the gate's threshold by construction)."""
     from dpregret.claims.core import check_bound
 
-    full = []  # _round_bound keeps only its most critical point: keep every point's interval
+    full = []  # round_bound keeps only its most critical point: keep every point's interval
 
     def keep(*args, **kwargs):
         r = check_bound(*args, **kwargs)
@@ -188,18 +188,18 @@ def test_round_bound_pooled_is_one_point_per_group_and_can_fail():
     a group whose round-average exceeds B fails it."""
     import pandas as pd
 
-    from dpregret.claims.env21 import _round_bound
+    from dpregret.claims.env21 import round_bound
 
     rng = np.random.default_rng(0)
     rows = [{"g": g, "replicate": r, "v": list(rng.normal(m, 0.1, 5)), "B": 1.0}
             for g, m in (("a", 0.5), ("b", 0.6)) for r in range(8)]
     df = pd.DataFrame(rows)
-    res = _round_bound(df, "v", "B", ["g"], 0.05, pool_rounds=True)
-    assert_verdict(res, "PASS")  # at its most critical point (the one _round_bound keeps)
+    res = round_bound(df, "v", "B", ["g"], 0.05, pool_rounds=True)
+    assert_verdict(res, "PASS")  # at its most critical point (the one round_bound keeps)
     assert res.detail["n_points"] == 2
-    assert _round_bound(df, "v", "B", ["g"], 0.05).detail["n_points"] == 10
+    assert round_bound(df, "v", "B", ["g"], 0.05).detail["n_points"] == 10
     df["v"] = [list(np.asarray(v) + (1.0 if g == "b" else 0.0)) for g, v in zip(df.g, df.v)]
-    assert_verdict(_round_bound(df, "v", "B", ["g"], 0.05, pool_rounds=True), "FAIL")
+    assert_verdict(round_bound(df, "v", "B", ["g"], 0.05, pool_rounds=True), "FAIL")
 
 
 def test_online_meter_equals_offline_replay_and_leaves_run_unchanged():

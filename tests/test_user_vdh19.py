@@ -123,7 +123,7 @@ def test_a_small_user_learner_gets_a_verdict_with_its_control_caught():
     from scipy import stats
 
     from dpregret.api import _decide, _params
-    from dpregret.claims.vdh19 import _minority_cost
+    from dpregret.claims.vdh19 import minority_cost
 
     c = dpregret.check(BallOGD, CID, name="ball_ogd", preset="default", replicates=8)
     v = c.verdicts.set_index("learner")
@@ -142,7 +142,7 @@ def test_a_small_user_learner_gets_a_verdict_with_its_control_caught():
     # at the two largest T the maximal-privacy cost is over 10x the minority's, with a margin: the uniform
     # cost's 95% lower limit over 10x the random cost's upper limit (per replicate, paired with the run
     # without noise; measured ~1970 and ~3900 against ~10 and ~6)
-    cost = _minority_cost(c.runs[c.runs.u_frac == 1.0], "ball_ogd")
+    cost = minority_cost(c.runs[c.runs.u_frac == 1.0], "ball_ogd")
 
     def limits(placement, T):
         x = cost[(cost.placement == placement) & (cost["T"] == T)].gap.to_numpy()

@@ -230,13 +230,13 @@ def test_figures(small_tables, tmp_path):
 def test_bound_check_shift_is_exact():
     """The per-replicate differences average to mean(metric) - bound with the expectation where
     the theorem puts it (printed Theorem 10: inside the max)."""
-    from dpregret.claims.vdh19 import _shifted
+    from dpregret.claims.vdh19 import shifted
 
     S_r = np.array([3.0, 50.0, 400.0, 900.0])
     m = np.array([1.0, 2.0, 3.0, 10.0])
     for u in (0.0, 0.3, 5.0):
         exact = float(vdh_bounds.bound_thm10(u, S_r, 1.0, 1.0, axis=0))
-        d = _shifted(m, vdh_bounds.bound_thm10(u, S_r, 1.0, 1.0), exact)
+        d = shifted(m, vdh_bounds.bound_thm10(u, S_r, 1.0, 1.0), exact)
         assert math.isclose(d.mean(), m.mean() - exact, rel_tol=1e-12, abs_tol=1e-12)
 
 
