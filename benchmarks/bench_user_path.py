@@ -164,7 +164,7 @@ def oco_polytope(preset: str, which: str, smoke: bool):
     from dpregret.environments.bco import stationary_distance
     from dpregret.environments.polytopes import make_domain
     from dpregret.calibration import lemma5_noise_scale
-    from dpregret.learners.private_bandit import _noise_draw, algorithm1_parameters, batch_schedule
+    from dpregret.learners.private_bandit import noise_draw, algorithm1_parameters, batch_schedule
     from dpregret.scenarios import env21_user as U
     from dpregret.scenarios.env21_run import _run, _streams
     from dpregret.tree import TreeBasedAgg
@@ -185,7 +185,7 @@ def oco_polytope(preset: str, which: str, smoke: bool):
 
     def user():
         nz = noise()
-        L0 = TreeBasedAgg(batch_schedule(T)[1], d, _noise_draw("laplace", 1.0, noise(), 2 * len(reps), d),
+        L0 = TreeBasedAgg(batch_schedule(T)[1], d, noise_draw("laplace", 1.0, noise(), 2 * len(reps), d),
                           2 * len(reps)).released  # the tree's release before round 1, from the same keys
         make = lambda R, domain, rounds, G: U.FrankWolfeOCO(domain, R, eta, b, s0=L0 @ dom.Q.T)  # noqa: E731
         u = RowStreams(_streams(seed, reps, *key, "u"), 2)

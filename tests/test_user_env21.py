@@ -71,13 +71,13 @@ def test_user_rows_leave_the_papers_rows_unchanged(smoke):
 
 def _initial_release(seed, reps, T, scales, kinds, d):
     """L~_0, the tree's release before the first round, from fresh streams of the run's keys."""
-    from dpregret.learners.private_bandit import _noise_draw, batch_schedule
+    from dpregret.learners.private_bandit import noise_draw, batch_schedule
     from dpregret.tree import TreeBasedAgg
 
     if scales is None:
         return None
     nz = RowStreams(_streams(seed, reps, "rates", "simplex", T, "noise"), len(scales), scales, kinds)
-    return TreeBasedAgg(batch_schedule(T)[1], d, _noise_draw("laplace", 1.0, nz, nz.R, d), nz.R).released
+    return TreeBasedAgg(batch_schedule(T)[1], d, noise_draw("laplace", 1.0, nz, nz.R, d), nz.R).released
 
 
 @pytest.mark.parametrize("T", [100, 1000])

@@ -315,7 +315,7 @@ def test_parameter_free_learner_learns_a_constant_loss():
 
 def test_theorem11_parameters():
     prob = Logistic(3, r=2.0)
-    pf = o2b._pf_params(prob, 1000, 2.0, 1.0, 0.1)
+    pf = o2b.pf_params(prob, 1000, 2.0, 1.0, 0.1)
     ts = np.arange(1, 50)
     xi, gh = np.array([pf["xi"](t) for t in ts]), np.array([pf["ghat"](t) for t in ts])
     assert np.all(np.diff(xi) > 0) and np.all(gh >= prob.G * ts**3)

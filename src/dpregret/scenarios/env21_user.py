@@ -55,7 +55,7 @@ def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | No
     released sums.  ``G = (Lemma C.2's bound)^(1/2)`` at this zeta (default Algorithm 1's).
     Returns per row ``regret`` at T, ``best``, the learner's ``oracle_calls`` / ``projections``
     (on its own copy of the domain) and the run's parameters."""
-    from ..learners.private_bandit import _noise_draw
+    from ..learners.private_bandit import noise_draw
     from ..protocols import check_play
     from ..tree import TreeBasedAgg
 
@@ -68,7 +68,7 @@ def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | No
     own = copy.copy(domain)  # the learner's oracle and projection calls, counted apart
     own.reset_counters()
     learner = make(R, own, rounds, G)
-    tree = TreeBasedAgg(rounds, d, _noise_draw("none" if noise_rng is None else "laplace", 1.0, noise_rng, R, d), R)
+    tree = TreeBasedAgg(rounds, d, noise_draw("none" if noise_rng is None else "laplace", 1.0, noise_rng, R, d), R)
     S = tree.released @ Q.T
     cum, t = np.zeros(R), 0
     QT = Q.T
