@@ -26,18 +26,18 @@ def _readme_example() -> str:
     return _readme_examples()["own-learner"]
 
 
-# Runs an example as written, recording the checks it makes (dpregret.api._decide): each learner's
+# Runs an example as written, recording the checks it makes (dpregret.api.decide_learners): each learner's
 # result and primary control, so that the test can assert their margins.
 _PROBE = """
 import json, runpy, sys
 import dpregret.api as api
-decide, seen = api._decide, []
+decide, seen = api.decide_learners, []
 def probe(uc, runs, p, run, name):
     got = decide(uc, runs, p, run, name)
     for learner, (rec, ctl, evidence, res) in got.items():
         seen.append({"claim": uc.claim, "user": learner == name, "result": res.as_dict(), "control": ctl.as_dict()})
     return got
-api._decide = probe
+api.decide_learners = probe
 try:
     runpy.run_path(sys.argv[1], run_name="__main__")
 finally:

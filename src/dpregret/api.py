@@ -84,8 +84,10 @@ class Check:
         return out
 
 
-def _params(scenario: str, preset: str, config_path: Path | str | None, seed: int | None,
-            replicates: int | None) -> tuple[dict, dict]:
+def preset_params(scenario: str, preset: str, config_path: Path | str | None, seed: int | None,
+                  replicates: int | None) -> tuple[dict, dict]:
+    """``(run, params)`` of ``scenario`` under ``preset`` from the config, ``seed`` and ``replicates``
+    overriding it when given."""
     with open(_config_path(config_path)) as fh:
         cfg = yaml.safe_load(fh)
     cfg = {**cfg, "preset": preset, "scenarios": [scenario]}
@@ -127,11 +129,11 @@ def check(make, claim: str, *, name: str = "user", preset: str = "smoke",
     check_name(name, uc)
     if replicates is not None and int(replicates) < 2:
         raise ValueError(f"replicates must be >= 2 (an interval needs at least two), got {replicates}")
-    run, p = _params(uc.scenario, preset, config_path, seed, replicates)
+    run, p = preset_params(uc.scenario, preset, config_path, seed, replicates)
     reps = range(int(p["replicates"]))
     runs = pd.concat([uc.simulate(p, point, reps, run["seed"], {name: make}) for point in uc.points(p)],
                      ignore_index=True)
-    decided = _decide(uc, runs, p, run, name)
+    decided = decide_learners(uc, runs, p, run, name)
     rows = []
     for learner, (rec, ctl, evidence, _) in decided.items():
         rows.append({"learner": uc.paper_label if learner == uc.paper_name else name, "claim": claim,
@@ -143,7 +145,7 @@ def check(make, claim: str, *, name: str = "user", preset: str = "smoke",
     return Check(pd.DataFrame(rows), runs, preset, cpu.state())
 
 
-def _decide(uc, runs: pd.DataFrame, p: dict, run: dict, name: str) -> dict:
+def decide_learners(uc, runs: pd.DataFrame, p: dict, run: dict, name: str) -> dict:
     """learner -> (result after the verdict rule, control result, evidence, check's result), for the paper's
     learner and ``name``; the bootstrap streams are the pipeline's (keyed by the claim id)."""
     claim_obj = _claim_object(uc.claim)
@@ -171,7 +173,7 @@ def decide_user_claim(claim: str, name: str, make_spec: str, runs: pd.DataFrame,
 
     uc = user_claims()[claim]
     p = run[uc.scenario]
-    decided = _decide(uc, runs, p, run, name)
+    decided = decide_learners(uc, runs, p, run, name)
     raw = {k: (v[3], v[1]) for k, v in decided.items()}
     base = _claim_object(claim)
     mine = dataclasses.replace(base, statement=f"[your learner {name} = {make_spec}, {uc.wraps}] {base.statement}")

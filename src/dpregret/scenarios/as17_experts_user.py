@@ -174,7 +174,7 @@ class _Player:
                 _einsum("bi,bi->b", x, l, out=dot[s])
                 learner.update(feed[s].copy())
         for u, dot in zip(runs, dots):
-            u.suffered = _running(u.suffered, dot.T)  # the rounds' <x_t, l_t>, added in order
+            u.suffered = running_sum(u.suffered, dot.T)  # the rounds' <x_t, l_t>, added in order
         for u, played in zip(runs, plays):  # every play of the block
             try:
                 check_block(played)
@@ -200,7 +200,7 @@ def play_on_releases(build: Callable, learners: Mapping[str, Callable], R: int, 
     return player.runs
 
 
-def _running(acc: np.ndarray, per_round: np.ndarray) -> np.ndarray:
+def running_sum(acc: np.ndarray, per_round: np.ndarray) -> np.ndarray:
     """``acc`` plus each of ``per_round``'s rounds (axis 1), added in order."""
     return np.cumsum(np.concatenate([acc[:, None], per_round], axis=1), axis=1)[:, -1]
 
@@ -237,9 +237,9 @@ class _Session:
         else:
             L = self.source.block(tb) if given is None else given
         acc = self.acc
-        acc["cum"] = _running(acc["cum"], L)
-        acc["sum_sq"] = _running(acc["sum_sq"], np.max(np.abs(L), axis=2) ** 2)
-        acc["sum_max"] = _running(acc["sum_max"], np.max(L, axis=2))
+        acc["cum"] = running_sum(acc["cum"], L)
+        acc["sum_sq"] = running_sum(acc["sum_sq"], np.max(np.abs(L), axis=2) ** 2)
+        acc["sum_max"] = running_sum(acc["sum_max"], np.max(L, axis=2))
         return L
 
     def run(self) -> None:

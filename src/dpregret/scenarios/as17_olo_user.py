@@ -55,7 +55,7 @@ from ..learners.prefix_sums import scaled_draws
 from ..protocols import build_learner, check_makes, check_play
 from ..rng import ReplicateStreams, stable_key
 from . import as17_olo as X
-from .as17_experts_user import _running, play_on_releases  # the same feed in both full-information settings
+from .as17_experts_user import running_sum, play_on_releases  # the same feed in both full-information settings
 
 SCENARIO = X.SCENARIO
 ROWS = ("sphere", "cube")  # Algorithm 1's rows (Corollary 3.2 items 2-3); FTPL's is not a post-processing claim here
@@ -135,8 +135,8 @@ def _user_rows(row, env, N, T, eps, replicates, root_seed, phases, mu, learners)
             tb = min(BLOCK, T - t0)
             L = X.loss_block(source, t0, tb, R)
             # as as17_olo.simulate: the running sums, sequentially (the same numbers for any block size)
-            acc["sum_sq"] = _running(acc["sum_sq"], 0.5 * np.einsum("rsi,rsi->rs", L, L))
-            acc["cum"] = _running(acc["cum"], L)
+            acc["sum_sq"] = running_sum(acc["sum_sq"], 0.5 * np.einsum("rsi,rsi->rs", L, L))
+            acc["cum"] = running_sum(acc["cum"], L)
             yield t0, L
 
     runs = play_on_releases(lambda make, name, built: build_user_learner(make, name, R, N, T, domain, built),

@@ -17,7 +17,7 @@ learner sees: the domain (LMO, projection), the number of rounds, Lemma C.2's bo
 ||g~_R|| and, after each round, the increment s~_R - s~_(R-1) of the released sums.
 
 An ``oco`` learner ``make(R, domain, T_round, G)`` runs on the simplex points of ``rates``
-(``scenarios.env21.simulate_rates(..., learners=...)``, which calls :func:`_user_rates`); its
+(``scenarios.env21.simulate_rates(..., learners=...)``, which calls :func:`user_rates`); its
 rows (``name``, ``name@gaussian``, ``name@*_slow_zeta``, :func:`rate_T_algs`) follow the
 paper's, which are unchanged.
 """
@@ -37,7 +37,7 @@ from ..learners.private_bandit_bounds import bound_lemma_c2
 from ..rng import RowStreams
 from ..claims.env21_rates import PAPER_LEARNER, REFERENCE, USER_RATE_ROLES, rate_T_algs  # noqa: F401 (re-exported)
 from ..learners.private_bandit import FrankWolfeOCO, FrozenCentre  # noqa: F401 (re-exported)
-from .env21_run import _bounds, _streams, rate_losses
+from .env21_run import row_bounds, env21_streams, rate_losses
 
 
 
@@ -51,7 +51,7 @@ def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | No
     follows step for step): every round plays the learner's point x (checked to lie in K), queries
     ``x + zeta Q u_t`` for its T_batch steps (``u`` the direction streams), hands the batch sum
     ``g~ = sum (dim / zeta) f_t u_t`` to the tree (noise ``noise_rng``: standard draws times the
-    row's scale, as in :func:`dpregret.scenarios.env21_run._run`; None: no noise) and feeds the learner the increment of the
+    row's scale, as in :func:`dpregret.scenarios.env21_run.run_variants`; None: no noise) and feeds the learner the increment of the
     released sums.  ``G = (Lemma C.2's bound)^(1/2)`` at this zeta (default Algorithm 1's).
     Returns per row ``regret`` at T, ``best``, the learner's ``oracle_calls`` / ``projections``
     (on its own copy of the domain) and the run's parameters."""
@@ -123,7 +123,7 @@ def _batch_steps(losses: DistanceLosses, x: np.ndarray, u, zeta: float, QT: np.n
     return g, cum
 
 
-def _user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, sig: float, zp: float,
+def user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, sig: float, zp: float,
                 eps_of: dict) -> pd.DataFrame:
     """The rows of one user learner at one T of ``rates`` on the simplex: the Laplace and Gaussian
     mechanisms (one learner of 2 R rows, as the paper's batched variants) at Algorithm 1's zeta
@@ -135,8 +135,8 @@ def _user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, s
     for zeta, roles in ((None, ("laplace", "gaussian")), (zp, ("laplace_slow_zeta", "gaussian_slow_zeta"))):
         variants = [(a[roles[0]], "laplace", lam), (a[roles[1]], "gaussian", sig)]
         dom = make_domain("simplex", p["n_simplex"])
-        u = RowStreams(_streams(seed, reps, *key, "u"), 2)
-        nz = RowStreams(_streams(seed, reps, *key, "noise"), 2, [lam, sig], ["laplace", "gaussian"])
+        u = RowStreams(env21_streams(seed, reps, *key, "u"), 2)
+        nz = RowStreams(env21_streams(seed, reps, *key, "noise"), 2, [lam, sig], ["laplace", "gaussian"])
         run = private_bandit_around(dom, rate_losses(dom, T, L=L), make, u, zeta=zeta, noise_rng=nz)
         df = pd.DataFrame({
             "alg": np.repeat([v[0] for v in variants], len(reps)),
@@ -145,7 +145,7 @@ def _user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, s
             "regret": run["regret"], "best": run["best"], "oracle_calls": run["oracle_calls"],
             "projections": run["projections"], "T_batch": run["T_batch"], "T_round": run["T_round"],
             "zeta": run["zeta"], "eta": algorithm1_parameters(T, dom.dim, L, dom.D)[1], "wall_time": run["wall_time"]})
-        df = _bounds(df, T, dom.dim, L, dom.D, {**eps_of, a["laplace"]: eps_of["laplace"],
+        df = row_bounds(df, T, dom.dim, L, dom.D, {**eps_of, a["laplace"]: eps_of["laplace"],
                                                 a["laplace_slow_zeta"]: eps_of["laplace"],
                                                 a["gaussian"]: eps_of["gaussian"],
                                                 a["gaussian_slow_zeta"]: eps_of["gaussian"]}, delta)
