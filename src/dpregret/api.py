@@ -40,11 +40,11 @@ def _config_path(config_path) -> Path:
                      "(a copy of the repository's config/config.yaml)")
 
 
-def applicable() -> pd.DataFrame:
+def applicable() -> ClaimsTable:
     """The claims your learner can get, one row per claim (index ``claim``): its paper and theorem,
     the ``setting`` of the learner, how ``make`` is called, what runs your learner (and what its
-    primary control is), and the paper's learner it is shown beside.  Printed, it reads as a table;
-    the objects behind it are :func:`dpregret.scenarios.contract.user_claims`."""
+    primary control is), and the paper's learner it is shown beside.  Printed, it reads as a table
+    with every cell in full (:class:`ClaimsTable`, a DataFrame); the objects behind it are :func:`dpregret.scenarios.contract.user_claims`."""
     from .claims import all_claims
     from .papers import paper
     from .scenarios.contract import user_claims
@@ -56,7 +56,44 @@ def applicable() -> pd.DataFrame:
         rows.append({"claim": cid, "paper": paper(c.paper).cite if c else "", "theorem": c.theorem if c else "",
                      "setting": uc.setting, "make": uc.signature, "wraps": uc.wraps,
                      "control": c.control if c else "", "beside": uc.paper_label})
-    return pd.DataFrame(rows).set_index("claim")
+    return ClaimsTable(pd.DataFrame(rows).set_index("claim"))
+
+
+class ClaimsTable(pd.DataFrame):
+    """A DataFrame (one row per claim) that prints every cell in full: long cells wrapped to
+    :attr:`WIDTHS`, each claim's row starting on its own line, nothing cut to "..."."""
+
+    WIDTHS = {"paper": 12, "theorem": 16, "setting": 12, "make": 22, "wraps": 36, "control": 28, "beside": 22}
+
+    @property
+    def _constructor(self):  # a slice or copy is a plain DataFrame (and prints as one)
+        return pd.DataFrame
+
+    def to_text(self, widths: dict | None = None) -> str:
+        """The table as text: a header, a rule, then per claim its cells wrapped to ``widths`` (a
+        column's characters; default :attr:`WIDTHS`, 24 for a column not named there)."""
+        import textwrap
+
+        widths = {**self.WIDTHS, **(widths or {})}
+        index = [str(i) for i in self.index]
+        cols = [(self.index.name or "", max([len(self.index.name or "")] + [len(i) for i in index]))]
+        cols += [(str(c), widths.get(str(c), 24)) for c in self.columns]
+        lines = ["  ".join(name.ljust(w) for name, w in cols).rstrip(), "  ".join("-" * w for _, w in cols)]
+        for i, (key, row) in enumerate(zip(index, self.itertuples(index=False))):
+            cells = [[key]] + [textwrap.wrap(str(v), w, break_on_hyphens=False) or [""]
+                               for v, (_, w) in zip(row, cols[1:])]
+            if i:
+                lines.append("")
+            for k in range(max(map(len, cells))):
+                lines.append("  ".join((c[k] if k < len(c) else "").ljust(w)
+                                       for c, (_, w) in zip(cells, cols)).rstrip())
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return self.to_text()
 
 
 @dataclass
