@@ -284,7 +284,7 @@ class _Session:
         return pd.concat(out, ignore_index=True)
 
 
-def _user_rows(env, N, T, eps, replicates, root_seed, gap, phases, learners) -> pd.DataFrame:
+def user_learner_rows(env, N, T, eps, replicates, root_seed, gap, phases, learners) -> pd.DataFrame:
     """The user rows with their own draws (the same as the paper's: the same streams)."""
     session = _Session(env, N, T, eps, replicates, root_seed, gap, phases, learners)
     session.run()
@@ -314,7 +314,7 @@ def _user_claim():
         return gap_rate_T_claim(runs, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
-        return _user_rows(USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["gap"],
+        return user_learner_rows(USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["gap"],
                           p["phases"], check_makes(learners, X.ALGORITHMS, SIGNATURE))
 
     def paper_rows(tables, p, point):  # simulate_point's paper rows: the pipeline's, at rate_eps

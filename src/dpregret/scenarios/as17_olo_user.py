@@ -116,12 +116,14 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
     paper = X.simulate(row, env, N, T, eps, replicates, root_seed, phases=phases, mu=mu, algorithms=algorithms)
     if not learners:
         return paper
-    user = _user_rows(row, env, V.integer("N", N), V.integer("T", T), [float(e) for e in eps], list(replicates),
+    user = user_learner_rows(row, env, V.integer("N", N), V.integer("T", T), [float(e) for e in eps], list(replicates),
                       root_seed, phases, mu, learners)
     return pd.concat([paper, user[paper.columns]], ignore_index=True)
 
 
-def _user_rows(row, env, N, T, eps, replicates, root_seed, phases, mu, learners) -> pd.DataFrame:
+def user_learner_rows(row, env, N, T, eps, replicates, root_seed, phases, mu, learners) -> pd.DataFrame:
+    """The rows of the user's learners at one (row, T): each fed the paper's tree and fresh-noise
+    releases on the paper's draws."""
     R = len(replicates)
     domain = X.DOMAIN[row]
     source, tree_streams, fresh_streams = point_streams(row, env, N, T, replicates, root_seed, phases, mu)
@@ -186,7 +188,7 @@ def _user_claim(row: str):
         return olo_gap_rate_T_claim(runs, row, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
-        df = _user_rows(row, USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["phases"],
+        df = user_learner_rows(row, USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["phases"],
                         p["mu"], check_makes(learners, RESERVED, SIGNATURE))
         df["grid"] = "T"
         return df
