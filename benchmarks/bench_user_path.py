@@ -126,7 +126,7 @@ def experts(preset: str, which: str, smoke: bool):
 
     fast = lambda: X.simulate("stochastic", N, T, [r], reps, seed, gap=p["gap"], phases=p["phases"])  # noqa: E731
     user = lambda: U.user_learner_rows("stochastic", N, T, [float(r)], list(reps), seed, p["gap"], p["phases"],  # noqa: E731
-                                {"paper": paper})
+                                       {"paper": paper})
     order = {"tree": "paper", "nonprivate": "paper@nonprivate", "fresh_noise": "paper@fresh_noise"}
 
     def compare(f, u):
@@ -151,7 +151,7 @@ def olo(preset: str, which: str, smoke: bool):
     fast = lambda: X.simulate("sphere", "stochastic", N, T, [r], reps, seed, phases=p["phases"], mu=p["mu"],  # noqa: E731
                               algorithms=X.GRID_ALGORITHMS["T"])
     user = lambda: U.user_learner_rows("sphere", "stochastic", N, T, [float(r)], list(reps), seed, p["phases"],  # noqa: E731
-                                p["mu"], {"paper": paper})
+                                       p["mu"], {"paper": paper})
     order = {"tree": "paper", "nonprivate": "paper@nonprivate", "fresh_noise": "paper@fresh_noise"}
 
     def compare(f, u):

@@ -86,7 +86,7 @@ def test_the_instance_bites_on_the_default_grid(domain, grid, tol):
     for T in grid:
         dom = make_domain(domain, n)
         run = run_variants(dom, S.rate_losses(dom, T), [("none", "none", 0.0)], range(4), 12345, ("rates", domain, T),
-                   nonlearner=True)
+                           nonlearner=True)
         runs[T] = {"none": run.regret[:, -1], "frozen": run.nonlearner_regret}
     assert_verdict(_rate(runs, "frozen", tol), "FAIL", what=f"{domain}: frozen centre")
     assert_verdict(_rate(runs, "none", 0.10), "PASS", what=f"{domain}: Algorithm 1")
@@ -99,7 +99,7 @@ def test_the_switching_instance_bites_on_the_default_grid():
     for T in DEFAULT_T:
         dom = make_domain("simplex", 5)
         run = run_variants(dom, S.vertex_switching(dom, T), [("none", "none", 0.0)], range(4), 12345, ("rates", "simplex", T),
-                   nonlearner=True)
+                           nonlearner=True)
         runs[T] = {"none": run.regret[:, -1], "frozen": run.nonlearner_regret}
     assert_verdict(_rate(runs, "frozen", 0.10), "FAIL", what="switching: frozen centre")
     assert_verdict(_rate(runs, "none", 0.10), "PASS", what="switching: Algorithm 1")

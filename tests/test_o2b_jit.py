@@ -28,7 +28,7 @@ def _run(d, conversion, sensitivity, factor, T, cps, reps=range(3, 6), cg=(0.01,
 ])
 def test_fast_path_equals_reference_loop(monkeypatch, d, conversion, sensitivity, factor, T, cps):
     assert o2b.linear_fast_path(LinearFamily(d, [0.1], 1), ProjectedOGD(1, d, 1.0, lambda t: 1.0), conversion, None,
-                                 False, False, TiledStreams(1, (1,), [0], 1), TiledStreams(1, (2,), [0], 1))
+                                False, False, TiledStreams(1, (1,), [0], 1), TiledStreams(1, (2,), [0], 1))
     fast, lf = _run(d, conversion, sensitivity, factor, T, cps)
     monkeypatch.setattr(o2b, "linear_fast_path", lambda *a, **k: False)
     ref, lr = _run(d, conversion, sensitivity, factor, T, cps)

@@ -105,7 +105,7 @@ def test_paper_learner_through_the_generic_path_gives_the_fast_paths_numbers(smo
         V = len(algs)
         u = RowStreams(env21_streams(run["seed"], reps, "rates", "simplex", T, "u"), V)
         nz = None if scales is None else RowStreams(env21_streams(run["seed"], reps, "rates", "simplex", T, "noise"),
-                                                       V, scales, kinds)
+                                                    V, scales, kinds)
         L0 = _initial_release(run["seed"], reps, T, scales, kinds, d)
         s0 = None if L0 is None else L0 @ dom.Q.T
 

@@ -219,7 +219,7 @@ _at = select
 
 
 def round_bound(df: pd.DataFrame, col: str, bound_col: str, keys: list[str], alpha: float,
-                 pool_rounds: bool = False, trivial_max: float | None = None) -> Result:
+                pool_rounds: bool = False, trivial_max: float | None = None) -> Result:
     """check_bound with one point per (keys, round): per-replicate value - bound.  With
     ``pool_rounds`` one point per ``keys``: the per-replicate mean over rounds - bound (the
     bound is the same for every round, so this is a necessary condition of the per-round
@@ -290,7 +290,7 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
              "ENV-lemma5.5-rate-T": (simplex, "gaussian", "gaussian_slow_zeta", "gaussian_fixed_step")}
     for cid, (df, alg, ctl, sec) in specs.items():
         out[cid] = rate_T(_at(df, alg=alg), _at(df, alg=ctl), _at(df, alg=sec), sec, cid, tol.get(cid, 0.0), alpha,
-                           rng_for, kind=alg if alg in ("laplace", "gaussian") else None)
+                          rng_for, kind=alg if alg in ("laplace", "gaussian") else None)
     # the non-learner (the learner frozen at the centre, same draws, same check): attached here to the
     # claims the user door does not serve; Lemmas 5.2 / 5.5 and Theorem 1.1 get it through that door
     # (scenarios.env21_user), whose simulate and decide are these rows and this check
@@ -355,7 +355,7 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
     res = round_bound(inst, "c2_rounds", "c2_bound", ["domain", "T", "alg"], alpha, pool_rounds=True)
     res.detail["max_round_ratio"] = max(res.detail["ratio_by_group"].values())
     out["ENV-lemmaC.2-bound"] = (res, round_bound(_at(rates, alg="offset_losses"), "c2_rounds", "c2_bound",
-                                                   ["domain", "T", "alg"], alpha, pool_rounds=True))
+                                                  ["domain", "T", "alg"], alpha, pool_rounds=True))
     c5 = _at(inst, domain="simplex")
     # near miss: Laplace noise calibrated for twice the sensitivity, against the bound of the correct lambda
     wrong = _at(simplex, alg="laplace_sens2").copy()

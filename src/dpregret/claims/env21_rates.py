@@ -239,7 +239,7 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
         rows, crow = _at(simplex, alg=a[kind]), _at(simplex, alg=a[f"{kind}_slow_zeta"])
         sec = a.get(f"{kind}_fixed_step")
         res, cres = rate_T(rows, crow, None if sec is None else _at(simplex, alg=sec), sec, cid, tol.get(cid, 0.0),
-                            alpha, rng_for, kind=kind)
+                           alpha, rng_for, kind=kind)
         res.detail["learner"] = name
         ref = _at(simplex, alg=FROZEN)  # the learner frozen at the centre, same draws (the paper's rows)
         if not len(ref):
@@ -257,7 +257,7 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
 
 
 def rate_T(a: pd.DataFrame, c: pd.DataFrame, sec_rows: pd.DataFrame | None, sec: str | None, cid: str, t: float,
-            alpha: float, rng_for, kind: str | None = None) -> tuple[Result, Result]:
+           alpha: float, rng_for, kind: str | None = None) -> tuple[Result, Result]:
     """A rate in T on the simplex (Lemma 3.1, 5.2, 5.5): the learner's rows ``a`` against the
     control's ``c`` (slow zeta), the secondary control's slope (``sec``, None: not applicable),
     and the detail shared by the paper's learner and a user's: regret over Lemma 3.1's bound and

@@ -171,7 +171,7 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
             lam_v, base, _ = table["correct"]
             rec = sim(base, lam_v, min(n, CHECK_SAMPLES), rng)
             err, info[name] = independence_check(np.stack([noise(rec, base, t) for t in range(1, T + 1)], axis=1),
-                                                  alpha / len(paths))
+                                                 alpha / len(paths))
             if err:
                 fails.append(f"{name}: {err}")
         return ("; ".join(fails) or None), info
@@ -182,10 +182,10 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
                 "gaussian_shape": "Gaussian noise of the claimed variance 2 lambda^2 in place of Lap(lambda) (another "
                 "shape, same variance), on the compiled EXP2 rounds"}
     return AuditSpec(privacy_claim("AUDIT-as17-lemma4.2-bandit", AS17, "Lemma 4.2 (Algorithm 4 + EXP2 / SCRiBLe), transcript",
-                            f"the plays and forwarded values of Algorithm 4 are eps-DP (eps = {eps:g}, T = {T}, the "
-                            f"record at every step): EXP2 with N = {N} arms and lambda = 1/eps (compiled rounds and "
-                            f"numpy classes), SCRiBLe on the cube [-1, 1] with lambda = 2/eps (compiled rounds); "
-                            f"the forwarded noises are independent across rounds", controls, "half_noise"),
+                                   f"the plays and forwarded values of Algorithm 4 are eps-DP (eps = {eps:g}, T = {T}, the "
+                                   f"record at every step): EXP2 with N = {N} arms and lambda = 1/eps (compiled rounds and "
+                                   f"numpy classes), SCRiBLe on the cube [-1, 1] with lambda = 2/eps (compiled rounds); "
+                                   f"the forwarded noises are independent across rounds", controls, "half_noise"),
                      eps, 0.0, draw, "half_noise", controls, tight_floor=0.9, stat_check=independence)
 
 
@@ -311,11 +311,11 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
                 "G_only": "Delta_t without the smoothness term H max ||w_i - x_{i-1}|| (sigma_t 7x too small "
                           "from the jump on; Delta_t without G, or no noise, are grosser still)"}
     return AuditSpec(privacy_claim("AUDIT-ztc-thm3-o2b", ZTC, "Theorem 3 (Algorithm 1 end to end)",
-                            f"the released g_t + gamma_t of Algorithm 1 (k = 1, T = {T}, eq. (6) sigma_t; 1-D records "
-                            f"G-Lipschitz and H-smooth, a fixed-schedule learner; the record at every step) are "
-                            f"(alpha, alpha rho^2/2)-RDP, i.e. rho-GDP (rho = {rho:g}); the worst record (t = {q}) "
-                            f"is exactly {mu_q:.3g}-GDP", controls, "half_noise"),
+                                   f"the released g_t + gamma_t of Algorithm 1 (k = 1, T = {T}, eq. (6) sigma_t; 1-D records "
+                                   f"G-Lipschitz and H-smooth, a fixed-schedule learner; the record at every step) are "
+                                   f"(alpha, alpha rho^2/2)-RDP, i.e. rho-GDP (rho = {rho:g}); the worst record (t = {q}) "
+                                   f"is exactly {mu_q:.3g}-GDP", controls, "half_noise"),
                      rho, 0.0, draw, "half_noise", controls, gaussian_mu=rho, rdp=lambda al: al * rho**2 / 2,
                      gdp_only=True, exact_check=exact, stat_check=independence,
                      exact_ok="closed-form node LLR = replayed transcript likelihood; the record at the jump moves "
-                              "delta_q by (2q-1)/(2q+4) Delta_q (exact)")
+                                     "delta_q by (2q-1)/(2q+4) Delta_q (exact)")

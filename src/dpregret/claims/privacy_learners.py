@@ -104,10 +104,10 @@ def olo_tree_spec(eps: float = 1.0, T: int = 2, N: int = 2) -> AuditSpec:
     controls = {"half_noise": "lambda / 2: ||Y||_1 (Corollary 3.2 as printed, the add/remove sensitivity) for the "
                               "replace-one diameter 2 ||Y||_1 (eps x 2)"}
     return AuditSpec(privacy_claim("AUDIT-as17-cor3.2-olo-tree", AS17, "Corollary 3.2 items 2-3 (Lemma 3.3), sphere and cube",
-                            f"the Table 1 sphere and cube learners' TreeBasedAgg, Lap^N(2 ||Y||_1 (floor(log2 T)+1)/eps) "
-                            f"per node (the scenario's laplace_scale_cor3_2), is eps-DP on the node transcript (eps = "
-                            f"{eps:g}, T = {T}, N = {N}; replace-one neighbours l = v, l' = -v at the l1 diameter of Y, "
-                            f"the record at every step)", controls, "half_noise"),
+                                   f"the Table 1 sphere and cube learners' TreeBasedAgg, Lap^N(2 ||Y||_1 (floor(log2 T)+1)/eps) "
+                                   f"per node (the scenario's laplace_scale_cor3_2), is eps-DP on the node transcript (eps = "
+                                   f"{eps:g}, T = {T}, N = {N}; replace-one neighbours l = v, l' = -v at the l1 diameter of Y, "
+                                   f"the record at every step)", controls, "half_noise"),
                      eps, 0.0, draw, "half_noise", controls, tight_floor=None)
 
 
@@ -152,10 +152,10 @@ def ftpl_tree_spec(eps: float = 4.0, T: int = 4, N: int = 4) -> AuditSpec:
     controls = {"half_noise": f"sigma / 2 (mu x 2; sigma_thm3_5 without the sqrt(N) of its privacy term is sigma / "
                               f"{math.sqrt(N):g} here)"}
     return AuditSpec(privacy_claim("AUDIT-as17-thm3.5-ftpl-tree", AS17, "Theorem 3.5 (Algorithm 3), FTPL's Gaussian tree",
-                            f"FTPL's tree with N(0, sigma^2 I_N) per node, sigma = Theorem 3.5's (the scenario's "
-                            f"sigma_thm3_5 at delta = 1/T, ||Y||_2 = 1), is mu-GDP on the node transcript with mu = 2 "
-                            f"sqrt(floor(log2 T)+1)/sigma = {mu:.4g} (eps = {eps:g}, T = {T}, N = {N}, l = e_1 vs -e_1, "
-                            f"the record at every step); implies the theorem's (eps, 1/T)-DP", controls, "half_noise"),
+                                   f"FTPL's tree with N(0, sigma^2 I_N) per node, sigma = Theorem 3.5's (the scenario's "
+                                   f"sigma_thm3_5 at delta = 1/T, ||Y||_2 = 1), is mu-GDP on the node transcript with mu = 2 "
+                                   f"sqrt(floor(log2 T)+1)/sigma = {mu:.4g} (eps = {eps:g}, T = {T}, N = {N}, l = e_1 vs -e_1, "
+                                   f"the record at every step); implies the theorem's (eps, 1/T)-DP", controls, "half_noise"),
                      mu, 0.0, draw, "half_noise", controls, gaussian_mu=mu, rdp=lambda al: al * mu**2 / 2, gdp_only=True)
 
 
@@ -234,9 +234,9 @@ def dpsgd_spec(rho: float = 1.0, T: int = 3, d: int = 2, G: float = 1.0, D: floa
 
     controls = {"half_noise": "s / 2: one clipped gradient's add/remove sensitivity G for the replace-one 2G (mu x 2)"}
     return AuditSpec(privacy_claim("AUDIT-ztc-dpsgd", ZTC, "the one-pass DP-SGD baseline (Algorithm 1's budget)",
-                            f"one-pass DP-SGD with N(0, s^2 I), s = 2G/rho, on each clipped gradient is rho-GDP on its "
-                            f"iterates (rho = {rho:g}, T = {T}, d = {d}, G = {G:g}, the record at every step that moves "
-                            f"an iterate); its realised noise scale eta s equals the formula's (too much noise fails too)",
-                            controls, "half_noise"),
+                                   f"one-pass DP-SGD with N(0, s^2 I), s = 2G/rho, on each clipped gradient is rho-GDP on its "
+                                   f"iterates (rho = {rho:g}, T = {T}, d = {d}, G = {G:g}, the record at every step that moves "
+                                   f"an iterate); its realised noise scale eta s equals the formula's (too much noise fails too)",
+                                   controls, "half_noise"),
                      rho, 0.0, draw, "half_noise", controls, gaussian_mu=rho, rdp=lambda al: al * rho**2 / 2,
                      gdp_only=True, stat_check=stat)

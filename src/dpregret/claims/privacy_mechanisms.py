@@ -35,8 +35,8 @@ def laplace_spec(eps: float = 1.0) -> AuditSpec:
                 "no_noise": "output = input",
                 "gaussian_shape": "Gaussian noise of the claimed variance 2 lambda^2 (another shape, same variance)"}
     return AuditSpec(privacy_claim("AUDIT-laplace-mechanism", AS17, "Laplace mechanism (Lap^N(lambda), section 2)",
-                            f"x + Lap(Delta_1/eps)^d is eps-DP (eps = {eps:g}, Delta_1 = 1, d = 2)", controls,
-                            "half_noise"),
+                                   f"x + Lap(Delta_1/eps)^d is eps-DP (eps = {eps:g}, Delta_1 = 1, d = 2)", controls,
+                                   "half_noise"),
                      eps, 0.0, one_release(sample, score), "half_noise", controls, tight_floor=0.9)
 
 
@@ -57,11 +57,11 @@ def gaussian_spec(eps: float = 1.0, delta: float = 1e-5) -> AuditSpec:
                 "no_noise": "output = input"}
     mu = 1 / sigma
     return AuditSpec(privacy_claim("AUDIT-gaussian-mechanism", ZTC, "Gaussian mechanism (Remark 2, Lemma 18)",
-                            f"x + N(0, sigma^2 I), sigma = sqrt(2 ln(1.25/delta)) Delta_2/eps, is (eps, delta)-DP "
-                            f"(eps = {eps:g}, delta = {delta:g}), {mu:.4g}-GDP and (alpha, alpha mu^2/2)-RDP", controls,
-                            "half_noise"),
+                                   f"x + N(0, sigma^2 I), sigma = sqrt(2 ln(1.25/delta)) Delta_2/eps, is (eps, delta)-DP "
+                                   f"(eps = {eps:g}, delta = {delta:g}), {mu:.4g}-GDP and (alpha, alpha mu^2/2)-RDP", controls,
+                                   "half_noise"),
                      eps, delta, one_release(sample, lambda y, v: M.gaussian_logpdf(y - x0, sigma)
-                                              - M.gaussian_logpdf(y - x1, sigma)),
+                                                    - M.gaussian_logpdf(y - x1, sigma)),
                      "half_noise", controls, gaussian_mu=mu, rdp=lambda al: al * mu**2 / 2)
 
 
@@ -91,8 +91,8 @@ def local_laplace_spec() -> AuditSpec:
     controls = {"half_noise": "scale bound/tau_j (a bound of 1/2 assumed)", "no_noise": "output = input",
                 "leak_public": "neighbours differ on the tau = inf coordinate"}
     return AuditSpec(privacy_claim("AUDIT-vdh-lemma4-local-laplace", VDH, "Lemma 4",
-                            "g + Lap(2/tau_j) per coordinate is (sum_j tau_j)-LDP for |g_j| <= 1 "
-                            "(tau = (0.6, 0.4, inf): eps = 1 over the protected coordinates)", controls, "half_noise"),
+                                   "g + Lap(2/tau_j) per coordinate is (sum_j tau_j)-LDP for |g_j| <= 1 "
+                                   "(tau = (0.6, 0.4, inf): eps = 1 over the protected coordinates)", controls, "half_noise"),
                      eps, 0.0, one_release(sample, score), "half_noise", controls, tight_floor=0.9)
 
 
@@ -120,9 +120,9 @@ def l2_spec(eps: float = 1.0) -> AuditSpec:
     controls = {"half_noise": "density exp(-eps ||z||)", "wrong_sensitivity": "inputs bounded in l_inf, not l2",
                 "no_noise": "output = input"}
     return AuditSpec(privacy_claim("AUDIT-l2-randomiser", VDH, "section 3.2.1 (Song et al. 2015, Thm 1)",
-                            f"g + z, rho(z) ~ exp(-eps/2 ||z||_2), is eps-LDP for ||g||_2 <= 1 (eps = {eps:g}, d = 2); "
-                            f"its realised mean noise radius is the density's 2 d / eps (too much noise fails too)",
-                            controls, "half_noise"),
+                                   f"g + z, rho(z) ~ exp(-eps/2 ||z||_2), is eps-LDP for ||g||_2 <= 1 (eps = {eps:g}, d = 2); "
+                                   f"its realised mean noise radius is the density's 2 d / eps (too much noise fails too)",
+                                   controls, "half_noise"),
                      eps, 0.0, one_release(sample, score), "half_noise", controls,
                      stat_check=lambda n, alpha, rng: with_controls(check, n, alpha, rng))
 

@@ -108,11 +108,11 @@ def tree_as17_spec(eps: float = 1.0, T: int = 4, N: int = 2) -> AuditSpec:
     controls = {"paper_log_count": f"lambda with the paper's ceil(log2 T) = {k} instead of the {m} nodes covering a "
                 f"leaf (the erratum; the nearest miss, eps x {m / k:.3g})", "half_noise": "lambda / 2"}
     return AuditSpec(privacy_claim("AUDIT-as17-lemma3.3-tree", AS17, "Lemma 3.3 (Algorithm 2), node transcript",
-                            f"TreeBasedAgg with Lap^N(N (floor(log2 T)+1)/eps) per node (the experts scenario's "
-                            f"tree_lambda) is eps-DP (eps = {eps:g}, T = {T}, N = {N}, losses in [0,1]^N, the record "
-                            f"at every step); releases = node map x nodes + padding, and the block path of the Table 1 "
-                            f"scenarios (tree.TreeReleases) releases the same; node noises independent",
-                            controls, "paper_log_count"),
+                                   f"TreeBasedAgg with Lap^N(N (floor(log2 T)+1)/eps) per node (the experts scenario's "
+                                   f"tree_lambda) is eps-DP (eps = {eps:g}, T = {T}, N = {N}, losses in [0,1]^N, the record "
+                                   f"at every step); releases = node map x nodes + padding, and the block path of the Table 1 "
+                                   f"scenarios (tree.TreeReleases) releases the same; node noises independent",
+                                   controls, "paper_log_count"),
                      eps, 0.0, draw, "paper_log_count", controls, tight_floor=0.85, exact_check=exact,
                      stat_check=independence)
 
@@ -151,8 +151,8 @@ def tree_ztc_spec(mu: float = 1.0, T: int = 4) -> AuditSpec:
     controls = {"log2_T": f"sigma with log2(T) instead of log2(2T) (the nearest miss: mu x {np.sqrt(m / (m - 1)):.3g})",
                 "half_noise": "sigma / 2"}
     return AuditSpec(privacy_claim("AUDIT-ztc-thm3-tree", ZTC, "Theorem 3 / eq. (6), NOISE(t)",
-                            f"releases prefix + NOISE(t) with sigma^2 = log2(2T) Delta^2 / mu^2 are mu-GDP, i.e. "
-                            f"(alpha, alpha mu^2/2)-RDP (mu = {mu:g}, T = {T}, Delta = 1, the record at every step); "
-                            f"the nodes derived from the releases are independent draws", controls, "log2_T"),
+                                   f"releases prefix + NOISE(t) with sigma^2 = log2(2T) Delta^2 / mu^2 are mu-GDP, i.e. "
+                                   f"(alpha, alpha mu^2/2)-RDP (mu = {mu:g}, T = {T}, Delta = 1, the record at every step); "
+                                   f"the nodes derived from the releases are independent draws", controls, "log2_T"),
                      mu, 0.0, draw, "log2_T", controls, gaussian_mu=mu, rdp=lambda al: al * mu**2 / 2, gdp_only=True,
                      stat_check=independence)

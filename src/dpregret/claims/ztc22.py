@@ -351,7 +351,7 @@ def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple]:
         # vacuity test (NaN < L(x_0) - L* is false) and be dropped as vacuous (claims.core's rule)
         by_T = list(gc.groupby("T"))
         dv = fail_if_diverged(f"suboptimality or {col}", [np.r_[h.subopt.to_numpy(float), h[col].to_numpy(float)] for _, h in by_T],
-                       labels=[int(T) for T, _ in by_T])
+                              labels=[int(T) for T, _ in by_T])
         if dv is not None:
             dv.detail.update({"C": c, "bound": col})
             return dv

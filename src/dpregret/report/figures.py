@@ -143,7 +143,7 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
                 plot_curves(ax, d[(d.algorithm == "tree") & np.isclose(d.eps, e)], "T", alpha, f"tree, eps={e:g}", color=c[e])
             plot_curves(ax, d[(d.algorithm == "nonprivate") & np.isclose(d.eps, po["rate_eps"])], "T", alpha, "non-private", color="k")
             plot_curves(ax, d[(d.algorithm == "fresh_noise") & np.isclose(d.eps, po["rate_eps"])], "T", alpha,
-                    f"control: fresh noise, eps={po['rate_eps']:g}", color="tab:red", ls="--")
+                        f"control: fresh noise, eps={po['rate_eps']:g}", color="tab:red", ls="--")
             Ts = np.sort(d["T"].unique())
             ax.plot(Ts, np.sqrt(Ts) * 3, ls="-.", color="0.6", lw=0.8, label="slope 1/2")
             ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret", title=f"{row}, {env}, N={po['N']}")
@@ -179,7 +179,7 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
         plot_curves(ax, mt[(mt.algorithm == "dp_exp2") & np.isclose(mt.eps, e)], "T", alpha, f"DP-EXP2, eps={e:g}", color=c[e])
     plot_curves(ax, mt[mt.algorithm == "exp2"], "T", alpha, "EXP2 (non-private)", color="k")
     plot_curves(ax, mt[(mt.algorithm == "explore_tree") & np.isclose(mt.eps, pm["rate_eps"])], "T", alpha,
-            f"T^(2/3) baseline, eps={pm['rate_eps']:g}", color="tab:red", ls="--")
+                f"T^(2/3) baseline, eps={pm['rate_eps']:g}", color="tab:red", ls="--")
     Ts = np.sort(mt["T"].unique())
     ax.plot(Ts, 2 * np.sqrt(Ts), ls="-.", color="0.6", lw=0.8, label="slope 1/2")
     ax.plot(Ts, 0.5 * Ts ** (2 / 3), ls=":", color="0.4", lw=0.8, label="slope 2/3")
@@ -221,7 +221,7 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
                     plot_curves(ax, dp, "T", alpha, f"DP-SCRiBLe, eps={pb['rate_eps']:g} (slope {slope:.2f})", color="tab:blue")
                     plot_curves(ax, d[d.algorithm == "scrible"], "T", alpha, "SCRiBLe", color="k")
                     plot_curves(ax, d[d.algorithm == "dp_scrible_composed"], "T", alpha, "control: composed lambda",
-                            color="tab:red", ls="--")
+                                color="tab:red", ls="--")
                     bd = dp.groupby("T").bound_thm4_5.first()
                     ax.plot(bd.index, bd.to_numpy(), "k:", lw=1, label="Theorem 4.5 bound")
                     Ts = np.sort(dp["T"].unique()).astype(float)
@@ -232,7 +232,7 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
                 else:
                     plot_curves(ax, dp, "eps", alpha, "DP-SCRiBLe", color="tab:blue")
                     plot_curves(ax, d[d.algorithm == "dp_scrible_eps_squared"], "eps", alpha, "control: lambda from eps^2",
-                            color="tab:red", ls="--")
+                                color="tab:red", ls="--")
                     floor = d[d.algorithm == "scrible"].value.mean()
                     ax.axhline(floor, color="k", lw=0.8, label="non-private")
                     es = np.sort(dp.eps.unique())

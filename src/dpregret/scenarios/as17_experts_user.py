@@ -315,7 +315,7 @@ def _user_claim():
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
         return user_learner_rows(USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["gap"],
-                          p["phases"], check_makes(learners, X.ALGORITHMS, SIGNATURE))
+                                 p["phases"], check_makes(learners, X.ALGORITHMS, SIGNATURE))
 
     def paper_rows(tables, p, point):  # simulate_point's paper rows: the pipeline's, at rate_eps
         t = tables[PAPER_TABLE]

@@ -117,7 +117,7 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
     if not learners:
         return paper
     user = user_learner_rows(row, env, V.integer("N", N), V.integer("T", T), [float(e) for e in eps], list(replicates),
-                      root_seed, phases, mu, learners)
+                             root_seed, phases, mu, learners)
     return pd.concat([paper, user[paper.columns]], ignore_index=True)
 
 
@@ -189,7 +189,7 @@ def _user_claim(row: str):
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
         df = user_learner_rows(row, USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["phases"],
-                        p["mu"], check_makes(learners, RESERVED, SIGNATURE))
+                               p["mu"], check_makes(learners, RESERVED, SIGNATURE))
         df["grid"] = "T"
         return df
 

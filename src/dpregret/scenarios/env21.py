@@ -177,7 +177,7 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
         ls = rate_losses(dom, T, L=L) if losses is None else losses(dom)
         meter = RoundMeter(dom) if record else None  # Lemma C.2 / Cor. C.5, measured during the run
         run = run_variants(dom, ls, variants, reps, seed, key, eta=eta, zeta=zeta, printed=printed, monitor=meter,
-                   nonlearner=frozen is not None)
+                           nonlearner=frozen is not None)
         extra = meter.result() if record else {}
         df = variant_frame(run, variants, reps, extra)
         frames.append(row_bounds(df, T, dom.dim, L, dom.D, eps_of or {}, delta))

@@ -30,7 +30,7 @@ def env21_streams(seed, reps, *key) -> ReplicateStreams:
 
 # ------------------------------------------------------------------------------ running
 def run_variants(domain, losses, variants, reps, seed, key, *, eta=None, zeta=None, printed=False, record=False, monitor=None,
-         engine="auto", nonlearner=False):
+                 engine="auto", nonlearner=False):
     """One :func:`private_bandit` call over ``variants`` = [(alg, kind, scale), ...]; ``record``:
     keep the per-round records (for :func:`instrument`), ``monitor``, ``nonlearner``: see
     :func:`private_bandit` (the learner frozen at the centre on the same directions: :func:`frozen_frame`)."""

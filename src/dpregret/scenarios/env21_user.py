@@ -124,7 +124,7 @@ def _batch_steps(losses: DistanceLosses, x: np.ndarray, u, zeta: float, QT: np.n
 
 
 def user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, sig: float, zp: float,
-                eps_of: dict) -> pd.DataFrame:
+               eps_of: dict) -> pd.DataFrame:
     """The rows of one user learner at one T of ``rates`` on the simplex: the Laplace and Gaussian
     mechanisms (one learner of 2 R rows, as the paper's batched variants) at Algorithm 1's zeta
     and at the slow-zeta control's ``zp``, on the streams of the paper's rows (same keys)."""
@@ -146,9 +146,9 @@ def user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, si
             "projections": run["projections"], "T_batch": run["T_batch"], "T_round": run["T_round"],
             "zeta": run["zeta"], "eta": algorithm1_parameters(T, dom.dim, L, dom.D)[1], "wall_time": run["wall_time"]})
         df = row_bounds(df, T, dom.dim, L, dom.D, {**eps_of, a["laplace"]: eps_of["laplace"],
-                                                a["laplace_slow_zeta"]: eps_of["laplace"],
-                                                a["gaussian"]: eps_of["gaussian"],
-                                                a["gaussian_slow_zeta"]: eps_of["gaussian"]}, delta)
+                                                   a["laplace_slow_zeta"]: eps_of["laplace"],
+                                                   a["gaussian"]: eps_of["gaussian"],
+                                                   a["gaussian_slow_zeta"]: eps_of["gaussian"]}, delta)
         df["eta"], df["c5_bound"] = np.nan, np.nan  # the step is the learner's: Corollary C.5 does not apply
         # (the learner's G is sqrt(c2_bound): no column of its own, so the paper's rows keep their columns)
         frames.append(df)

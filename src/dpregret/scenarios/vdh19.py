@@ -280,7 +280,7 @@ def simulate_sparse(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     learners["frozen"] = (Frozen((1, R, d)), "coords")
     everyone = np.ones((1, R), dtype=bool)
     acc = run_learners(T, R, d, draw_xy, lambda: local_laplace_randomiser(zeros, taus, nsrc), np.ones(1),
-               lambda t: everyone, learners)
+                       lambda t: everyone, learners)
     frames = []
     for name, a in acc.items():
         alg, _, r = name.partition("@")
