@@ -45,7 +45,7 @@ import time
 
 import numpy as np
 
-from dpregret.api import _params
+from dpregret.api import preset_params
 from dpregret.rng import ReplicateStreams, RowStreams, stable_key
 
 SEED = None  # the preset's root seed
@@ -77,7 +77,7 @@ def bco(preset: str, which: str, smoke: bool):
     from dpregret.scenarios import as17_blo as B
     from dpregret.scenarios import as17_blo_user as U
 
-    run, p = _params("as17_blo", preset, None, None, None)
+    run, p = preset_params("as17_blo", preset, None, None, None)
     T = 2000 if smoke else _pick(p["T"], which)
     reps, seed, N, r, dom = range(int(p["replicates"])), run["seed"], int(p["N"]), p["rate_eps"], "ball"
     point = U.point_key(dom, "stochastic", N, T, p["phases"], p["mu"])
@@ -96,7 +96,7 @@ def bandit(preset: str, which: str, smoke: bool):
     from dpregret.learners.bandits import Exp2
     from dpregret.scenarios import as17_bandits as S
 
-    run, p = _params("as17_mab", preset, None, None, None)
+    run, p = preset_params("as17_mab", preset, None, None, None)
     T = 5000 if smoke else _pick(p["T"], which)
     reps, seed, N, r = range(int(p["replicates"])), run["seed"], int(p["N"]), p["rate_eps"]
     point = (S.SCENARIO, "stochastic", N, T, p["gap"])
@@ -117,7 +117,7 @@ def experts(preset: str, which: str, smoke: bool):
     from dpregret.scenarios import as17_experts as X
     from dpregret.scenarios import as17_experts_user as U
 
-    run, p = _params("as17_experts", preset, None, None, None)
+    run, p = preset_params("as17_experts", preset, None, None, None)
     T = 3000 if smoke else _pick(p["T"], which)
     reps, seed, N, r = range(int(p["replicates"])), run["seed"], int(p["N"]), p["rate_eps"]
 
@@ -125,8 +125,8 @@ def experts(preset: str, which: str, smoke: bool):
         return ExpWeights(eta_thm34(N_, T_), ExactSum(R, N_))
 
     fast = lambda: X.simulate("stochastic", N, T, [r], reps, seed, gap=p["gap"], phases=p["phases"])  # noqa: E731
-    user = lambda: U._user_rows("stochastic", N, T, [float(r)], list(reps), seed, p["gap"], p["phases"],  # noqa: E731
-                                {"paper": paper})
+    user = lambda: U.user_learner_rows("stochastic", N, T, [float(r)], list(reps), seed, p["gap"], p["phases"],  # noqa: E731
+                                       {"paper": paper})
     order = {"tree": "paper", "nonprivate": "paper@nonprivate", "fresh_noise": "paper@fresh_noise"}
 
     def compare(f, u):
@@ -141,7 +141,7 @@ def olo(preset: str, which: str, smoke: bool):
     from dpregret.scenarios import as17_olo as X
     from dpregret.scenarios import as17_olo_user as U
 
-    run, p = _params("as17_olo", preset, None, None, None)
+    run, p = preset_params("as17_olo", preset, None, None, None)
     T = 3000 if smoke else _pick(p["T"], which)
     reps, seed, N, r = range(int(p["replicates"])), run["seed"], int(p["N"]), p["rate_eps"]
 
@@ -150,8 +150,8 @@ def olo(preset: str, which: str, smoke: bool):
 
     fast = lambda: X.simulate("sphere", "stochastic", N, T, [r], reps, seed, phases=p["phases"], mu=p["mu"],  # noqa: E731
                               algorithms=X.GRID_ALGORITHMS["T"])
-    user = lambda: U._user_rows("sphere", "stochastic", N, T, [float(r)], list(reps), seed, p["phases"],  # noqa: E731
-                                p["mu"], {"paper": paper})
+    user = lambda: U.user_learner_rows("sphere", "stochastic", N, T, [float(r)], list(reps), seed, p["phases"],  # noqa: E731
+                                       p["mu"], {"paper": paper})
     order = {"tree": "paper", "nonprivate": "paper@nonprivate", "fresh_noise": "paper@fresh_noise"}
 
     def compare(f, u):
@@ -164,12 +164,12 @@ def oco_polytope(preset: str, which: str, smoke: bool):
     from dpregret.environments.bco import stationary_distance
     from dpregret.environments.polytopes import make_domain
     from dpregret.calibration import lemma5_noise_scale
-    from dpregret.learners.private_bandit import _noise_draw, algorithm1_parameters, batch_schedule
+    from dpregret.learners.private_bandit import noise_draw, algorithm1_parameters, batch_schedule
     from dpregret.scenarios import env21_user as U
-    from dpregret.scenarios.env21_run import _run, _streams
+    from dpregret.scenarios.env21_run import run_variants, env21_streams
     from dpregret.tree import TreeBasedAgg
 
-    run, p = _params("env21", preset, None, None, None)
+    run, p = preset_params("env21", preset, None, None, None)
     T = 1000 if smoke else _pick(p["T"], which)
     reps, seed, L, delta = range(int(p["replicates"])), run["seed"], float(p["L"]), float(p["delta"])
     dom = make_domain("simplex", p["n_simplex"])
@@ -181,19 +181,19 @@ def oco_polytope(preset: str, which: str, smoke: bool):
     eta, b = algorithm1_parameters(T, d, L, dom.D)[1], batch_schedule(T)[0]
 
     def noise():
-        return RowStreams(_streams(seed, reps, *key, "noise"), 2, [lam, sig], ["laplace", "gaussian"])
+        return RowStreams(env21_streams(seed, reps, *key, "noise"), 2, [lam, sig], ["laplace", "gaussian"])
 
     def user():
         nz = noise()
-        L0 = TreeBasedAgg(batch_schedule(T)[1], d, _noise_draw("laplace", 1.0, noise(), 2 * len(reps), d),
+        L0 = TreeBasedAgg(batch_schedule(T)[1], d, noise_draw("laplace", 1.0, noise(), 2 * len(reps), d),
                           2 * len(reps)).released  # the tree's release before round 1, from the same keys
         make = lambda R, domain, rounds, G: U.FrankWolfeOCO(domain, R, eta, b, s0=L0 @ dom.Q.T)  # noqa: E731
-        u = RowStreams(_streams(seed, reps, *key, "u"), 2)
+        u = RowStreams(env21_streams(seed, reps, *key, "u"), 2)
         return U.private_bandit_around(dom, stationary_distance(dom, T, L=L), make, u, noise_rng=nz)
 
     def fast():
         dm = make_domain("simplex", p["n_simplex"])
-        return _run(dm, stationary_distance(dm, T, L=L), variants, reps, seed, key)
+        return run_variants(dm, stationary_distance(dm, T, L=L), variants, reps, seed, key)
     return "ENV-thm1.1-rate-T", T, len(reps), fast, user, lambda f, u: (f.regret[:, -1], u["regret"])
 
 
@@ -202,7 +202,7 @@ def oco(preset: str, which: str, smoke: bool):
     from dpregret.learners import o2b, o2b_bounds
     from dpregret.learners.oco import ProjectedOGD
 
-    run, p = _params("ztc22", preset, None, None, None)
+    run, p = preset_params("ztc22", preset, None, None, None)
     T = 1000 if smoke else _pick(p["T_lin_priv"], which)
     reps, seed, k, d, cg = range(int(p["replicates"])), run["seed"], p["k"], p["d_lin"], list(p["c_grid"])
     rho = p["rho_lin"]

@@ -158,17 +158,17 @@ def test_invalid_arguments(name, call):
 # --- the exact Gaussian accountant of the Lemma 5.4 audit, against dp-accounting's PLD ---------------------
 @pytest.mark.parametrize("mu,delta", [(0.1587, 0.05), (0.5, 1e-3), (1.0, 1e-5), (2.0, 0.1), (3.57, 1e-6)])
 def test_exact_gaussian_accountant_matches_pld(mu, delta):
-    """``_gdp_delta`` / ``_gdp_eps`` (Balle & Wang's analytic Gaussian mechanism, the mu-GDP delta(eps) of
+    """``gdp_delta`` / ``gdp_eps`` (Balle & Wang's analytic Gaussian mechanism, the mu-GDP delta(eps) of
     Dong, Roth and Su) against dp-accounting's PLD of one Gaussian mechanism with sigma = 1 / mu (an upper
     bound with a fine grid): equal to the PLD's discretisation, and never above it."""
-    from dpregret.claims.privacy_env21 import _gdp_delta, _gdp_eps
+    from dpregret.claims.privacy_env21 import gdp_delta, gdp_eps
     from dpregret.report.accountant import pld_delta, pld_epsilon
 
     pytest.importorskip("dp_accounting")
-    e = _gdp_eps(mu, delta)
+    e = gdp_eps(mu, delta)
     assert e <= pld_epsilon(1.0 / mu, delta) + 1e-9
     assert e == pytest.approx(pld_epsilon(1.0 / mu, delta), abs=2e-3 * max(1.0, e))
     if e > 0:
-        assert _gdp_delta(e, mu) == pytest.approx(delta, rel=1e-9)
+        assert gdp_delta(e, mu) == pytest.approx(delta, rel=1e-9)
     for eps in (0.0, 0.5, 2.0):
-        assert _gdp_delta(eps, mu) == pytest.approx(pld_delta(1.0 / mu, eps), abs=1e-4)
+        assert gdp_delta(eps, mu) == pytest.approx(pld_delta(1.0 / mu, eps), abs=1e-4)

@@ -26,18 +26,18 @@ def _readme_example() -> str:
     return _readme_examples()["own-learner"]
 
 
-# Runs an example as written, recording the checks it makes (dpregret.api._decide): each learner's
+# Runs an example as written, recording the checks it makes (dpregret.api.decide_learners): each learner's
 # result and primary control, so that the test can assert their margins.
 _PROBE = """
 import json, runpy, sys
 import dpregret.api as api
-decide, seen = api._decide, []
+decide, seen = api.decide_learners, []
 def probe(uc, runs, p, run, name):
     got = decide(uc, runs, p, run, name)
     for learner, (rec, ctl, evidence, res) in got.items():
         seen.append({"claim": uc.claim, "user": learner == name, "result": res.as_dict(), "control": ctl.as_dict()})
     return got
-api._decide = probe
+api.decide_learners = probe
 try:
     runpy.run_path(sys.argv[1], run_name="__main__")
 finally:
@@ -180,4 +180,28 @@ def test_import_dpregret_exposes_the_door_and_applicable_prints_as_a_table():
     assert {"paper", "theorem", "setting", "make", "wraps", "control", "beside"} <= set(t.columns)
     assert (t.paper != "").all() and (t.theorem != "").all()
     text = str(t)
-    assert "lambda" not in text and "UserClaim(" not in text and "ZTC-rem5-rate-T-priv" in text
+    assert "<lambda>" not in text and "<function" not in text and "UserClaim(" not in text
+    assert "ZTC-rem5-rate-T-priv" in text
+
+
+def test_applicable_prints_every_claim_in_full():
+    """``python -c "import dpregret; print(dpregret.applicable())"`` (the README's pointer, and
+    ``dpregret.api`` after a bare ``import dpregret``) prints a table with every column's header,
+    each claim's row on its own line, and no cell cut to "..."."""
+    from dpregret.scenarios.contract import user_claims
+
+    run = subprocess.run([sys.executable, "-c", "import dpregret; assert callable(dpregret.api.applicable); "
+                          "print(dpregret.applicable())"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    header = lines[0].split()
+    assert header == ["claim", "paper", "theorem", "setting", "make", "wraps", "control", "beside"], lines[0]
+    assert "..." not in run.stdout and "…" not in run.stdout
+    starts = [ln.split()[0] for ln in lines[2:] if ln and not ln[0].isspace()]
+    assert starts == sorted(user_claims()), starts  # one line per claim, in order, nothing else flush left
+    t = __import__("dpregret").applicable()
+    for cid, row in t.iterrows():  # every cell in full: its words all printed, in order, in the claim's block
+        block = run.stdout.split(cid, 1)[1].split("\n\n", 1)[0]
+        for col in t.columns:
+            assert all(w in block for w in str(row[col]).split()), (cid, col)
+    assert isinstance(t, pd.DataFrame) and list(t.columns)[:2] == ["paper", "theorem"]

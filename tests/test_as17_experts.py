@@ -132,14 +132,14 @@ def test_vacuous_points_are_reported_and_decide_nothing():
 
 
 def test_blocked_laplace_serves_the_streams_draws():
-    """scenarios.as17_experts._BlockedLaplace (speed only) serves exactly streams.laplace(1.0, (k, N))."""
+    """scenarios.as17_experts.BlockedLaplace (speed only) serves exactly streams.laplace(1.0, (k, N))."""
     import numpy as np
 
     from dpregret.rng import ReplicateStreams
     from dpregret.scenarios import as17_experts as S
 
     a, b = ReplicateStreams(3, (1, 2), range(4)), ReplicateStreams(3, (1, 2), range(4))
-    blocked = S._BlockedLaplace(b, 5)
+    blocked = S.BlockedLaplace(b, 5)
     for k in [1, 3, 1, S.BLOCK - 2, 7, 2 * S.BLOCK, 1]:
         np.testing.assert_array_equal(blocked.laplace(1.0, (k, 5)), a.laplace(1.0, (k, 5)))
 

@@ -109,7 +109,7 @@ def test_blocks_of_rounds_equal_the_per_round_learners(row, env, monkeypatch):
     dom = as17_olo.DOMAIN[row]
     src = SwitchingOLO(dom, T, N, 4) if env == "switching" else StochasticOLO(
         dom, N, 0.3, ReplicateStreams(17, stable_key(*point, "losses"), reps))
-    learners = as17_olo._learners(row, N, T, eps, reps, 17, point)
+    learners = as17_olo.row_learners(row, N, T, eps, reps, 17, point)
     R = len(reps)
     suffered = {a: 0.0 for a in learners}
     cum = np.zeros((R, N))

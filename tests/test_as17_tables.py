@@ -317,11 +317,11 @@ def test_thm41_bound_on_the_signed_grid_catches_the_halved_bound_and_the_nonlear
     """On the signed sequence at large eps EXP2 reaches ~2/3 of Theorem 4.1's bound (pilot 0.55-0.65):
     the claim passes, the same runs against half the bound fail, the uniform arm (2 T (N - 1) / N)
     fails against the bound; the step-halved secondary stays below the bound."""
-    from dpregret.claims.as17_tables import _thm4_1_bound
+    from dpregret.claims.as17_tables import thm4_1_bound
     plan = {"dp_exp2": [256.0], "dp_exp2_half_step": [256.0]}
     df = pd.concat([as17_bandits.simulate("signed", 32, T, plan, range(8), 7, pulled_noise=True).assign(grid="bound")
                     for T in (1000, 10000)], ignore_index=True)
-    claim, control, secondary = _thm4_1_bound(df, 0.05)
+    claim, control, secondary = thm4_1_bound(df, 0.05)
     assert_verdict(claim, "PASS", what="Theorem 4.1 bound (signed)")
     assert_verdict(control, "FAIL", what="half the bound")
     assert 0.5 < claim.measured < 0.8

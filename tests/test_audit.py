@@ -47,7 +47,7 @@ def eps_estimate(scores_d, scores_dp, res, rng_before) -> tuple[float, float, fl
     """(raw lower bound, point estimate, p1, p0) of ``eps_lower_bound``'s ``res``: its evaluation half's counts at
     its threshold, the halves drawn again from a copy of the rng it was given; the counts are checked to
     give res's Clopper-Pearson limits."""
-    s_d, s_dp = A._scores("d", scores_d), A._scores("dp", scores_dp)
+    s_d, s_dp = A.score_array("d", scores_d), A.score_array("dp", scores_dp)
     m_d, m_dp = _halves(rng_before, len(s_d), len(s_dp))
     sign = 1.0 if res.orientation.startswith("D vs D'") else -1.0
     ev1, ev0 = (s_d[~m_d], s_dp[~m_dp]) if sign > 0 else (s_dp[~m_dp], s_d[~m_d])
@@ -64,7 +64,7 @@ def eps_estimate(scores_d, scores_dp, res, rng_before) -> tuple[float, float, fl
 def mu_estimate(scores_d, scores_dp, mu_lb, tau, alpha, rng_before) -> tuple[float, float]:
     """(raw lower bound, point estimate) of ``gdp_mu_lower_bound``'s ``(mu_lb, tau)``, as :func:`eps_estimate`
     (the column: the one whose evaluation counts give mu_lb)."""
-    s_d, s_dp = A._scores("d", scores_d), A._scores("dp", scores_dp)
+    s_d, s_dp = A.score_array("d", scores_d), A.score_array("dp", scores_dp)
     m_d, m_dp = _halves(rng_before, len(s_d), len(s_dp))
     a = alpha / 2
     for c in range(s_d.shape[1]):
@@ -207,14 +207,14 @@ def test_independence_check_false_alarm_and_power():
     rng = np.random.default_rng(3)
     x = rng.laplace(size=(100_000, 6))
     level = ALPHA * P.CHECK_SHARE  # the level the audits run it at (at 0.05 this sample's max |z| is 0.42 under)
-    err, info = P._independence_check(x, level)
+    err, info = P.independence_check(x, level)
     assert err is None
     assert_z(info["max_abs_z"], 1.0, info["threshold"], "below", k=0.5, what="independent draws' max |z|")
     x[:, 4] = x[:, 1]  # one draw reused
-    err, info = P._independence_check(x, level)
+    err, info = P.independence_check(x, level)
     assert err is not None and sorted(info["worst_pair"]) == [1, 4]
     x[:, 4] = np.abs(x[:, 1]) * np.sign(rng.standard_normal(len(x)))  # uncorrelated values, dependent sizes
-    err, info = P._independence_check(x, level)
+    err, info = P.independence_check(x, level)
     assert err is not None
     assert_z(info["max_abs_z"], 1.0, info["threshold"], "above", k=3, what="dependent sizes' max |z|")
 
@@ -511,7 +511,7 @@ def test_numpy_wrapper_records_what_exp2_receives():
             return self.rng.laplace(0.0, 1.0, (self.R, *shape)) * scale
 
     st = St(np.random.default_rng(7), 50)
-    inner = P._Received(Exp2(3, 0.1, 0.2, st, 50))
+    inner = P.Received(Exp2(3, 0.1, 0.2, st, 50))
     learner = PrivateFeedback(inner, 1.0, st)
     losses = np.random.default_rng(8).random((5, 3))
     for row in losses:
@@ -619,7 +619,7 @@ def test_gaussian_noise_of_the_claimed_variance_is_caught_where_the_claim_is_tig
     cells = audit_runs["AUDIT-as17-lemma4.2-bandit"][2]["gaussian_shape"].detail["variant"]["cells"]
     assert sorted(cells) == [f"exp2-kernel t={p}" for p in range(1, 5)]  # the compiled rounds only
     spec = SPECS["AUDIT-laplace-mechanism"]  # the claimed LLR alone: the Gaussian stays under the claim
-    cells = spec.draw("gaussian_shape", FAST_N, lambda *p: PA._rng(SEED, "llr-only", *p))
+    cells = spec.draw("gaussian_shape", FAST_N, lambda *p: PA.audit_rng(SEED, "llr-only", *p))
     s0, s1 = cells["single release"]
     assert eps_lower_bound(s0[:, 0], s1[:, 0], 0.0, ALPHA, np.random.default_rng(1)).eps_lb < 0.8
 

@@ -180,12 +180,12 @@ def test_private_bandit_releases_at_the_lemmas_scale(kind, T, dim, eps):
     """PRIVATEBANDIT as the env21 scenario calls it (eps, delta; no noise_scale): with all losses 0 and
     unit draws, the first release is its K = ceil(log2 T_round) draws (T_round = ceil(T / ceil(sqrt T))
     rounds), i.e. K times the scale the run uses."""
-    from dpregret.claims.privacy_env21 import _FixedDirections, _OneStepLoss
+    from dpregret.claims.privacy_env21 import FixedDirections, OneStepLoss
     from dpregret.environments.polytopes import Simplex
     from dpregret.learners.private_bandit import private_bandit
 
     dom, delta, L = Simplex(dim + 1), 0.1, 1.0
-    r = private_bandit(dom, _OneStepLoss(dom, T, L, 0), _FixedDirections(2), noise=kind, eps=eps,
+    r = private_bandit(dom, OneStepLoss(dom, T, L, 0), FixedDirections(2), noise=kind, eps=eps,
                        delta=delta if kind == "gaussian" else None, noise_rng=_Unit(2), record_rounds=True)
     want = lemma5_1(T, dim, L, eps) if kind == "laplace" else lemma5_4(T, dim, L, eps, delta)
     b = math.ceil(math.sqrt(T))
@@ -214,17 +214,17 @@ def test_ztc_algorithm1_runs_at_eq6(monkeypatch, T, k, rho):
     """Algorithm 1 (o2b.run, the tree conversion) asks its tree for eq. (6)'s sigma_t at every step, with
     the run's own max ||w_i - x_{i-1}|| (a fixed-schedule learner with one jump); the plain conversion
     adds 2 t^k G / rho times a standard draw."""
-    from dpregret.claims.privacy_algorithms import _HuberPair, _Schedule
+    from dpregret.claims.privacy_algorithms import HuberPair, Schedule
     from dpregret.learners import o2b, o2b_audit
 
     q = T // 2 + 1
     ws = [0.0] * (q - 1) + [1.0] * (T - q + 1)
-    prob = _HuberPair(G=0.3, H=1.7, a=0.2, r=2.0)
+    prob = HuberPair(G=0.3, H=1.7, a=0.2, r=2.0)
     data = [(np.array([-1.0]),)] * T
     asked = []
     step = o2b.TreeNoise.step
     monkeypatch.setattr(o2b.TreeNoise, "step", lambda self, s: asked.append(np.array(s, dtype=float)) or step(self, s))
-    o2b.run(o2b_audit.FixedData(prob, data), _Schedule(ws, 2), T, k=k, rho=rho, src=None, noise_src=_Unit(2),
+    o2b.run(o2b_audit.FixedData(prob, data), Schedule(ws, 2), T, k=k, rho=rho, src=None, noise_src=_Unit(2),
             checkpoints=[T])
     x_prev, bsum, md = 0.0, 0.0, 0.0
     for t in range(1, T + 1):  # the run's x_{t-1} and max_i |w_i - x_{i-1}|, replayed
@@ -234,10 +234,10 @@ def test_ztc_algorithm1_runs_at_eq6(monkeypatch, T, k, rho):
         x_prev, bsum = (bsum * x_prev + t**k * w) / bsum_new, bsum_new
         np.testing.assert_allclose(asked[t - 1], eq6(t, T, k, rho, prob.G, prob.H, md), rtol=1e-12)
     assert len(asked) == T
-    run = o2b.run(o2b_audit.FixedData(prob, data), _Schedule(ws, 2), T, k=k, rho=rho, src=None, noise_src=_Unit(2),
+    run = o2b.run(o2b_audit.FixedData(prob, data), Schedule(ws, 2), T, k=k, rho=rho, src=None, noise_src=_Unit(2),
                   checkpoints=[T], conversion="naive", record_released=True)
     g = run.extra["released"][:, :, 0]
-    noise_free = o2b.run(o2b_audit.FixedData(prob, data), _Schedule(ws, 2), T, k=k, rho=math.inf, src=None,
+    noise_free = o2b.run(o2b_audit.FixedData(prob, data), Schedule(ws, 2), T, k=k, rho=math.inf, src=None,
                          noise_src=_Unit(2), checkpoints=[T], conversion="naive", record_released=True)
     np.testing.assert_allclose(g - noise_free.extra["released"][:, :, 0],
                                np.tile([2 * t**k * prob.G / rho for t in range(1, T + 1)], (2, 1)), rtol=1e-12)

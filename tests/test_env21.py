@@ -15,7 +15,7 @@ from dpregret.environments.polytopes import Simplex, two_call_domain
 from dpregret.learners.private_bandit import private_bandit
 from dpregret.rng import ReplicateStreams, RowStreams, stable_key
 from dpregret.scenarios import env21 as S
-from dpregret.scenarios.env21_run import RoundMeter, _run, _streams, instrument
+from dpregret.scenarios.env21_run import RoundMeter, run_variants, env21_streams, instrument
 from margins import assert_not_verdict, assert_verdict, assert_z
 
 P = dict(replicates=4, L=1.0, delta=1e-5, T=[32, 128, 512, 3200], n_simplex=4, eps_rate_laplace=80,
@@ -72,10 +72,10 @@ def test_batched_variants_equal_separate_runs():
     losses = stationary_distance(dom, 200)
     lam = 3.0
     key = ("unit", 200)
-    both = _run(dom, losses, [("none", "none", 0.0), ("laplace", "laplace", lam)], range(3), 5, key)
-    alone = _run(dom, losses, [("laplace", "laplace", lam)], range(3), 5, key)
+    both = run_variants(dom, losses, [("none", "none", 0.0), ("laplace", "laplace", lam)], range(3), 5, key)
+    alone = run_variants(dom, losses, [("laplace", "laplace", lam)], range(3), 5, key)
     np.testing.assert_allclose(both.regret[3:], alone.regret, rtol=1e-12)
-    plain = private_bandit(dom, losses, _streams(5, range(3), *key, "u"))
+    plain = private_bandit(dom, losses, env21_streams(5, range(3), *key, "u"))
     np.testing.assert_allclose(both.regret[:3], plain.regret, rtol=1e-12)
 
 
@@ -83,7 +83,7 @@ def test_instrumentation_replay_is_checked():
     dom = Simplex(4)
     losses = stationary_distance(dom, 100)
     key = ("unit", 100)
-    run = _run(dom, losses, [("none", "none", 0.0)], range(2), 5, key, record=True)
+    run = run_variants(dom, losses, [("none", "none", 0.0)], range(2), 5, key, record=True)
     m = instrument(dom, losses, run, range(2), 5, key, 1)
     assert np.all(np.isfinite(m["c2_max"])) and np.all(m["c5_max"] >= m["c5_mean"])
     assert len(m["c2_rounds"][0]) == run.params["T_round"] and len(m["c5_rounds"][0]) == run.params["T_round"] - 1
@@ -130,7 +130,7 @@ def test_claims_on_a_tiny_run(monkeypatch):
     claims, on their learning gate (its regret is 2 x the gate's threshold by construction)."""
     from dpregret.claims.core import check_bound
 
-    full = []  # _round_bound keeps only its most critical point: keep every point's interval
+    full = []  # round_bound keeps only its most critical point: keep every point's interval
 
     def keep(*args, **kwargs):
         r = check_bound(*args, **kwargs)
@@ -188,18 +188,18 @@ def test_round_bound_pooled_is_one_point_per_group_and_can_fail():
     a group whose round-average exceeds B fails it."""
     import pandas as pd
 
-    from dpregret.claims.env21 import _round_bound
+    from dpregret.claims.env21 import round_bound
 
     rng = np.random.default_rng(0)
     rows = [{"g": g, "replicate": r, "v": list(rng.normal(m, 0.1, 5)), "B": 1.0}
             for g, m in (("a", 0.5), ("b", 0.6)) for r in range(8)]
     df = pd.DataFrame(rows)
-    res = _round_bound(df, "v", "B", ["g"], 0.05, pool_rounds=True)
-    assert_verdict(res, "PASS")  # at its most critical point (the one _round_bound keeps)
+    res = round_bound(df, "v", "B", ["g"], 0.05, pool_rounds=True)
+    assert_verdict(res, "PASS")  # at its most critical point (the one round_bound keeps)
     assert res.detail["n_points"] == 2
-    assert _round_bound(df, "v", "B", ["g"], 0.05).detail["n_points"] == 10
+    assert round_bound(df, "v", "B", ["g"], 0.05).detail["n_points"] == 10
     df["v"] = [list(np.asarray(v) + (1.0 if g == "b" else 0.0)) for g, v in zip(df.g, df.v)]
-    assert_verdict(_round_bound(df, "v", "B", ["g"], 0.05, pool_rounds=True), "FAIL")
+    assert_verdict(round_bound(df, "v", "B", ["g"], 0.05, pool_rounds=True), "FAIL")
 
 
 def test_online_meter_equals_offline_replay_and_leaves_run_unchanged():
@@ -210,7 +210,7 @@ def test_online_meter_equals_offline_replay_and_leaves_run_unchanged():
     dom = Simplex(4)
     losses = stationary_distance(dom, 150)
     meter = RoundMeter(dom)
-    online = _run(dom, losses, variants, reps, 5, key, record=True, monitor=meter, engine="numpy")
+    online = run_variants(dom, losses, variants, reps, 5, key, record=True, monitor=meter, engine="numpy")
     m_on = meter.result()
     m_off = instrument(dom, losses, online, reps, 5, key, len(variants))
     for k in ("c2_max", "c2_mean", "c5_max", "c5_mean"):
@@ -218,7 +218,7 @@ def test_online_meter_equals_offline_replay_and_leaves_run_unchanged():
     for k in ("c2_rounds", "c5_rounds"):
         assert all(np.array_equal(a, b) for a, b in zip(m_on[k], m_off[k]))
     dom2 = Simplex(4)
-    plain = _run(dom2, stationary_distance(dom2, 150), variants, reps, 5, key, engine="numpy")
+    plain = run_variants(dom2, stationary_distance(dom2, 150), variants, reps, 5, key, engine="numpy")
     assert np.array_equal(plain.regret, online.regret) and plain.projections == online.projections
     assert online.plays.shape == (online.params["T_round"], 6, dom.n)
 

@@ -14,7 +14,7 @@ from dpregret.learners.private_bandit import batch_schedule, private_bandit
 from dpregret.rng import RowStreams
 from dpregret.scenarios import env21 as S
 from dpregret.scenarios import env21_user as U
-from dpregret.scenarios.env21_run import _run, _streams
+from dpregret.scenarios.env21_run import run_variants, env21_streams
 from margins import assert_verdict
 
 DEFAULT_T = [300, 1000, 3000, 10000, 30000]  # config presets.default.env21.T (the simplex grid)
@@ -59,14 +59,14 @@ def test_nonlearner_rows_are_the_frozen_learner_through_the_door(engine, losses)
     T, reps, key = 1000, range(3), ("unit", "nl")
     make = S.rate_losses if losses == "rate" else S.vertex_switching
     variants = [("none", "none", 0.0), ("laplace", "laplace", 5.0)]
-    run = _run(dom, make(dom, T), variants, reps, 7, key, nonlearner=True, engine=engine)
-    plain = _run(dom, make(dom, T), variants, reps, 7, key, engine=engine)
+    run = run_variants(dom, make(dom, T), variants, reps, 7, key, nonlearner=True, engine=engine)
+    plain = run_variants(dom, make(dom, T), variants, reps, 7, key, engine=engine)
     assert np.array_equal(run.regret, plain.regret) and run.oracle_calls == plain.oracle_calls
-    door = U.private_bandit_around(dom, make(dom, T), U.FrozenCentre, RowStreams(_streams(7, reps, *key, "u"), 1))
+    door = U.private_bandit_around(dom, make(dom, T), U.FrozenCentre, RowStreams(env21_streams(7, reps, *key, "u"), 1))
     np.testing.assert_allclose(run.nonlearner_regret[:3], door["regret"], rtol=1e-9)
     np.testing.assert_allclose(run.nonlearner_regret[3:], door["regret"], rtol=1e-9)  # every variant's rows
     with pytest.raises(ValueError, match="nonlearner"):
-        private_bandit(dom, make(dom, T), _streams(7, reps, *key, "u"), nonlearner=True, checkpoints=[10, T])
+        private_bandit(dom, make(dom, T), env21_streams(7, reps, *key, "u"), nonlearner=True, checkpoints=[10, T])
 
 
 def _rate(runs, alg, tol):
@@ -85,8 +85,8 @@ def test_the_instance_bites_on_the_default_grid(domain, grid, tol):
     runs = {}
     for T in grid:
         dom = make_domain(domain, n)
-        run = _run(dom, S.rate_losses(dom, T), [("none", "none", 0.0)], range(4), 12345, ("rates", domain, T),
-                   nonlearner=True)
+        run = run_variants(dom, S.rate_losses(dom, T), [("none", "none", 0.0)], range(4), 12345, ("rates", domain, T),
+                           nonlearner=True)
         runs[T] = {"none": run.regret[:, -1], "frozen": run.nonlearner_regret}
     assert_verdict(_rate(runs, "frozen", tol), "FAIL", what=f"{domain}: frozen centre")
     assert_verdict(_rate(runs, "none", 0.10), "PASS", what=f"{domain}: Algorithm 1")
@@ -98,8 +98,8 @@ def test_the_switching_instance_bites_on_the_default_grid():
     runs = {}
     for T in DEFAULT_T:
         dom = make_domain("simplex", 5)
-        run = _run(dom, S.vertex_switching(dom, T), [("none", "none", 0.0)], range(4), 12345, ("rates", "simplex", T),
-                   nonlearner=True)
+        run = run_variants(dom, S.vertex_switching(dom, T), [("none", "none", 0.0)], range(4), 12345, ("rates", "simplex", T),
+                           nonlearner=True)
         runs[T] = {"none": run.regret[:, -1], "frozen": run.nonlearner_regret}
     assert_verdict(_rate(runs, "frozen", 0.10), "FAIL", what="switching: frozen centre")
     assert_verdict(_rate(runs, "none", 0.10), "PASS", what="switching: Algorithm 1")

@@ -6,7 +6,7 @@ import pytest
 
 from dpregret.environments.stochastic import LinearFamily, TiledStreams
 from dpregret.learners import o2b, o2b_bounds
-from dpregret.learners.o2b_jit import _pw
+from dpregret.learners.o2b_jit import pairwise_sum
 from dpregret.learners.oco import ProjectedOGD
 from dpregret.rng import stable_key
 
@@ -27,10 +27,10 @@ def _run(d, conversion, sensitivity, factor, T, cps, reps=range(3, 6), cg=(0.01,
     (150, "tree", "eq6", 1.0, 33, [33]), (4, "naive", "eq6", 1.0, 90, [30, 90]), (9, "naive", "eq6", 2.0, 41, [41]),
 ])
 def test_fast_path_equals_reference_loop(monkeypatch, d, conversion, sensitivity, factor, T, cps):
-    assert o2b._linear_fast_path(LinearFamily(d, [0.1], 1), ProjectedOGD(1, d, 1.0, lambda t: 1.0), conversion, None,
-                                 False, False, TiledStreams(1, (1,), [0], 1), TiledStreams(1, (2,), [0], 1))
+    assert o2b.linear_fast_path(LinearFamily(d, [0.1], 1), ProjectedOGD(1, d, 1.0, lambda t: 1.0), conversion, None,
+                                False, False, TiledStreams(1, (1,), [0], 1), TiledStreams(1, (2,), [0], 1))
     fast, lf = _run(d, conversion, sensitivity, factor, T, cps)
-    monkeypatch.setattr(o2b, "_linear_fast_path", lambda *a, **k: False)
+    monkeypatch.setattr(o2b, "linear_fast_path", lambda *a, **k: False)
     ref, lr = _run(d, conversion, sensitivity, factor, T, cps)
     for name in ("subopt", "regret", "subopt_w"):
         np.testing.assert_array_equal(getattr(fast, name), getattr(ref, name))
@@ -42,18 +42,18 @@ def test_pairwise_sum_rounds_as_numpy():
     rng = np.random.default_rng(0)
     for n in [1, 2, 7, 8, 9, 16, 100, 127, 128, 129, 130, 250, 256, 300, 1000, 2049]:
         a = rng.standard_normal(n) * np.exp(5 * rng.standard_normal(n))
-        assert _pw(a, 0, n) == np.sum(a)
+        assert pairwise_sum(a, 0, n) == np.sum(a)
 
 
 def test_blocked_normal_serves_the_streams_draws_and_stops_where_they_stop():
     from dpregret.rng import ReplicateStreams
 
     a, b = ReplicateStreams(5, (9,), range(3)), ReplicateStreams(5, (9,), range(3))
-    bn = o2b._BlockedNormal(b, 4, block=7, limit=20)
+    bn = o2b.BlockedNormal(b, 4, block=7, limit=20)
     for _ in range(20):
         np.testing.assert_array_equal(bn.standard_normal((1, 4)), a.normal((1, 4)))
     assert a.consumed == b.consumed
-    bn = o2b._BlockedNormal(b, 4, block=3, limit=5)
+    bn = o2b.BlockedNormal(b, 4, block=3, limit=5)
     for _ in range(5):
         np.testing.assert_array_equal(bn.standard_normal((4,)), a.normal((4,)))
     assert a.consumed == b.consumed
@@ -68,8 +68,8 @@ def test_parameter_free_fast_path_equals_reference_loop(monkeypatch, d, T, cps, 
     def go():
         reps = range(2, 5)
         prob = LinearFamily(d, list(cg), len(reps), r=2.0)
-        pf = o2b._pf_params(prob, T, rho, 1.0, 0.05)
-        pf["ghat_controls"] = {"C_half": o2b._pf_params(prob, T, rho, 0.5, 0.05)["ghat"]}
+        pf = o2b.pf_params(prob, T, rho, 1.0, 0.05)
+        pf["ghat_controls"] = {"C_half": o2b.pf_params(prob, T, rho, 0.5, 0.05)["ghat"]}
         learner = ParameterFree(len(reps) * len(cg), d, prob.r, pf["ghat"])
         run = o2b.run(prob, learner, T, k=3, rho=rho, src=TiledStreams(7, stable_key("pf", "data", d), reps, len(cg)),
                       noise_src=TiledStreams(7, stable_key("pf", "noise", d), reps, len(cg)), checkpoints=cps,
@@ -77,7 +77,7 @@ def test_parameter_free_fast_path_equals_reference_loop(monkeypatch, d, T, cps, 
         return run, learner
 
     fast, lf = go()
-    monkeypatch.setattr(o2b, "_linear_pf_fast_path", lambda *a, **k: False)
+    monkeypatch.setattr(o2b, "linear_pf_fast_path", lambda *a, **k: False)
     ref, lr = go()
     for name in ("subopt", "regret", "subopt_w"):
         np.testing.assert_array_equal(getattr(fast, name), getattr(ref, name))

@@ -428,12 +428,12 @@ def test_round_records_match_step_records():
 
 
 def test_rule_schedules_equal_array_schedules():
-    from dpregret.environments.bco import ConstantSchedule, SwitchingSchedule, _switching_schedule
+    from dpregret.environments.bco import ConstantSchedule, SwitchingSchedule, switching_schedule
 
     dom = Simplex(3)
     for T, phases in ((1, 1), (7, 3), (10, 4), (101, 7), (64, 64)):
         rule = switching_distance(dom, T, phases=phases)
-        arr = DistanceLosses(dom, T, 1.0, rule.centres, _switching_schedule(T, phases))
+        arr = DistanceLosses(dom, T, 1.0, rule.centres, switching_schedule(T, phases))
         assert np.array_equal(rule.schedule, arr.schedule)
         assert all(rule.piece(t) == arr.piece(t) for t in range(1, T + 1))
         for tau in {1, T // 2 or 1, T, T + 3}:

@@ -338,10 +338,10 @@ def test_the_claims_are_found_by_the_contract_and_check_runs_one():
     assert v.control_caught.all()
     # each control caught with the declared margin (0.93 [0.91, 0.94] and 0.92 [0.90, 0.94] against 0.65),
     # recomputed from the same runs by the check's own decision
-    from dpregret.api import _decide, _params
+    from dpregret.api import decide_learners, preset_params
     uc = found["AS17-T2-blo-cube-rate-T"]
-    run, p = _params(uc.scenario, "smoke", None, None, 2)
-    for learner, (_, ctl, _, _) in _decide(uc, out.runs, p, run, "fkm").items():
+    run, p = preset_params(uc.scenario, "smoke", None, None, 2)
+    for learner, (_, ctl, _, _) in decide_learners(uc, out.runs, p, run, "fkm").items():
         _fails_clearly(ctl)
     with pytest.raises(ValueError, match="taken by the paper's rows"):
         dpregret.check(fkm, "AS17-T2-blo-ball-rate-T", name="dp_scrible_composed", preset="smoke")

@@ -201,7 +201,7 @@ def test_user_claim_decides_a_small_learner_with_its_control_caught(small_runs):
     piped = C.evaluate(rows, d_noise, "stochastic", 4, TOL, 0.05, _rng_for("x"))["AS17-cor3.2-gap-rate-T"]
     assert (piped["claim"].measured, piped["control"].measured) == (paper.measured, paper_ctl.measured)
     rng = _rng_for("AS17-cor3.2-gap-rate-T")
-    direct = [C._check("AS17-cor3.2-gap-rate-T", rows, None, a, 4, 4, 0.15, 0.05, rng) for a in ("tree", "fresh_noise")]
+    direct = [C.check_claim("AS17-cor3.2-gap-rate-T", rows, None, a, 4, 4, 0.15, 0.05, rng) for a in ("tree", "fresh_noise")]
     assert [(r.verdict, r.measured, r.ci_low, r.ci_high) for r in direct] == [
         (r.verdict, r.measured, r.ci_low, r.ci_high) for r in (paper, paper_ctl)]
 

@@ -10,12 +10,12 @@ import pandas as pd
 import pytest
 
 import dpregret
-from dpregret.api import _params
+from dpregret.api import preset_params
 from dpregret.environments.polytopes import make_domain
 from dpregret.rng import RowStreams
 from dpregret.scenarios import env21 as S
 from dpregret.scenarios import env21_user as U
-from dpregret.scenarios.env21_run import _streams
+from dpregret.scenarios.env21_run import env21_streams
 
 
 class LazyProjection:
@@ -50,7 +50,7 @@ class Vertex:
 
 @pytest.fixture(scope="module")
 def smoke():
-    run, p = _params("env21", "smoke", None, None, None)
+    run, p = preset_params("env21", "smoke", None, None, None)
     return run, p
 
 
@@ -71,13 +71,13 @@ def test_user_rows_leave_the_papers_rows_unchanged(smoke):
 
 def _initial_release(seed, reps, T, scales, kinds, d):
     """L~_0, the tree's release before the first round, from fresh streams of the run's keys."""
-    from dpregret.learners.private_bandit import _noise_draw, batch_schedule
+    from dpregret.learners.private_bandit import noise_draw, batch_schedule
     from dpregret.tree import TreeBasedAgg
 
     if scales is None:
         return None
-    nz = RowStreams(_streams(seed, reps, "rates", "simplex", T, "noise"), len(scales), scales, kinds)
-    return TreeBasedAgg(batch_schedule(T)[1], d, _noise_draw("laplace", 1.0, nz, nz.R, d), nz.R).released
+    nz = RowStreams(env21_streams(seed, reps, "rates", "simplex", T, "noise"), len(scales), scales, kinds)
+    return TreeBasedAgg(batch_schedule(T)[1], d, noise_draw("laplace", 1.0, nz, nz.R, d), nz.R).released
 
 
 @pytest.mark.parametrize("T", [100, 1000])
@@ -103,9 +103,9 @@ def test_paper_learner_through_the_generic_path_gives_the_fast_paths_numbers(smo
                                       (("laplace_slow_zeta", "gaussian_slow_zeta"), zp, [lam, sig],
                                        ["laplace", "gaussian"])):
         V = len(algs)
-        u = RowStreams(_streams(run["seed"], reps, "rates", "simplex", T, "u"), V)
-        nz = None if scales is None else RowStreams(_streams(run["seed"], reps, "rates", "simplex", T, "noise"),
-                                                       V, scales, kinds)
+        u = RowStreams(env21_streams(run["seed"], reps, "rates", "simplex", T, "u"), V)
+        nz = None if scales is None else RowStreams(env21_streams(run["seed"], reps, "rates", "simplex", T, "noise"),
+                                                    V, scales, kinds)
         L0 = _initial_release(run["seed"], reps, T, scales, kinds, d)
         s0 = None if L0 is None else L0 @ dom.Q.T
 
@@ -150,12 +150,12 @@ def _clear(res, verdict, k=1.0):
 
 def _decided(out, claim, name, preset="smoke"):
     """The check's own results for both learners (rule applied, check, control), recomputed from its runs."""
-    from dpregret.api import _decide
+    from dpregret.api import decide_learners
     from dpregret.scenarios.contract import user_claims
 
     uc = user_claims()[claim]
-    run, p = _params(uc.scenario, preset, None, None, None)
-    return {k: (rec, res, ctl) for k, (rec, ctl, _, res) in _decide(uc, out.runs, p, run, name).items()}
+    run, p = preset_params(uc.scenario, preset, None, None, None)
+    return {k: (rec, res, ctl) for k, (rec, ctl, _, res) in decide_learners(uc, out.runs, p, run, name).items()}
 
 
 def _ratio_interval(runs, alg):

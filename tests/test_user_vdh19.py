@@ -122,8 +122,8 @@ def test_a_small_user_learner_gets_a_verdict_with_its_control_caught():
 
     from scipy import stats
 
-    from dpregret.api import _decide, _params
-    from dpregret.claims.vdh19 import _minority_cost
+    from dpregret.api import decide_learners, preset_params
+    from dpregret.claims.vdh19 import minority_cost
 
     c = dpregret.check(BallOGD, CID, name="ball_ogd", preset="default", replicates=8)
     v = c.verdicts.set_index("learner")
@@ -133,8 +133,8 @@ def test_a_small_user_learner_gets_a_verdict_with_its_control_caught():
     # each verdict with the declared margin, its interval clear of 0 + 0.25 by its half-width (measured:
     # ball_ogd -0.16 [-0.25, -0.04], the paper's -0.21 [-0.36, -0.05], controls 1.06 [1.05, 1.07] and 0.90 [0.88, 0.92])
     uc = _claim()
-    run, p = _params(uc.scenario, "default", None, None, 8)
-    for _, (_, ctl, _, res) in _decide(uc, c.runs, p, run, "ball_ogd").items():
+    run, p = preset_params(uc.scenario, "default", None, None, 8)
+    for _, (_, ctl, _, res) in decide_learners(uc, c.runs, p, run, "ball_ogd").items():
         for r, verdict in ((res, "PASS"), (ctl, "FAIL")):
             thr, half = r.bound + r.tolerance, (r.ci_high - r.ci_low) / 2
             assert r.verdict == verdict and (r.ci_low - thr if verdict == "FAIL" else thr - r.ci_high) >= half, r
@@ -142,7 +142,7 @@ def test_a_small_user_learner_gets_a_verdict_with_its_control_caught():
     # at the two largest T the maximal-privacy cost is over 10x the minority's, with a margin: the uniform
     # cost's 95% lower limit over 10x the random cost's upper limit (per replicate, paired with the run
     # without noise; measured ~1970 and ~3900 against ~10 and ~6)
-    cost = _minority_cost(c.runs[c.runs.u_frac == 1.0], "ball_ogd")
+    cost = minority_cost(c.runs[c.runs.u_frac == 1.0], "ball_ogd")
 
     def limits(placement, T):
         x = cost[(cost.placement == placement) & (cost["T"] == T)].gap.to_numpy()

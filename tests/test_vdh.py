@@ -369,7 +369,7 @@ def test_worst_case_search_runs_the_learners_it_names():
     """The search's batched run (Algorithm 1 and Algorithm 2's magnitude learner in one batch, the
     direction by hand) plays what Algorithm 1, Algorithm 3 (d = 1) and Algorithm 2 (d = 1) play; the
     bounds hold with slack on the whole family (ratios recorded by the claims)."""
-    g, labels, G, w = vdh_bounds._search_runs()
+    g, labels, G, w = vdh_bounds.search_runs()
     K = len(labels)
     a1, a3 = vdh.PrivatePotential(G, b=1.0, shape=(K,)), vdh.SparsePotential(G[:, None], 1, batch=(K,), b=1.0)
     a2 = vdh.BlackBoxReduction(G, 1, batch=(K,), b=1.0)

@@ -13,7 +13,7 @@ from dpregret.learners.vdh_controls import FixedStepOGD, Frozen, LazySparsePoten
 from dpregret.mechanisms import l2_laplace_randomiser
 from dpregret.rng import ReplicateStreams, stable_key
 from dpregret.scenarios import vdh19 as S
-from dpregret.scenarios.vdh19_run import _Masks, _smallest
+from dpregret.scenarios.vdh19_run import Masks, smallest_positions
 from margins import assert_not_verdict, assert_verdict, assert_z
 
 P = dict(d=5, T=[30, 100, 300, 1000, 3000], u_frac=[0, 0.5, 1, 4], rate_eps=2.0, eps_grid=[1.0, 4.0], T_eps=100,
@@ -230,13 +230,13 @@ def test_figures(small_tables, tmp_path):
 def test_bound_check_shift_is_exact():
     """The per-replicate differences average to mean(metric) - bound with the expectation where
     the theorem puts it (printed Theorem 10: inside the max)."""
-    from dpregret.claims.vdh19 import _shifted
+    from dpregret.claims.vdh19 import shifted
 
     S_r = np.array([3.0, 50.0, 400.0, 900.0])
     m = np.array([1.0, 2.0, 3.0, 10.0])
     for u in (0.0, 0.3, 5.0):
         exact = float(vdh_bounds.bound_thm10(u, S_r, 1.0, 1.0, axis=0))
-        d = _shifted(m, vdh_bounds.bound_thm10(u, S_r, 1.0, 1.0), exact)
+        d = shifted(m, vdh_bounds.bound_thm10(u, S_r, 1.0, 1.0), exact)
         assert math.isclose(d.mean(), m.mean() - exact, rel_tol=1e-12, abs_tol=1e-12)
 
 
@@ -272,7 +272,7 @@ def test_smallest_positions_equal_stable_ranks_with_ties(block):
     for T, n in ((1, 1), (50, 1), (50, 50), (300, 17), (2500, 9), (2500, 2600)):
         u = rng.integers(0, 4, size=(3, T)).astype(float)  # many ties: lower position first
         ref = np.argsort(u, axis=1, kind="stable")[:, :min(n, T)]
-        assert np.array_equal(_smallest(_Served(u), T, n, block=block), ref)
+        assert np.array_equal(smallest_positions(_Served(u), T, n, block=block), ref)
 
 
 def test_streamed_masks_equal_full_masks():
@@ -287,13 +287,13 @@ def test_streamed_masks_equal_full_masks():
                            {"placement": "none", "n": 0}])
             src = lambda: ReplicateStreams(7, stable_key("t", T), range(2, 5), block=block)  # noqa: E731
             ref = _full_masks(variants, T, src().uniform((T,)))
-            m = _Masks(variants, T, 3, src())
+            m = Masks(variants, T, 3, src())
             assert all(np.array_equal(m(t), ref[t]) for t in range(T))
             with pytest.raises(ValueError, match="in order"):
                 m(0)
     u = rng.integers(0, 3, size=(4, 200)).astype(float)
     variants = [{"placement": "random", "n": n} for n in (1, 5, 60)]
-    ref, m = _full_masks(variants, 200, u), _Masks(variants, 200, 4, _Served(u))
+    ref, m = _full_masks(variants, 200, u), Masks(variants, 200, 4, _Served(u))
     assert all(np.array_equal(m(t), ref[t]) for t in range(200))
 
 
@@ -303,12 +303,12 @@ def test_placement_memory_flat_in_T():
     import tracemalloc
 
     T, R = 200_000, 16
-    variants = [S._variant("random", 2.0, S.n_private(T)), S._variant("adversarial", 2.0, S.n_private(T)),
-                S._variant("uniform", 2.0, T), S._variant("none", 2.0, 0)]
+    variants = [S.placement_variant("random", 2.0, S.n_private(T)), S.placement_variant("adversarial", 2.0, S.n_private(T)),
+                S.placement_variant("uniform", 2.0, T), S.placement_variant("none", 2.0, 0)]
     src = ReplicateStreams(1, stable_key("mem"), range(R), block=64)
     tracemalloc.start()
     try:
-        m = _Masks(variants, T, R, src)
+        m = Masks(variants, T, R, src)
         hits = sum(int(m(t)[0].sum()) for t in range(2000))
         peak = tracemalloc.get_traced_memory()[1]
     finally:

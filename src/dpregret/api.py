@@ -40,11 +40,11 @@ def _config_path(config_path) -> Path:
                      "(a copy of the repository's config/config.yaml)")
 
 
-def applicable() -> pd.DataFrame:
+def applicable() -> ClaimsTable:
     """The claims your learner can get, one row per claim (index ``claim``): its paper and theorem,
     the ``setting`` of the learner, how ``make`` is called, what runs your learner (and what its
-    primary control is), and the paper's learner it is shown beside.  Printed, it reads as a table;
-    the objects behind it are :func:`dpregret.scenarios.contract.user_claims`."""
+    primary control is), and the paper's learner it is shown beside.  Printed, it reads as a table
+    with every cell in full (:class:`ClaimsTable`, a DataFrame); the objects behind it are :func:`dpregret.scenarios.contract.user_claims`."""
     from .claims import all_claims
     from .papers import paper
     from .scenarios.contract import user_claims
@@ -56,7 +56,44 @@ def applicable() -> pd.DataFrame:
         rows.append({"claim": cid, "paper": paper(c.paper).cite if c else "", "theorem": c.theorem if c else "",
                      "setting": uc.setting, "make": uc.signature, "wraps": uc.wraps,
                      "control": c.control if c else "", "beside": uc.paper_label})
-    return pd.DataFrame(rows).set_index("claim")
+    return ClaimsTable(pd.DataFrame(rows).set_index("claim"))
+
+
+class ClaimsTable(pd.DataFrame):
+    """A DataFrame (one row per claim) that prints every cell in full: long cells wrapped to
+    :attr:`WIDTHS`, each claim's row starting on its own line, nothing cut to "..."."""
+
+    WIDTHS = {"paper": 12, "theorem": 16, "setting": 12, "make": 22, "wraps": 36, "control": 28, "beside": 22}
+
+    @property
+    def _constructor(self):  # a slice or copy is a plain DataFrame (and prints as one)
+        return pd.DataFrame
+
+    def to_text(self, widths: dict | None = None) -> str:
+        """The table as text: a header, a rule, then per claim its cells wrapped to ``widths`` (a
+        column's characters; default :attr:`WIDTHS`, 24 for a column not named there)."""
+        import textwrap
+
+        widths = {**self.WIDTHS, **(widths or {})}
+        index = [str(i) for i in self.index]
+        cols = [(self.index.name or "", max([len(self.index.name or "")] + [len(i) for i in index]))]
+        cols += [(str(c), widths.get(str(c), 24)) for c in self.columns]
+        lines = ["  ".join(name.ljust(w) for name, w in cols).rstrip(), "  ".join("-" * w for _, w in cols)]
+        for i, (key, row) in enumerate(zip(index, self.itertuples(index=False))):
+            cells = [[key]] + [textwrap.wrap(str(v), w, break_on_hyphens=False) or [""]
+                               for v, (_, w) in zip(row, cols[1:])]
+            if i:
+                lines.append("")
+            for k in range(max(map(len, cells))):
+                lines.append("  ".join((c[k] if k < len(c) else "").ljust(w)
+                                       for c, (_, w) in zip(cells, cols)).rstrip())
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return self.to_text()
 
 
 @dataclass
@@ -84,8 +121,10 @@ class Check:
         return out
 
 
-def _params(scenario: str, preset: str, config_path: Path | str | None, seed: int | None,
-            replicates: int | None) -> tuple[dict, dict]:
+def preset_params(scenario: str, preset: str, config_path: Path | str | None, seed: int | None,
+                  replicates: int | None) -> tuple[dict, dict]:
+    """``(run, params)`` of ``scenario`` under ``preset`` from the config, ``seed`` and ``replicates``
+    overriding it when given."""
     with open(_config_path(config_path)) as fh:
         cfg = yaml.safe_load(fh)
     cfg = {**cfg, "preset": preset, "scenarios": [scenario]}
@@ -127,11 +166,11 @@ def check(make, claim: str, *, name: str = "user", preset: str = "smoke",
     check_name(name, uc)
     if replicates is not None and int(replicates) < 2:
         raise ValueError(f"replicates must be >= 2 (an interval needs at least two), got {replicates}")
-    run, p = _params(uc.scenario, preset, config_path, seed, replicates)
+    run, p = preset_params(uc.scenario, preset, config_path, seed, replicates)
     reps = range(int(p["replicates"]))
     runs = pd.concat([uc.simulate(p, point, reps, run["seed"], {name: make}) for point in uc.points(p)],
                      ignore_index=True)
-    decided = _decide(uc, runs, p, run, name)
+    decided = decide_learners(uc, runs, p, run, name)
     rows = []
     for learner, (rec, ctl, evidence, _) in decided.items():
         rows.append({"learner": uc.paper_label if learner == uc.paper_name else name, "claim": claim,
@@ -143,7 +182,7 @@ def check(make, claim: str, *, name: str = "user", preset: str = "smoke",
     return Check(pd.DataFrame(rows), runs, preset, cpu.state())
 
 
-def _decide(uc, runs: pd.DataFrame, p: dict, run: dict, name: str) -> dict:
+def decide_learners(uc, runs: pd.DataFrame, p: dict, run: dict, name: str) -> dict:
     """learner -> (result after the verdict rule, control result, evidence, check's result), for the paper's
     learner and ``name``; the bootstrap streams are the pipeline's (keyed by the claim id)."""
     claim_obj = _claim_object(uc.claim)
@@ -171,7 +210,7 @@ def decide_user_claim(claim: str, name: str, make_spec: str, runs: pd.DataFrame,
 
     uc = user_claims()[claim]
     p = run[uc.scenario]
-    decided = _decide(uc, runs, p, run, name)
+    decided = decide_learners(uc, runs, p, run, name)
     raw = {k: (v[3], v[1]) for k, v in decided.items()}
     base = _claim_object(claim)
     mine = dataclasses.replace(base, statement=f"[your learner {name} = {make_spec}, {uc.wraps}] {base.statement}")

@@ -59,7 +59,7 @@ class Audit:
         return asdict(self)
 
 
-def _scores(name: str, x) -> np.ndarray:
+def score_array(name: str, x) -> np.ndarray:
     """Scores as an (n, k) array (k candidate statistics of the same outputs), rounded."""
     a = np.asarray(x, dtype=float)
     a = V.finite_array(name, a[:, None] if a.ndim == 1 else a, ndim=2)
@@ -115,7 +115,7 @@ def eps_lower_bound(scores_d: np.ndarray, scores_dp: np.ndarray, delta: float, a
     and only the evaluation half enters the bound, so the choice costs no confidence."""
     delta = V.probability("delta", delta, open_left=False)
     alpha = V.probability("alpha", alpha)
-    s_d, s_dp = _scores("scores_d", scores_d), _scores("scores_dp", scores_dp)
+    s_d, s_dp = score_array("scores_d", scores_d), score_array("scores_dp", scores_dp)
     if s_d.shape[1] != s_dp.shape[1]:
         raise ValueError(f"scores_d and scores_dp must have the same columns, got {s_d.shape[1]} and {s_dp.shape[1]}")
     if min(len(s_d), len(s_dp)) < 4:
@@ -153,7 +153,7 @@ def gdp_mu_lower_bound(scores_d: np.ndarray, scores_dp: np.ndarray, alpha: float
     ``mu >= Phi^-1(1 - a0) - Phi^-1(b0)``; Clopper-Pearson upper limits on both errors,
     threshold (and, for (n, k) scores, the column) chosen on one half.  Returns (mu_lb, threshold)."""
     alpha = V.probability("alpha", alpha)
-    s_d, s_dp = _scores("scores_d", scores_d), _scores("scores_dp", scores_dp)
+    s_d, s_dp = score_array("scores_d", scores_d), score_array("scores_dp", scores_dp)
     if s_d.shape[1] != s_dp.shape[1]:
         raise ValueError(f"scores_d and scores_dp must have the same columns, got {s_d.shape[1]} and {s_dp.shape[1]}")
     a = alpha / 2

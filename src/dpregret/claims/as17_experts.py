@@ -73,7 +73,7 @@ def evaluate(df: pd.DataFrame, d_noise: pd.DataFrame, env: str, rate_eps: float,
     for cid in CLAIMS:
         tol = tols.get(cid, 0.0)
         eps_c = reps if cid == "AS17-cor3.2-regret-rate-T" else rate_eps
-        res = {role: _check(cid, df, d_noise, alg, N, eps_c, tol, alpha, rng) for role, alg in
+        res = {role: check_claim(cid, df, d_noise, alg, N, eps_c, tol, alpha, rng) for role, alg in
                (("claim", ALG), ("control", CONTROL))}
         if cid == "AS17-cor3.2-regret-rate-T" and regime is not None:
             res["claim"] = regret_regime(df, ALG, "nonprivate", eps_c, res["claim"], regime)
@@ -81,7 +81,7 @@ def evaluate(df: pd.DataFrame, d_noise: pd.DataFrame, env: str, rate_eps: float,
             res["claim"] = with_learning_gate(res["claim"], learning_gate(df, "nonprivate", alpha, rng))
             nl = learning_gate(df, None, alpha, rng)
         else:
-            nl = _check(cid, df, d_noise, None, N, eps_c, tol, alpha, rng)
+            nl = check_claim(cid, df, d_noise, None, N, eps_c, tol, alpha, rng)
         res["claim"] = with_nonlearner(res["claim"], NONLEARNER, nl)
         out[cid] = res
     return out
@@ -112,7 +112,7 @@ def regret_regime(df: pd.DataFrame, alg: str, base: str, eps: float, res: Result
                                 regime["privacy_share_max"], eps)
 
 
-def _check(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng, base="nonprivate") -> Result:
+def check_claim(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng, base="nonprivate") -> Result:
     """Claim ``cid`` on the rows ``algorithm == alg``; the gap claims pair them with the rows
     ``algorithm == base`` (the non-private twin on the same losses).  ``alg=None``: the
     non-learner (uniform weights, column ``uniform_regret`` of the tree's rows), whose private and
@@ -183,7 +183,7 @@ def gap_rate_T_claim(runs: pd.DataFrame, rate_eps: float, tol: dict, alpha: floa
         if not (df.algorithm == a).any():
             raise ValueError(f"no rows for algorithm={a!r} on env={env!r}")
     N, rng = int(df.N.iloc[0]), rng_for(cid)
-    res, control = (_check(cid, df, None, a, N, rate_eps, tol.get(cid, 0.0), alpha, rng, base=base) for a in (alg, ctl))
+    res, control = (check_claim(cid, df, None, a, N, rate_eps, tol.get(cid, 0.0), alpha, rng, base=base) for a in (alg, ctl))
     return with_learning_gate(res, learning_gate(df, base, alpha, rng)), control
 
 

@@ -25,7 +25,7 @@ import pandas as pd
 from .as17_gates import gate_points, gate_T, privacy_share_regime
 from .core import (Result, check_bound, check_comparison, check_rate, claim_factory, confirm_by_se, not_in_regime,
                    width_margin, with_learning_gate, with_nonlearner)
-from .rates import TRANSFORMS, RateSpec, _select, evaluate_rate
+from .rates import TRANSFORMS, RateSpec, select_rows, evaluate_rate
 
 PAPER = "AS17"
 FRESH = "fresh noise on every release without the tree (advanced composition): multiplicative O~(sqrt(T)/eps)"
@@ -359,7 +359,7 @@ def rate_nonlearner(df: pd.DataFrame, spec: RateSpec, scen: str, rate_eps: float
         return name, spec_gate_T(df, spec, None, col, alpha, rng)
     if spec.x in ("N", "inv_eps"):
         return name, spec_gate_points(df, spec, False, col, alpha)
-    xs, nl = _by(_select(df, spec, spec.algorithm, rate_eps), spec.x, col)
+    xs, nl = _by(select_rows(df, spec, spec.algorithm, rate_eps), spec.x, col)
     return name, check_rate(xs.astype(float), nl, spec.exponent, tol, alpha, rng,
                             transform=TRANSFORMS[spec.transform], decades=spec.decades)
 
@@ -408,7 +408,7 @@ def evaluate_extra(mab: pd.DataFrame, blo: pd.DataFrame, rate_eps: float, alpha:
     learning: ``learns=False``)."""
     out = {}
     T_all = mab[mab.grid == "T"]
-    out["AS17-thm4.1-bound"] = _thm4_1_bound(mab[mab.grid.isin(["T", "bound"])], alpha)
+    out["AS17-thm4.1-bound"] = thm4_1_bound(mab[mab.grid.isin(["T", "bound"])], alpha)
     for env in T_all.env.unique():
         suffix = "" if env == "stochastic" else f"--{env}"
         out.update(_lemma43_and_baseline(T_all[T_all.env == env], rate_eps, alpha, suffix))
@@ -438,7 +438,7 @@ def evaluate_extra(mab: pd.DataFrame, blo: pd.DataFrame, rate_eps: float, alpha:
     return out
 
 
-def _thm4_1_bound(rows: pd.DataFrame, alpha: float) -> tuple[Result, Result, dict]:
+def thm4_1_bound(rows: pd.DataFrame, alpha: float) -> tuple[Result, Result, dict]:
     """Theorem 4.1's explicit bound at every (sequence, N, T, eps) of the T grid and of the bound grid
     (the signed fixed-leader sequence, :class:`~dpregret.scenarios.as17_bandits.SignedExperts`).
 
@@ -525,7 +525,7 @@ def decide_rate(df: pd.DataFrame, spec: RateSpec, scen: str, p: dict, tol: float
     if spec.where.get("grid") == "eps" and scen != "as17_olo":
         res = eps_window_regime(df, spec, res, p["regime"])
     if cid in REGRET_RATE_IDS and "regret_regime" in p:
-        d = _select(df, spec, spec.algorithm, eps)
+        d = select_rows(df, spec, spec.algorithm, eps)
         base = df[df.algorithm == spec.baseline]
         for k, v in spec.where.items():
             base = base[base[k] == v]

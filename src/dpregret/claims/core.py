@@ -178,7 +178,7 @@ def width_margin(lo: float, hi: float, threshold: float) -> float:
     return float((lo - threshold) / w)
 
 
-def _diverged(name: str, samples, labels=None) -> Result | None:
+def fail_if_diverged(name: str, samples, labels=None) -> Result | None:
     """FAIL with the reason when any replicate's metric is non-finite (the algorithm blew up)."""
     bad = [(labels[i] if labels is not None else i, int(np.sum(~np.isfinite(np.asarray(s, dtype=float)))),
             int(np.size(s))) for i, s in enumerate(samples)]
@@ -281,7 +281,7 @@ def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
         sub.detail["vacuous_points"] = gone
         return sub
     m = len(diffs)
-    if (bad := _diverged("metric - bound", diffs, labels)) is not None:
+    if (bad := fail_if_diverged("metric - bound", diffs, labels)) is not None:
         return bad
     bound_se = bound_se or [0.0] * m
     a = alpha / m
@@ -366,7 +366,7 @@ def check_rate(x, samples: list[np.ndarray], exponent: float, tol: float, alpha:
                       {"reason": f"a rate needs >= 4 positive grid points spanning >= {decades:g} decades",
                        "x": x.tolist()})
     tf = transform or (lambda xx, mm: mm)
-    if (bad := _diverged("metric", samples, x.tolist())) is not None:
+    if (bad := fail_if_diverged("metric", samples, x.tolist())) is not None:
         return bad
     samples = [V.finite_array("samples", s, ndim=1) for s in samples]
     means = np.array([s.mean() for s in samples])
@@ -410,7 +410,7 @@ def check_comparison(diff: np.ndarray, alpha: float, margin: float = 0.0) -> Res
     """``A beats B``: the paired differences ``metric_A - metric_B`` (common random numbers)
     have mean < -margin.  Two-sided t interval: PASS if its top < -margin, FAIL if its
     bottom > -margin, else INCONCLUSIVE."""
-    if (bad := _diverged("paired difference", [diff])) is not None:
+    if (bad := fail_if_diverged("paired difference", [diff])) is not None:
         return bad
     d = V.finite_array("diff", diff, ndim=1)
     alpha = V.probability("alpha", alpha)

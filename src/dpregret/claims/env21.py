@@ -40,7 +40,7 @@ from .core import (
     Result, check_bound, check_exact, claim_factory, paired_gap, samples_by, select, with_learning_gate, with_nonlearner,
 )
 from .env21_rates import (
-    FROZEN, FROZEN_NAME, _rate_T, _thm1_1, gap_rate, learning_gate, nonlearner_rate, slope_difference,
+    FROZEN, FROZEN_NAME, rate_T, thm1_1, gap_rate, learning_gate, nonlearner_rate, slope_difference,
 )
 
 PAPER = "ENV21"
@@ -218,8 +218,8 @@ FROZEN_ALGS = (FROZEN, f"{FROZEN}_switching")
 _at = select
 
 
-def _round_bound(df: pd.DataFrame, col: str, bound_col: str, keys: list[str], alpha: float,
-                 pool_rounds: bool = False, trivial_max: float | None = None) -> Result:
+def round_bound(df: pd.DataFrame, col: str, bound_col: str, keys: list[str], alpha: float,
+                pool_rounds: bool = False, trivial_max: float | None = None) -> Result:
     """check_bound with one point per (keys, round): per-replicate value - bound.  With
     ``pool_rounds`` one point per ``keys``: the per-replicate mean over rounds - bound (the
     bound is the same for every round, so this is a necessary condition of the per-round
@@ -289,8 +289,8 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
              "ENV-lemma5.2-rate-T": (simplex, "laplace", "laplace_slow_zeta", "laplace_fixed_step"),
              "ENV-lemma5.5-rate-T": (simplex, "gaussian", "gaussian_slow_zeta", "gaussian_fixed_step")}
     for cid, (df, alg, ctl, sec) in specs.items():
-        out[cid] = _rate_T(_at(df, alg=alg), _at(df, alg=ctl), _at(df, alg=sec), sec, cid, tol.get(cid, 0.0), alpha,
-                           rng_for, kind=alg if alg in ("laplace", "gaussian") else None)
+        out[cid] = rate_T(_at(df, alg=alg), _at(df, alg=ctl), _at(df, alg=sec), sec, cid, tol.get(cid, 0.0), alpha,
+                          rng_for, kind=alg if alg in ("laplace", "gaussian") else None)
     # the non-learner (the learner frozen at the centre, same draws, same check): attached here to the
     # claims the user door does not serve; Lemmas 5.2 / 5.5 and Theorem 1.1 get it through that door
     # (scenarios.env21_user), whose simulate and decide are these rows and this check
@@ -304,7 +304,7 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
         out[cid][0].detail["noise_share"] = (1.0 - none_T / priv).round(4).tolist()  # gap / regret, per T
         out[cid][0].detail["regret_over_frozen_centre"] = (priv / _at(simplex, alg=FROZEN).groupby("T").regret.mean()
                                                            ).round(4).tolist()
-    out["ENV-thm1.1-rate-T"] = _thm1_1(out, tol)
+    out["ENV-thm1.1-rate-T"] = thm1_1(out, tol)
 
     # --- rates in n and eps (privacy gap): decided where the privacy term dominates and the learner learns
     regime = p["regime"]
@@ -352,19 +352,19 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
     out["ENV-lemma4.1-bound"] = (res, oco_bound(["printed_eta"]))
 
     inst = rates[rates.alg.isin(["none", "laplace", "gaussian", "fixed_noise"])]
-    res = _round_bound(inst, "c2_rounds", "c2_bound", ["domain", "T", "alg"], alpha, pool_rounds=True)
+    res = round_bound(inst, "c2_rounds", "c2_bound", ["domain", "T", "alg"], alpha, pool_rounds=True)
     res.detail["max_round_ratio"] = max(res.detail["ratio_by_group"].values())
-    out["ENV-lemmaC.2-bound"] = (res, _round_bound(_at(rates, alg="offset_losses"), "c2_rounds", "c2_bound",
-                                                   ["domain", "T", "alg"], alpha, pool_rounds=True))
+    out["ENV-lemmaC.2-bound"] = (res, round_bound(_at(rates, alg="offset_losses"), "c2_rounds", "c2_bound",
+                                                  ["domain", "T", "alg"], alpha, pool_rounds=True))
     c5 = _at(inst, domain="simplex")
     # near miss: Laplace noise calibrated for twice the sensitivity, against the bound of the correct lambda
     wrong = _at(simplex, alg="laplace_sens2").copy()
     wrong["c5_bound"] = wrong["T"].map(_at(c5, alg="laplace").groupby("T").c5_bound.first())
     # points where the bound is at or above D (x^ and x~ both lie in K: no run can exceed it) are vacuous
     D = float(simplex.D.iloc[0])
-    res_c5, ctl_c5 = (_round_bound(c5, "c5_rounds", "c5_bound", ["T", "alg"], alpha, trivial_max=D),
-                      _round_bound(wrong, "c5_rounds", "c5_bound", ["T", "alg"], alpha, trivial_max=D))
-    sec = _round_bound(_at(simplex, alg="printed_sign"), "c5_rounds", "c5_bound", ["T", "alg"], alpha, trivial_max=D)
+    res_c5, ctl_c5 = (round_bound(c5, "c5_rounds", "c5_bound", ["T", "alg"], alpha, trivial_max=D),
+                      round_bound(wrong, "c5_rounds", "c5_bound", ["T", "alg"], alpha, trivial_max=D))
+    sec = round_bound(_at(simplex, alg="printed_sign"), "c5_rounds", "c5_bound", ["T", "alg"], alpha, trivial_max=D)
     res_c5.detail["secondary_control"] = {"alg": "printed_sign", "verdict": sec.verdict, "max_ratio": sec.detail["max_ratio"]}
     if res_c5.verdict == "PASS":  # the worst case searched over a declared family (LOOSE needs it: claims.core)
         w = private_bandit_search.worst_case_search()

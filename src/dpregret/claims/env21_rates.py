@@ -6,9 +6,9 @@ module docstring, which also holds the claims' texts (``CLAIMS``) and ``evaluate
 
 - :func:`_rate`: one rate on one column of a table (per-x samples, optionally against 1/x);
 - the rates in T on the simplex shared by the paper's learner and a user's learner inside
-  PRIVATEBANDIT's privacy mechanism: :func:`_rate_T` (Lemmas 3.1, 5.2, 5.5, with their
+  PRIVATEBANDIT's privacy mechanism: :func:`rate_T` (Lemmas 3.1, 5.2, 5.5, with their
   detail: regret over the stated bounds, the polylog-divided fit, the noise-to-smoothing
-  ratios), :func:`_thm1_1` (Theorem 1.1: the worse of Lemmas 5.2 and 5.5) and
+  ratios), :func:`thm1_1` (Theorem 1.1: the worse of Lemmas 5.2 and 5.5) and
   :func:`rate_T_claims` (those three claims for a learner named by
   :func:`rate_T_algs`; ``USER_RATE_T``);
 - :func:`slope_difference`: ``A depends less on x than B`` (``ENV-gauss-vs-laplace-n``);
@@ -238,8 +238,8 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
             continue
         rows, crow = _at(simplex, alg=a[kind]), _at(simplex, alg=a[f"{kind}_slow_zeta"])
         sec = a.get(f"{kind}_fixed_step")
-        res, cres = _rate_T(rows, crow, None if sec is None else _at(simplex, alg=sec), sec, cid, tol.get(cid, 0.0),
-                            alpha, rng_for, kind=kind)
+        res, cres = rate_T(rows, crow, None if sec is None else _at(simplex, alg=sec), sec, cid, tol.get(cid, 0.0),
+                           alpha, rng_for, kind=kind)
         res.detail["learner"] = name
         ref = _at(simplex, alg=FROZEN)  # the learner frozen at the centre, same draws (the paper's rows)
         if not len(ref):
@@ -249,15 +249,15 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
             res.detail["regret_over_frozen_centre"] = (m / ref.groupby("T").regret.mean()).round(4).tolist()
         out[cid] = (res, cres)
     if "ENV-thm1.1-rate-T" in claims:  # the worse of the two, against the less caught control (as evaluate)
-        res, ctl = out["ENV-thm1.1-rate-T"] = _thm1_1(out, tol)
+        res, ctl = out["ENV-thm1.1-rate-T"] = thm1_1(out, tol)
         for k, cid in (("laplace", "ENV-lemma5.2-rate-T"), ("gaussian", "ENV-lemma5.5-rate-T")):
             if "regret_over_frozen_centre" in out[cid][0].detail:
                 res.detail["components"][k]["regret_over_frozen_centre"] = out[cid][0].detail["regret_over_frozen_centre"]
     return {c: out[c] for c in claims}
 
 
-def _rate_T(a: pd.DataFrame, c: pd.DataFrame, sec_rows: pd.DataFrame | None, sec: str | None, cid: str, t: float,
-            alpha: float, rng_for, kind: str | None = None) -> tuple[Result, Result]:
+def rate_T(a: pd.DataFrame, c: pd.DataFrame, sec_rows: pd.DataFrame | None, sec: str | None, cid: str, t: float,
+           alpha: float, rng_for, kind: str | None = None) -> tuple[Result, Result]:
     """A rate in T on the simplex (Lemma 3.1, 5.2, 5.5): the learner's rows ``a`` against the
     control's ``c`` (slow zeta), the secondary control's slope (``sec``, None: not applicable),
     and the detail shared by the paper's learner and a user's: regret over Lemma 3.1's bound and
@@ -293,7 +293,7 @@ def _rate_T(a: pd.DataFrame, c: pd.DataFrame, sec_rows: pd.DataFrame | None, sec
     return res, cres
 
 
-def _thm1_1(out: dict, tol: dict) -> tuple[Result, Result]:
+def thm1_1(out: dict, tol: dict) -> tuple[Result, Result]:
     """Theorem 1.1: the worse of Lemma 5.2's and Lemma 5.5's rates, against the less caught control."""
     comp = [out["ENV-lemma5.2-rate-T"], out["ENV-lemma5.5-rate-T"]]
     w = _worst([r for r, _ in comp])

@@ -50,9 +50,9 @@ builder runs, here).
 """
 from __future__ import annotations
 
-from .privacy_algorithms import _Received, mab_feedback_spec, ztc_o2b_spec  # noqa: F401 (_Received: tests)
+from .privacy_algorithms import Received, mab_feedback_spec, ztc_o2b_spec  # noqa: F401 (Received: tests)
 from .privacy_audit import (  # noqa: F401 (re-exported: the public entry)
-    CHECK_SAMPLES, CHECK_SHARE, RDP_ORDERS, AuditSpec, _independence_check, audit_variant, run_audit)
+    CHECK_SAMPLES, CHECK_SHARE, RDP_ORDERS, AuditSpec, independence_check, audit_variant, run_audit)
 from .privacy_env21 import env_releases_spec
 from .privacy_learners import dpsgd_spec, ftpl_tree_spec, olo_tree_spec
 from .privacy_mechanisms import gaussian_spec, l2_spec, laplace_spec, local_laplace_spec

@@ -8,10 +8,10 @@ import math
 
 import numpy as np
 
-from .privacy_audit import AS17, CHECK_SAMPLES, ZTC, AuditSpec, _chunks, _claim, _independence_check, _SampleStreams
+from .privacy_audit import AS17, CHECK_SAMPLES, ZTC, AuditSpec, chunks, privacy_claim, independence_check, SampleStreams
 
 
-class _Received:
+class Received:
     """Recording wrapper around an inner bandit learner: keeps the arm it played and the value
     its ``update`` received (what Algorithm 4 forwarded), then passes the value on unchanged."""
 
@@ -80,7 +80,7 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
         return L
 
     # sim(L, lam, n, rng, gauss): n runs over the rounds of L (len(L) <= T); what the inner learner received.
-    # Every draw goes through the scenarios' sampler (_SampleStreams: ReplicateStreams.laplace / .uniform, the
+    # Every draw goes through the scenarios' sampler (SampleStreams: ReplicateStreams.laplace / .uniform, the
     # draws the scenarios hand to the kernels); gauss: sqrt(2) N(0, 1) in place of Lap(1) (the same variance)
     def _noise(st, shape, gauss):
         return np.sqrt(2.0) * st.normal(shape) if gauss else st.laplace(1.0, shape)
@@ -88,9 +88,9 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
     def exp2_kernel(L, lam_v, n, rng, gauss=False):
         tb = len(L)
         rec = np.empty((n, tb, 2))
-        for a, b in _chunks(n):
+        for a, b in chunks(n):
             r = b - a  # rows: r non-private (exp2), then r audited (dp_exp2), as the scenario batches them
-            st = _SampleStreams(rng, r)
+            st = SampleStreams(rng, r)
             Z, U = _noise(st, (tb, N), gauss), st.uniform((tb,))
             out = np.empty((2 * r, tb, 2))
             exp2_block(np.full((2 * r, N), -np.log(N)), np.repeat([eta0, eta], r), np.repeat([gam0, gam], r),
@@ -102,9 +102,9 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
 
     def exp2_numpy(L, lam_v, n, rng, gauss=False):
         rec = np.empty((n, len(L), 2))
-        for a, b in _chunks(n):
-            st = _SampleStreams(rng, b - a)
-            inner = _Received(Exp2(N, eta, gam, st, b - a))
+        for a, b in chunks(n):
+            st = SampleStreams(rng, b - a)
+            inner = Received(Exp2(N, eta, gam, st, b - a))
             learner = PrivateFeedback(inner, lam_v, st)
             for row in L:
                 learner.update(row[learner.predict()])
@@ -114,9 +114,9 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
     def scrible_kernel(L, lam_v, n, rng, gauss=False):
         tb = len(L)
         rec = np.empty((n, tb, 2))
-        for a, b in _chunks(n):
+        for a, b in chunks(n):
             r = b - a  # rows: r non-private (scrible), then r audited (dp_scrible)
-            st = _SampleStreams(rng, r)
+            st = SampleStreams(rng, r)
             Z, U = _noise(st, (tb, 1), gauss), st.uniform((tb,))
             out = np.empty((2 * r, tb, 2))
             scrible_block(False, np.zeros((2 * r, 1)), np.repeat([sp0["eta"], sp["eta"]], r),
@@ -144,7 +144,7 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
     def score(path, p, LD, base, rec):
         """log p_D(transcript) - log p_D'(transcript) under the claim: round p's term only (later
         rounds have the same conditional law under both inputs); and round p's shift along the
-        change, ``c z``, which does not saturate (:func:`.privacy_audit._projection`)."""
+        change, ``c z``, which does not saturate (:func:`.privacy_audit.mean_shift_projection`)."""
         _, noise, shift, _, lam_c = paths[path]
         z, c = noise(rec, base, p), shift(rec, p, LD, base)  # z = c + noise under D, noise under D'
         return np.stack([(np.abs(z) - np.abs(z - c)) / lam_c, c * z], axis=1)
@@ -170,8 +170,8 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
         for name, (sim, noise, _, table, _) in paths.items():
             lam_v, base, _ = table["correct"]
             rec = sim(base, lam_v, min(n, CHECK_SAMPLES), rng)
-            err, info[name] = _independence_check(np.stack([noise(rec, base, t) for t in range(1, T + 1)], axis=1),
-                                                  alpha / len(paths))
+            err, info[name] = independence_check(np.stack([noise(rec, base, t) for t in range(1, T + 1)], axis=1),
+                                                 alpha / len(paths))
             if err:
                 fails.append(f"{name}: {err}")
         return ("; ".join(fails) or None), info
@@ -181,16 +181,16 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
                 "factor 2 (true eps: 2 eps; a no-noise control, grosser still, would cost a full sweep)",
                 "gaussian_shape": "Gaussian noise of the claimed variance 2 lambda^2 in place of Lap(lambda) (another "
                 "shape, same variance), on the compiled EXP2 rounds"}
-    return AuditSpec(_claim("AUDIT-as17-lemma4.2-bandit", AS17, "Lemma 4.2 (Algorithm 4 + EXP2 / SCRiBLe), transcript",
-                            f"the plays and forwarded values of Algorithm 4 are eps-DP (eps = {eps:g}, T = {T}, the "
-                            f"record at every step): EXP2 with N = {N} arms and lambda = 1/eps (compiled rounds and "
-                            f"numpy classes), SCRiBLe on the cube [-1, 1] with lambda = 2/eps (compiled rounds); "
-                            f"the forwarded noises are independent across rounds", controls, "half_noise"),
+    return AuditSpec(privacy_claim("AUDIT-as17-lemma4.2-bandit", AS17, "Lemma 4.2 (Algorithm 4 + EXP2 / SCRiBLe), transcript",
+                                   f"the plays and forwarded values of Algorithm 4 are eps-DP (eps = {eps:g}, T = {T}, the "
+                                   f"record at every step): EXP2 with N = {N} arms and lambda = 1/eps (compiled rounds and "
+                                   f"numpy classes), SCRiBLe on the cube [-1, 1] with lambda = 2/eps (compiled rounds); "
+                                   f"the forwarded noises are independent across rounds", controls, "half_noise"),
                      eps, 0.0, draw, "half_noise", controls, tight_floor=0.9, stat_check=independence)
 
 
 # --- Zhang-Tran-Cutkosky Theorem 3: Algorithm 1 end to end on its released sequence ---------
-class _HuberPair:
+class HuberPair:
     """1-D losses ``l(x, s) = s h(x)`` with ``h'(x) = clip(H (x - a), -G, G)``: G-Lipschitz and
     H-smooth for the record s = +1 (convex) and s = -1 (concave).  Theorem 3 assumes only these
     two properties of l (Assumptions 3-4; convexity enters the utility theorems, not privacy), and
@@ -212,7 +212,7 @@ class _HuberPair:
         return [(-np.asarray(z[0]),)]
 
 
-class _Schedule:
+class Schedule:
     """An online learner that plays the fixed points ``ws`` (ignoring its losses).  Algorithm 1
     must be private for every learner; a fixed schedule makes x_t, Delta_t and sigma_t
     deterministic, so the releases are Gaussian nodes with known means."""
@@ -229,7 +229,7 @@ class _Schedule:
 
 def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
     """Algorithm 1 (:func:`dpregret.learners.o2b.run`, NOISE(t) with sigma_t of eq. (6), k = 1) on
-    the records of :class:`_HuberPair` with the learner :class:`_Schedule`: ``w_t = x_{t-1}``
+    the records of :class:`HuberPair` with the learner :class:`Schedule`: ``w_t = x_{t-1}``
     except one jump ``w_q = x_{q-1} + 1`` at ``q = T/2 + 1`` (the leaf in log2 T of the log2(2T)
     nodes), so ``max_i ||w_i - x_{i-1}||`` is 1 from step q on and 0 before; ``a`` and ``G = H /
     (q + 1)`` make the gradient difference of the two records go from -2G at x_{q-1} to +2G at
@@ -246,7 +246,7 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
     q = T // 2 + 1
     x_q = 2.0 / (q + 1)  # x after the jump (k = 1: x_q = ((q-1) x_{q-1} + 2 w_q) / (q + 1))
     ws = [0.0] * (q - 1) + [1.0] + [x_q] * (T - q)
-    prob = _HuberPair(G=1.0 / (q + 1), H=1.0, a=x_q / 2, r=1.0)
+    prob = HuberPair(G=1.0 / (q + 1), H=1.0, a=x_q / 2, r=1.0)
     maxdist = np.array([0.0 if t < q else 1.0 for t in range(1, T + 1)])  # max_{i<=t} ||w_i - x_{i-1}||
     # the claim's sigma_t (eq. (6)), written out here rather than read from the code under audit
     sig = np.array([2 * (k + 1) * t ** (k - 1) * (prob.G + prob.H * maxdist[t - 1]) * math.sqrt(math.log2(2 * T)) / rho
@@ -258,10 +258,10 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
 
     def releases(p, n, rng, **kw):
         out = np.empty((n, T))
-        for a, b in _chunks(n):
+        for a, b in chunks(n):
             args = {"rho": rho, **kw}
-            run = o2b.run(o2b_audit.FixedData(prob, data(p)), _Schedule(ws, b - a), T, k=k, src=None,
-                          noise_src=_SampleStreams(rng, b - a),
+            run = o2b.run(o2b_audit.FixedData(prob, data(p)), Schedule(ws, b - a), T, k=k, src=None,
+                          noise_src=SampleStreams(rng, b - a),
                           checkpoints=[T], record_released=True, **args)
             out[a:b] = run.extra["released"][:, :, 0]
         return out
@@ -292,7 +292,7 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
     def exact(rng) -> str | None:
         y = releases(0, 16, rng)
         for p in (1, q, T):
-            rep = [o2b_audit.transcript_logpdf(prob, data(s), _Schedule(ws, len(y)), y[:, :, None], k=k, rho=rho)
+            rep = [o2b_audit.transcript_logpdf(prob, data(s), Schedule(ws, len(y)), y[:, :, None], k=k, rho=rho)
                    for s in (p, 0)]
             err = float(np.abs(llr(y, p) - (rep[0] - rep[1])).max())
             if err > 1e-8:
@@ -304,18 +304,18 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
         return None
 
     def independence(n, alpha, rng):  # node noises of the releases under D'
-        return _independence_check(nodes(releases(0, min(n, CHECK_SAMPLES), rng)) - means[0], alpha)
+        return independence_check(nodes(releases(0, min(n, CHECK_SAMPLES), rng)) - means[0], alpha)
 
     mu_q = math.sqrt(math.log2(T) / math.log2(2 * T)) * (2 * q - 1) / (2 * q + 4) * rho
     controls = {"half_noise": f"sigma_t / 2 (mu of the record at t = {q}: {2 * mu_q:.3g})",
                 "G_only": "Delta_t without the smoothness term H max ||w_i - x_{i-1}|| (sigma_t 7x too small "
                           "from the jump on; Delta_t without G, or no noise, are grosser still)"}
-    return AuditSpec(_claim("AUDIT-ztc-thm3-o2b", ZTC, "Theorem 3 (Algorithm 1 end to end)",
-                            f"the released g_t + gamma_t of Algorithm 1 (k = 1, T = {T}, eq. (6) sigma_t; 1-D records "
-                            f"G-Lipschitz and H-smooth, a fixed-schedule learner; the record at every step) are "
-                            f"(alpha, alpha rho^2/2)-RDP, i.e. rho-GDP (rho = {rho:g}); the worst record (t = {q}) "
-                            f"is exactly {mu_q:.3g}-GDP", controls, "half_noise"),
+    return AuditSpec(privacy_claim("AUDIT-ztc-thm3-o2b", ZTC, "Theorem 3 (Algorithm 1 end to end)",
+                                   f"the released g_t + gamma_t of Algorithm 1 (k = 1, T = {T}, eq. (6) sigma_t; 1-D records "
+                                   f"G-Lipschitz and H-smooth, a fixed-schedule learner; the record at every step) are "
+                                   f"(alpha, alpha rho^2/2)-RDP, i.e. rho-GDP (rho = {rho:g}); the worst record (t = {q}) "
+                                   f"is exactly {mu_q:.3g}-GDP", controls, "half_noise"),
                      rho, 0.0, draw, "half_noise", controls, gaussian_mu=rho, rdp=lambda al: al * rho**2 / 2,
                      gdp_only=True, exact_check=exact, stat_check=independence,
                      exact_ok="closed-form node LLR = replayed transcript likelihood; the record at the jump moves "
-                              "delta_q by (2q-1)/(2q+4) Delta_q (exact)")
+                                     "delta_q by (2q-1)/(2q+4) Delta_q (exact)")

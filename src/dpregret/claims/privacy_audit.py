@@ -3,8 +3,8 @@
 An :class:`AuditSpec` fixes worst-case neighbouring inputs and a ``draw`` that samples outputs of
 the code under audit and scores them by the exact log-likelihood ratio under the *claimed*
 noise; :func:`run_audit` runs the recipe of :mod:`dpregret.audit` on it.  Also here: the helpers
-the specs share (:func:`_claim`, :func:`_chunks`, :func:`_one_release`,
-:func:`_independence_check`, :class:`_SampleStreams`, :func:`_projection`).
+the specs share (:func:`privacy_claim`, :func:`chunks`, :func:`one_release`,
+:func:`independence_check`, :class:`SampleStreams`, :func:`mean_shift_projection`).
 
 Cells.  A mechanism that releases a sequence is audited with the differing record at *every*
 position t = 1..T of its small instance (and, for Lemma 4.2, on every implementation the
@@ -77,7 +77,8 @@ class AuditSpec:
         return [k for k in self.controls if k != self.primary]
 
 
-def _claim(cid, paper, theorem, statement, controls: dict[str, str], primary: str, near_miss: bool = True) -> Claim:
+def privacy_claim(cid, paper, theorem, statement, controls: dict[str, str], primary: str, near_miss: bool = True) -> Claim:
+    """A privacy audit's :class:`Claim`: its controls by name, ``primary`` the one whose catch a PASS needs."""
     if primary not in controls:
         raise ValueError(f"{cid}: primary control {primary!r} is not among {sorted(controls)}")
     return Claim(cid, paper, theorem, "privacy", statement,
@@ -86,12 +87,13 @@ def _claim(cid, paper, theorem, statement, controls: dict[str, str], primary: st
                  secondary="; ".join(f"{k}: {v}" for k, v in controls.items() if k != primary))
 
 
-def _chunks(n: int):
+def chunks(n: int):
+    """``(start, stop)`` of consecutive blocks of at most ``CHUNK`` samples covering ``range(n)``."""
     for a in range(0, n, CHUNK):
         yield a, min(n, a + CHUNK)
 
 
-def _one_release(sample, score) -> Draw:
+def one_release(sample, score) -> Draw:
     """A single-release mechanism: one cell, D and D' fixed by the spec."""
     def draw(variant, n, rng):
         return {"single release": (score(sample(variant, 0, n, rng("D")), variant),
@@ -99,7 +101,7 @@ def _one_release(sample, score) -> Draw:
     return draw
 
 
-def _projection(y: np.ndarray, m_dp: np.ndarray, m_d: np.ndarray) -> np.ndarray:
+def mean_shift_projection(y: np.ndarray, m_dp: np.ndarray, m_d: np.ndarray) -> np.ndarray:
     """``<y - m_dp, m_d - m_dp>``: the output's shift along the difference of the neighbours' means
     (``m_d`` under D, ``m_dp`` under D'), oriented as the log-likelihood ratio (larger under D), a score
     that does not saturate.  The claimed Laplace log-likelihood ratio is constant beyond the
@@ -111,7 +113,7 @@ def _projection(y: np.ndarray, m_dp: np.ndarray, m_d: np.ndarray) -> np.ndarray:
     return (y.reshape(len(y), -1) - np.ravel(m_dp)) @ np.ravel(d)
 
 
-def _independence_check(noise: np.ndarray, alpha: float) -> tuple[str | None, dict]:
+def independence_check(noise: np.ndarray, alpha: float) -> tuple[str | None, dict]:
     """Are the columns of ``noise`` (n, m) -- the noise draws of one transcript (nodes, rounds) --
     independent?  Pearson correlations of the values and of their absolute values, every
     pair: under independence sqrt(n) r is ~ N(0, 1); Bonferroni over the 2 m (m-1)/2 tests,
@@ -138,7 +140,7 @@ def _independence_check(noise: np.ndarray, alpha: float) -> tuple[str | None, di
     return None, info
 
 
-class _SampleStreams(ReplicateStreams):
+class SampleStreams(ReplicateStreams):
     """The scenarios' sampler for audits whose 'replicates' are a million independent samples:
     a :class:`~dpregret.rng.ReplicateStreams` (its ``laplace``, ``normal``, ``exponential``,
     ``gamma_int`` and ``choice``, the inverse transforms every scenario draws through) whose
@@ -162,7 +164,8 @@ class _SampleStreams(ReplicateStreams):
 RDP_ORDERS = (2.0, 8.0, 32.0)
 
 
-def _rng(seed: int, *parts) -> np.random.Generator:
+def audit_rng(seed: int, *parts) -> np.random.Generator:
+    """A numpy Generator keyed by ``seed`` and ``parts`` (``stable_key("audit", *parts)``): one stream per part of a draw."""
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=stable_key("audit", *parts))))
 
 
@@ -171,15 +174,15 @@ def audit_variant(spec: AuditSpec, variant: str, n: int, alpha: float, seed: int
     each), and the worst cell's.  ``stream``: extra key parts for an independent sample (the
     confirmation of a flagged correct mechanism draws ``("confirm",)``)."""
     cid = spec.claim.claim_id
-    cells = spec.draw(variant, n, lambda *parts: _rng(seed, cid, variant, *parts, *stream))
+    cells = spec.draw(variant, n, lambda *parts: audit_rng(seed, cid, variant, *parts, *stream))
     a = alpha / len(cells)
     a_eps = a / 2 if spec.gaussian_mu is not None else a
     per = {}
     for cell, (s0, s1) in cells.items():
-        res = eps_lower_bound(s0, s1, spec.delta, a_eps, _rng(seed, cid, variant, cell, "split", *stream))
+        res = eps_lower_bound(s0, s1, spec.delta, a_eps, audit_rng(seed, cid, variant, cell, "split", *stream))
         c = {"eps_lb": res.eps_lb, "audit": res.as_dict()}
         if spec.gaussian_mu is not None:
-            c["mu_lb"], _ = gdp_mu_lower_bound(s0, s1, a / 2, _rng(seed, cid, variant, cell, "gdp", *stream))
+            c["mu_lb"], _ = gdp_mu_lower_bound(s0, s1, a / 2, audit_rng(seed, cid, variant, cell, "gdp", *stream))
             c["rdp_lb"] = renyi_lower_bound(res, RDP_ORDERS)
         per[cell] = c
     key = "mu_lb" if spec.gdp_only else "eps_lb"
@@ -251,15 +254,15 @@ def run_audit(spec: AuditSpec, n: int, alpha: float, seed: int) -> tuple[Result,
         res.detail["tight"] = bool(measured >= spec.tight_floor * spec.eps)
     exact_failed = False
     if spec.exact_check is not None:
-        err = spec.exact_check(_rng(seed, cid, "exact"))
+        err = spec.exact_check(audit_rng(seed, cid, "exact"))
         res.detail["exact_check"] = err or spec.exact_ok
         exact_failed = bool(err)
     if spec.stat_check is not None:
-        err, info = spec.stat_check(n, alpha * CHECK_SHARE, _rng(seed, cid, "stat_check"))
+        err, info = spec.stat_check(n, alpha * CHECK_SHARE, audit_rng(seed, cid, "stat_check"))
         res.detail["stat_check"] = {"failure": err, **info}
         if err:
             flags.append(f"statistical check: {err}")
-            err2, info2 = spec.stat_check(n, FAIL_LEVEL * CHECK_SHARE, _rng(seed, cid, "stat_check", "confirm"))
+            err2, info2 = spec.stat_check(n, FAIL_LEVEL * CHECK_SHARE, audit_rng(seed, cid, "stat_check", "confirm"))
             res.detail["stat_check"]["confirmation"] = {"failure": err2, "level": FAIL_LEVEL * CHECK_SHARE, **info2}
             if err2:
                 confirmed.append("statistical check")

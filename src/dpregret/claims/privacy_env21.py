@@ -10,11 +10,11 @@ from scipy import optimize, special
 from .. import mechanisms as M
 from ..rng import ReplicateStreams
 from ..tree import nodes_covering_leaf
-from .privacy_audit import CHECK_SAMPLES, ENV, AuditSpec, _chunks, _claim, _independence_check, _SampleStreams
+from .privacy_audit import CHECK_SAMPLES, ENV, AuditSpec, chunks, privacy_claim, independence_check, SampleStreams
 
 
 # --- Ene-Nguyen-Vladu Lemmas 5.1 / 5.4: PRIVATEBANDIT's released round sums -----------------
-class _FixedDirections(ReplicateStreams):
+class FixedDirections(ReplicateStreams):
     """PRIVATEBANDIT's direction source with every ``u_t = (1, ..., 1) / dim^(1/2)``, the
     direction of largest l1 norm.  The proofs of Lemmas 5.1 and 5.4 bound the sensitivity of a
     batch sum for every direction sequence, so the releases must be private conditionally on
@@ -31,7 +31,7 @@ class _FixedDirections(ReplicateStreams):
         return np.ones((self._n, *shape))
 
 
-class _OneStepLoss:
+class OneStepLoss:
     """Neighbouring loss sequences for the PRIVATEBANDIT audits: ``f_p = L D`` (a constant:
     convex, L-Lipschitz, and at every query the largest value the premise ``0 <= f_t <= L D``
     allows) under D_p, every other ``f_t = 0`` (and all zero under D', ``p = 0``).  The batch sum
@@ -48,26 +48,26 @@ class _OneStepLoss:
         return np.zeros(np.size(taus))
 
 
-def _gdp_delta(eps: float, mu: float) -> float:
+def gdp_delta(eps: float, mu: float) -> float:
     """delta(eps) of mu-GDP (Dong, Roth, Su): Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)."""
     return math.exp(special.log_ndtr(-eps / mu + mu / 2)) - math.exp(eps + special.log_ndtr(-eps / mu - mu / 2))
 
 
-def _gdp_eps(mu: float, delta: float) -> float:
+def gdp_eps(mu: float, delta: float) -> float:
     """The smallest eps with ``delta(eps) <= delta`` for mu-GDP, i.e. the exact (eps, delta) of the
     Gaussian mechanism of l2 sensitivity Delta and noise sigma = Delta / mu (the analytic Gaussian
     mechanism, Balle & Wang 2018, Theorem 8); 0 when even eps = 0 meets delta."""
-    if _gdp_delta(0.0, mu) <= delta:
+    if gdp_delta(0.0, mu) <= delta:
         return 0.0
     hi = 1.0
-    while _gdp_delta(hi, mu) > delta:
+    while gdp_delta(hi, mu) > delta:
         hi *= 2.0
-    return float(optimize.brentq(lambda e: _gdp_delta(e, mu) - delta, 0.0, hi, xtol=1e-14, rtol=1e-14))
+    return float(optimize.brentq(lambda e: gdp_delta(e, mu) - delta, 0.0, hi, xtol=1e-14, rtol=1e-14))
 
 
 def _gdp_mu_max(eps: float, delta: float) -> float:
     """The largest mu whose Gaussian mechanism is (eps, delta)-DP."""
-    return float(optimize.brentq(lambda m: _gdp_delta(eps, m) - delta, 1e-9, 200.0))
+    return float(optimize.brentq(lambda m: gdp_delta(eps, m) - delta, 1e-9, 200.0))
 
 
 def _lemma5_1_lambda(T: int, n: int, L: float, eps: float) -> float:
@@ -88,7 +88,7 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
     own noise scale from eps (and delta) as the env21 scenario calls it) on the simplex of
     dimension ``dim`` with T = 3 steps (T_batch = 2, T_round = 2, one draw per release, so the two
     releases are the tree's two nodes), directions fixed at the l1-worst ``u``
-    (:class:`_FixedDirections`), the record at every step (:class:`_OneStepLoss`).  The transcript
+    (:class:`FixedDirections`), the record at every step (:class:`OneStepLoss`).  The transcript
     is the released prefix sums ``s~_1, s~_2`` (every iterate is a function of them); a record of
     round 1 is in both, of round 2 in one.  Scores use the lemma's scale written out
     (:func:`_lemma5_1_lambda`, :func:`_lemma5_4_sigma`).  ``kind``: ``laplace`` (Lemma 5.1, eps-DP;
@@ -145,10 +145,10 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
         mu_max = _gdp_mu_max(eps, delta)
         # the same mu from the library's own node count and batch sensitivity (read when the spec is built)
         mu_lib = math.sqrt(nodes_covering_leaf(rounds)) * batch_sensitivity(T, dim, L, D, ord=2) / scale
-        accountant = {"mu": gauss_mu, "mu_library": mu_lib, "eps_acc": _gdp_eps(gauss_mu, delta), "delta": delta,
+        accountant = {"mu": gauss_mu, "mu_library": mu_lib, "eps_acc": gdp_eps(gauss_mu, delta), "delta": delta,
                       "eps_claimed": eps,
                       "mu_max": mu_max, "sigma_excess": mu_max / gauss_mu,
-                      "half_noise_private": bool(_gdp_delta(eps, 2 * gauss_mu) <= delta)}
+                      "half_noise_private": bool(gdp_delta(eps, 2 * gauss_mu) <= delta)}
         cid, name, param, dp = ("AUDIT-env-lemma5.4-releases", "Lemma 5.4", "sigma",
                                 f"(eps, delta)-DP (eps = {eps:g}, delta = {delta:g}) and, by the exact Gaussian "
                                 f"accountant at the proof's sensitivity, exactly {gauss_mu:.4g}-GDP "
@@ -158,7 +158,7 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
 
     def run(variant, p, n, rng, noise=True):
         out = np.empty((n, rounds * dim))
-        for a, c in _chunks(n):
+        for a, c in chunks(n):
             dom = Simplex(dim + 1)
             s = scales[variant]
             if not noise or s == 0.0:
@@ -167,8 +167,8 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
                 kw = {"noise": kind, "eps": eps, "delta": delta if kind == "gaussian" else None}
             else:
                 kw = {"noise": kind, "noise_scale": s}
-            r = private_bandit(dom, _OneStepLoss(dom, T, L, p), _FixedDirections(c - a),
-                               noise_rng=_SampleStreams(rng, c - a), record_rounds=True, **kw)
+            r = private_bandit(dom, OneStepLoss(dom, T, L, p), FixedDirections(c - a),
+                               noise_rng=SampleStreams(rng, c - a), record_rounds=True, **kw)
             out[a:c] = r.releases.transpose(1, 0, 2).reshape(c - a, -1)
         return out
 
@@ -199,13 +199,13 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
                         f"the proof's {gauss_mu:.6g}")
             if abs(np.linalg.norm(g1) - m_l2) >= 1e-12 * m_l2:
                 return f"the instance's l2 change {np.linalg.norm(g1):.6g} is not the proof's M = {m_l2:.6g}"
-            if _gdp_delta(eps, gauss_mu) > delta:
+            if gdp_delta(eps, gauss_mu) > delta:
                 return (f"the exact accountant refutes Lemma 5.4: {gauss_mu:.4g}-GDP has delta(eps = {eps:g}) = "
-                        f"{_gdp_delta(eps, gauss_mu):.3g} > {delta:g}")
+                        f"{gdp_delta(eps, gauss_mu):.3g} > {delta:g}")
         return None
 
     def independence(n, alpha, rng):  # under D' the releases are the node noises
-        return _independence_check(run("correct", 0, min(n, CHECK_SAMPLES), rng), alpha)
+        return independence_check(run("correct", 0, min(n, CHECK_SAMPLES), rng), alpha)
 
     lemma = f"{name} (Algorithm 1, {kind.capitalize()})"
     statement = (f"the released round sums s~_R of Algorithm 1 with {name}'s {param} are {dp}: T = {T} (T_batch = {b}, "
@@ -216,7 +216,7 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
         exact_ok += (f"; the exact accountant: {gauss_mu:.4g}-GDP is ({accountant['eps_acc']:.3g}, {delta:g})-DP, within "
                      f"the claimed ({eps:g}, {delta:g}): the printed sigma is {accountant['sigma_excess']:.3g}x what "
                      f"the claim needs")
-    spec = AuditSpec(_claim(cid, ENV, lemma, statement, controls, primary, near_miss=near), eps,
+    spec = AuditSpec(privacy_claim(cid, ENV, lemma, statement, controls, primary, near_miss=near), eps,
                      delta if kind == "gaussian" else 0.0, draw, primary, controls, exact_check=exact,
                      exact_ok=exact_ok + " (exact)", blind=blind, stat_check=independence, gaussian_mu=gauss_mu,
                      rdp=None if gauss_mu is None else (lambda al: al * gauss_mu**2 / 2), accountant=accountant)

@@ -6,7 +6,7 @@ items 2-3, the Laplace TreeBasedAgg at the scenario's ``laplace_scale_cor3_2``),
 
 Each draws through the code the scenarios run -- the noise scale computed by the scenario's own
 ``noise_scales`` (resp. by ``run_dpsgd`` itself), the noise drawn by ``TreeSum`` / ``scaled_draws``
-(resp. ``run_dpsgd``'s ``draw_normal``) from the scenarios' sampler (:class:`._SampleStreams`) --
+(resp. ``run_dpsgd``'s ``draw_normal``) from the scenarios' sampler (:class:`.SampleStreams`) --
 and scores the outputs under the *claimed* noise, the paper's formula written out here, not read
 from the code under audit.  Too little noise is a privacy violation these audits see (a lower
 bound above the claim); too much noise is not, so the DP-SGD audit also checks the realised noise
@@ -23,8 +23,8 @@ import math
 import numpy as np
 from scipy import special
 
-from .privacy_audit import AS17, CHECK_SAMPLES, ZTC, AuditSpec, _chunks, _claim, _SampleStreams
-from .privacy_trees import _node_scores, _tree_layout
+from .privacy_audit import AS17, CHECK_SAMPLES, ZTC, AuditSpec, chunks, privacy_claim, SampleStreams
+from .privacy_trees import node_scores, tree_layout
 
 
 # --- the realised noise scale against its formula -------------------------------------------
@@ -47,7 +47,7 @@ def scale_check(stat: np.ndarray, want: float, alpha: float, what: str) -> tuple
     return None, info
 
 
-def _with_controls(check, n, alpha, rng, factors=(2.0, 0.5)):
+def with_controls(check, n, alpha, rng, factors=(2.0, 0.5)):
     """``check(factor, n, alpha, rng)`` on the correct code (factor 1) and on its controls (the
     noise scaled by each factor), which the check must reject: recorded in the info."""
     err, info = check(1.0, n, alpha, rng)
@@ -77,13 +77,13 @@ def olo_tree_spec(eps: float = 1.0, T: int = 2, N: int = 2) -> AuditSpec:
     y1 = {"sphere": math.sqrt(N), "cube": 1.0}
     lam = {row: 2.0 * y1[row] * m / eps for row in OLO_ROWS}  # the claim's scale per row
     vec = {"sphere": np.full(N, 1.0 / math.sqrt(N)), "cube": np.eye(N)[0]}
-    cover, pairs = _tree_layout(T)
+    cover, pairs = tree_layout(T)
 
     def run(variant, row, p, sign, n, rng):
         lam_v = noise_scales(row, N, T, eps)["tree"] if variant == "correct" else lam[row] / 2
         nodes = np.empty((n, T, N))
-        for a, b in _chunks(n):
-            tree = TreeSum(T, b - a, N, scaled_draws(_SampleStreams(rng, b - a), lam_v, N)).tree
+        for a, b in chunks(n):
+            tree = TreeSum(T, b - a, N, scaled_draws(SampleStreams(rng, b - a), lam_v, N)).tree
             for t in range(1, T + 1):
                 tree.step(sign * vec[row] if t == p else np.zeros(N))
                 nodes[a:b, t - 1] = tree.last_node[1]
@@ -97,17 +97,17 @@ def olo_tree_spec(eps: float = 1.0, T: int = 2, N: int = 2) -> AuditSpec:
             def llr(y, v=v, lm=lm):  # log Lap(y - v; lam) - log Lap(y + v; lam), per coordinate
                 return (np.abs(y + v) - np.abs(y - v)) / lm
             for p in range(1, T + 1):
-                out[f"{row} t={p}"] = (_node_scores(run(variant, row, p, 1.0, n, rng("D", row, p)), p, llr, cover, pairs),
-                                       _node_scores(run(variant, row, p, -1.0, n, rng("D'", row, p)), p, llr, cover, pairs))
+                out[f"{row} t={p}"] = (node_scores(run(variant, row, p, 1.0, n, rng("D", row, p)), p, llr, cover, pairs),
+                                       node_scores(run(variant, row, p, -1.0, n, rng("D'", row, p)), p, llr, cover, pairs))
         return out
 
     controls = {"half_noise": "lambda / 2: ||Y||_1 (Corollary 3.2 as printed, the add/remove sensitivity) for the "
                               "replace-one diameter 2 ||Y||_1 (eps x 2)"}
-    return AuditSpec(_claim("AUDIT-as17-cor3.2-olo-tree", AS17, "Corollary 3.2 items 2-3 (Lemma 3.3), sphere and cube",
-                            f"the Table 1 sphere and cube learners' TreeBasedAgg, Lap^N(2 ||Y||_1 (floor(log2 T)+1)/eps) "
-                            f"per node (the scenario's laplace_scale_cor3_2), is eps-DP on the node transcript (eps = "
-                            f"{eps:g}, T = {T}, N = {N}; replace-one neighbours l = v, l' = -v at the l1 diameter of Y, "
-                            f"the record at every step)", controls, "half_noise"),
+    return AuditSpec(privacy_claim("AUDIT-as17-cor3.2-olo-tree", AS17, "Corollary 3.2 items 2-3 (Lemma 3.3), sphere and cube",
+                                   f"the Table 1 sphere and cube learners' TreeBasedAgg, Lap^N(2 ||Y||_1 (floor(log2 T)+1)/eps) "
+                                   f"per node (the scenario's laplace_scale_cor3_2), is eps-DP on the node transcript (eps = "
+                                   f"{eps:g}, T = {T}, N = {N}; replace-one neighbours l = v, l' = -v at the l1 diameter of Y, "
+                                   f"the record at every step)", controls, "half_noise"),
                      eps, 0.0, draw, "half_noise", controls, tight_floor=None)
 
 
@@ -129,13 +129,13 @@ def ftpl_tree_spec(eps: float = 4.0, T: int = 4, N: int = 4) -> AuditSpec:
     K = max(1, math.ceil(math.log2(T)))
     sigma = max(math.sqrt(T / (math.sqrt(N) * K)), math.sqrt(N) / eps * K * math.log(K * T))
     mu = 2.0 * math.sqrt(m) / sigma
-    cover, pairs = _tree_layout(T)
+    cover, pairs = tree_layout(T)
 
     def run(variant, p, sign, n, rng):
         s = noise_scales("ftpl", N, T, eps)["tree"] if variant == "correct" else sigma / 2
         nodes = np.empty((n, T, N))
-        for a, b in _chunks(n):
-            tree = TreeSum(T, b - a, N, scaled_draws(_SampleStreams(rng, b - a), s, N, "gaussian")).tree
+        for a, b in chunks(n):
+            tree = TreeSum(T, b - a, N, scaled_draws(SampleStreams(rng, b - a), s, N, "gaussian")).tree
             for t in range(1, T + 1):
                 tree.step(sign * np.eye(N)[0] if t == p else np.zeros(N))
                 nodes[a:b, t - 1] = tree.last_node[1]
@@ -145,17 +145,17 @@ def ftpl_tree_spec(eps: float = 4.0, T: int = 4, N: int = 4) -> AuditSpec:
         return 2.0 * y[..., :1] / sigma**2
 
     def draw(variant, n, rng):
-        return {f"t={p}": (_node_scores(run(variant, p, 1.0, n, rng("D", p)), p, llr, cover, pairs)[:, :1],
-                           _node_scores(run(variant, p, -1.0, n, rng("D'", p)), p, llr, cover, pairs)[:, :1])
+        return {f"t={p}": (node_scores(run(variant, p, 1.0, n, rng("D", p)), p, llr, cover, pairs)[:, :1],
+                           node_scores(run(variant, p, -1.0, n, rng("D'", p)), p, llr, cover, pairs)[:, :1])
                 for p in range(1, T + 1)}
 
     controls = {"half_noise": f"sigma / 2 (mu x 2; sigma_thm3_5 without the sqrt(N) of its privacy term is sigma / "
                               f"{math.sqrt(N):g} here)"}
-    return AuditSpec(_claim("AUDIT-as17-thm3.5-ftpl-tree", AS17, "Theorem 3.5 (Algorithm 3), FTPL's Gaussian tree",
-                            f"FTPL's tree with N(0, sigma^2 I_N) per node, sigma = Theorem 3.5's (the scenario's "
-                            f"sigma_thm3_5 at delta = 1/T, ||Y||_2 = 1), is mu-GDP on the node transcript with mu = 2 "
-                            f"sqrt(floor(log2 T)+1)/sigma = {mu:.4g} (eps = {eps:g}, T = {T}, N = {N}, l = e_1 vs -e_1, "
-                            f"the record at every step); implies the theorem's (eps, 1/T)-DP", controls, "half_noise"),
+    return AuditSpec(privacy_claim("AUDIT-as17-thm3.5-ftpl-tree", AS17, "Theorem 3.5 (Algorithm 3), FTPL's Gaussian tree",
+                                   f"FTPL's tree with N(0, sigma^2 I_N) per node, sigma = Theorem 3.5's (the scenario's "
+                                   f"sigma_thm3_5 at delta = 1/T, ||Y||_2 = 1), is mu-GDP on the node transcript with mu = 2 "
+                                   f"sqrt(floor(log2 T)+1)/sigma = {mu:.4g} (eps = {eps:g}, T = {T}, N = {N}, l = e_1 vs -e_1, "
+                                   f"the record at every step); implies the theorem's (eps, 1/T)-DP", controls, "half_noise"),
                      mu, 0.0, draw, "half_noise", controls, gaussian_mu=mu, rdp=lambda al: al * mu**2 / 2, gdp_only=True)
 
 
@@ -200,9 +200,9 @@ def dpsgd_spec(rho: float = 1.0, T: int = 3, d: int = 2, G: float = 1.0, D: floa
 
     def path(rec: np.ndarray, rho_v: float, n: int, rng) -> np.ndarray:
         out = np.empty((n, T, d))
-        for a, b in _chunks(n):
+        for a, b in chunks(n):
             prob = _LinearRecords(rec, G, D)
-            run_dpsgd(prob, T, rho=rho_v, src=None, noise_src=_SampleStreams(rng, b - a), checkpoints=[T], R=b - a)
+            run_dpsgd(prob, T, rho=rho_v, src=None, noise_src=SampleStreams(rng, b - a), checkpoints=[T], R=b - a)
             out[a:b] = np.stack(prob.path, axis=1)
         return out
 
@@ -230,13 +230,13 @@ def dpsgd_spec(rho: float = 1.0, T: int = 3, d: int = 2, G: float = 1.0, D: floa
                            "mean squared increment coordinate (eta s)^2")
 
     def stat(n, alpha, rng):
-        return _with_controls(check, n, alpha, rng)
+        return with_controls(check, n, alpha, rng)
 
     controls = {"half_noise": "s / 2: one clipped gradient's add/remove sensitivity G for the replace-one 2G (mu x 2)"}
-    return AuditSpec(_claim("AUDIT-ztc-dpsgd", ZTC, "the one-pass DP-SGD baseline (Algorithm 1's budget)",
-                            f"one-pass DP-SGD with N(0, s^2 I), s = 2G/rho, on each clipped gradient is rho-GDP on its "
-                            f"iterates (rho = {rho:g}, T = {T}, d = {d}, G = {G:g}, the record at every step that moves "
-                            f"an iterate); its realised noise scale eta s equals the formula's (too much noise fails too)",
-                            controls, "half_noise"),
+    return AuditSpec(privacy_claim("AUDIT-ztc-dpsgd", ZTC, "the one-pass DP-SGD baseline (Algorithm 1's budget)",
+                                   f"one-pass DP-SGD with N(0, s^2 I), s = 2G/rho, on each clipped gradient is rho-GDP on its "
+                                   f"iterates (rho = {rho:g}, T = {T}, d = {d}, G = {G:g}, the record at every step that moves "
+                                   f"an iterate); its realised noise scale eta s equals the formula's (too much noise fails too)",
+                                   controls, "half_noise"),
                      rho, 0.0, draw, "half_noise", controls, gaussian_mu=rho, rdp=lambda al: al * rho**2 / 2,
                      gdp_only=True, stat_check=stat)

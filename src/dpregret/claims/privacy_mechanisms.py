@@ -1,18 +1,18 @@
 """Audit specs of the single-release mechanisms: the Laplace and Gaussian mechanisms, Van der
 Hoeven's local Laplace randomiser (Lemma 4) and Song et al.'s l2 randomiser (see
 :mod:`dpregret.claims.privacy`).  Every noise is drawn by the mechanisms of
-:mod:`dpregret.mechanisms` through the scenarios' sampler (:class:`.privacy_audit._SampleStreams`,
+:mod:`dpregret.mechanisms` through the scenarios' sampler (:class:`.privacy_audit.SampleStreams`,
 a :class:`~dpregret.rng.ReplicateStreams`).  The Laplace claims score each output by the claimed
 log-likelihood ratio and by its (unsaturated) projection on the neighbours' difference
-(:func:`.privacy_audit._projection`); their ``gaussian_shape`` control draws Gaussian noise of the
+(:func:`.privacy_audit.mean_shift_projection`); their ``gaussian_shape`` control draws Gaussian noise of the
 claimed variance, which only the projection's tail events can show."""
 from __future__ import annotations
 
 import numpy as np
 
 from .. import mechanisms as M
-from .privacy_audit import AS17, CHECK_SAMPLES, VDH, ZTC, AuditSpec, _claim, _one_release, _projection, _SampleStreams
-from .privacy_learners import _with_controls, scale_check
+from .privacy_audit import AS17, CHECK_SAMPLES, VDH, ZTC, AuditSpec, privacy_claim, one_release, mean_shift_projection, SampleStreams
+from .privacy_learners import with_controls, scale_check
 
 
 # --- Laplace mechanism ------------------------------------------------------------------
@@ -22,22 +22,22 @@ def laplace_spec(eps: float = 1.0) -> AuditSpec:
               "no_noise": 0.0, "gaussian_shape": 1.0 / eps}
 
     def sample(variant, side, n, rng):
-        x, st = (x1 if side else x0), _SampleStreams(rng, n)
+        x, st = (x1 if side else x0), SampleStreams(rng, n)
         if variant == "gaussian_shape":  # N(0, 2 lambda^2): the claimed variance, another shape
             return M.gaussian_mechanism(np.broadcast_to(x, (n, 2)), np.sqrt(2.0) * scales[variant], st)
         return x + (M.laplace_noise(scales[variant], (2,), st) if scales[variant] else np.zeros((n, 2)))
 
     def score(y, variant):
         return np.stack([M.laplace_logpdf(y - x0, 1 / eps) - M.laplace_logpdf(y - x1, 1 / eps),
-                         _projection(y, x1, x0)], axis=1)  # D: x0, D': x1
+                         mean_shift_projection(y, x1, x0)], axis=1)  # D: x0, D': x1
 
     controls = {"half_noise": "scale Delta_1/(2 eps)", "wrong_sensitivity": "scale from the l2 norm (0.707/eps)",
                 "no_noise": "output = input",
                 "gaussian_shape": "Gaussian noise of the claimed variance 2 lambda^2 (another shape, same variance)"}
-    return AuditSpec(_claim("AUDIT-laplace-mechanism", AS17, "Laplace mechanism (Lap^N(lambda), section 2)",
-                            f"x + Lap(Delta_1/eps)^d is eps-DP (eps = {eps:g}, Delta_1 = 1, d = 2)", controls,
-                            "half_noise"),
-                     eps, 0.0, _one_release(sample, score), "half_noise", controls, tight_floor=0.9)
+    return AuditSpec(privacy_claim("AUDIT-laplace-mechanism", AS17, "Laplace mechanism (Lap^N(lambda), section 2)",
+                                   f"x + Lap(Delta_1/eps)^d is eps-DP (eps = {eps:g}, Delta_1 = 1, d = 2)", controls,
+                                   "half_noise"),
+                     eps, 0.0, one_release(sample, score), "half_noise", controls, tight_floor=0.9)
 
 
 # --- Gaussian mechanism -----------------------------------------------------------------
@@ -51,17 +51,17 @@ def gaussian_spec(eps: float = 1.0, delta: float = 1e-5) -> AuditSpec:
         s, x = sig[variant], (x1 if side else x0)
         if not s:
             return np.broadcast_to(x, (n, 2)).copy()
-        return M.gaussian_mechanism(np.broadcast_to(x, (n, 2)), s, _SampleStreams(rng, n))
+        return M.gaussian_mechanism(np.broadcast_to(x, (n, 2)), s, SampleStreams(rng, n))
 
     controls = {"half_noise": "sigma / 2", "wrong_sensitivity": "sigma from the l_inf norm (0.707 Delta_2)",
                 "no_noise": "output = input"}
     mu = 1 / sigma
-    return AuditSpec(_claim("AUDIT-gaussian-mechanism", ZTC, "Gaussian mechanism (Remark 2, Lemma 18)",
-                            f"x + N(0, sigma^2 I), sigma = sqrt(2 ln(1.25/delta)) Delta_2/eps, is (eps, delta)-DP "
-                            f"(eps = {eps:g}, delta = {delta:g}), {mu:.4g}-GDP and (alpha, alpha mu^2/2)-RDP", controls,
-                            "half_noise"),
-                     eps, delta, _one_release(sample, lambda y, v: M.gaussian_logpdf(y - x0, sigma)
-                                              - M.gaussian_logpdf(y - x1, sigma)),
+    return AuditSpec(privacy_claim("AUDIT-gaussian-mechanism", ZTC, "Gaussian mechanism (Remark 2, Lemma 18)",
+                                   f"x + N(0, sigma^2 I), sigma = sqrt(2 ln(1.25/delta)) Delta_2/eps, is (eps, delta)-DP "
+                                   f"(eps = {eps:g}, delta = {delta:g}), {mu:.4g}-GDP and (alpha, alpha mu^2/2)-RDP", controls,
+                                   "half_noise"),
+                     eps, delta, one_release(sample, lambda y, v: M.gaussian_logpdf(y - x0, sigma)
+                                                    - M.gaussian_logpdf(y - x1, sigma)),
                      "half_noise", controls, gaussian_mu=mu, rdp=lambda al: al * mu**2 / 2)
 
 
@@ -78,7 +78,7 @@ def local_laplace_spec() -> AuditSpec:
         bound = {"correct": 1.0, "half_noise": 0.5, "leak_public": 1.0}.get(variant, 1.0)
         if variant == "no_noise":
             return np.broadcast_to(g, (n, 3)).copy()
-        return g + M.local_laplace_randomiser(np.zeros((n, 3)), tau, _SampleStreams(rng, n), bound=bound)
+        return g + M.local_laplace_randomiser(np.zeros((n, 3)), tau, SampleStreams(rng, n), bound=bound)
 
     scale = M.local_laplace_scale(tau[:2], 1.0)
 
@@ -90,10 +90,10 @@ def local_laplace_spec() -> AuditSpec:
 
     controls = {"half_noise": "scale bound/tau_j (a bound of 1/2 assumed)", "no_noise": "output = input",
                 "leak_public": "neighbours differ on the tau = inf coordinate"}
-    return AuditSpec(_claim("AUDIT-vdh-lemma4-local-laplace", VDH, "Lemma 4",
-                            "g + Lap(2/tau_j) per coordinate is (sum_j tau_j)-LDP for |g_j| <= 1 "
-                            "(tau = (0.6, 0.4, inf): eps = 1 over the protected coordinates)", controls, "half_noise"),
-                     eps, 0.0, _one_release(sample, score), "half_noise", controls, tight_floor=0.9)
+    return AuditSpec(privacy_claim("AUDIT-vdh-lemma4-local-laplace", VDH, "Lemma 4",
+                                   "g + Lap(2/tau_j) per coordinate is (sum_j tau_j)-LDP for |g_j| <= 1 "
+                                   "(tau = (0.6, 0.4, inf): eps = 1 over the protected coordinates)", controls, "half_noise"),
+                     eps, 0.0, one_release(sample, score), "half_noise", controls, tight_floor=0.9)
 
 
 # --- Song et al.'s l2 randomiser (thesis section 3.2.1) ------------------------------------
@@ -107,23 +107,23 @@ def l2_spec(eps: float = 1.0) -> AuditSpec:
             return np.broadcast_to(g, (n, 2)).copy()
         if variant == "wrong_sensitivity":  # data of l2 norm sqrt(2) (bounded in l_inf only)
             g = np.array([-1.0, -1.0]) if side else np.array([1.0, 1.0])
-        return g + M.l2_laplace_randomiser(np.zeros((n, 2)), eps_v.get(variant, eps), _SampleStreams(rng, n))
+        return g + M.l2_laplace_randomiser(np.zeros((n, 2)), eps_v.get(variant, eps), SampleStreams(rng, n))
 
     def score(y, variant):
         a, b = (np.ones(2), -np.ones(2)) if variant == "wrong_sensitivity" else (g0, g1)
         return M.l2_laplace_logpdf(y - a, eps) - M.l2_laplace_logpdf(y - b, eps)
 
     def check(factor, n, alpha, rng):  # ||z|| ~ Gamma(d, 2 bound / eps): E ||z|| = 2 d bound / eps (bound = 1)
-        z = M.l2_laplace_randomiser(np.zeros((min(n, CHECK_SAMPLES), 2)), eps / factor, _SampleStreams(rng, min(n, CHECK_SAMPLES)))
+        z = M.l2_laplace_randomiser(np.zeros((min(n, CHECK_SAMPLES), 2)), eps / factor, SampleStreams(rng, min(n, CHECK_SAMPLES)))
         return scale_check(np.linalg.norm(z, axis=1), 2 * 2 / eps, alpha, "mean noise radius E||z|| = 2 d / eps")
 
     controls = {"half_noise": "density exp(-eps ||z||)", "wrong_sensitivity": "inputs bounded in l_inf, not l2",
                 "no_noise": "output = input"}
-    return AuditSpec(_claim("AUDIT-l2-randomiser", VDH, "section 3.2.1 (Song et al. 2015, Thm 1)",
-                            f"g + z, rho(z) ~ exp(-eps/2 ||z||_2), is eps-LDP for ||g||_2 <= 1 (eps = {eps:g}, d = 2); "
-                            f"its realised mean noise radius is the density's 2 d / eps (too much noise fails too)",
-                            controls, "half_noise"),
-                     eps, 0.0, _one_release(sample, score), "half_noise", controls,
-                     stat_check=lambda n, alpha, rng: _with_controls(check, n, alpha, rng))
+    return AuditSpec(privacy_claim("AUDIT-l2-randomiser", VDH, "section 3.2.1 (Song et al. 2015, Thm 1)",
+                                   f"g + z, rho(z) ~ exp(-eps/2 ||z||_2), is eps-LDP for ||g||_2 <= 1 (eps = {eps:g}, d = 2); "
+                                   f"its realised mean noise radius is the density's 2 d / eps (too much noise fails too)",
+                                   controls, "half_noise"),
+                     eps, 0.0, one_release(sample, score), "half_noise", controls,
+                     stat_check=lambda n, alpha, rng: with_controls(check, n, alpha, rng))
 
 

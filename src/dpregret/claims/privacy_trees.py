@@ -9,11 +9,11 @@ import numpy as np
 
 from ..rng import ReplicateStreams
 from ..tree import TreeNoise, prefix_node_matrix
-from .privacy_audit import AS17, CHECK_SAMPLES, ZTC, AuditSpec, _chunks, _claim, _independence_check, _SampleStreams
+from .privacy_audit import AS17, CHECK_SAMPLES, ZTC, AuditSpec, chunks, privacy_claim, independence_check, SampleStreams
 
 
 # --- the two trees: node transcripts ---------------------------------------------------------
-def _tree_layout(T: int) -> tuple[dict[int, list[int]], dict[int, list[tuple[int, int]]]]:
+def tree_layout(T: int) -> tuple[dict[int, list[int]], dict[int, list[tuple[int, int]]]]:
     """Node k (0-based) is the dyadic interval completed at step k + 1, ``(k+1 - lowbit(k+1), k+1]``.
     Per leaf p: the nodes covering it, and the pairs (covering node, same-level node not covering it)."""
     span = [(t - (t & -t) + 1, t) for t in range(1, T + 1)]
@@ -24,7 +24,7 @@ def _tree_layout(T: int) -> tuple[dict[int, list[int]], dict[int, list[tuple[int
     return cover, pairs
 
 
-def _node_scores(nodes: np.ndarray, p: int, llr, cover, pairs) -> np.ndarray:
+def node_scores(nodes: np.ndarray, p: int, llr, cover, pairs) -> np.ndarray:
     """Scores of node transcripts (n, T, d) for the record at leaf p: column 0 the LLR under
     the claimed independent-node model (``llr``: per-coordinate log-ratio, summed); then one
     contrast per same-level pair, node covering p minus node not covering it (summed over
@@ -51,14 +51,14 @@ def tree_as17_spec(eps: float = 1.0, T: int = 4, N: int = 2) -> AuditSpec:
     lam = N * (int(math.log2(T)) + 1) / eps  # the claim's scale (Lemma 3.3 with the corrected node count)
     m = int(math.log2(T)) + 1
     lams = {"correct": None, "paper_log_count": N * math.ceil(math.log2(T)) / eps, "half_noise": lam / 2}
-    cover, pairs = _tree_layout(T)
+    cover, pairs = tree_layout(T)
 
     def run(variant, p, n, rng, releases=False):
         """Node transcripts (n, T, N) with the record at step p (p = 0: D')."""
         lam_v = tree_lambda(N, T, eps) if lams[variant] is None else lams[variant]
         nodes, rel = np.empty((n, T, N)), np.empty((n, T, N)) if releases else None
-        for a, b in _chunks(n):
-            tree = TreeSum(T, b - a, N, scaled_draws(_SampleStreams(rng, b - a), lam_v, N)).tree
+        for a, b in chunks(n):
+            tree = TreeSum(T, b - a, N, scaled_draws(SampleStreams(rng, b - a), lam_v, N)).tree
             for t in range(1, T + 1):
                 tree.step(np.ones(N) if t == p else np.zeros(N))
                 nodes[a:b, t - 1] = tree.last_node[1]
@@ -71,8 +71,8 @@ def tree_as17_spec(eps: float = 1.0, T: int = 4, N: int = 2) -> AuditSpec:
 
     def draw(variant, n, rng):
         base = run(variant, 0, n, rng("D'"))
-        return {f"t={p}": (_node_scores(run(variant, p, n, rng("D", p)), p, llr, cover, pairs),
-                           _node_scores(base, p, llr, cover, pairs)) for p in range(1, T + 1)}
+        return {f"t={p}": (node_scores(run(variant, p, n, rng("D", p)), p, llr, cover, pairs),
+                           node_scores(base, p, llr, cover, pairs)) for p in range(1, T + 1)}
 
     def exact(rng) -> str | None:
         Mx, _ = prefix_node_matrix(T)
@@ -102,17 +102,17 @@ def tree_as17_spec(eps: float = 1.0, T: int = 4, N: int = 2) -> AuditSpec:
         return None
 
     def independence(n, alpha, rng):  # under D' every node value is its noise
-        return _independence_check(run("correct", 0, min(n, CHECK_SAMPLES), rng).reshape(-1, T * N), alpha)
+        return independence_check(run("correct", 0, min(n, CHECK_SAMPLES), rng).reshape(-1, T * N), alpha)
 
     k = math.ceil(math.log2(T))
     controls = {"paper_log_count": f"lambda with the paper's ceil(log2 T) = {k} instead of the {m} nodes covering a "
                 f"leaf (the erratum; the nearest miss, eps x {m / k:.3g})", "half_noise": "lambda / 2"}
-    return AuditSpec(_claim("AUDIT-as17-lemma3.3-tree", AS17, "Lemma 3.3 (Algorithm 2), node transcript",
-                            f"TreeBasedAgg with Lap^N(N (floor(log2 T)+1)/eps) per node (the experts scenario's "
-                            f"tree_lambda) is eps-DP (eps = {eps:g}, T = {T}, N = {N}, losses in [0,1]^N, the record "
-                            f"at every step); releases = node map x nodes + padding, and the block path of the Table 1 "
-                            f"scenarios (tree.TreeReleases) releases the same; node noises independent",
-                            controls, "paper_log_count"),
+    return AuditSpec(privacy_claim("AUDIT-as17-lemma3.3-tree", AS17, "Lemma 3.3 (Algorithm 2), node transcript",
+                                   f"TreeBasedAgg with Lap^N(N (floor(log2 T)+1)/eps) per node (the experts scenario's "
+                                   f"tree_lambda) is eps-DP (eps = {eps:g}, T = {T}, N = {N}, losses in [0,1]^N, the record "
+                                   f"at every step); releases = node map x nodes + padding, and the block path of the Table 1 "
+                                   f"scenarios (tree.TreeReleases) releases the same; node noises independent",
+                                   controls, "paper_log_count"),
                      eps, 0.0, draw, "paper_log_count", controls, tight_floor=0.85, exact_check=exact,
                      stat_check=independence)
 
@@ -122,14 +122,14 @@ def tree_ztc_spec(mu: float = 1.0, T: int = 4) -> AuditSpec:
     m = (2 * T - 1).bit_length()  # log2(2T) for T a power of two: nodes covering a leaf
     sigma = np.sqrt(m) / mu  # Delta = 1
     sig = {"correct": sigma, "log2_T": np.sqrt(m - 1) / mu, "half_noise": sigma / 2}
-    cover, pairs = _tree_layout(T)
+    cover, pairs = tree_layout(T)
 
     def run(s, p, n, rng):
         """Node transcripts (n, T, 1) derived from the releases prefix_t + NOISE(t), record at step p."""
         out = np.empty((n, T, 1))
-        for a, b in _chunks(n):
+        for a, b in chunks(n):
             r = b - a
-            st = _SampleStreams(rng, r)  # the scenarios' sampler (ReplicateStreams.normal)
+            st = SampleStreams(rng, r)  # the scenarios' sampler (ReplicateStreams.normal)
             tree = TreeNoise(T, 1, lambda k, st=st: st.normal((k, 1)), r)
             rel = np.zeros((r, T + 1))  # r_0 = 0
             for t in range(1, T + 1):
@@ -142,17 +142,17 @@ def tree_ztc_spec(mu: float = 1.0, T: int = 4) -> AuditSpec:
 
     def draw(variant, n, rng):
         base = run(sig[variant], 0, n, rng("D'"))
-        return {f"t={p}": (_node_scores(run(sig[variant], p, n, rng("D", p)), p, llr, cover, pairs),
-                           _node_scores(base, p, llr, cover, pairs)) for p in range(1, T + 1)}
+        return {f"t={p}": (node_scores(run(sig[variant], p, n, rng("D", p)), p, llr, cover, pairs),
+                           node_scores(base, p, llr, cover, pairs)) for p in range(1, T + 1)}
 
     def independence(n, alpha, rng):  # under D' the derived nodes are the node draws R_t
-        return _independence_check(run(sigma, 0, min(n, CHECK_SAMPLES), rng)[:, :, 0], alpha)
+        return independence_check(run(sigma, 0, min(n, CHECK_SAMPLES), rng)[:, :, 0], alpha)
 
     controls = {"log2_T": f"sigma with log2(T) instead of log2(2T) (the nearest miss: mu x {np.sqrt(m / (m - 1)):.3g})",
                 "half_noise": "sigma / 2"}
-    return AuditSpec(_claim("AUDIT-ztc-thm3-tree", ZTC, "Theorem 3 / eq. (6), NOISE(t)",
-                            f"releases prefix + NOISE(t) with sigma^2 = log2(2T) Delta^2 / mu^2 are mu-GDP, i.e. "
-                            f"(alpha, alpha mu^2/2)-RDP (mu = {mu:g}, T = {T}, Delta = 1, the record at every step); "
-                            f"the nodes derived from the releases are independent draws", controls, "log2_T"),
+    return AuditSpec(privacy_claim("AUDIT-ztc-thm3-tree", ZTC, "Theorem 3 / eq. (6), NOISE(t)",
+                                   f"releases prefix + NOISE(t) with sigma^2 = log2(2T) Delta^2 / mu^2 are mu-GDP, i.e. "
+                                   f"(alpha, alpha mu^2/2)-RDP (mu = {mu:g}, T = {T}, Delta = 1, the record at every step); "
+                                   f"the nodes derived from the releases are independent draws", controls, "log2_T"),
                      mu, 0.0, draw, "log2_T", controls, gaussian_mu=mu, rdp=lambda al: al * mu**2 / 2, gdp_only=True,
                      stat_check=independence)

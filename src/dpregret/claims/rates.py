@@ -34,7 +34,9 @@ class RateSpec:
     decades: float = 2.0  # span the grid must cover (1: a window bounded by the regime, e.g. eps)
 
 
-def _select(df: pd.DataFrame, spec: RateSpec, alg: str, rate_eps: float) -> pd.DataFrame:
+def select_rows(df: pd.DataFrame, spec: RateSpec, alg: str, rate_eps: float) -> pd.DataFrame:
+    """The rows of ``alg`` that a rate spec reads: its ``where`` filters, ``eps == rate_eps`` if
+    ``fixed_eps``, the largest T if ``fixed_T == "max"``."""
     d = df[df.algorithm == alg]
     for k, v in spec.where.items():
         d = d[d[k] == v]
@@ -46,7 +48,7 @@ def _select(df: pd.DataFrame, spec: RateSpec, alg: str, rate_eps: float) -> pd.D
 
 
 def _metric(df: pd.DataFrame, spec: RateSpec, alg: str, rate_eps: float) -> pd.DataFrame:
-    d = _select(df, spec, alg, rate_eps)
+    d = select_rows(df, spec, alg, rate_eps)
     if spec.metric == "regret":
         return d.assign(value=d.regret)
     keys = [c for c in ("row", "grid", "env", "N", "T", "replicate") if c in df.columns]

@@ -142,7 +142,7 @@ def _label(key) -> str:
     return f"{e}/{data} T={T} {pl} eps={eps:g} n={n} ||u*||={us:.3g} f={f:g}"
 
 
-def _shifted(metric, per_rep, exact):
+def shifted(metric, per_rep, exact):
     """Per-replicate differences with mean exactly ``mean(metric) - exact``."""
     return metric - (per_rep + (exact - per_rep.mean()))
 
@@ -162,7 +162,7 @@ def _bound_check(df: pd.DataFrame, metric: str, sum_sq: str, bound, alpha: float
         S = g[sum_sq].to_numpy()
         exact = float(bound(u, S, 0))
         m = g[metric].to_numpy()
-        diffs.append(_shifted(m, np.asarray(bound(u, S, None), dtype=float), exact))
+        diffs.append(shifted(m, np.asarray(bound(u, S, None), dtype=float), exact))
         ratios.append(float(m.mean() / exact))
         labels.append(_label(key) if keys is POINT else str(key))
     res = check_bound(diffs, ratios, alpha, labels=labels)
@@ -216,7 +216,7 @@ def _paired(a: pd.DataFrame, b: pd.DataFrame, col="regret") -> pd.DataFrame:
     return m[["T", "replicate"]].assign(regret=(m[f"{col}_a"] - m[f"{col}_b"]).to_numpy())
 
 
-def _minority_cost(mino: pd.DataFrame, alg: str) -> pd.DataFrame:
+def minority_cost(mino: pd.DataFrame, alg: str) -> pd.DataFrame:
     """``gap``: ``alg``'s regret minus its run with nobody privatising (placement ``none``), paired
     by (T, replicate), at every placement."""
     return paired_gap(_at(mino, alg=alg), ["T", "replicate"], by="placement", base="none")
@@ -239,7 +239,7 @@ def _sparse_thm11(df: pd.DataFrame, p: dict, alpha: float, constants: str, scale
         exact = scale * (float(vdh_bounds.bound_thm11(u, S, G, b, axis=0, constants=constants)) + (d - k))
         per = scale * (np.asarray(vdh_bounds.bound_thm11(u, S, G, b, axis=None, constants=constants), dtype=float) + (d - k))
         m = g["regret"].to_numpy()
-        diffs.append(_shifted(m, per, exact))
+        diffs.append(shifted(m, per, exact))
         ratios.append(float(m.mean() / exact))
         labels.append(f"sparse T={T} f={f:g}")
     return check_bound(diffs, ratios, alpha, labels=labels)
@@ -539,7 +539,7 @@ def minority_cost_claim(minority: pd.DataFrame, placement: str, tol: dict, alpha
     For ``alg2`` on the pipeline's table it returns :func:`evaluate`'s results less the non-learner
     control that :func:`evaluate` attaches (``tests/test_user_vdh19.py``)."""
     mino = _at(minority, u_frac=1.0)
-    cost = _minority_cost(mino, alg)
+    cost = minority_cost(mino, alg)
     x, s = samples_by(_at(cost, placement=placement), "T", "gap")
     xc, sc = samples_by(_at(cost, placement="uniform"), "T", "gap")
     res = check_rate(x, s, 0.0, tol.get(cid, 0.0), alpha, rng_for(cid))

@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from .core import (Claim, Result, _diverged, check_bound, check_comparison, check_coverage, check_exact, check_rate,
+from .core import (Claim, Result, fail_if_diverged, check_bound, check_comparison, check_coverage, check_exact, check_rate,
                    claim_factory, coverage_detectable_factor, paired_gap, samples_by, select, with_learning_gate,
                    with_nonlearner)
 from .ztc22_linear import linear_T_claims, minimax_claims
@@ -350,8 +350,8 @@ def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple]:
         # a diverged learner (non-finite suboptimality or bound) FAILs: its rows would otherwise fail the
         # vacuity test (NaN < L(x_0) - L* is false) and be dropped as vacuous (claims.core's rule)
         by_T = list(gc.groupby("T"))
-        dv = _diverged(f"suboptimality or {col}", [np.r_[h.subopt.to_numpy(float), h[col].to_numpy(float)] for _, h in by_T],
-                       labels=[int(T) for T, _ in by_T])
+        dv = fail_if_diverged(f"suboptimality or {col}", [np.r_[h.subopt.to_numpy(float), h[col].to_numpy(float)] for _, h in by_T],
+                              labels=[int(T) for T, _ in by_T])
         if dv is not None:
             dv.detail.update({"C": c, "bound": col})
             return dv

@@ -57,7 +57,7 @@ class ConstantSchedule:
 
 class SwitchingSchedule:
     """Rule schedule: ``piece(t) = floor((t - 1) phases / T) mod 2`` (two pieces alternating
-    over ``phases`` blocks; the same numbers as ``_switching_schedule(T, phases)[t - 1]``)."""
+    over ``phases`` blocks; the same numbers as ``switching_schedule(T, phases)[t - 1]``)."""
 
     def __init__(self, T: int, phases: int):
         self.T, self.phases = V.integer("T", T), V.integer("phases", phases)
@@ -223,7 +223,8 @@ def _two_centres(domain: Polytope) -> np.ndarray:
     return np.vstack([(domain.centre + v0) / 2, (domain.centre + v1) / 2])
 
 
-def _switching_schedule(T: int, phases: int) -> np.ndarray:
+def switching_schedule(T: int, phases: int) -> np.ndarray:
+    """Round t's phase bit, 0 or 1: the horizon cut into ``phases`` equal phases that alternate."""
     T, phases = V.integer("T", T), V.integer("phases", phases)
     if phases > T:
         raise ValueError(f"phases must be <= T = {T}, got {phases}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .o2b_jit import _pw_base
+from .o2b_jit import pairwise_base
 
 
 @njit(cache=True)
@@ -31,7 +31,7 @@ def _softmax_into(out, est, neg_eta, tmp):
                 m = tmp[i]
         for i in range(n):
             tmp[i] = np.exp(tmp[i] - m)
-        s = _pw_base(tmp, 0, n)
+        s = pairwise_base(tmp, 0, n)
         for i in range(n):
             out[b, i] = tmp[i] / s
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _validate as V
 from ..environments.polytopes import Polytope
-from .private_bandit import _checkpoints, _normal, _replicates
+from .private_bandit import checkpoint_grid, normal_draws, replicate_count
 
 
 @dataclass
@@ -47,7 +47,7 @@ def noisy_oco(domain: Polytope, loss_vectors, rng, *, kappa: float, gamma: float
         raise ValueError(f"loss_vectors must have shape (T, {domain.n}), got {Lv.shape}")
     if map_noise not in ("sphere", "adversarial"):
         raise ValueError(f"map_noise must be 'sphere' or 'adversarial', got {map_noise!r}")
-    R = _replicates(rng, R)
+    R = replicate_count(rng, R)
     T, n = Lv.shape
     G = float(np.linalg.norm(Lv, axis=1).max())
     kappa = V.positive("kappa", kappa)
@@ -56,7 +56,7 @@ def noisy_oco(domain: Polytope, loss_vectors, rng, *, kappa: float, gamma: float
     gamma = V.nonnegative("gamma", gamma)
     eta = 2.0 * domain.D_omega / (kappa * math.sqrt(T)) if eta is None else V.positive("eta", eta)
     sd = math.sqrt((kappa**2 - G**2) / n)
-    cps = _checkpoints(checkpoints, T)
+    cps = checkpoint_grid(checkpoints, T)
     s = np.zeros((R, n))
     cum = np.zeros(R)
     out = np.zeros((R, cps.size))
@@ -65,14 +65,14 @@ def noisy_oco(domain: Polytope, loss_vectors, rng, *, kappa: float, gamma: float
         ell = Lv[t - 1]
         x = domain.project(-eta * s)
         if map_noise == "sphere":
-            w = _normal(rng, R, (n,))
+            w = normal_draws(rng, R, (n,))
             w /= np.linalg.norm(w, axis=1, keepdims=True)
         else:
             nl = np.linalg.norm(ell)
             w = np.broadcast_to(ell / nl if nl > 0 else 0.0 * ell, (R, n))
         x = x + gamma * w
         cum += x @ ell
-        s = s + ell + sd * _normal(rng, R, (n,))
+        s = s + ell + sd * normal_draws(rng, R, (n,))
         if t == cps[k]:
             out[:, k] = cum
             k += 1 if k + 1 < cps.size else 0

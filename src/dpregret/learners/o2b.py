@@ -75,7 +75,7 @@ class Run:
     extra: dict = field(default_factory=dict)
 
 
-def _pf_params(problem, T: int, rho: float, C: float, delta: float):
+def pf_params(problem, T: int, rho: float, C: float, delta: float):
     """Theorem 10: A, A', Phi and xi_t, nu_t (sigma_D = 1 for N(0, I))."""
     G, H, D, d = problem.G, problem.H, problem.D, problem.d
     A = 8 * math.sqrt(2) * C**2
@@ -121,9 +121,9 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     cps = sorted({int(c) for c in checkpoints if 1 <= int(c) <= T})
     if not cps:
         raise ValueError(f"checkpoints must contain a value in [1, T={T}], got {checkpoints!r}")
-    if _linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
+    if linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
         return _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor)
-    if _linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
+    if linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
         return _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf)
     R, d = learner.predict().shape
     G, H = problem.G, problem.H
@@ -132,8 +132,8 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     bsum = 0.0
     maxdist = np.zeros(R)
     if isinstance(noise_src, ReplicateStreams) and conversion != "none":  # the same N(0, 1) draws, in blocks
-        noise_src = _BlockedNormal(noise_src, d, max(1, min(T, 1_000_000 // (R * d))), limit=T)
-    tree = TreeNoise(T, d, lambda kk: draw_normal(noise_src, (kk, d) if isinstance(noise_src, (ReplicateStreams, _BlockedNormal)) else (R, kk, d)), R) if conversion in ("tree", "fresh") else None
+        noise_src = BlockedNormal(noise_src, d, max(1, min(T, 1_000_000 // (R * d))), limit=T)
+    tree = TreeNoise(T, d, lambda kk: draw_normal(noise_src, (kk, d) if isinstance(noise_src, (ReplicateStreams, BlockedNormal)) else (R, kk, d)), R) if conversion in ("tree", "fresh") else None
     regret = np.zeros(R)
     sample = _sampler(problem, src, R, T + (T - 1 if conversion == "fresh" else 0))
     sub, reg_c, sub_w = [], [], []
@@ -163,11 +163,11 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
             g = g + delta
         maxdist = np.maximum(maxdist, np.linalg.norm(w - x_prev, axis=-1))
         if conversion in ("tree", "fresh"):
-            Delta = _delta(sensitivity, t, k, G, H, maxdist)
+            Delta = sensitivity_variant(sensitivity, t, k, G, H, maxdist)
             noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho)
         elif conversion == "naive":
             Delta = 2.0 * b_t * G
-            noise = (noise_factor * Delta / rho) * draw_normal(noise_src, (d,) if isinstance(noise_src, (ReplicateStreams, _BlockedNormal)) else (R, d))
+            noise = (noise_factor * Delta / rho) * draw_normal(noise_src, (d,) if isinstance(noise_src, (ReplicateStreams, BlockedNormal)) else (R, d))
         else:
             Delta, noise = None, 0.0
         if check_sensitivity and Delta is not None:
@@ -243,7 +243,7 @@ def _sampler(problem, src, R: int, limit: int):
     return sample
 
 
-class _BlockedNormal:
+class BlockedNormal:
     """A ReplicateStreams' standard normal draws ``normal((k, d))`` / ``normal((d,))`` served
     from blocks of ``block`` rows (speed only): ``normal`` is the inverse CDF of the stream's
     uniforms, elementwise, and the stream serves its uniforms in order whatever the block, so
@@ -272,7 +272,7 @@ class _BlockedNormal:
         return z[:, 0] if shape == (self.d,) else z
 
 
-def _linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src) -> bool:
+def linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src) -> bool:
     """Whether :func:`run` may use the compiled loop of :mod:`dpregret.learners.o2b_jit` (speed
     only, the same numbers): linear losses of the minimax family, Remark 5's OGD, streams."""
     from ..environments.stochastic import LinearFamily
@@ -351,7 +351,7 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
     return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), None, {})
 
 
-def _linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src) -> bool:
+def linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src) -> bool:
     """Whether :func:`run` may use :func:`dpregret.learners.o2b_jit.linear_pf_block` (speed only,
     the same numbers): Theorem 11's regularised losses around the parameter-free learner on a
     :class:`LinearFamily`, Algorithm 1's tree noise, streams, a fresh learner."""
@@ -426,7 +426,8 @@ def _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity
     return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), None, extra)
 
 
-def _delta(sensitivity: str, t: int, k: float, G: float, H: float, maxdist: np.ndarray) -> np.ndarray:
+def sensitivity_variant(sensitivity: str, t: int, k: float, G: float, H: float, maxdist: np.ndarray) -> np.ndarray:
+    """Delta_t of eq. (6) under a sensitivity variant: ``eq6`` the paper's, or a control's mistake."""
     if sensitivity == "eq6":
         return sensitivity_eq6(t, k, G, H, maxdist)
     if sensitivity == "half":

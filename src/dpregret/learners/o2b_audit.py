@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .o2b import _delta
+from .o2b import sensitivity_variant
 
 
 class FixedData:
@@ -61,7 +61,7 @@ def transcript_logpdf(problem, zs: list[tuple], learner, released: np.ndarray, *
         z = tuple(np.broadcast_to(np.asarray(c, dtype=float), (n, *np.shape(c))) for c in zs[t - 1])
         g = g + b_t * problem.grad(x, z) - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)
         maxdist = np.maximum(maxdist, np.linalg.norm(w - x_prev, axis=-1))
-        sigma = _delta(sensitivity, t, k, G, H, maxdist) * math.sqrt(math.log2(2 * T)) / rho
+        sigma = sensitivity_variant(sensitivity, t, k, G, H, maxdist) * math.sqrt(math.log2(2 * T)) / rho
         r_t = released[:, t - 1] - g - sum(nodes[i] for i in binary_prefix_set(t) if i < t)
         nodes[t] = r_t
         with np.errstate(divide="ignore", invalid="ignore"):

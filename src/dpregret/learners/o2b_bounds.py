@@ -3,7 +3,7 @@ the bounds on Algorithm 1 (:func:`dpregret.learners.o2b.run`) as plain functions
 (excess risk, and its second part on E||g_t + gamma_t||^2, the OGD step size of Remark 5),
 Theorem 8 (section 4, strongly convex, on Lemma 7's regularised losses) with its second part
 and Remark 9's OSD regret, and Theorem 11 (section 5, parameter-free; its A, A', Phi come from
-:func:`dpregret.learners.o2b._pf_params`).
+:func:`dpregret.learners.o2b.pf_params`).
 """
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ Speed only: the same numbers as the reference loop of ``o2b.run``, bit for bit.
   latter through :func:`dpregret.learners.o2b.sensitivity_eq6`) is computed in Python as in
   the reference; the kernel does the per-replicate arithmetic in the reference's order.
 - Reductions over the d coordinates (``np.sum(..., axis=-1)``, ``np.linalg.norm(..., axis=-1)``)
-  use :func:`_pw`, numpy's pairwise summation (8 accumulators, blocks of 128), so they round
+  use :func:`pairwise_sum`, numpy's pairwise summation (8 accumulators, blocks of 128), so they round
   as numpy does; TreeNoise's ``gamma_t`` is the sum of the alive nodes in increasing level, as
   ``ndarray.sum(axis=0)`` adds them.
 ``tests/test_o2b_jit.py`` checks equality with the reference loop.
@@ -26,7 +26,7 @@ from numba import njit
 
 
 @njit(cache=True)
-def _pw_base(a, lo, n):
+def pairwise_base(a, lo, n):
     """numpy's pairwise sum of ``a[lo:lo+n]`` for n <= 128 (numpy/_core/src/umath/loops_utils.h.src)."""
     if n < 8:
         res = 0.0
@@ -61,12 +61,12 @@ def _pw_base(a, lo, n):
 
 
 @njit(cache=True)
-def _pw(a, lo, n):
+def pairwise_sum(a, lo, n):
     """numpy's pairwise sum of ``a[lo:lo+n]``: blocks of at most 128 combined as numpy splits
     them (n2 = n/2 rounded down to a multiple of 8), without recursion (numba's cache cannot
     reload recursive functions)."""
     if n <= 128:
-        return _pw_base(a, lo, n)
+        return pairwise_base(a, lo, n)
     los = np.empty(128, np.int64)
     ns = np.empty(128, np.int64)
     st = np.zeros(128, np.int64)
@@ -76,7 +76,7 @@ def _pw(a, lo, n):
     while sp >= 0:
         cl, cn = los[sp], ns[sp]
         if cn <= 128:
-            vals[vp] = _pw_base(a, cl, cn)
+            vals[vp] = pairwise_base(a, cl, cn)
             vp += 1
             sp -= 1
         elif st[sp] == 0:
@@ -136,7 +136,7 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, maxdist,
             for j in range(d):
                 v = w[rr, j] - xp[j]
                 tmp[j] = v * v
-            dist = np.sqrt(_pw(tmp, 0, d))
+            dist = np.sqrt(pairwise_sum(tmp, 0, d))
             if dist > maxdist[rr] or maxdist[rr] != maxdist[rr]:
                 maxdist[rr] = dist
             # ghat = g + gamma_t (TreeNoise.step); regret += <ghat, w - x*>; OGD on ghat
@@ -173,13 +173,13 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, maxdist,
                     tmp[j] = g[rr, j] + 0.0
             for j in range(d):
                 acc[j] = tmp[j] * (w[rr, j] - xs[rr, j])
-            regret[rr] = regret[rr] + _pw(acc, 0, d)
+            regret[rr] = regret[rr] + pairwise_sum(acc, 0, d)
             e = eta[i]
             for j in range(d):
                 acc[j] = w[rr, j] - e * tmp[j]
             for j in range(d):
                 tmp[j] = acc[j] * acc[j]
-            nrm = np.sqrt(_pw(tmp, 0, d))
+            nrm = np.sqrt(pairwise_sum(tmp, 0, d))
             den = nrm if nrm > 1e-300 else 1e-300
             q = r / den
             sc = q if q < 1.0 else 1.0
@@ -222,7 +222,7 @@ def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, maxdist, regret, x
             for j in range(d):
                 w_hat[rr, j] = v * zdir[rr, j]
                 tmp[j] = w_hat[rr, j] * w_hat[rr, j]
-            nrm = np.sqrt(_pw(tmp, 0, d))
+            nrm = np.sqrt(pairwise_sum(tmp, 0, d))
             q = r / (nrm if nrm > 1e-300 else 1e-300)
             sc = q if q < 1.0 else 1.0
             for j in range(d):
@@ -241,7 +241,7 @@ def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, maxdist, regret, x
             for j in range(d):
                 vv = w[j] - xp[j]
                 tmp[j] = vv * vv
-            dist = np.sqrt(_pw(tmp, 0, d))
+            dist = np.sqrt(pairwise_sum(tmp, 0, d))
             if dist > maxdist[rr] or maxdist[rr] != maxdist[rr]:
                 maxdist[rr] = dist
             sig = ((factor * (c1[i] * (Gs + Hs * maxdist[rr]))) * sq) / rho
@@ -271,17 +271,17 @@ def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, maxdist, regret, x
             xit, nut = xi[i], nu[i]
             for j in range(d):
                 acc[j] = w[j] * w[j]
-            wn = np.sqrt(_pw(acc, 0, d))
+            wn = np.sqrt(pairwise_sum(acc, 0, d))
             den = wn if wn > 1e-300 else 1e-300
             for j in range(d):
                 uj = w[j] / den if wn > 0 else 0.0
                 full[j] = (tmp[j] + xit * uj) + (2 * nut) * w[j]
             for j in range(d):
                 acc[j] = tmp[j] * (w[j] - xs[rr, j])
-            regret[rr] = regret[rr] + ((_pw(acc, 0, d) + xit * (wn - xsn[rr])) + nut * (wn * wn - xsn[rr] * xsn[rr]))
+            regret[rr] = regret[rr] + ((pairwise_sum(acc, 0, d) + xit * (wn - xsn[rr])) + nut * (wn * wn - xsn[rr] * xsn[rr]))
             for j in range(d):
                 acc[j] = full[j] * full[j]
-            gn = np.sqrt(_pw(acc, 0, d))
+            gn = np.sqrt(pairwise_sum(acc, 0, d))
             rt = gn / ghat[i]
             if rt > gbar_ratio[rr] or gbar_ratio[rr] != gbar_ratio[rr]:
                 gbar_ratio[rr] = rt
@@ -294,32 +294,32 @@ def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, maxdist, regret, x
                 acc[j] = w_hat[rr, j] - w[j]  # out
             for j in range(d):
                 tmp[j] = acc[j] * acc[j]
-            on = np.sqrt(_pw(tmp, 0, d))
+            on = np.sqrt(pairwise_sum(tmp, 0, d))
             don = on if on > 1e-300 else 1e-300
             for j in range(d):
                 gs = acc[j] / don if on > 0 else 0.0
                 gt[j] = (0.5 * (full[j] + gn * gs)) / ghat[i]
             for j in range(d):
                 tmp[j] = gt[j] * gt[j]
-            ng = np.sqrt(_pw(tmp, 0, d))
+            ng = np.sqrt(pairwise_sum(tmp, 0, d))
             dg = ng if ng > 1.0 else 1.0
             for j in range(d):
                 gt[j] = gt[j] / dg
             for j in range(d):
                 tmp[j] = gt[j] * zdir[rr, j]
-            cc = -_pw(tmp, 0, d)
+            cc = -pairwise_sum(tmp, 0, d)
             wealth[rr] = wealth[rr] + cc * v
             coin_sum[rr] = coin_sum[rr] + cc
             for j in range(d):
                 tmp[j] = gt[j] * gt[j]
-            dir_acc[rr] = dir_acc[rr] + _pw(tmp, 0, d)
+            dir_acc[rr] = dir_acc[rr] + pairwise_sum(tmp, 0, d)
             da = dir_acc[rr] if dir_acc[rr] > 1e-300 else 1e-300
             st = np.sqrt(2 * da)
             for j in range(d):
                 acc[j] = zdir[rr, j] - gt[j] / st
             for j in range(d):
                 tmp[j] = acc[j] * acc[j]
-            nz_ = np.sqrt(_pw(tmp, 0, d))
+            nz_ = np.sqrt(pairwise_sum(tmp, 0, d))
             q = 1.0 / (nz_ if nz_ > 1e-300 else 1e-300)
             sc = q if q < 1.0 else 1.0
             for j in range(d):

@@ -165,7 +165,8 @@ class BanditRun:
     nonlearner_regret: np.ndarray | None = None  # (R,) regret at T of the learner frozen at x~_0 if nonlearner
 
 
-def _replicates(rng, R) -> int:
+def replicate_count(rng, R) -> int:
+    """The number of replicates ``rng`` draws for: ``rng.R`` for ReplicateStreams (``R`` must agree), else ``R`` or 1."""
     if isinstance(rng, ReplicateStreams):
         if R is not None and V.integer("R", R) != rng.R:
             raise ValueError(f"R must equal streams.R = {rng.R}, got {R}")
@@ -175,21 +176,24 @@ def _replicates(rng, R) -> int:
     return 1 if R is None else V.integer("R", R)
 
 
-def _normal(rng, R: int, shape: tuple[int, ...]) -> np.ndarray:
+def normal_draws(rng, R: int, shape: tuple[int, ...]) -> np.ndarray:
+    """Standard normal draws of ``shape`` per replicate, (R, *shape), from streams or a Generator."""
     return draw_normal(rng, shape) if isinstance(rng, ReplicateStreams) else draw_normal(rng, (R, *shape))
 
 
-def _noise_draw(noise: str, scale: float, rng, R: int, d: int):
+def noise_draw(noise: str, scale: float, rng, R: int, d: int):
+    """``k -> (R, k, d)`` noise of kind ``noise`` (none, laplace, else Gaussian) at ``scale`` from ``rng``."""
     if noise == "none":
         return lambda k: np.zeros((R, k, d))
     if noise == "laplace":
         if isinstance(rng, ReplicateStreams):
             return lambda k: draw_laplace(rng, scale, (k, d))
         return lambda k: draw_laplace(rng, scale, (R, k, d))
-    return lambda k: scale * _normal(rng, R, (k, d))
+    return lambda k: scale * normal_draws(rng, R, (k, d))
 
 
-def _checkpoints(checkpoints, T: int) -> np.ndarray:
+def checkpoint_grid(checkpoints, T: int) -> np.ndarray:
+    """The sorted rounds in [1, T] at which a run records regret (``[T]`` when None)."""
     if checkpoints is None:
         return np.array([T])
     c = np.unique(np.asarray(checkpoints))
@@ -292,10 +296,10 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
         raise ValueError("losses must be built on the same domain object")
     if mode == "proj" and not domain.has_projection:
         raise ValueError(f"domain: {domain.name} has no Euclidean projection")
-    R = _replicates(rng, R)
+    R = replicate_count(rng, R)
     nrng = rng if noise_rng is None else noise_rng
     if noise_rng is not None:
-        _replicates(noise_rng, R)
+        replicate_count(noise_rng, R)
     T, d, n, L, D = losses.T, domain.dim, domain.n, losses.L, domain.D
     if d < 1:
         raise ValueError("domain must have dimension >= 1")
@@ -316,7 +320,7 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
     scale = _noise_scale(noise, T, d, L, eps, delta, noise_scale)
     if noise_scale is None and zeta < z0:  # the sensitivity n L D / zeta grows as zeta shrinks
         scale *= z0 / zeta
-    cps = _checkpoints(checkpoints, T)
+    cps = checkpoint_grid(checkpoints, T)
     if nonlearner and (mode != "fw" or cps.size != 1 or cps[0] != T):
         raise ValueError("nonlearner needs Algorithm 1 (not the projection baseline) and the default checkpoint T")
     params = dict(T=T, n=d, T_batch=b, T_round=rounds, zeta=zeta, eta=eta, alpha=alpha, noise=noise,
@@ -324,7 +328,7 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
     if monitor is not None:
         t_mon += _timed(monitor.start, dict(params))
     Q, c = domain.Q, domain.centre
-    tree = TreeBasedAgg(rounds, d, _noise_draw(noise, scale, nrng, R, d), R)
+    tree = TreeBasedAgg(rounds, d, noise_draw(noise, scale, nrng, R, d), R)
     S = tree.released @ Q.T  # eta-free prefix sum in ambient coordinates, (R, n)
     calls0, time0 = domain.oracle_calls, domain.oracle_time
     proj0, ptime0 = domain.projections, domain.projection_time
@@ -380,7 +384,7 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
             nsteps = min(b, T - t)
         for _ in range(nsteps):
             t += 1
-            w = _normal(rng, R, (d,))
+            w = normal_draws(rng, R, (d,))
             uc = w / np.linalg.norm(w, axis=1, keepdims=True)
             y = play + zeta * (uc @ Q.T)
             if record_queries:

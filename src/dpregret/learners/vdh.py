@@ -50,7 +50,7 @@ __all__ = [
 
 PRIORS = ("conjugate", "improper")
 LOG_MAX = math.log(np.finfo(float).max)
-_SQPI = math.sqrt(math.pi)
+SQRT_PI = math.sqrt(math.pi)  # sqrt(pi), in the series here and in vdh_bounds
 _K = 15  # series terms: 2^(2K+1)/(2K+1)! < 1e-22
 
 ERRATA = [
@@ -69,10 +69,11 @@ ERRATA = [
 
 def bet_radius(G):
     """``C = 1/(5G)``: the prior's support ``[-C, C]`` (Algorithm 1 input, Lemma 7 needs |v E g~| <= 1/5)."""
-    return 1.0 / (5.0 * _pos_array("G", G))
+    return 1.0 / (5.0 * positive_array("G", G))
 
 
-def _pos_array(name, x, *, allow_zero=False):
+def positive_array(name, x, *, allow_zero=False):
+    """``x`` as a float array, every entry finite and > 0 (>= 0 with ``allow_zero``), else ValueError."""
     a = np.asarray(x, dtype=float)
     if a.size == 0 or not np.all(np.isfinite(a)) or np.any(a < 0 if allow_zero else a <= 0):
         raise ValueError(f"{name} must be finite and {'>= 0' if allow_zero else '> 0'} (every entry), got {x!r}")
@@ -84,7 +85,7 @@ def _r(x):
     """``r(x) = 1 - sqrt(pi) x erfcx(x)`` for ``x >= 0`` (~ 1/(2x^2) for large x)."""
     out = np.empty_like(x)
     s = x < 10.0
-    out[s] = 1.0 - _SQPI * x[s] * sp.erfcx(x[s])
+    out[s] = 1.0 - SQRT_PI * x[s] * sp.erfcx(x[s])
     z = 1.0 / (2.0 * x[~s] ** 2)
     term, tot = np.ones_like(z), np.zeros_like(z)
     for k in range(1, 14):  # sum_k (-1)^(k+1) (2k-1)!! z^k, error < 25!! / 200^13 ~ 1e-17
@@ -126,23 +127,23 @@ def _log_np(lam, beta, kind):
     h = np.sqrt(b)
     y = l / (2.0 * h)
     if kind == "n":
-        br = _SQPI * y * (1.0 - 0.5 * (sp.erfc(h - y) + sp.erfc(h + y))) - 0.5 * (
+        br = SQRT_PI * y * (1.0 - 0.5 * (sp.erfc(h - y) + sp.erfc(h + y))) - 0.5 * (
             np.exp(l - b - y * y) - np.exp(-l - b - y * y))
         out[inside] = y * y - np.log(b) + np.log(br)
     else:
         br = 2.0 * sp.erf(y) - sp.erfc(h - y) + sp.erfc(h + y)
-        out[inside] = y * y + math.log(_SQPI / 2.0) - np.log(h) + np.log(br)
+        out[inside] = y * y + math.log(SQRT_PI / 2.0) - np.log(h) + np.log(br)
     edge = ~ser & ~zero & ~inside  # peak at or beyond C: factor e^{lam - beta} out
     l, b = lam[edge], beta[edge]
     h = np.sqrt(b)
     y = l / (2.0 * h)
     p, q = y - h, y + h
     if kind == "n":
-        br = _SQPI * h * sp.erfcx(p) - _r(p) + np.exp(-2.0 * l) * (_r(q) + _SQPI * h * sp.erfcx(q))
+        br = SQRT_PI * h * sp.erfcx(p) - _r(p) + np.exp(-2.0 * l) * (_r(q) + SQRT_PI * h * sp.erfcx(q))
         out[edge] = l - b - np.log(2.0 * b) + np.log(br)
     else:
         br = sp.erfcx(p) - 2.0 * np.exp(b - l) * sp.erfcx(y) + np.exp(-2.0 * l) * sp.erfcx(q)
-        out[edge] = l - b + math.log(_SQPI / 2.0) - np.log(h) + np.log(br)
+        out[edge] = l - b + math.log(SQRT_PI / 2.0) - np.log(h) + np.log(br)
     return out
 
 
@@ -153,7 +154,7 @@ def _log_pred(L, B, C, b, prior):
     if prior == "conjugate":
         hb = C * np.sqrt(b)  # log Z = log(sqrt(pi) erf(C sqrt b) / sqrt b)
         log_w = 2 * np.log(C) + _log_np(lam, beta, "n").reshape(L.shape) - (
-            math.log(_SQPI) + np.log(sp.erf(hb)) - 0.5 * np.log(b))
+            math.log(SQRT_PI) + np.log(sp.erf(hb)) - 0.5 * np.log(b))
     else:
         log_w = np.log(C) + _log_np(lam, beta, "p").reshape(L.shape)
     return np.sign(L), log_w
@@ -168,10 +169,10 @@ def _prior(prior):
 def _check_pred_args(L, B, G, prior, b):
     prior = _prior(prior)
     L = V.finite_array("L", L)
-    B = _pos_array("B", B, allow_zero=prior == "improper")
+    B = positive_array("B", B, allow_zero=prior == "improper")
     C = bet_radius(G)
     if prior == "conjugate":
-        b = _pos_array("b", b)
+        b = positive_array("b", b)
         if np.any(B < b):
             raise ValueError("B must be >= b (B_t = b + sum_s g~_s^2 for the conjugate prior)")
     else:
@@ -223,7 +224,7 @@ def prediction_printed_3_8_1(L, B, G):
     with (3.3.2) for the improper prior."""
     L, B, C, _, _ = _check_pred_args(L, B, G, "improper", None)
     s = 2.0 * np.sqrt(B)
-    return _SQPI * np.exp(L * L / (4 * B)) * (
+    return SQRT_PI * np.exp(L * L / (4 * B)) * (
         2 * sp.erf(L / s) - sp.erf((L + 2 * C * B) / s) - sp.erf((L - 2 * C * B) / s)) / s
 
 
@@ -245,7 +246,7 @@ def _feedback(g, shape):
 
 
 def _param(name, x, shape, *, allow_zero=False):
-    a = _pos_array(name, x, allow_zero=allow_zero)
+    a = positive_array(name, x, allow_zero=allow_zero)
     try:
         return np.broadcast_to(a, shape).copy()
     except ValueError:

@@ -15,7 +15,7 @@ import numpy as np
 from scipy import special as sp
 
 from .. import _validate as V
-from .vdh import _SQPI, PrivatePotential, SparsePotential, _pos_array
+from .vdh import SQRT_PI, PrivatePotential, SparsePotential, positive_array
 
 __all__ = [
     "ERRATA", "CONSTANTS", "bound_thm10", "bound_thm11", "bound_thm12", "bound_eq3_3_5", "bound_adagrad", "bound_ogd",
@@ -71,17 +71,17 @@ def _thm10_terms(u, S, G, b, axis, constants):
     broadcast to one shape before the mean over ``axis``."""
     if constants not in CONSTANTS:
         raise ValueError(f"constants must be one of {CONSTANTS}, got {constants!r}")
-    a, S, G, b = np.broadcast_arrays(np.abs(V.finite_array("u", u)), _pos_array("sum_sq", S, allow_zero=True),
-                                     _pos_array("G", G), _pos_array("b", b))
+    a, S, G, b = np.broadcast_arrays(np.abs(V.finite_array("u", u)), positive_array("sum_sq", S, allow_zero=True),
+                                     positive_array("G", G), positive_array("b", b))
     B = b + S
     with np.errstate(divide="ignore", invalid="ignore"):
         if constants == "printed":
-            sq = np.sqrt(8 * B * np.log1p(16 * a * a * B**1.5 * _SQPI / np.sqrt(b)))
-            A = 11 * G * (np.log(a * 11 * G) - 1 + np.log(math.sqrt(5) * G * _SQPI / (4 * np.sqrt(b))))
+            sq = np.sqrt(8 * B * np.log1p(16 * a * a * B**1.5 * SQRT_PI / np.sqrt(b)))
+            A = 11 * G * (np.log(a * 11 * G) - 1 + np.log(math.sqrt(5) * G * SQRT_PI / (4 * np.sqrt(b))))
             a, A, sq = _mean(a, axis), _mean(A, axis), _mean(sq, axis)  # max{A, E[sq]}
             return np.where(a > 0, a * np.maximum(A, sq), 0.0)
         C = 1 / (5 * G)
-        Z = _SQPI * sp.erf(C * np.sqrt(b)) / np.sqrt(b)
+        Z = SQRT_PI * sp.erf(C * np.sqrt(b)) / np.sqrt(b)
         sq = np.sqrt(4 * B * np.log(math.exp(0.5) + 8 * math.e * (a * B * Z) ** 2))
         A = G / _K_G * (np.log(a * G / _K_G) - 1 + np.log(Z / (C - _ETA_G / G)))
         return _mean(np.where(a > 0, a * np.maximum(A, sq), 0.0), axis)  # E[max{...}]
@@ -143,8 +143,8 @@ def bound_thm12(u, sum_sq, G, *, axis=None, reading="proof"):
     """
     if reading not in READINGS_THM12:
         raise ValueError(f"reading must be one of {READINGS_THM12}, got {reading!r}")
-    a, Vs, G = np.broadcast_arrays(np.abs(V.finite_array("u", u)), _pos_array("sum_sq", sum_sq, allow_zero=True),
-                                   _pos_array("G", G))
+    a, Vs, G = np.broadcast_arrays(np.abs(V.finite_array("u", u)), positive_array("sum_sq", sum_sq, allow_zero=True),
+                                   positive_array("G", G))
     t1 = _mean(a * np.sqrt(8 * Vs) * (np.sqrt(np.log1p(8 * a * a * Vs)) + 1), axis)
     with np.errstate(divide="ignore", invalid="ignore"):
         t2 = np.where(a > 0, a * 11 * G * (np.log(a * 11 * G * math.log(2)) - 1), 0.0) + math.log(2)
@@ -170,7 +170,7 @@ def bound_eq3_3_5(u, sum_sq, G, b, *, axis=None, constants="proof"):
     """
     u = np.asarray(u, dtype=float)
     nu = float(np.linalg.norm(u)) if u.ndim else abs(float(u))
-    S = _pos_array("sum_sq", sum_sq, allow_zero=True)
+    S = positive_array("sum_sq", sum_sq, allow_zero=True)
     return bound_thm10(nu, S, G, b, axis=axis, constants=constants) + 3.0 * nu * _mean(np.sqrt(S), axis)
 
 
@@ -179,7 +179,7 @@ def bound_adagrad(D, sum_sq, *, axis=None):
     ``<= 2 sqrt(2) D sum_j E[sqrt(sum_t g~_{t,j}^2)]`` (Duchi et al. 2011, Thm 5 / Cor. 6 with
     ``max_t ||w_t - u||_inf <= 2D``); ``sum_sq``: ``(..., d)``, ``E`` = mean over ``axis``."""
     D = V.positive("D", D)
-    S = _pos_array("sum_sq", sum_sq, allow_zero=True)
+    S = positive_array("sum_sq", sum_sq, allow_zero=True)
     return 2.0 * math.sqrt(2.0) * D * np.sum(_mean(np.sqrt(S), axis), axis=-1)
 
 
@@ -191,7 +191,7 @@ def bound_ogd(u, eta, sum_sq, *, axis=None):
     u = np.asarray(u, dtype=float)
     nu2 = float(u @ u) if u.ndim else float(u) ** 2
     eta = V.positive("eta", eta)
-    return nu2 / (2 * eta) + eta / 2 * _mean(_pos_array("sum_sq", sum_sq, allow_zero=True), axis)
+    return nu2 / (2 * eta) + eta / 2 * _mean(positive_array("sum_sq", sum_sq, allow_zero=True), axis)
 
 
 # --- counterexamples to the printed Theorems 10, 11 and 12 (ERRATA) ---------------------------
@@ -311,7 +311,7 @@ def _search_sequences():
 
 
 @functools.lru_cache(maxsize=1)
-def _search_runs():
+def search_runs():
     """The family's sequences run once through Algorithm 1 and through Algorithm 2 with d = 1
     (their magnitude learners in one batch): per learner ``lin = sum_s w_s g~_s``, the sums of
     ``g~`` and of ``g~^2`` at every t."""
@@ -353,7 +353,7 @@ def _family(kind):
 
 @functools.lru_cache(maxsize=None)
 def _search(kind):
-    g, labels, G, w = _search_runs()
+    g, labels, G, w = search_runs()
     b = SEARCH["b"]
     w = w[1] if kind == "eq3.3.5" else w[0]
     ts = np.arange(SEARCH["every"] - 1, g.shape[1], SEARCH["every"])  # the rounds t = every, 2 every, ..., n

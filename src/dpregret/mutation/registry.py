@@ -530,7 +530,7 @@ _LIST = [
         ("ZTC-thm11-bound", "ZTC-thm11-gbar"),
         (SourceEdit(f"{KERNEL}.oco:ParameterFree.update", "c = -np.sum(gt * self.z, axis=-1)",
                     "c = np.sum(gt * self.z, axis=-1)"),
-         SourceEdit(f"{KERNEL}.o2b_jit:linear_pf_block", "cc = -_pw(tmp, 0, d)", "cc = _pw(tmp, 0, d)"))),
+         SourceEdit(f"{KERNEL}.o2b_jit:linear_pf_block", "cc = -pairwise_sum(tmp, 0, d)", "cc = pairwise_sum(tmp, 0, d)"))),
     # Zhang-Tran-Cutkosky, the one-pass DP-SGD baseline at Algorithm 1's budget
     Mutant(
         "dpsgd-noise-missing-2", "ZTC22", "accounting",

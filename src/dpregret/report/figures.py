@@ -95,7 +95,8 @@ def as17_experts_figures(runs: pd.DataFrame, d_noise: pd.DataFrame, p: dict, alp
     plt.close(fig)
 
 
-def _curves(ax, d: pd.DataFrame, x: str, alpha: float, label: str, **kw):
+def plot_curves(ax, d: pd.DataFrame, x: str, alpha: float, label: str, **kw):
+    """``value``'s mean and confidence band against ``x`` (one point per distinct x) on ``ax``; None if no rows."""
     xs = np.sort(d[x].unique())
     if xs.size == 0:
         return None
@@ -139,10 +140,10 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
             ax = axes[i][j]
             d = olo[(olo.row == row) & (olo.env == env) & (olo.grid == "T")].assign(value=lambda z: z.regret)
             for e in po["eps"]:
-                _curves(ax, d[(d.algorithm == "tree") & np.isclose(d.eps, e)], "T", alpha, f"tree, eps={e:g}", color=c[e])
-            _curves(ax, d[(d.algorithm == "nonprivate") & np.isclose(d.eps, po["rate_eps"])], "T", alpha, "non-private", color="k")
-            _curves(ax, d[(d.algorithm == "fresh_noise") & np.isclose(d.eps, po["rate_eps"])], "T", alpha,
-                    f"control: fresh noise, eps={po['rate_eps']:g}", color="tab:red", ls="--")
+                plot_curves(ax, d[(d.algorithm == "tree") & np.isclose(d.eps, e)], "T", alpha, f"tree, eps={e:g}", color=c[e])
+            plot_curves(ax, d[(d.algorithm == "nonprivate") & np.isclose(d.eps, po["rate_eps"])], "T", alpha, "non-private", color="k")
+            plot_curves(ax, d[(d.algorithm == "fresh_noise") & np.isclose(d.eps, po["rate_eps"])], "T", alpha,
+                        f"control: fresh noise, eps={po['rate_eps']:g}", color="tab:red", ls="--")
             Ts = np.sort(d["T"].unique())
             ax.plot(Ts, np.sqrt(Ts) * 3, ls="-.", color="0.6", lw=0.8, label="slope 1/2")
             ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret", title=f"{row}, {env}, N={po['N']}")
@@ -157,9 +158,9 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
             ax = axes[i][j]
             d = olo[(olo.row == row) & (olo.env == env) & (olo.grid == "N") & np.isclose(olo.eps, po["rate_eps"])]
             d = d.assign(value=d.regret)
-            _curves(ax, d[d.algorithm == "tree"], "N", alpha, "tree (the paper's algorithm)", color="tab:blue")
-            _curves(ax, d[d.algorithm == "wrong_sensitivity"], "N", alpha, "control: wrong sensitivity", color="tab:red", ls="--")
-            _curves(ax, d[d.algorithm == "nonprivate"], "N", alpha, "non-private", color="0.5", ls=":")
+            plot_curves(ax, d[d.algorithm == "tree"], "N", alpha, "tree (the paper's algorithm)", color="tab:blue")
+            plot_curves(ax, d[d.algorithm == "wrong_sensitivity"], "N", alpha, "control: wrong sensitivity", color="tab:red", ls="--")
+            plot_curves(ax, d[d.algorithm == "nonprivate"], "N", alpha, "non-private", color="0.5", ls=":")
             Ns = np.sort(d.N.unique())
             if Ns.size:  # Theorem 3.4's explicit bound for the tree's eta and lambda (D_{D'} by Monte Carlo)
                 B = [_thm3_4_bound(row, d[(d.algorithm == "tree") & (d.N == N)], int(po["T_N"]), seed) for N in Ns]
@@ -175,10 +176,10 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
     c = eps_colors(pm["eps"])
     fig, ax = plt.subplots(figsize=(6, 4.4))
     for e in pm["eps"]:
-        _curves(ax, mt[(mt.algorithm == "dp_exp2") & np.isclose(mt.eps, e)], "T", alpha, f"DP-EXP2, eps={e:g}", color=c[e])
-    _curves(ax, mt[mt.algorithm == "exp2"], "T", alpha, "EXP2 (non-private)", color="k")
-    _curves(ax, mt[(mt.algorithm == "explore_tree") & np.isclose(mt.eps, pm["rate_eps"])], "T", alpha,
-            f"T^(2/3) baseline, eps={pm['rate_eps']:g}", color="tab:red", ls="--")
+        plot_curves(ax, mt[(mt.algorithm == "dp_exp2") & np.isclose(mt.eps, e)], "T", alpha, f"DP-EXP2, eps={e:g}", color=c[e])
+    plot_curves(ax, mt[mt.algorithm == "exp2"], "T", alpha, "EXP2 (non-private)", color="k")
+    plot_curves(ax, mt[(mt.algorithm == "explore_tree") & np.isclose(mt.eps, pm["rate_eps"])], "T", alpha,
+                f"T^(2/3) baseline, eps={pm['rate_eps']:g}", color="tab:red", ls="--")
     Ts = np.sort(mt["T"].unique())
     ax.plot(Ts, 2 * np.sqrt(Ts), ls="-.", color="0.6", lw=0.8, label="slope 1/2")
     ax.plot(Ts, 0.5 * Ts ** (2 / 3), ls=":", color="0.4", lw=0.8, label="slope 2/3")
@@ -189,8 +190,8 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
     fig, ax = plt.subplots(figsize=(6, 4.4))
     Tmax = mt["T"].max()
     d = mt[mt["T"] == Tmax]
-    _curves(ax, d[d.algorithm == "dp_exp2"], "eps", alpha, "DP-EXP2", color="tab:blue")
-    _curves(ax, d[d.algorithm == "dp_exp2_eps_squared"], "eps", alpha, "control: lambda = 1/eps^2", color="tab:red", ls="--")
+    plot_curves(ax, d[d.algorithm == "dp_exp2"], "eps", alpha, "DP-EXP2", color="tab:blue")
+    plot_curves(ax, d[d.algorithm == "dp_exp2_eps_squared"], "eps", alpha, "control: lambda = 1/eps^2", color="tab:red", ls="--")
     ax.axhline(d[d.algorithm == "exp2"].value.mean(), color="k", lw=0.8, label="non-private")
     ax.set(xscale="log", yscale="log", xlabel="eps", ylabel="regret", title=f"multi-armed bandit, T={Tmax}")
     ax.legend(fontsize=7)
@@ -198,9 +199,9 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
 
     fig, ax = plt.subplots(figsize=(6, 4.4))
     d = m[m.grid == "N"]
-    _curves(ax, d[d.algorithm == "dp_exp2"], "N", alpha, "DP-EXP2", color="tab:blue")
-    _curves(ax, d[d.algorithm == "exp2"], "N", alpha, "EXP2 (non-private)", color="k")
-    _curves(ax, d[d.algorithm == "dp_exp2_full_sens"], "N", alpha, "control: lambda = N/eps", color="tab:red", ls="--")
+    plot_curves(ax, d[d.algorithm == "dp_exp2"], "N", alpha, "DP-EXP2", color="tab:blue")
+    plot_curves(ax, d[d.algorithm == "exp2"], "N", alpha, "EXP2 (non-private)", color="k")
+    plot_curves(ax, d[d.algorithm == "dp_exp2_full_sens"], "N", alpha, "control: lambda = N/eps", color="tab:red", ls="--")
     ax.set(xscale="log", yscale="log", xlabel="N", ylabel="regret", title=f"multi-armed bandit, T={pm['T_N']}, eps={pm['rate_eps']:g}")
     ax.legend(fontsize=7)
     save(fig, outputs[4])
@@ -217,10 +218,10 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
                 dp = d[d.algorithm == "dp_scrible"]
                 if grid == "T":
                     slope = np.polyfit(np.log(dp["T"]), np.log(np.maximum(dp.value, 1e-12)), 1)[0] if len(dp) else np.nan
-                    _curves(ax, dp, "T", alpha, f"DP-SCRiBLe, eps={pb['rate_eps']:g} (slope {slope:.2f})", color="tab:blue")
-                    _curves(ax, d[d.algorithm == "scrible"], "T", alpha, "SCRiBLe", color="k")
-                    _curves(ax, d[d.algorithm == "dp_scrible_composed"], "T", alpha, "control: composed lambda",
-                            color="tab:red", ls="--")
+                    plot_curves(ax, dp, "T", alpha, f"DP-SCRiBLe, eps={pb['rate_eps']:g} (slope {slope:.2f})", color="tab:blue")
+                    plot_curves(ax, d[d.algorithm == "scrible"], "T", alpha, "SCRiBLe", color="k")
+                    plot_curves(ax, d[d.algorithm == "dp_scrible_composed"], "T", alpha, "control: composed lambda",
+                                color="tab:red", ls="--")
                     bd = dp.groupby("T").bound_thm4_5.first()
                     ax.plot(bd.index, bd.to_numpy(), "k:", lw=1, label="Theorem 4.5 bound")
                     Ts = np.sort(dp["T"].unique()).astype(float)
@@ -229,9 +230,9 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
                                 label="slope 1/2")
                     ax.set(xlabel="T", title=f"{dom}, {env}, N={pb['N']}, eps={pb['rate_eps']:g}")
                 else:
-                    _curves(ax, dp, "eps", alpha, "DP-SCRiBLe", color="tab:blue")
-                    _curves(ax, d[d.algorithm == "dp_scrible_eps_squared"], "eps", alpha, "control: lambda from eps^2",
-                            color="tab:red", ls="--")
+                    plot_curves(ax, dp, "eps", alpha, "DP-SCRiBLe", color="tab:blue")
+                    plot_curves(ax, d[d.algorithm == "dp_scrible_eps_squared"], "eps", alpha, "control: lambda from eps^2",
+                                color="tab:red", ls="--")
                     floor = d[d.algorithm == "scrible"].value.mean()
                     ax.axhline(floor, color="k", lw=0.8, label="non-private")
                     es = np.sort(dp.eps.unique())
@@ -257,7 +258,7 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
     for ax, rho in zip(axes, (p["rho_stat"], p["rho_priv"])):
         d = rates[(rates.rho == rho) | (rates.alg == "nonprivate")]
         for alg, name in names.items():
-            _curves(ax, d[d.alg == alg].assign(value=lambda x: x.subopt), "T", alpha, name)
+            plot_curves(ax, d[d.alg == alg].assign(value=lambda x: x.subopt), "T", alpha, name)
         b = rates[(rates.alg == "o2b") & (rates.rho == rho)].groupby("T").bound_explicit.mean()
         ax.plot(b.index, b.to_numpy(), "k--", lw=1, label="Theorem 4 bound (explicit)")
         T = np.array(sorted(d["T"].unique()), dtype=float)
@@ -275,7 +276,7 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
     fig, ax = plt.subplots(figsize=(5.5, 4.2))
     for alg, name in (("plain", "Remark 5 OGD"), ("optimistic", "optimistic (Theorem 6)"),
                       ("optimistic_zero_hint", "same, hint 0")):
-        _curves(ax, opt[opt.alg == alg].assign(value=lambda x: x.subopt), "sigma_G_over_G", alpha, name)
+        plot_curves(ax, opt[opt.alg == alg].assign(value=lambda x: x.subopt), "sigma_G_over_G", alpha, name)
     ax.set(xscale="log", yscale="log", xlabel="sigma_G / G", ylabel="L(x_T) - L(x*)",
            title=f"location problem, T = {int(opt['T'].iloc[0])}, rho = {opt['rho'].iloc[0]:g}")
     ax.legend(fontsize=7)
@@ -287,7 +288,7 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
     for ax, rho in zip(axes, (p["rho_stat"], p["rho_priv"])):
         d = sc[(sc.rho == rho) & (sc.problem == "ridge_logistic")]
         for alg, name in (("o2b_sc", "Algorithm 1 + Lemma 7 + OSD"), ("fresh_sc", "fresh sample at x_{t-1} (control)")):
-            _curves(ax, d[d.alg == alg].assign(value=lambda x: x.subopt), "T", alpha, name)
+            plot_curves(ax, d[d.alg == alg].assign(value=lambda x: x.subopt), "T", alpha, name)
         b = d[d.alg == "o2b_sc"].groupby("T").bound_explicit.mean()
         ax.plot(b.index, b.to_numpy(), "k--", lw=1, label="Theorem 8 bound (explicit)")
         T = np.array(sorted(d["T"].unique()), dtype=float)
@@ -306,8 +307,8 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
     for ax, grid, x, ref in ((axes[0], "rho", "rho", -1.0), (axes[1], "d", "d", 0.5)):
         g = rho_d[rho_d.grid == grid]
         cost = paired_gap(g, ["rho", "d", "replicate"], by="alg", base="nonprivate", alg="o2b", col="subopt", out="value")
-        _curves(ax, cost, x, alpha, "privacy cost: Algorithm 1 - non-private")
-        _curves(ax, g[g.alg == "nonprivate"].assign(value=lambda v: v.subopt), x, alpha, "non-private")
+        plot_curves(ax, cost, x, alpha, "privacy cost: Algorithm 1 - non-private")
+        plot_curves(ax, g[g.alg == "nonprivate"].assign(value=lambda v: v.subopt), x, alpha, "non-private")
         xs = np.array(sorted(cost[x].unique()), dtype=float)
         m = cost.groupby(x).value.mean().to_numpy()
         ax.plot(xs, m[0] * (xs / xs[0]) ** ref, "k--", lw=1, label=f"Remark 5: {x}^{ref:g}")

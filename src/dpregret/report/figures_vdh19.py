@@ -13,7 +13,7 @@ from matplotlib.ticker import NullFormatter  # noqa: E402
 
 from ..claims.core import select
 from ..learners import vdh_bounds  # noqa: E402
-from .figures import _curves  # noqa: E402
+from .figures import plot_curves  # noqa: E402
 
 NAMES = {"alg2": "Algorithm 2 (black-box reduction)", "alg3": "Algorithm 3 (coordinate-wise)",
          "adagrad": "diagonal AdaGrad, guessed D", "ogd": "OGD tuned to worst-case noise",
@@ -59,7 +59,7 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     ax = axes[0]
     d = _at(mino, placement="random")
     for alg in ("alg2", "alg3", "adagrad", "ogd", "frozen"):
-        _curves(ax, _val(_at(d, alg=alg)), "T", alpha, NAMES[alg], ls="--" if alg == "frozen" else "-")
+        plot_curves(ax, _val(_at(d, alg=alg)), "T", alpha, NAMES[alg], ls="--" if alg == "frozen" else "-")
     a2 = _at(d, alg="alg2")
     B = [float(vdh_bounds.bound_eq3_3_5(g.u_norm.iloc[0], g.sum_sq.to_numpy(), 1.0, b, axis=0)) for _, g in a2.groupby("T")]
     ax.plot(T, B, "k--", lw=1, label="eq. (3.3.5) bound (explicit, Algorithm 2)")
@@ -70,15 +70,15 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     ax.legend(fontsize=6)
     ax = axes[1]
     for pl, (c, ls) in PLACEMENT_STYLE.items():
-        _curves(ax, _val(_at(mino, alg="alg2", placement=pl)), "T", alpha, f"Algorithm 2, {pl}", color=c, ls=ls)
-        _curves(ax, _val(_at(mino, alg="alg3", placement=pl)), "T", alpha, f"Algorithm 3, {pl}", color=c, ls=":")
+        plot_curves(ax, _val(_at(mino, alg="alg2", placement=pl)), "T", alpha, f"Algorithm 2, {pl}", color=c, ls=ls)
+        plot_curves(ax, _val(_at(mino, alg="alg3", placement=pl)), "T", alpha, f"Algorithm 3, {pl}", color=c, ls=":")
     ax.set(xscale="log", yscale="log", xlabel="T", ylabel="R_T(w*)", title="placements (uniform = every provider at eps)")
     ax.legend(fontsize=6)
     ax = axes[2]
     a2all = _at(mino, alg="alg2")
     for pl in ("random", "adversarial", "uniform"):
         c, ls = PLACEMENT_STYLE[pl]
-        _curves(ax, _paired_cost(a2all, pl, "T"), "T", alpha, f"{pl}", color=c, ls=ls)
+        plot_curves(ax, _paired_cost(a2all, pl, "T"), "T", alpha, f"{pl}", color=c, ls=ls)
     cu = _paired_cost(a2all, "uniform", "T").groupby("T").value.mean().to_numpy()
     _ref(ax, T, max(cu[0], 1e-9), 0.5, "slope 1/2 (uniform: (d/eps) sqrt(T ln T))", ls="-.")
     cm = _paired_cost(a2all, "random", "T").groupby("T").value.mean().to_numpy()
@@ -95,9 +95,9 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     for ax, alg in zip(axes, ("alg2", "alg3")):
         for pl in ("random", "uniform"):
             c, ls = PLACEMENT_STYLE[pl]
-            _curves(ax, _val(_at(e, alg=alg, placement=pl)), "eps", alpha, f"{NAMES[alg]}, {pl}", color=c, ls=ls)
+            plot_curves(ax, _val(_at(e, alg=alg, placement=pl)), "eps", alpha, f"{NAMES[alg]}, {pl}", color=c, ls=ls)
         for base, c in (("adagrad", "tab:green"), ("ogd", "tab:orange")):
-            _curves(ax, _val(_at(e, alg=base, placement="random")), "eps", alpha, f"{NAMES[base]}, random", color=c)
+            plot_curves(ax, _val(_at(e, alg=base, placement="random")), "eps", alpha, f"{NAMES[base]}, random", color=c)
         ax.axhline(_at(e, alg=alg, placement="none").regret.mean(), color="k", lw=0.8, label="no noise")
         eps = np.array(sorted(_at(e, placement="uniform").eps.unique()), dtype=float)
         mu = _at(e, alg=alg, placement="uniform").groupby("eps").regret.mean().to_numpy()
@@ -112,7 +112,7 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     pos = nn[nn.n_private > 0]
     for alg, c in (("alg2", "tab:blue"), ("alg3", "tab:cyan"), ("adagrad", "tab:green"), ("ogd", "tab:orange")):
-        _curves(ax, _val(_at(pos, alg=alg)), "n_private", alpha, NAMES[alg], color=c)
+        plot_curves(ax, _val(_at(pos, alg=alg)), "n_private", alpha, NAMES[alg], color=c)
         ax.axhline(_at(nn, alg=alg, n_private=0).regret.mean(), color=c, lw=0.6, ls=":")
     Tn = int(nn["T"].iloc[0])
     ax.axvline(np.ceil(np.log(Tn)), color="0.6", lw=0.8, ls="--", label="ceil(ln T) (Sec. 3.4)")
@@ -131,7 +131,7 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     l1 = _at(last, u_frac=1.0)
     fig, axes = plt.subplots(1, 2, figsize=(11.5, 4.5))
     ax = axes[0]
-    _curves(ax, _val(_at(l1, alg="adagrad")), "D_ratio", alpha, "diagonal AdaGrad with guessed D", color="tab:green")
+    plot_curves(ax, _val(_at(l1, alg="adagrad")), "D_ratio", alpha, "diagonal AdaGrad with guessed D", color="tab:green")
     xr = np.array(sorted(_at(l1, alg="adagrad").D_ratio.unique()), dtype=float)
     for alg, c, lab in (("alg3", "tab:blue", "Algorithm 3 (no D)"), ("adagrad_tuned", "tab:olive", "AdaGrad, D = max|u*_j|")):
         g = _at(l1, alg=alg).regret
@@ -139,7 +139,7 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     gap = _at(l1, alg="adagrad").set_index(["D_ratio", "replicate"]).regret
     a3 = _at(l1, alg="alg3").set_index("replicate").regret
     gg = (gap - a3.reindex(gap.index.get_level_values(1)).to_numpy()).rename("value").reset_index()
-    _curves(ax, gg, "D_ratio", alpha, "gap AdaGrad - Algorithm 3", color="k", ls="--")
+    plot_curves(ax, gg, "D_ratio", alpha, "gap AdaGrad - Algorithm 3", color="k", ls="--")
     ma = _at(l1, alg="adagrad").groupby("D_ratio").regret.mean().to_numpy()
     _ref(ax, xr, ma[0], 1.0, "slope 1")
     ax.set(xscale="log", yscale="log", xlabel="D / max_j |u*_j|", ylabel="R_T(u*)",
@@ -149,7 +149,7 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     ax = axes[1]
     pos = last[last.u_frac > 0]
     for alg, c in (("alg3", "tab:blue"), ("adagrad_tuned", "tab:olive")):
-        _curves(ax, _val(_at(pos, alg=alg)), "u_frac", alpha, NAMES.get(alg, "AdaGrad, D = max|u*_j|"), color=c)
+        plot_curves(ax, _val(_at(pos, alg=alg)), "u_frac", alpha, NAMES.get(alg, "AdaGrad, D = max|u*_j|"), color=c)
     k, d, u_max = int(p["k"]), int(p["d_sparse"]), float(p["u_max"])
     cols = [f"sum_sq_c{j}" for j in range(k)]
     g3 = _at(pos, alg="alg3")
@@ -168,7 +168,7 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
         un = _at(tables["unorm"], u_frac=1.0)
         fig, ax = plt.subplots(figsize=(6.4, 4.6))
         for alg, c in (("alg2", "tab:blue"), ("alg2_improper", "tab:cyan"), ("alg2_reach", "tab:red")):
-            _curves(ax, _val(_at(un, alg=alg)), "u_star_norm", alpha, NAMES[alg], color=c, ls="--" if alg == "alg2_reach" else "-")
+            plot_curves(ax, _val(_at(un, alg=alg)), "u_star_norm", alpha, NAMES[alg], color=c, ls="--" if alg == "alg2_reach" else "-")
         a2 = _at(un, alg="alg2")
         us = np.array(sorted(a2.u_star_norm.unique()), dtype=float)
         B = [float(vdh_bounds.bound_eq3_3_5(u, a2[a2.u_star_norm == u].sum_sq.to_numpy(), 1.0, b, axis=0)) for u in us]

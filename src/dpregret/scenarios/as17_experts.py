@@ -80,7 +80,7 @@ def point_key(env: str, N: int, T: int, gap: float, phases: int) -> tuple:
 BLOCK = 4096  # rounds of losses / standard Laplace draws made at once (speed only: the same numbers)
 
 
-class _BlockedLaplace:
+class BlockedLaplace:
     """A stand-in for a ReplicateStreams in :func:`scaled_draws`: serves ``laplace(1.0, (k, N))``
     from standard Laplace draws made ``BLOCK`` rows at a time.  ``laplace`` is elementwise in the
     stream's uniforms, which a ReplicateStreams serves in order whatever the block, so every call
@@ -167,8 +167,8 @@ def _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams,
     """The rounds with the per-round classes (Algorithm 1 on ExactSum / TreeSum / FreshNoise)."""
     learners = {
         "nonprivate": ExpWeights(eta, ExactSum(R, N)),
-        "tree": ExpWeights(eta, TreeSum(T, E * R, N, scaled_draws(_BlockedLaplace(tree_streams, N), sc_t, N))),
-        "fresh_noise": ExpWeights(eta, FreshNoise(E * R, N, scaled_draws(_BlockedLaplace(fresh_streams, N), sc_f, N))),
+        "tree": ExpWeights(eta, TreeSum(T, E * R, N, scaled_draws(BlockedLaplace(tree_streams, N), sc_t, N))),
+        "fresh_noise": ExpWeights(eta, FreshNoise(E * R, N, scaled_draws(BlockedLaplace(fresh_streams, N), sc_f, N))),
     }
     suffered = {a: 0.0 for a in learners}
     cum = np.zeros((R, N))

@@ -174,7 +174,7 @@ class _Player:
                 _einsum("bi,bi->b", x, l, out=dot[s])
                 learner.update(feed[s].copy())
         for u, dot in zip(runs, dots):
-            u.suffered = _running(u.suffered, dot.T)  # the rounds' <x_t, l_t>, added in order
+            u.suffered = running_sum(u.suffered, dot.T)  # the rounds' <x_t, l_t>, added in order
         for u, played in zip(runs, plays):  # every play of the block
             try:
                 check_block(played)
@@ -200,7 +200,7 @@ def play_on_releases(build: Callable, learners: Mapping[str, Callable], R: int, 
     return player.runs
 
 
-def _running(acc: np.ndarray, per_round: np.ndarray) -> np.ndarray:
+def running_sum(acc: np.ndarray, per_round: np.ndarray) -> np.ndarray:
     """``acc`` plus each of ``per_round``'s rounds (axis 1), added in order."""
     return np.cumsum(np.concatenate([acc[:, None], per_round], axis=1), axis=1)[:, -1]
 
@@ -237,9 +237,9 @@ class _Session:
         else:
             L = self.source.block(tb) if given is None else given
         acc = self.acc
-        acc["cum"] = _running(acc["cum"], L)
-        acc["sum_sq"] = _running(acc["sum_sq"], np.max(np.abs(L), axis=2) ** 2)
-        acc["sum_max"] = _running(acc["sum_max"], np.max(L, axis=2))
+        acc["cum"] = running_sum(acc["cum"], L)
+        acc["sum_sq"] = running_sum(acc["sum_sq"], np.max(np.abs(L), axis=2) ** 2)
+        acc["sum_max"] = running_sum(acc["sum_max"], np.max(L, axis=2))
         return L
 
     def run(self) -> None:
@@ -284,7 +284,7 @@ class _Session:
         return pd.concat(out, ignore_index=True)
 
 
-def _user_rows(env, N, T, eps, replicates, root_seed, gap, phases, learners) -> pd.DataFrame:
+def user_learner_rows(env, N, T, eps, replicates, root_seed, gap, phases, learners) -> pd.DataFrame:
     """The user rows with their own draws (the same as the paper's: the same streams)."""
     session = _Session(env, N, T, eps, replicates, root_seed, gap, phases, learners)
     session.run()
@@ -314,8 +314,8 @@ def _user_claim():
         return gap_rate_T_claim(runs, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
-        return _user_rows(USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["gap"],
-                          p["phases"], check_makes(learners, X.ALGORITHMS, SIGNATURE))
+        return user_learner_rows(USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["gap"],
+                                 p["phases"], check_makes(learners, X.ALGORITHMS, SIGNATURE))
 
     def paper_rows(tables, p, point):  # simulate_point's paper rows: the pipeline's, at rate_eps
         t = tables[PAPER_TABLE]

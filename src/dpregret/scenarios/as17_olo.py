@@ -103,7 +103,7 @@ def _scales(row: str, N: int, T: int, eps) -> dict[str, np.ndarray]:
     return {a: np.array([noise_scales(row, N, T, e)[a] for e in eps]) for a in noise_scales(row, N, T, eps[0])}
 
 
-def _learners(row: str, N: int, T: int, eps, replicates, root_seed: int, point: tuple) -> dict:
+def row_learners(row: str, N: int, T: int, eps, replicates, root_seed: int, point: tuple) -> dict:
     """Every algorithm of the row, on its own stream (common random numbers across eps)."""
     R, E, domain = len(replicates), len(eps), DOMAIN[row]
 
@@ -145,8 +145,8 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
 
     source = loss_source(domain, env, N, T, phases, mu, streams)
     scales = _scales(row, N, T, eps)
-    learners = _learners(row, N, T, eps, replicates, root_seed, point)
-    eta = eta_ftrl(d_r_quadratic(domain, N), T / 2.0) if row != "ftpl" else None  # as in _learners
+    learners = row_learners(row, N, T, eps, replicates, root_seed, point)
+    eta = eta_ftrl(d_r_quadratic(domain, N), T / 2.0) if row != "ftpl" else None  # as in row_learners
     if algorithms is not None:
         unknown = set(algorithms) - set(learners)
         if unknown or "nonprivate" not in algorithms:

@@ -55,7 +55,7 @@ from ..learners.prefix_sums import scaled_draws
 from ..protocols import build_learner, check_makes, check_play
 from ..rng import ReplicateStreams, stable_key
 from . import as17_olo as X
-from .as17_experts_user import _running, play_on_releases  # the same feed in both full-information settings
+from .as17_experts_user import running_sum, play_on_releases  # the same feed in both full-information settings
 
 SCENARIO = X.SCENARIO
 ROWS = ("sphere", "cube")  # Algorithm 1's rows (Corollary 3.2 items 2-3); FTPL's is not a post-processing claim here
@@ -116,12 +116,14 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
     paper = X.simulate(row, env, N, T, eps, replicates, root_seed, phases=phases, mu=mu, algorithms=algorithms)
     if not learners:
         return paper
-    user = _user_rows(row, env, V.integer("N", N), V.integer("T", T), [float(e) for e in eps], list(replicates),
-                      root_seed, phases, mu, learners)
+    user = user_learner_rows(row, env, V.integer("N", N), V.integer("T", T), [float(e) for e in eps], list(replicates),
+                             root_seed, phases, mu, learners)
     return pd.concat([paper, user[paper.columns]], ignore_index=True)
 
 
-def _user_rows(row, env, N, T, eps, replicates, root_seed, phases, mu, learners) -> pd.DataFrame:
+def user_learner_rows(row, env, N, T, eps, replicates, root_seed, phases, mu, learners) -> pd.DataFrame:
+    """The rows of the user's learners at one (row, T): each fed the paper's tree and fresh-noise
+    releases on the paper's draws."""
     R = len(replicates)
     domain = X.DOMAIN[row]
     source, tree_streams, fresh_streams = point_streams(row, env, N, T, replicates, root_seed, phases, mu)
@@ -135,8 +137,8 @@ def _user_rows(row, env, N, T, eps, replicates, root_seed, phases, mu, learners)
             tb = min(BLOCK, T - t0)
             L = X.loss_block(source, t0, tb, R)
             # as as17_olo.simulate: the running sums, sequentially (the same numbers for any block size)
-            acc["sum_sq"] = _running(acc["sum_sq"], 0.5 * np.einsum("rsi,rsi->rs", L, L))
-            acc["cum"] = _running(acc["cum"], L)
+            acc["sum_sq"] = running_sum(acc["sum_sq"], 0.5 * np.einsum("rsi,rsi->rs", L, L))
+            acc["cum"] = running_sum(acc["cum"], L)
             yield t0, L
 
     runs = play_on_releases(lambda make, name, built: build_user_learner(make, name, R, N, T, domain, built),
@@ -186,8 +188,8 @@ def _user_claim(row: str):
         return olo_gap_rate_T_claim(runs, row, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
-        df = _user_rows(row, USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["phases"],
-                        p["mu"], check_makes(learners, RESERVED, SIGNATURE))
+        df = user_learner_rows(row, USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["phases"],
+                               p["mu"], check_makes(learners, RESERVED, SIGNATURE))
         df["grid"] = "T"
         return df
 

@@ -112,7 +112,7 @@ from ..learners.private_bandit_bounds import bound_lemma4_1, bound_lemma5_2, bou
 from ..rng import stable_key
 from ..claims.env21_rates import PAPER_LEARNER, REFERENCE
 from ..learners.private_bandit import FrozenCentre
-from .env21_run import NONLEARNER, RoundMeter, _bounds, _frame, _frozen_frame, _run, _streams, rate_losses
+from .env21_run import NONLEARNER, RoundMeter, row_bounds, variant_frame, frozen_frame, run_variants, env21_streams, rate_losses
 
 EXPERIMENTS = ("rates", "n", "eps", "cost", "noisyoco")
 RATE_DOMAINS = ("simplex", "spanning_tree")
@@ -176,13 +176,13 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
         dom = make_domain(dom_name, n)
         ls = rate_losses(dom, T, L=L) if losses is None else losses(dom)
         meter = RoundMeter(dom) if record else None  # Lemma C.2 / Cor. C.5, measured during the run
-        run = _run(dom, ls, variants, reps, seed, key, eta=eta, zeta=zeta, printed=printed, monitor=meter,
-                   nonlearner=frozen is not None)
+        run = run_variants(dom, ls, variants, reps, seed, key, eta=eta, zeta=zeta, printed=printed, monitor=meter,
+                           nonlearner=frozen is not None)
         extra = meter.result() if record else {}
-        df = _frame(run, variants, reps, extra)
-        frames.append(_bounds(df, T, dom.dim, L, dom.D, eps_of or {}, delta))
+        df = variant_frame(run, variants, reps, extra)
+        frames.append(row_bounds(df, T, dom.dim, L, dom.D, eps_of or {}, delta))
         if frozen is not None:  # the non-learner: frozen at the centre, the same directions
-            frames.append(_frozen_frame(run, reps, frozen))
+            frames.append(frozen_frame(run, reps, frozen))
         return dom
 
     dom = make_domain(dom_name, n)
@@ -196,8 +196,8 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     if not paper:
         if dom_name != "simplex" or not learners:
             raise ValueError("paper=False needs learners on the simplex (their rows are the only rows)")
-        from .env21_user import _user_rates
-        return pd.concat([_user_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()],
+        from .env21_user import user_rates
+        return pd.concat([user_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()],
                          ignore_index=True)
     main = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig)]
     if dom_name == "simplex":
@@ -232,8 +232,8 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "rates", dom_name, dom.n, d, T, L, dom.D
     if learners and dom_name == "simplex":  # after the paper's rows, which they leave unchanged
-        from .env21_user import _user_rates
-        user = [_user_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()]
+        from .env21_user import user_rates
+        user = [user_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()]
         df = pd.concat([df, *user], ignore_index=True)
     return df
 
@@ -259,10 +259,10 @@ def simulate_n(p: dict, dim, reps, seed: int) -> pd.DataFrame:
                 ("laplace_l1", "laplace", lam * r), ("gaussian_as_laplace", "gaussian", lam),
                 ("gaussian_as_laplace_l1", "gaussian", lam * r)]
     losses = rate_losses(dom, T, L=L)
-    run = _run(dom, losses, variants, reps, seed, ("n", dim, T), nonlearner=True)
+    run = run_variants(dom, losses, variants, reps, seed, ("n", dim, T), nonlearner=True)
     eps_of = {"laplace": p["eps_n_laplace"], "laplace_l1": p["eps_n_laplace"], "gaussian_as_laplace": p["eps_n_laplace"],
               "gaussian_as_laplace_l1": p["eps_n_laplace"], "gaussian": p["eps_n_gaussian"]}
-    df = pd.concat([_bounds(_frame(run, variants, reps), T, dim, L, dom.D, eps_of, delta), _frozen_frame(run, reps)],
+    df = pd.concat([row_bounds(variant_frame(run, variants, reps), T, dim, L, dom.D, eps_of, delta), frozen_frame(run, reps)],
                    ignore_index=True)
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "n", "simplex", dom.n, dim, T, L, dom.D
@@ -284,10 +284,10 @@ def simulate_eps(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
             variants += [(kind, kind, s), (f"{kind}_eps_sq", kind, s * e0 / e)]
             eps_col += [float(e), float(e)]
     losses = rate_losses(dom, T, L=L)
-    run = _run(dom, losses, variants, reps, seed, ("eps", dim, T), nonlearner=True)
-    df = _bounds(_frame(run, variants, reps), T, dim, L, dom.D, {}, delta)
+    run = run_variants(dom, losses, variants, reps, seed, ("eps", dim, T), nonlearner=True)
+    df = row_bounds(variant_frame(run, variants, reps), T, dim, L, dom.D, {}, delta)
     df["eps"] = np.repeat(eps_col, len(reps))
-    df = pd.concat([df, _frozen_frame(run, reps)], ignore_index=True)
+    df = pd.concat([df, frozen_frame(run, reps)], ignore_index=True)
     df["bound_lemma5_2"] = [bound_lemma5_2(T, dim, L, dom.D, e) if k == "laplace" and e == e else np.nan
                             for k, e in zip(df.noise, df.eps)]
     df["bound_lemma5_5"] = [bound_lemma5_5(T, dim, L, dom.D, e, delta) if k == "gaussian" and e == e else np.nan
@@ -314,7 +314,7 @@ def simulate_cost(p: dict, point, reps, seed: int) -> pd.DataFrame:
         if alg == "fw_two_calls":
             dom = two_call_domain(dom)
         losses = stationary_distance(dom, T, L=L)
-        u = _streams(seed, reps, "cost", dom_name, n, T, "u")
+        u = env21_streams(seed, reps, "cost", dom_name, n, T, "u")
         t0 = time.perf_counter()
         fn = projected_bandit if alg == "projection" else private_bandit
         kw = {} if alg == "projection" else {"engine": "numpy"}  # the numpy loop: LMO time measured
@@ -366,7 +366,7 @@ def simulate_noisyoco(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
                                     "eta": np.nan, "grad_sd": np.nan, "bound": bound, "bound_at_eta": np.nan}))
         for alg, kw in (("sphere", {}), ("adversarial", {"map_noise": "adversarial"}),
                         ("printed_eta", {"eta": math.sqrt(dom.D_omega) / (kappa * math.sqrt(T))})):
-            run = noisy_oco(dom, ell, _streams(seed, reps, "noisyoco", T, gamma), kappa=kappa, gamma=gamma, **kw)
+            run = noisy_oco(dom, ell, env21_streams(seed, reps, "noisyoco", T, gamma), kappa=kappa, gamma=gamma, **kw)
             frames.append(pd.DataFrame({
                 "alg": alg, "replicate": list(reps), "regret": run.regret[:, -1], "gamma": gamma, "eta": run.eta,
                 "grad_sd": run.grad_sd, "bound": bound,

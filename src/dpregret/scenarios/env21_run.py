@@ -1,8 +1,8 @@
-"""The runs of ``scenarios.env21``: the replicate streams (:func:`_streams`), one batched
-:func:`~dpregret.learners.private_bandit.private_bandit` call over a point's variants (:func:`_run`),
+"""The runs of ``scenarios.env21``: the replicate streams (:func:`env21_streams`), one batched
+:func:`~dpregret.learners.private_bandit.private_bandit` call over a point's variants (:func:`run_variants`),
 Lemma C.2 and Corollary C.5 measured per round (:class:`RoundMeter` during the run,
-:func:`instrument` on a recorded one), and a run's rows with their bounds (:func:`_frame`,
-:func:`_bounds`).  See ``scenarios.env21``'s docstring for the experiments, the batching of
+:func:`instrument` on a recorded one), and a run's rows with their bounds (:func:`variant_frame`,
+:func:`row_bounds`).  See ``scenarios.env21``'s docstring for the experiments, the batching of
 variants and the stream keys."""
 from __future__ import annotations
 
@@ -23,22 +23,23 @@ from ..rng import ReplicateStreams, RowStreams, stable_key
 
 
 # ------------------------------------------------------------------------------ streams
-def _streams(seed, reps, *key) -> ReplicateStreams:
+def env21_streams(seed, reps, *key) -> ReplicateStreams:
+    """The replicate streams of one ``env21`` run, keyed by ``stable_key("env21", *key)``."""
     return ReplicateStreams(seed, stable_key("env21", *key), reps)
 
 
 # ------------------------------------------------------------------------------ running
-def _run(domain, losses, variants, reps, seed, key, *, eta=None, zeta=None, printed=False, record=False, monitor=None,
-         engine="auto", nonlearner=False):
+def run_variants(domain, losses, variants, reps, seed, key, *, eta=None, zeta=None, printed=False, record=False, monitor=None,
+                 engine="auto", nonlearner=False):
     """One :func:`private_bandit` call over ``variants`` = [(alg, kind, scale), ...]; ``record``:
     keep the per-round records (for :func:`instrument`), ``monitor``, ``nonlearner``: see
-    :func:`private_bandit` (the learner frozen at the centre on the same directions: :func:`_frozen_frame`)."""
+    :func:`private_bandit` (the learner frozen at the centre on the same directions: :func:`frozen_frame`)."""
     V = len(variants)
-    u = RowStreams(_streams(seed, reps, *key, "u"), V)
+    u = RowStreams(env21_streams(seed, reps, *key, "u"), V)
     scales = [s for _, _, s in variants]
     noisy = any(s > 0 for s in scales)
     kinds = ["gaussian" if k == "gaussian" else "laplace" for _, k, _ in variants]
-    nz = RowStreams(_streams(seed, reps, *key, "noise"), V, scales, kinds) if noisy else None
+    nz = RowStreams(env21_streams(seed, reps, *key, "noise"), V, scales, kinds) if noisy else None
     return private_bandit(domain, losses, u, noise="laplace" if noisy else "none", noise_scale=1.0 if noisy else None,
                           eta=eta, zeta=zeta, record_rounds=record, noise_rng=nz, printed_line14_sign=printed,
                           monitor=monitor, engine=engine, nonlearner=nonlearner)
@@ -47,7 +48,7 @@ def _run(domain, losses, variants, reps, seed, key, *, eta=None, zeta=None, prin
 NONLEARNER = "frozen"  # the rows of the learner frozen at the domain's centre (the trivial learner of the setting)
 
 
-def _frozen_frame(run, reps, name: str = NONLEARNER) -> pd.DataFrame:
+def frozen_frame(run, reps, name: str = NONLEARNER) -> pd.DataFrame:
     """The rows (one per replicate) of the learner frozen at x~_0 = the domain's centre on the
     directions of ``run`` (made with ``nonlearner=True``; every variant of the call shares them,
     so the first variant's rows are the replicates): its regret, no oracle call, no noise."""
@@ -150,7 +151,7 @@ def instrument(domain, losses, run, reps, seed, key, V: int) -> dict[str, np.nda
         raise ValueError("instrument needs a run recorded with record=True (record_rounds)")
     p = run.params
     T, b, zeta = p["T"], p["T_batch"], p["zeta"]
-    u = _streams(seed, reps, *key, "u")  # the run's u stream
+    u = env21_streams(seed, reps, *key, "u")  # the run's u stream
     if run.plays.shape[:2] != (p["T_round"], V * u.R):
         raise ValueError(f"run records {run.plays.shape[:2]}, expected ({p['T_round']}, {V * u.R})")
     Q = domain.Q
@@ -168,7 +169,8 @@ def instrument(domain, losses, run, reps, seed, key, V: int) -> dict[str, np.nda
     return meter.result()
 
 
-def _frame(run, variants, reps, extra: dict | None = None) -> pd.DataFrame:
+def variant_frame(run, variants, reps, extra: dict | None = None) -> pd.DataFrame:
+    """The tidy rows (one per variant x replicate) of a :func:`run_variants` result, with ``extra`` columns."""
     V, R = len(variants), len(reps)
     df = pd.DataFrame({
         "alg": np.repeat([a for a, _, _ in variants], R),
@@ -185,7 +187,7 @@ def _frame(run, variants, reps, extra: dict | None = None) -> pd.DataFrame:
     return df
 
 
-def _bounds(df: pd.DataFrame, T: int, d: int, L: float, D: float, eps_of: dict, delta: float) -> pd.DataFrame:
+def row_bounds(df: pd.DataFrame, T: int, d: int, L: float, D: float, eps_of: dict, delta: float) -> pd.DataFrame:
     """Per-row mu and the bound values (constants: Lemma 3.1, 5.2, 5.5 with C = 1; the
     explicit chain of Lemma 3.1; Lemma C.2's statement; Corollary C.5 with kappa^2 = C.2)."""
     b, _, _ = batch_schedule(T)

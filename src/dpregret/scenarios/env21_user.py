@@ -17,7 +17,7 @@ learner sees: the domain (LMO, projection), the number of rounds, Lemma C.2's bo
 ||g~_R|| and, after each round, the increment s~_R - s~_(R-1) of the released sums.
 
 An ``oco`` learner ``make(R, domain, T_round, G)`` runs on the simplex points of ``rates``
-(``scenarios.env21.simulate_rates(..., learners=...)``, which calls :func:`_user_rates`); its
+(``scenarios.env21.simulate_rates(..., learners=...)``, which calls :func:`user_rates`); its
 rows (``name``, ``name@gaussian``, ``name@*_slow_zeta``, :func:`rate_T_algs`) follow the
 paper's, which are unchanged.
 """
@@ -37,7 +37,7 @@ from ..learners.private_bandit_bounds import bound_lemma_c2
 from ..rng import RowStreams
 from ..claims.env21_rates import PAPER_LEARNER, REFERENCE, USER_RATE_ROLES, rate_T_algs  # noqa: F401 (re-exported)
 from ..learners.private_bandit import FrankWolfeOCO, FrozenCentre  # noqa: F401 (re-exported)
-from .env21_run import _bounds, _streams, rate_losses
+from .env21_run import row_bounds, env21_streams, rate_losses
 
 
 
@@ -51,11 +51,11 @@ def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | No
     follows step for step): every round plays the learner's point x (checked to lie in K), queries
     ``x + zeta Q u_t`` for its T_batch steps (``u`` the direction streams), hands the batch sum
     ``g~ = sum (dim / zeta) f_t u_t`` to the tree (noise ``noise_rng``: standard draws times the
-    row's scale, as in :func:`dpregret.scenarios.env21_run._run`; None: no noise) and feeds the learner the increment of the
+    row's scale, as in :func:`dpregret.scenarios.env21_run.run_variants`; None: no noise) and feeds the learner the increment of the
     released sums.  ``G = (Lemma C.2's bound)^(1/2)`` at this zeta (default Algorithm 1's).
     Returns per row ``regret`` at T, ``best``, the learner's ``oracle_calls`` / ``projections``
     (on its own copy of the domain) and the run's parameters."""
-    from ..learners.private_bandit import _noise_draw
+    from ..learners.private_bandit import noise_draw
     from ..protocols import check_play
     from ..tree import TreeBasedAgg
 
@@ -68,7 +68,7 @@ def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | No
     own = copy.copy(domain)  # the learner's oracle and projection calls, counted apart
     own.reset_counters()
     learner = make(R, own, rounds, G)
-    tree = TreeBasedAgg(rounds, d, _noise_draw("none" if noise_rng is None else "laplace", 1.0, noise_rng, R, d), R)
+    tree = TreeBasedAgg(rounds, d, noise_draw("none" if noise_rng is None else "laplace", 1.0, noise_rng, R, d), R)
     S = tree.released @ Q.T
     cum, t = np.zeros(R), 0
     QT = Q.T
@@ -123,8 +123,8 @@ def _batch_steps(losses: DistanceLosses, x: np.ndarray, u, zeta: float, QT: np.n
     return g, cum
 
 
-def _user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, sig: float, zp: float,
-                eps_of: dict) -> pd.DataFrame:
+def user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, sig: float, zp: float,
+               eps_of: dict) -> pd.DataFrame:
     """The rows of one user learner at one T of ``rates`` on the simplex: the Laplace and Gaussian
     mechanisms (one learner of 2 R rows, as the paper's batched variants) at Algorithm 1's zeta
     and at the slow-zeta control's ``zp``, on the streams of the paper's rows (same keys)."""
@@ -135,8 +135,8 @@ def _user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, s
     for zeta, roles in ((None, ("laplace", "gaussian")), (zp, ("laplace_slow_zeta", "gaussian_slow_zeta"))):
         variants = [(a[roles[0]], "laplace", lam), (a[roles[1]], "gaussian", sig)]
         dom = make_domain("simplex", p["n_simplex"])
-        u = RowStreams(_streams(seed, reps, *key, "u"), 2)
-        nz = RowStreams(_streams(seed, reps, *key, "noise"), 2, [lam, sig], ["laplace", "gaussian"])
+        u = RowStreams(env21_streams(seed, reps, *key, "u"), 2)
+        nz = RowStreams(env21_streams(seed, reps, *key, "noise"), 2, [lam, sig], ["laplace", "gaussian"])
         run = private_bandit_around(dom, rate_losses(dom, T, L=L), make, u, zeta=zeta, noise_rng=nz)
         df = pd.DataFrame({
             "alg": np.repeat([v[0] for v in variants], len(reps)),
@@ -145,10 +145,10 @@ def _user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, s
             "regret": run["regret"], "best": run["best"], "oracle_calls": run["oracle_calls"],
             "projections": run["projections"], "T_batch": run["T_batch"], "T_round": run["T_round"],
             "zeta": run["zeta"], "eta": algorithm1_parameters(T, dom.dim, L, dom.D)[1], "wall_time": run["wall_time"]})
-        df = _bounds(df, T, dom.dim, L, dom.D, {**eps_of, a["laplace"]: eps_of["laplace"],
-                                                a["laplace_slow_zeta"]: eps_of["laplace"],
-                                                a["gaussian"]: eps_of["gaussian"],
-                                                a["gaussian_slow_zeta"]: eps_of["gaussian"]}, delta)
+        df = row_bounds(df, T, dom.dim, L, dom.D, {**eps_of, a["laplace"]: eps_of["laplace"],
+                                                   a["laplace_slow_zeta"]: eps_of["laplace"],
+                                                   a["gaussian"]: eps_of["gaussian"],
+                                                   a["gaussian_slow_zeta"]: eps_of["gaussian"]}, delta)
         df["eta"], df["c5_bound"] = np.nan, np.nan  # the step is the learner's: Corollary C.5 does not apply
         # (the learner's G is sqrt(c2_bound): no column of its own, so the paper's rows keep their columns)
         frames.append(df)

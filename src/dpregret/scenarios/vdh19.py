@@ -79,7 +79,7 @@ from ..learners import vdh
 from ..learners.vdh_controls import FixedStepOGD, Frozen, LazySparsePotential, PrintedRule
 from ..mechanisms import l2_laplace_randomiser, local_laplace_randomiser
 from ..rng import ReplicateStreams, stable_key
-from .vdh19_run import _Grouped, _Masks, _rows, _run
+from .vdh19_run import Grouped, Masks, tidy_rows, run_learners
 
 EXPERIMENTS = ("minority", "minority_eps", "minority_n", "unorm", "sparse")
 PLACEMENTS = ("none", "random", "adversarial", "uniform")
@@ -123,7 +123,7 @@ def _minority_learners(p, T, d, variants, w_star, algs):
     if "ogd" in algs:
         sig = [math.sqrt(l2_noise_second_moment(d, v["eps"])) if v["n"] > 0 else 0.0 for v in variants]
         D = p["D_guess"] * float(np.linalg.norm(w_star))
-        out["ogd"] = (_Grouped(sig, lambda s, n: vdh.NoiseTunedOGD(D, T, G, s, d, batch=(n, p["_R"]))), "vec")
+        out["ogd"] = (Grouped(sig, lambda s, n: vdh.NoiseTunedOGD(D, T, G, s, d, batch=(n, p["_R"]))), "vec")
     if "frozen" in algs:
         out["frozen"] = (frozen_reduction(d, R_shape, b), "alg2")
     if "alg2_printed" in algs:
@@ -141,7 +141,7 @@ def _minority_run(p, experiment, T, variants, reps, seed, algs, users=None) -> p
     p = dict(p, _R=R)
     data = _streams(seed, reps, "minority", "wdbc", d, T, "data")
     nsrc = _streams(seed, reps, "minority", "wdbc", d, T, "noise")
-    masks = _Masks(variants, T, R, _streams(seed, reps, "minority", "wdbc", d, T, "positions"))
+    masks = Masks(variants, T, R, _streams(seed, reps, "minority", "wdbc", d, T, "positions"))
     scale = np.array([1.0 / v["eps"] if v["n"] > 0 else 0.0 for v in variants])
     zeros = np.zeros((R, d))
 
@@ -156,15 +156,16 @@ def _minority_run(p, experiment, T, variants, reps, seed, algs, users=None) -> p
         if name in learners or name in PAPER_ALGS:
             raise ValueError(f"learner name {name!r} is taken by the paper's rows; choose another")
         learners[name] = (user_reduction(make, d, (len(variants), R), p.get("b", 1.0)), "alg2")
-    acc = _run(T, R, d, draw, lambda: l2_laplace_randomiser(zeros, 1.0, nsrc), scale, masks, learners)
+    acc = run_learners(T, R, d, draw, lambda: l2_laplace_randomiser(zeros, 1.0, nsrc), scale, masks, learners)
     extra = {"alg2_printed": learners["alg2_printed"][0].magnitude.failed} if "alg2_printed" in learners else None
     vv = [{"placement": v["placement"], "eps": v["eps"] if v["n"] > 0 else math.inf, "n_private": v["n"]} for v in variants]
-    df = _rows(acc, vv, w_star[None, :], p["u_frac"], reps, {}, extra)
+    df = tidy_rows(acc, vv, w_star[None, :], p["u_frac"], reps, {}, extra)
     df["experiment"], df["data"], df["T"], df["d"] = experiment, "wdbc", T, d
     return df
 
 
-def _variant(placement, eps, n):
+def placement_variant(placement, eps, n):
+    """One variant of the minority experiment: who privatises (``placement``), at ``eps``, ``n`` of them."""
     return {"placement": placement, "eps": V.positive("eps", eps), "n": int(n)}
 
 
@@ -180,8 +181,8 @@ def simulate_minority(p: dict, T: int, reps, seed: int, learners: dict | None = 
     the paper's rows that are run (``tests/test_user_vdh19.py``)."""
     T = V.integer("T", T, minimum=2)
     eps, k = p["rate_eps"], n_private(T)
-    variants = [_variant("none", eps, 0), _variant("random", eps, k), _variant("adversarial", eps, k),
-                _variant("uniform", eps, T)]
+    variants = [placement_variant("none", eps, 0), placement_variant("random", eps, k), placement_variant("adversarial", eps, k),
+                placement_variant("uniform", eps, T)]
     algs = ["alg2", "alg3", "adagrad", "ogd", "frozen"]
     if T <= p.get("printed_T_max", 0):
         algs.append("alg2_printed")
@@ -194,9 +195,9 @@ def simulate_minority_eps(p: dict, reps, seed: int) -> pd.DataFrame:
     """Every eps of ``eps_grid`` at ``T_eps``: random and uniform placements, and none."""
     T = V.integer("T_eps", p["T_eps"], minimum=2)
     k = n_private(T)
-    variants = [_variant("none", p["rate_eps"], 0)]
+    variants = [placement_variant("none", p["rate_eps"], 0)]
     for e in p["eps_grid"]:
-        variants += [_variant("random", e, k), _variant("uniform", e, T)]
+        variants += [placement_variant("random", e, k), placement_variant("uniform", e, T)]
     return _minority_run(p, "minority_eps", T, variants, reps, seed, ["alg2", "alg3", "adagrad", "ogd"])
 
 
@@ -204,7 +205,7 @@ def simulate_minority_n(p: dict, reps, seed: int) -> pd.DataFrame:
     """Every number of private providers in ``n_grid`` at ``T_n`` (random positions, ``rate_eps``)."""
     T = V.integer("T_n", p["T_n"], minimum=2)
     ns = sorted({min(int(n), T) for n in p["n_grid"]})
-    variants = [_variant("none" if n == 0 else ("uniform" if n == T else "random"), p["rate_eps"], n) for n in ns]
+    variants = [placement_variant("none" if n == 0 else ("uniform" if n == T else "random"), p["rate_eps"], n) for n in ns]
     return _minority_run(p, "minority_n", T, variants, reps, seed, ["alg2", "alg3", "adagrad", "ogd"])
 
 
@@ -215,11 +216,11 @@ def simulate_unorm(p: dict, reps, seed: int) -> pd.DataFrame:
     R, eps, k = len(reps), p["rate_eps"], n_private(T)
     U = np.array([V.positive("u_grid[i]", u) for u in p["u_grid"]])
     u_star = U[:, None] * fixed_direction(d)[None, :]  # (V, d)
-    variants = [_variant("random", eps, k) for _ in U]
+    variants = [placement_variant("random", eps, k) for _ in U]
     eta = float(U.max() / (sphere_abs_mean(d) * T))
     data = _streams(seed, reps, "unorm", "sphere", d, T, "data")
     nsrc = _streams(seed, reps, "unorm", "sphere", d, T, "noise")
-    masks = _Masks(variants, T, R, _streams(seed, reps, "unorm", "sphere", d, T, "positions"))
+    masks = Masks(variants, T, R, _streams(seed, reps, "unorm", "sphere", d, T, "positions"))
     scale = np.full(len(U), 1.0 / eps)
     zeros = np.zeros((R, d))
 
@@ -235,9 +236,9 @@ def simulate_unorm(p: dict, reps, seed: int) -> pd.DataFrame:
     fx = vdh.BlackBoxReduction(1.0, d, batch=shape, b=p.get("b", 1.0))
     fx.magnitude = FixedStepOGD(eta, shape)
     learners["alg2_reach"] = (fx, "alg2")
-    acc = _run(T, R, d, draw_xy, lambda: l2_laplace_randomiser(zeros, 1.0, nsrc), scale, masks, learners)
+    acc = run_learners(T, R, d, draw_xy, lambda: l2_laplace_randomiser(zeros, 1.0, nsrc), scale, masks, learners)
     vv = [{"placement": "random", "eps": eps, "n_private": k} for _ in U]
-    df = _rows(acc, vv, u_star, p["u_frac"], reps, {})
+    df = tidy_rows(acc, vv, u_star, p["u_frac"], reps, {})
     df["eta"] = np.where(df.alg == "alg2_reach", eta, np.nan)
     df["experiment"], df["data"], df["T"], df["d"] = "unorm", "synthetic", T, d
     return df
@@ -278,12 +279,12 @@ def simulate_sparse(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     learners["adagrad_tuned"] = (vdh.DiagonalAdaGrad(u_max, d, batch=(1, R)), "vec")
     learners["frozen"] = (Frozen((1, R, d)), "coords")
     everyone = np.ones((1, R), dtype=bool)
-    acc = _run(T, R, d, draw_xy, lambda: local_laplace_randomiser(zeros, taus, nsrc), np.ones(1),
-               lambda t: everyone, learners)
+    acc = run_learners(T, R, d, draw_xy, lambda: local_laplace_randomiser(zeros, taus, nsrc), np.ones(1),
+                       lambda t: everyone, learners)
     frames = []
     for name, a in acc.items():
         alg, _, r = name.partition("@")
-        df = _rows({alg: a}, [{}], u_star[None, :], p["u_frac"], reps, {})
+        df = tidy_rows({alg: a}, [{}], u_star[None, :], p["u_frac"], reps, {})
         df["D_ratio"] = float(r) if r else (1.0 if alg == "adagrad_tuned" else np.nan)
         if "S_c" in a:
             for j in range(k):

@@ -1,7 +1,7 @@
 """The run engine of ``scenarios.vdh19``: every learner (batch (variants, replicates)) for T rounds
-of absolute-loss regression on shared data and noise draws (:func:`_run`), who privatises in
-each round (:class:`_Masks`, :func:`_smallest`), learners grouped by a per-variant parameter
-(:class:`_Grouped`), and the tidy rows of the accumulated sums (:func:`_rows`).  See
+of absolute-loss regression on shared data and noise draws (:func:`run_learners`), who privatises in
+each round (:class:`Masks`, :func:`smallest_positions`), learners grouped by a per-variant parameter
+(:class:`Grouped`), and the tidy rows of the accumulated sums (:func:`tidy_rows`).  See
 ``scenarios.vdh19``'s docstring for the experiments and the streams."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 
-def _smallest(src, T: int, n: int, block: int = 1024) -> np.ndarray:
+def smallest_positions(src, T: int, n: int, block: int = 1024) -> np.ndarray:
     """(R, n): per replicate, the positions of the ``n`` smallest of its next ``T`` uniforms of
     ``src``, in increasing order of (uniform, position): the positions of rank ``< n`` of a
     stable argsort of ``src.uniform((T,))``, i.e. ``argsort(u, kind="stable")[:, :n]``.
@@ -31,11 +31,11 @@ def _smallest(src, T: int, n: int, block: int = 1024) -> np.ndarray:
     return pos
 
 
-class _Masks:
+class Masks:
     """Who privatises in round t: ``masks(t)`` -> (V, R) booleans, asked for t = 0, 1, ..., T-1
     in turn.  A replicate's random placement of ``n`` providers takes the rounds of rank ``< n``
     of a random permutation (the stable ranks of its ``T`` uniforms of the ``positions``
-    stream); only the ``max n`` rounds of lowest rank are kept (:func:`_smallest`), with their
+    stream); only the ``max n`` rounds of lowest rank are kept (:func:`smallest_positions`), with their
     rank, sorted by round, and a pointer per replicate walks them as the rounds go by: memory
     O(R max n) instead of (T, V, R) masks."""
 
@@ -50,7 +50,7 @@ class _Masks:
         self.K, self.rows = K, np.arange(R)
         self.rank_t = np.full(R, K)  # no random placement with n > 0: nobody is drawn
         if K > 0:
-            top = _smallest(positions_src, T, K)  # (R, K) rounds, by rank
+            top = smallest_positions(positions_src, T, K)  # (R, K) rounds, by rank
             order = np.argsort(top, axis=1, kind="stable")
             # rounds increasing, then their ranks, each with a sentinel column (round T, rank K)
             self.rounds = np.c_[np.take_along_axis(top, order, axis=1), np.full(R, T)]
@@ -69,7 +69,7 @@ class _Masks:
         return self.uniform | (self.adversarial & (t < self.n))[:, None] | (self.random & (rank_t < self.n[:, None]))
 
 
-class _Grouped:
+class Grouped:
     """Learners of one class whose scalar parameter differs between variants: one instance
     per distinct value, each with batch (variants of the group, R)."""
 
@@ -93,7 +93,7 @@ class _Grouped:
             self.learners[k].update(g[ix])
 
 
-def _run(T, R, d, draw, noise, scale, masks, learners):
+def run_learners(T, R, d, draw, noise, scale, masks, learners):
     """Run every learner (batch (V, R)) for T rounds of absolute-loss regression.
 
     ``draw()`` -> ``x`` (R, d), ``y`` (R,) or (V, R); ``noise()`` -> (R, d) noise at scale 1;
@@ -138,7 +138,7 @@ def _run(T, R, d, draw, noise, scale, masks, learners):
     return acc
 
 
-def _rows(acc, variants, u_ref, u_frac, reps, cols, extra=None) -> pd.DataFrame:
+def tidy_rows(acc, variants, u_ref, u_frac, reps, cols, extra=None) -> pd.DataFrame:
     """Tidy rows: algorithm x variant x replicate x comparator ``u = f u_ref[v]``."""
     frames = []
     reps = np.asarray(list(reps))

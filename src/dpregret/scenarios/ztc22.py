@@ -438,8 +438,8 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     R, rho, delta = len(reps), p["rho_pf"], p["delta_pf"]
     frames = []
     for C in p["C_grid_pf"]:
-        pf = o2b._pf_params(prob, T, rho, C, delta)
-        half = o2b._pf_params(prob, T, rho, C / 2, delta)  # the bound-only control: the same run, C / 2 in the bounds
+        pf = o2b.pf_params(prob, T, rho, C, delta)
+        half = o2b.pf_params(prob, T, rho, C / 2, delta)  # the bound-only control: the same run, C / 2 in the bounds
         pf["ghat_controls"] = {"C_half": half["ghat"]}
         run = o2b.run(prob, ParameterFree(R, prob.d, prob.r, pf["ghat"]), T, k=3, rho=rho,
                       src=_streams(seed, reps, "pf", "data", T), noise_src=_streams(seed, reps, "pf", "noise", T),
