@@ -88,3 +88,23 @@ def test_the_scenario_list_has_one_source():
     assert set(schema["definitions"]["preset"]["required"]) == set(names)
     cfg = yaml.safe_load(open(C.SCHEMA_PATH.parents[2] / "config" / "config.yaml"))
     assert cfg["scenarios"] == names
+
+
+def test_config_yaml_has_no_duplicate_keys():
+    """YAML keeps the last of two equal keys silently: a second ``history:`` entry of a claim once hid
+    the first list.  Every mapping of config/config.yaml has distinct keys."""
+    import yaml
+
+    class Strict(yaml.SafeLoader):
+        pass
+
+    def mapping(loader, node, deep=False):
+        keys = [loader.construct_object(k, deep=deep) for k, _ in node.value]
+        dup = sorted({str(k) for k in keys if keys.count(k) > 1})
+        assert not dup, f"duplicate keys in config/config.yaml (line {node.start_mark.line + 1}): {dup}"
+        return yaml.SafeLoader.construct_mapping(loader, node, deep)
+
+    Strict.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    path = Path(__file__).resolve().parents[1] / "config" / "config.yaml"
+    with open(path) as fh:
+        assert yaml.load(fh, Strict)

@@ -20,10 +20,16 @@ OLO_FILES = [
 ]
 # the T grid on every env of as17_mab.envs; the N grid and the eps window on the stochastic sequence;
 # Theorem 4.1's bound grid on the signed sequence
+# the N grid may declare its own replicate count (replicates_N, default replicates)
+MAB_CHUNKS = {
+    g: [f"{c.start}-{c.stop}" for c in replicate_chunks(MAB.get(f"replicates_{g}", MAB["replicates"]),
+                                                       MAB.get("chunk_size", RUN["chunk_size"]))]
+    for g in (["T", "N", "eps"] if MAB else [])
+}
 MAB_FILES = [
     f"results/as17/mab/{env}/{g}_N{N}_T{T}/chunk{c}.parquet"
     for g, N, T in ((grid_points(MAB) + [("eps", MAB["N"], MAB["T_eps"])]) if MAB else [])
-    for env in (MAB.get("envs", ["stochastic"]) if g == "T" else ["stochastic"]) for c in chunk_ids("as17_mab")
+    for env in (MAB.get("envs", ["stochastic"]) if g == "T" else ["stochastic"]) for c in MAB_CHUNKS[g]
 ] + [
     f"results/as17/mab/signed/bound_N{MAB['bound_grid']['N']}_T{T}/chunk{c}.parquet"
     for T in (MAB.get("bound_grid", {}).get("T", []) if MAB else []) for c in chunk_ids("as17_mab")
