@@ -411,3 +411,25 @@ def test_param_free_diverged_learner_fails_instead_of_vacuous():
     bad.loc[bad["T"] == 3000, ["subopt", "bound"]] = np.nan
     res = C.param_free(bad, p, 0.05)["ZTC-thm11-bound"][0]
     assert res.verdict == "FAIL" and "non-finite" in res.detail["diverged"] and "3000" in res.detail["diverged"]
+
+
+def test_privacy_rate_in_T_has_the_scenarios_frozen_rows_as_its_nonlearner():
+    """ZTC-rem5-rate-T-priv's non-learner control is the scenario's own rows of the learner frozen at
+    x_0 (``frozen_start`` at rho_lin; its door's non-learner job is left out of the run), decided on the
+    learning gate: its privacy cost is 0 and its twin keeps all of r c*, so the gate FAILs (caught).
+    A user's learner's decision (another name) gets no such control from the paper's rows."""
+    import pandas as pd
+
+    from dpregret.claims import ztc22_linear as CL
+    from dpregret.nonlearners import LEFT_OUT
+    from dpregret.scenarios import ztc22 as S
+
+    p = dict(k=1, d_lin=2, c_grid=[0.1, 0.5], T_lin_priv=[50, 100, 200], T_lin_stat=[50, 100, 200], rho_lin=0.5,
+             rho_stat=100.0)
+    lin = pd.concat([S.simulate_linear_T(p, T, range(4), 3, rates=("priv",)) for T in p["T_lin_priv"]],
+                    ignore_index=True)
+    rng_for = lambda key: np.random.default_rng(sum(map(ord, key)))  # noqa: E731
+    res, _ = CL.linear_T_claims(lin, p, {}, 0.05, rng_for, rates=("priv",))["ZTC-rem5-rate-T-priv"]
+    nl = res.detail["nonlearner"]
+    assert "frozen" in nl["name"] and nl["verdict"] == "FAIL" and nl["caught"]
+    assert "ZTC-rem5-rate-T-priv" in LEFT_OUT
