@@ -170,6 +170,11 @@ LEFT_OUT = {
                             "at x_0 (alg frozen_start at rho_lin) are its non-learner control on the learning gate "
                             "(claims.ztc22_linear.linear_T_claims), and the oco door itself runs every default run "
                             "with ZTC-rem5-rate-T-stat",
+    "VDH-sec3.4-minority-cost-rate-T": "oco: the scenario's own check already runs the learner frozen at 0 on the same "
+                                       "draws as this claim's non-learner control (rows alg = frozen, on the learning "
+                                       "gate); the door's copy was only reported beside it, at 22 s of job CPU on "
+                                       "the default run of 2026-11-26 for both placements (one job)",
+    "VDH-sec3.4-minority-cost-rate-T-adversarial": "oco: as VDH-sec3.4-minority-cost-rate-T (the same job)",
 }
 
 
