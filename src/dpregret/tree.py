@@ -200,6 +200,12 @@ class TreeNoise:
     ``step(sigma_t)`` draws ``R_t = sigma_t * draw(1)`` and returns
     ``gamma_t = sum_{i in I_t} R_i``; ``members`` is ``I_t`` and ``nodes`` the stored
     ``R_i`` (level -> array), so the noise is inspectable.
+
+    ``gamma_t`` is the sum of the stored nodes of the set bits of t in increasing level, the
+    numbers ``self._R[levels].sum(axis=0)`` gives: numpy adds the rows of an axis-0 reduction
+    one after the other unless a row is a single number (``R * d == 1``), where it sums
+    pairwise; that case keeps numpy's reduction, the others add in a loop (cheaper per step,
+    the same bits; tests/test_tree.py).
     """
 
     def __init__(self, T: int, d: int, draw: Draw, R: int):
@@ -208,15 +214,35 @@ class TreeNoise:
         self.R = V.integer("R", R, minimum=1)
         self._draw = draw
         self._R = np.zeros((self.T.bit_length(), self.R, self.d))
+        self._rows = self.R * self.d > 1  # rows of several numbers: numpy's axis-0 sum adds them in order
         self.t = 0
-        self.members: list[int] = []
         self.draw_count = 0
+
+    @property
+    def members(self) -> list[int]:
+        """``I_t`` of the latest step (empty before the first)."""
+        return binary_prefix_set(self.t) if self.t else []
+
+    def _gamma(self, t: int) -> np.ndarray:
+        """sum_{i in I_t} R_i: the stored nodes of the set bits of t, in increasing level."""
+        if not self._rows:
+            return self._R[[j for j in range(t.bit_length()) if (t >> j) & 1]].sum(axis=0)
+        j = (t & -t).bit_length() - 1
+        out = self._R[j].copy()
+        t >>= j + 1
+        while t:
+            j += 1
+            if t & 1:
+                out += self._R[j]
+            t >>= 1
+        return out
 
     def step(self, sigma_t) -> np.ndarray:
         if self.t >= self.T:
             raise ValueError(f"TreeNoise was built for T={self.T} steps; step {self.t + 1} is one too many")
         sigma_t = np.asarray(sigma_t, dtype=float)
-        if np.any(~np.isfinite(sigma_t)) or np.any(sigma_t < 0):
+        # the smallest is >= 0 unless one is negative or NaN (NaN propagates), the largest < inf unless one is inf
+        if not (sigma_t.min() >= 0.0 and sigma_t.max() < np.inf):
             raise ValueError(f"sigma_t must be finite and >= 0, got {sigma_t!r}")
         self.t += 1
         t = self.t
@@ -226,7 +252,7 @@ class TreeNoise:
             raise ValueError(f"draw must return shape {(self.R, 1, self.d)}, got {z.shape}")
         sig = sigma_t.reshape(-1, 1) if sigma_t.ndim else sigma_t
         self._R[j0] = sig * z[:, 0]
-        self._R[:j0] = 0.0
+        if j0:
+            self._R[:j0] = 0.0
         self.draw_count += 1
-        self.members = binary_prefix_set(t)
-        return self._R[[j for j in range(t.bit_length()) if (t >> j) & 1]].sum(axis=0)
+        return self._gamma(t)

@@ -144,6 +144,7 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     gbar_ctl: dict = {}
     lsum = np.zeros((R, d))  # sum of the learner's loss vectors (for the regret against the best point of W)
     wsum_dot = np.zeros(R)
+    cp_set = set(cps)
     for t in range(1, T + 1):
         w = learner.predict()
         b_t, b_prev = float(t) ** k, float(t - 1) ** k
@@ -161,7 +162,8 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
         else:
             delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)
             g = g + delta
-        maxdist = np.maximum(maxdist, np.linalg.norm(w - x_prev, axis=-1))
+        step = w - x_prev  # ||w_t - x_{t-1}||: np.linalg.norm(axis=-1)'s own arithmetic, without its dispatch
+        maxdist = np.maximum(maxdist, np.sqrt(np.add.reduce(step * step, axis=-1)))
         if conversion in ("tree", "fresh"):
             Delta = sensitivity_variant(sensitivity, t, k, G, H, maxdist)
             noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho)
@@ -196,13 +198,13 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
                 gbar_ctl[name] = np.maximum(gbar_ctl.get(name, 0.0), gn / fn(t))
         else:
             full = ghat
-            regret += np.sum(ghat * (w - xs), axis=-1)
+            regret += np.add.reduce(ghat * (w - xs), axis=-1)
         learner.update(full)
         lsum = lsum + full
-        wsum_dot += np.sum(full * w, axis=-1)
+        wsum_dot += np.add.reduce(full * w, axis=-1)
         if record_released:
             released.append(ghat)
-        if t in cps:
+        if t in cp_set:
             sub.append(problem.subopt(x))
             sub_w.append(problem.subopt(w))
             reg_c.append(regret.copy())

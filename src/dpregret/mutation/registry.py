@@ -125,7 +125,7 @@ _LIST = [
         "the output is unchanged, so only releases at other steps show it.",
         ("AUDIT-ztc-thm3-tree",),
         (SourceEdit(f"{TREE}:TreeNoise.step",
-                    "return self._R[[j for j in range(t.bit_length()) if (t >> j) & 1]].sum(axis=0)",
+                    "return self._gamma(t)",
                     "return self._R[j0].copy()"),)),
     # --- accounting: sensitivities, node counts, calibrations --------------------------------------
     Mutant(
