@@ -175,6 +175,10 @@ LEFT_OUT = {
                                        "gate); the door's copy was only reported beside it, at 22 s of job CPU on "
                                        "the default run of 2026-11-26 for both placements (one job)",
     "VDH-sec3.4-minority-cost-rate-T-adversarial": "oco: as VDH-sec3.4-minority-cost-rate-T (the same job)",
+    "AS17-cor3.2-gap-rate-T": "experts: the scenario's own check already decides uniform weights on the same losses "
+                              "(column uniform_regret of the tree's rows) on this claim's learning gate as its "
+                              "non-learner control; the door's copy was only reported beside it, at 29 s of job CPU "
+                              "on the default run of 2026-11-26",
 }
 
 
