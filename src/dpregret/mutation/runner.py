@@ -2,7 +2,7 @@
 the library as it is and once with the mutant patched in.
 
 The instances are the smoke preset of ``config/config.yaml`` with the grids of :data:`SMALL`
-(chosen for cost: the whole suite runs in about 200 s of CPU over the workflow's five jobs).  An
+(chosen for cost: the whole suite runs in about 150 s of CPU in the workflow's one job).  An
 instance (:func:`instance_of`) decides the claims of one scenario; a claim decided on a grid of
 its own (the rates in T of Tables 1-2 and of ENV21, the ZTC22 tables of ``ZTC_TABLES``) has an
 instance of its own, which only the mutants targeting it pay for, and every claim is decided on
@@ -448,8 +448,8 @@ def run_mutant(name: str, settings: dict | None = None, cache: dict | None = Non
 
 def unpatched_verdicts(settings: dict | None = None, names: Iterable[str] | None = None) -> dict[str, dict]:
     """The unpatched verdicts of every target claim of the mutants ``names`` (default: all), each
-    decided once: the ``cache`` :func:`run_mutant` takes (rule mutation_unpatched computes it once
-    for all mutation_run jobs instead of once per mutant; the same verdicts, run_mutant's own
+    decided once: the ``cache`` :func:`run_mutant` takes (rule mutation_run computes it once
+    for all mutants instead of once per mutant; the same verdicts, run_mutant's own
     ``decide`` of the same claims on the same instances)."""
     ctx = _settings_ctx(settings)
     cids = list(dict.fromkeys(c for n in (names or MUTANTS) for c in MUTANTS[n].targets))
