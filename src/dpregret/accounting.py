@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import optimize
+import scipy  # scipy.optimize loads on first use
 
 from . import _validate as V
 
@@ -136,4 +136,4 @@ def gaussian_sigma_for_dp(eps, delta, sensitivity=1.0, steps=1, *, orders=None) 
     hi = lo + 2.0
     while eps_of(hi) > e:  # a coarse order grid may need more noise than the exact optimum
         hi += 2.0
-    return math.exp(optimize.brentq(lambda x: eps_of(x) - e, lo, hi, xtol=1e-14, rtol=1e-14))
+    return math.exp(scipy.optimize.brentq(lambda x: eps_of(x) - e, lo, hi, xtol=1e-14, rtol=1e-14))

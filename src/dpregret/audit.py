@@ -24,7 +24,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import special, stats
+import scipy  # scipy.stats loads on first use
+from scipy import special
 
 from . import _validate as V
 
@@ -37,8 +38,8 @@ def clopper_pearson(k, n, alpha_lo: float, alpha_hi: float):
     """One-sided Clopper-Pearson limits: (lower at level 1-alpha_lo, upper at 1-alpha_hi)."""
     k = np.asarray(k, dtype=float)
     n = V.integer("n", n)
-    lo = np.where(k > 0, stats.beta.ppf(alpha_lo, k, n - k + 1), 0.0)
-    hi = np.where(k < n, stats.beta.ppf(1 - alpha_hi, k + 1, n - k), 1.0)
+    lo = np.where(k > 0, scipy.stats.beta.ppf(alpha_lo, k, n - k + 1), 0.0)
+    hi = np.where(k < n, scipy.stats.beta.ppf(1 - alpha_hi, k + 1, n - k), 1.0)
     return lo, hi
 
 

@@ -73,7 +73,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
-from scipy import optimize, special, stats
+import scipy  # scipy.stats / scipy.optimize load on first use (simulate jobs need neither)
+from scipy import special
 
 from .. import _validate as V
 from ..provenance import current as current_provenance
@@ -209,7 +210,7 @@ def confirm_by_se(estimate: float, se: float, threshold: float, side: str, df: i
     the one-sided limit ``estimate -/+ q se`` at :data:`FAIL_LEVEL` (``q`` from Student's t with
     ``df`` degrees of freedom, else the normal; for a bootstrap, ``se`` is its standard deviation)
     must still lie beyond it."""
-    q = float(stats.t.ppf(1 - FAIL_LEVEL, df) if df else stats.norm.ppf(1 - FAIL_LEVEL))
+    q = float(scipy.stats.t.ppf(1 - FAIL_LEVEL, df) if df else scipy.stats.norm.ppf(1 - FAIL_LEVEL))
     limit = estimate - q * se if side == "above" else estimate + q * se
     ok = limit > threshold if side == "above" else limit < threshold
     return fail_confirmation(bool(np.isfinite(limit) and ok),
@@ -242,7 +243,7 @@ def detectable_factor(d: np.ndarray, mean_bound: float, alpha: float, bound_se: 
     hi = 1.0
     while f(hi) > 0:
         hi *= 2.0
-    return float(optimize.brentq(f, 0.0, hi, xtol=1e-9, rtol=1e-9))
+    return float(scipy.optimize.brentq(f, 0.0, hi, xtol=1e-9, rtol=1e-9))
 
 
 def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
@@ -418,7 +419,7 @@ def check_comparison(diff: np.ndarray, alpha: float, margin: float = 0.0) -> Res
     if d.size < 2:
         raise ValueError("diff needs at least 2 paired replicates")
     se = d.std(ddof=1) / np.sqrt(d.size)
-    h = stats.t.ppf(1 - alpha / 2, d.size - 1) * se
+    h = scipy.stats.t.ppf(1 - alpha / 2, d.size - 1) * se
     lo, hi = d.mean() - h, d.mean() + h
     verdict = "PASS" if hi < -margin else ("FAIL" if lo > -margin else "INCONCLUSIVE")
     confirm = confirm_by_se(float(d.mean()), se, -margin, "above", df=d.size - 1) if verdict == "FAIL" else {}
@@ -438,12 +439,12 @@ def check_coverage(inside, delta: float, alpha: float) -> Result:
     if inside.size < 1:
         raise ValueError("inside must hold at least one run")
     n, v = int(inside.size), int(inside.size - inside.sum())
-    hi = float(stats.beta.ppf(1 - alpha, v + 1, n - v)) if v < n else 1.0
-    lo = float(stats.beta.ppf(alpha, v, n - v + 1)) if v > 0 else 0.0
+    hi = float(scipy.stats.beta.ppf(1 - alpha, v + 1, n - v)) if v < n else 1.0
+    lo = float(scipy.stats.beta.ppf(alpha, v, n - v + 1)) if v > 0 else 0.0
     verdict = "PASS" if hi <= delta else ("FAIL" if lo > delta else "INCONCLUSIVE")
     confirm = {}
     if verdict == "FAIL":
-        run_lo = float(stats.beta.ppf(FAIL_LEVEL, v, n - v + 1))
+        run_lo = float(scipy.stats.beta.ppf(FAIL_LEVEL, v, n - v + 1))
         confirm = fail_confirmation(run_lo > delta, f"Clopper-Pearson lower limit at level {FAIL_LEVEL:g}: "
                                                     f"{run_lo:.4g} (> {delta:g} confirms)")
     return Result(verdict, v / n, delta, lo, hi, 0.0,
@@ -461,7 +462,7 @@ def coverage_detectable_factor(ratios, delta: float, alpha: float) -> tuple[floa
     r = np.sort(np.asarray(ratios, dtype=float).ravel())[::-1]
     n = r.size
     for k in range(1, n + 1):
-        if float(stats.beta.ppf(alpha, k, n - k + 1)) > delta:
+        if float(scipy.stats.beta.ppf(alpha, k, n - k + 1)) > delta:
             return float(r[k - 1]), k
     return float("nan"), 0
 

@@ -129,7 +129,8 @@ floor costs normal width at every n, a larger gate (1-1.25) loses the "1 % at +5
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
+import scipy  # scipy.stats loads on first use
+from scipy import special
 
 from .. import _validate as V
 
@@ -165,7 +166,7 @@ def _rows(x: np.ndarray, alpha: float, extra_se: float, min_skew: float,
     pos = m2 > 1e-300
     g = np.where(pos, m3 / np.where(pos, m2, 1.0) ** 1.5, 0.0)
     se_d = np.sqrt(m2 / (n - 1))  # = s / sqrt(n) of the clipped sample
-    tq = stats.t.ppf(1 - alpha, n - 1)
+    tq = scipy.stats.t.ppf(1 - alpha, n - 1)
     z = special.ndtri(1 - alpha)
     # the data's t half-width and extra_se's normal half-width, added in quadrature: exact when
     # either vanishes and increasing in extra_se (a Welch-Satterthwaite t limit is not: at small

@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import optimize, special
+import scipy  # scipy.optimize loads on first use
+from scipy import special
 
 from .. import mechanisms as M
 from ..rng import ReplicateStreams
@@ -62,12 +63,12 @@ def gdp_eps(mu: float, delta: float) -> float:
     hi = 1.0
     while gdp_delta(hi, mu) > delta:
         hi *= 2.0
-    return float(optimize.brentq(lambda e: gdp_delta(e, mu) - delta, 0.0, hi, xtol=1e-14, rtol=1e-14))
+    return float(scipy.optimize.brentq(lambda e: gdp_delta(e, mu) - delta, 0.0, hi, xtol=1e-14, rtol=1e-14))
 
 
 def _gdp_mu_max(eps: float, delta: float) -> float:
     """The largest mu whose Gaussian mechanism is (eps, delta)-DP."""
-    return float(optimize.brentq(lambda m: gdp_delta(eps, m) - delta, 1e-9, 200.0))
+    return float(scipy.optimize.brentq(lambda m: gdp_delta(eps, m) - delta, 1e-9, 200.0))
 
 
 def _lemma5_1_lambda(T: int, n: int, L: float, eps: float) -> float:

@@ -7,7 +7,8 @@ import functools
 import math
 
 import numpy as np
-from scipy import optimize, special
+import scipy  # scipy.optimize loads on first use
+from scipy import special
 
 from .. import _validate as V
 from .stochastic import load_wdbc
@@ -33,7 +34,7 @@ def wdbc_problem(d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def lad(A: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``argmin_w sum_i |<a_i, w> - y_i|`` as the LP ``min 1'(p + q)``, ``A w - y = p - q``."""
     n, d = A.shape
-    res = optimize.linprog(np.r_[np.zeros(d), np.ones(2 * n)], A_eq=np.hstack([A, -np.eye(n), np.eye(n)]), b_eq=y,
+    res = scipy.optimize.linprog(np.r_[np.zeros(d), np.ones(2 * n)], A_eq=np.hstack([A, -np.eye(n), np.eye(n)]), b_eq=y,
                            bounds=[(None, None)] * d + [(0, None)] * (2 * n), method="highs")
     if res.status != 0:
         raise RuntimeError(f"LP for the absolute-loss optimum failed: {res.message}")

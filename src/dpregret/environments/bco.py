@@ -29,7 +29,7 @@ two far-apart vertices, so both lie inside K; the absolute-linear pieces share t
 from __future__ import annotations
 
 import numpy as np
-from scipy import optimize
+import scipy  # scipy.optimize loads on first use
 
 from .. import _validate as V
 from .polytopes import Polytope
@@ -175,7 +175,7 @@ class AbsLinearLosses(_Pieces):
         A_ub = np.block([[AV, -np.eye(K)], [-AV, -np.eye(K)]])
         b_ub = np.r_[self.offset[act], -self.offset[act]]
         A_eq = np.r_[np.ones(m), np.zeros(K)][None]
-        res = optimize.linprog(np.r_[np.zeros(m), w[act]], A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=[1.0],
+        res = scipy.optimize.linprog(np.r_[np.zeros(m), w[act]], A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=[1.0],
                                bounds=[(0, None)] * (m + K), method="highs",
                                options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
         if res.status != 0:

@@ -33,9 +33,7 @@ import math
 import time
 
 import numpy as np
-from scipy import linalg, optimize
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
+import scipy  # scipy.linalg / optimize / sparse load on first use
 
 from .. import _validate as V
 
@@ -59,7 +57,7 @@ def chebyshev_centre(A: np.ndarray, b: np.ndarray, x0: np.ndarray, Q: np.ndarray
     d = Q.shape[1]
     A_ub = np.hstack([AQ[keep], nrm[keep, None]])
     b_ub = b[keep] - A[keep] @ x0
-    res = optimize.linprog(np.r_[np.zeros(d), -1.0], A_ub=A_ub, b_ub=b_ub,
+    res = scipy.optimize.linprog(np.r_[np.zeros(d), -1.0], A_ub=A_ub, b_ub=b_ub,
                            bounds=[(None, None)] * d + [(0, None)], method="highs")
     if res.status != 0:
         raise RuntimeError(f"Chebyshev-centre LP failed: {res.message}")
@@ -135,7 +133,7 @@ class Simplex(Polytope):
     def __init__(self, n: int):
         self.n = V.integer("n", n, minimum=2)
         self.dim = self.n - 1
-        self.Q = linalg.null_space(np.ones((1, self.n)))
+        self.Q = scipy.linalg.null_space(np.ones((1, self.n)))
         self.D = math.sqrt(2.0)
         self.D_omega = math.sqrt(0.5)
         self.centre = np.full(self.n, 1.0 / self.n)
@@ -258,8 +256,8 @@ class SpanningTreePolytope(Polytope):
         self._edge_index = -np.ones((self.n_nodes, self.n_nodes), dtype=np.int64)
         self._edge_index[E[:, 0], E[:, 1]] = np.arange(self.n)
         self._edge_index[E[:, 1], E[:, 0]] = np.arange(self.n)
-        adj = coo_matrix((np.ones(self.n), (E[:, 0], E[:, 1])), shape=(self.n_nodes,) * 2)
-        if connected_components(adj, directed=False)[0] != 1:
+        adj = scipy.sparse.coo_matrix((np.ones(self.n), (E[:, 0], E[:, 1])), shape=(self.n_nodes,) * 2)
+        if scipy.sparse.csgraph.connected_components(adj, directed=False)[0] != 1:
             raise ValueError("edges must form a connected graph spanning all n_nodes nodes")
         k = self.n_nodes - 1
         if math.comb(self.n, k) > V.integer("max_subsets", max_subsets):
@@ -314,7 +312,7 @@ class SpanningTreePolytope(Polytope):
         for i in range(self.n):
             Aeq[roots.index(uf.find(i)), i] = 1.0
         self.blocks = [np.flatnonzero(row) for row in Aeq]
-        self.Q = linalg.null_space(Aeq)
+        self.Q = scipy.linalg.null_space(Aeq)
         self.dim = self.Q.shape[1]
 
     def _subsets(self) -> None:
@@ -379,7 +377,8 @@ class SpanningTreePolytope(Polytope):
         u, v = self.edges[:, 0], self.edges[:, 1]
         for i, row in enumerate(c):
             w = row - row.min() + 1.0
-            mst = minimum_spanning_tree(coo_matrix((w, (u, v)), shape=(self.n_nodes,) * 2)).tocoo()
+            graph = scipy.sparse.coo_matrix((w, (u, v)), shape=(self.n_nodes,) * 2)
+            mst = scipy.sparse.csgraph.minimum_spanning_tree(graph).tocoo()
             out[i, self._edge_index[mst.row, mst.col]] = 1.0
         return out
 

@@ -25,7 +25,8 @@ import math
 from pathlib import Path
 
 import numpy as np
-from scipy import optimize, special
+import scipy  # scipy.optimize loads on first use
+from scipy import special
 
 from .. import _validate as V
 from ..rng import ReplicateStreams, draw_uniform
@@ -269,7 +270,7 @@ class Logistic(_Problem):
             return x
         f = lambda loglam: np.linalg.norm(self._newton(math.exp(loglam))) - self.r  # noqa: E731
         lo, hi = -30.0, 10.0
-        loglam = optimize.brentq(f, lo, hi, xtol=1e-14, rtol=1e-14)
+        loglam = scipy.optimize.brentq(f, lo, hi, xtol=1e-14, rtol=1e-14)
         return project_ball(self._newton(math.exp(loglam))[None], self.r)[0]
 
     def sample(self, src, R: int | None = None):
