@@ -45,6 +45,7 @@ for _exp in ZTC_EXPERIMENTS if ZTC else ():
             f"logs/ztc22_simulate/{_exp}.log",
         benchmark:
             f"logs/bench/ztc22_simulate/{_exp}.tsv"
+        priority: 10 if _exp == "minimax" else 0  # the longest job (~100 s): started first, it never runs last
         params:
             group="ztc22",
             p=ZTC,
