@@ -21,11 +21,7 @@ OLO_FILES = [
 # the T grid on every env of as17_mab.envs; the N grid and the eps window on the stochastic sequence;
 # Theorem 4.1's bound grid on the signed sequence
 # the N grid may declare its own replicate count (replicates_N, default replicates)
-MAB_CHUNKS = {
-    g: [f"{c.start}-{c.stop}" for c in replicate_chunks(MAB.get(f"replicates_{g}", MAB["replicates"]),
-                                                       MAB.get("chunk_size", RUN["chunk_size"]))]
-    for g in (["T", "N", "eps"] if MAB else [])
-}
+MAB_CHUNKS = {g: chunk_ids("as17_mab", g) for g in (["T", "N", "eps"] if MAB else [])}
 MAB_FILES = [
     f"results/as17/mab/{env}/{g}_N{N}_T{T}/chunk{c}.parquet"
     for g, N, T in ((grid_points(MAB) + [("eps", MAB["N"], MAB["T_eps"])]) if MAB else [])
@@ -38,11 +34,7 @@ MAB_FILES = [
 
 # replicate chunks of each BLO grid (the switching / stochastic T grids, the eps window): each may declare
 # its own replicate count (replicates_<key>, default replicates)
-BLO_CHUNKS = {
-    key: [f"{c.start}-{c.stop}" for c in replicate_chunks(BLO.get(f"replicates_{key}", BLO["replicates"]),
-                                                         BLO.get("chunk_size", RUN["chunk_size"]))]
-    for key in (["switching", "fixed", "stochastic", "eps"] if BLO else [])
-}
+BLO_CHUNKS = {key: chunk_ids("as17_blo", key) for key in (["switching", "fixed", "stochastic", "eps"] if BLO else [])}
 BLO_FILES = [
     f"results/as17/blo/{dom}/{env}/{g}_T{T}/chunk{c}.parquet"
     for dom in BLO.get("domains", []) for env in BLO.get("envs", [])

@@ -41,9 +41,12 @@ CONDA_ENV = _conda_env_file()
 OUTPUTS = {}
 
 
-def chunk_ids(scenario):
-    size = RUN[scenario].get("chunk_size", RUN["chunk_size"])
-    return [f"{c.start}-{c.stop}" for c in replicate_chunks(RUN[scenario]["replicates"], size)]
+def chunk_ids(scenario, grid=None):
+    """The replicate chunks ("lo-hi") of a scenario's runs; ``grid``: of one grid, which may declare its
+    own replicate count (key replicates_<grid>, default replicates)."""
+    p = RUN[scenario]
+    n = p.get(f"replicates_{grid}", p["replicates"]) if grid else p["replicates"]
+    return [f"{c.start}-{c.stop}" for c in replicate_chunks(n, p.get("chunk_size", RUN["chunk_size"]))]
 
 
 def claim_files():
