@@ -248,10 +248,10 @@ def linear_T_claims(lin: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
                                    decades=1.5, term_ratio=lambda T: thm4_term_ratio(T, p["rho_lin"], p["d_lin"], sigma_G=sig))
         res = with_learning_gate(res, family_learning_gate(gg, "T", a["priv"], "nonprivate", alpha))
         fz = lin[(lin.alg == "frozen_start") & lin["T"].isin(p["T_lin_priv"])]
-        if name == "o2b" and "rho" in fz and (fz.rho == p["rho_lin"]).any():  # the paper's rows: its non-learner
+        fz = fz[fz.rho == p["rho_lin"]] if "rho" in fz else fz.iloc[:0]
+        if name == "o2b" and len(fz):  # the paper's rows: its non-learner
             res = with_nonlearner(res, "the learner frozen at its start x_0 = 0, on the learning gate",
-                                  family_learning_gate(fz[fz.rho == p["rho_lin"]], "T", "frozen_start", "frozen_start",
-                                                       alpha))
+                                  family_learning_gate(fz, "T", "frozen_start", "frozen_start", alpha))
         out[cid] = (res, ctl)
     cid = "ZTC-rem5-rate-T-stat"
     g = lin[lin.alg.isin([a["stat"], a["fresh"], a["twin"]]) & lin["T"].isin(p["T_lin_stat"])]
