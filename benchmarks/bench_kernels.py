@@ -44,7 +44,7 @@ from dpregret.learners.private_bandit import (
 )
 from dpregret.learners.scrible import Scrible, theorem_4_5_eta
 from dpregret.learners.scrible_jit import scrible_block
-from dpregret.learners.vdh import PrivatePotential, SparsePotential, log_prediction
+from dpregret.papers.vdh19.learners import PrivatePotential, SparsePotential, log_prediction
 from dpregret.rng import ReplicateStreams, replicate_generator, stable_key
 from dpregret.tree import TreeBasedAgg, TreeNoise, nodes_covering_leaf
 

@@ -260,7 +260,7 @@ def test_vdh_l2_randomiser_scale():
     """Song et al. (thesis 3.2.1): rho(z) ~ exp(-eps / (2 bound) ||z||_2): ||z|| ~ Gamma(d, 2 bound / eps);
     with a unit Gamma draw the noise norm is the scale 2 bound / eps.  The vdh19 scenario draws at eps = 1
     and multiplies by 1 / eps: the same law at eps.  Its worst-case E||xi||^2 = d (d+1) (2/eps)^2."""
-    from dpregret.scenarios.vdh19 import l2_noise_second_moment
+    from dpregret.papers.vdh19.scenario import l2_noise_second_moment
 
     for d in (1, 2, 5):
         for eps in EPSS:

@@ -72,7 +72,7 @@ def _from_module(entries: list[dict]) -> list[dict]:
     return [{**{k: v for k, v in e.items() if k != "test"}, "evidence": e["test"]} for e in entries]
 
 
-from .learners.vdh import ERRATA as _VDH  # noqa: E402
-from .learners.vdh_bounds import ERRATA as _VDH_BOUNDS  # noqa: E402
+from .papers.vdh19.learners import ERRATA as _VDH  # noqa: E402
+from .papers.vdh19.bounds import ERRATA as _VDH_BOUNDS  # noqa: E402
 
 ERRATA += _from_module(_VDH) + _from_module(_VDH_BOUNDS)

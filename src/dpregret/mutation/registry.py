@@ -272,14 +272,14 @@ _LIST = [
         "PrivatePotential.update accumulates L = L + g~ instead of L = -sum g~ (the sign convention of eq. (3.3.2) "
         "flipped): Algorithm 1 bets with the gradient instead of against it.",
         ("VDH-eq3.3.5-bound", "VDH-thm10-proof-bound"),
-        (SourceEdit(f"{KERNEL}.vdh:PrivatePotential.update", "self.L = self.L - g", "self.L = self.L + g"),)),
+        (SourceEdit("dpregret.papers.vdh19.learners:PrivatePotential.update", "self.L = self.L - g", "self.L = self.L + g"),)),
     Mutant(
         "vdh-direction-step-power", "VDH19", "learner",
         "ProjectedOGDBall (Algorithm 2's direction learner) steps with eta_t = 1 / sum_s ||g~_s||^2 instead of "
         "1 / sqrt(sum_s ||g~_s||^2): the square root of the AdaGrad-style step forgotten, a step one power off. "
         "The direction freezes after a few rounds.",
         ("VDH-eq3.3.5-bound",),
-        (SourceEdit(f"{KERNEL}.vdh:ProjectedOGDBall.update", "np.divide(1.0, np.sqrt(self.S),",
+        (SourceEdit("dpregret.papers.vdh19.learners:ProjectedOGDBall.update", "np.divide(1.0, np.sqrt(self.S),",
                     "np.divide(1.0, self.S,"),),
         known_missed=(
             "on the wdbc and synthetic sequences the direction learner settles within a few rounds whatever its "
@@ -293,7 +293,7 @@ _LIST = [
         "PrivatePotential uses the prior support C = 1/G instead of 1/(5G): the 5 that keeps |v E[g~]| <= 1/5 "
         "(Lemma 7, needed for the wealth lower bound) is dropped. Bets are 5 times too large.",
         ("VDH-thm10-proof-bound",),
-        (SourceEdit(f"{KERNEL}.vdh:PrivatePotential.__init__", "self.C = 1.0 / (5.0 * _param(\"G\", G, self.shape))",
+        (SourceEdit("dpregret.papers.vdh19.learners:PrivatePotential.__init__", "self.C = 1.0 / (5.0 * _param(\"G\", G, self.shape))",
                     "self.C = 1.0 / _param(\"G\", G, self.shape)"),),
         known_missed=(
             "larger bets lower the regret on these sequences (worst ratio to Theorem 10's proof-constant bound 0.24 "

@@ -351,7 +351,7 @@ def _env_tables(ctx: Ctx, p: dict, cids: list) -> dict:
 def _vdh_tables(ctx: Ctx, p: dict, cids: list) -> dict:
     import pandas as pd
 
-    from ..scenarios import vdh19 as S
+    from ..papers.vdh19 import scenario as S
 
     reps, s = range(p["replicates"]), ctx.seed
     return {"tables": {"minority": pd.concat([S.simulate_minority(p, T, reps, s) for T in p["T"]], ignore_index=True),
