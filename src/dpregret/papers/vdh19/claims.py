@@ -1,4 +1,5 @@
-"""Van der Hoeven (thesis ch. 3; NeurIPS 2019) as claims, decided on ``papers.vdh19.scenario``'s tables.
+"""Van der Hoeven (thesis ch. 3; NeurIPS 2019) as claims, decided on ``papers.vdh19.scenario``'s tables:
+Theorems 10, 11, 12 and eq. (3.3.5) (Sec. 3.3, 3.8) and the Sec. 3.4 comparisons.
 
 ``tables``: ``{"minority", "minority_eps", "minority_n", "unorm", "sparse"}`` (each the
 concatenation of its jobs).  Bounds on an *expected* regret are checked per grid point with
