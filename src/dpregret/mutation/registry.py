@@ -24,6 +24,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
+from ..papers.vdh19 import mutants as vdh19_mutants
 from .patching import SourceEdit, Swap, patched  # noqa: F401 (Swap: for mutants that replace an object)
 
 CATEGORIES = ("mechanisms", "tree", "accounting", "kernel", "learner")
@@ -50,6 +51,13 @@ class Mutant:
 
 
 MECH, TREE, KERNEL = "dpregret.mechanisms", "dpregret.tree", "dpregret.learners"
+
+
+def _paper_mutants(entries: list[dict]) -> list[Mutant]:
+    """A paper folder's mutants (plain data, an edit as ``(target, old, new)``) as :class:`Mutant`."""
+    return [Mutant(**{**e, "edits": tuple(SourceEdit(*edit) for edit in e["edits"])}) for e in entries]
+
+
 _LIST = [
     # --- mechanisms -------------------------------------------------------------------------------
     Mutant(
@@ -267,40 +275,7 @@ _LIST = [
             "iterates x~_R and the points played, exact functions of the data under this bug, are not audited "
             "(claims.privacy says so); regret claims cannot see it (less noise, lower regret)"
         )),
-    Mutant(
-        "vdh-potential-sign", "VDH19", "learner",
-        "PrivatePotential.update accumulates L = L + g~ instead of L = -sum g~ (the sign convention of eq. (3.3.2) "
-        "flipped): Algorithm 1 bets with the gradient instead of against it.",
-        ("VDH-eq3.3.5-bound", "VDH-thm10-proof-bound"),
-        (SourceEdit("dpregret.papers.vdh19.learners:PrivatePotential.update", "self.L = self.L - g", "self.L = self.L + g"),)),
-    Mutant(
-        "vdh-direction-step-power", "VDH19", "learner",
-        "ProjectedOGDBall (Algorithm 2's direction learner) steps with eta_t = 1 / sum_s ||g~_s||^2 instead of "
-        "1 / sqrt(sum_s ||g~_s||^2): the square root of the AdaGrad-style step forgotten, a step one power off. "
-        "The direction freezes after a few rounds.",
-        ("VDH-eq3.3.5-bound",),
-        (SourceEdit("dpregret.papers.vdh19.learners:ProjectedOGDBall.update", "np.divide(1.0, np.sqrt(self.S),",
-                    "np.divide(1.0, self.S,"),),
-        known_missed=(
-            "on the wdbc and synthetic sequences the direction learner settles within a few rounds whatever its "
-            "step: the worst regret / eq. (3.3.5) ratio is 0.24 unpatched and 0.26 mutated at T = 100 (16 replicates), and on the "
-            "default T grid [1e2, 1e4] (8 replicates) the regret's slope in T is 0.37 mutated vs 0.43 unpatched."
-            " The bounds are worst-case; no claim uses a sequence on which a frozen direction pays (an"
-            " optimum that turns after the first rounds)"
-        )),
-    Mutant(
-        "vdh-bet-radius-missing-5", "VDH19", "learner",
-        "PrivatePotential uses the prior support C = 1/G instead of 1/(5G): the 5 that keeps |v E[g~]| <= 1/5 "
-        "(Lemma 7, needed for the wealth lower bound) is dropped. Bets are 5 times too large.",
-        ("VDH-thm10-proof-bound",),
-        (SourceEdit("dpregret.papers.vdh19.learners:PrivatePotential.__init__", "self.C = 1.0 / (5.0 * _param(\"G\", G, self.shape))",
-                    "self.C = 1.0 / _param(\"G\", G, self.shape)"),),
-        known_missed=(
-            "larger bets lower the regret on these sequences (worst ratio to Theorem 10's proof-constant bound 0.24 "
-            "mutated vs 0.30 at T = 100, 16 replicates; slope in T 0.47 vs 0.43 on [1e2, 1e4]): Lemma 7's "
-            "precondition |v E g~| <= 1/5 is violated, the theorem's conclusion is not, and no claim checks the "
-            "precondition or uses a sequence on which overbetting loses the wealth"
-        )),
+    *_paper_mutants(vdh19_mutants.MUTANTS),  # papers/vdh19/mutants.py
     # --- the learners of every paper: their update (step size, sign, weighting, projection) and their
     # calibration (too much and too little noise) ---------------------------------------------------
     # Agarwal-Singh, FTRL on experts with tree aggregation (Corollary 3.2 item 1; the scenario's compiled rounds)
