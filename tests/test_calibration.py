@@ -180,9 +180,9 @@ def test_private_bandit_releases_at_the_lemmas_scale(kind, T, dim, eps):
     """PRIVATEBANDIT as the env21 scenario calls it (eps, delta; no noise_scale): with all losses 0 and
     unit draws, the first release is its K = ceil(log2 T_round) draws (T_round = ceil(T / ceil(sqrt T))
     rounds), i.e. K times the scale the run uses."""
-    from dpregret.claims.privacy_env21 import FixedDirections, OneStepLoss
+    from dpregret.papers.env21.audit import FixedDirections, OneStepLoss
     from dpregret.environments.polytopes import Simplex
-    from dpregret.learners.private_bandit import private_bandit
+    from dpregret.papers.env21.learners import private_bandit
 
     dom, delta, L = Simplex(dim + 1), 0.1, 1.0
     r = private_bandit(dom, OneStepLoss(dom, T, L, 0), FixedDirections(2), noise=kind, eps=eps,

@@ -15,7 +15,7 @@ kernel is compiled into it: editing the callee alone changes nothing).
 Categories: ``mechanisms`` (``dpregret.mechanisms``), ``tree`` (``dpregret.tree``),
 ``accounting`` (sensitivities, node counts and noise calibrations), ``kernel`` (the numba
 kernels ``learners/exp2_jit.py``, ``learners/scrible_jit.py`` and
-``learners/private_bandit_jit.py``), ``learner`` (learner and algorithm logic).  Papers: ``AS17``
+``papers/env21/jit.py``), ``learner`` (learner and algorithm logic).  Papers: ``AS17``
 (Agarwal-Singh 2017), ``ZTC22`` (Zhang-Tran-Cutkosky 2022), ``ENV21`` (Ene-Nguyen-Vladu 2021),
 ``VDH19`` (Van der Hoeven 2019).
 """
@@ -259,8 +259,8 @@ _LIST = [
         "||x||^2/2 + <eta s, x>: the Frank-Wolfe target is Proj(+eta s), gradient ascent on the losses (numpy step "
         "and compiled rounds alike).",
         ("ENV-corC.5-bound",),
-        (SourceEdit(f"{KERNEL}.private_bandit:frank_wolfe_step", "grad = z + lin", "grad = z - lin"),
-         SourceEdit(f"{KERNEL}.private_bandit_jit:fw_round", "grad[j] = z[b, j] + lin[b, j]",
+        (SourceEdit("dpregret.papers.env21.learners:frank_wolfe_step", "grad = z + lin", "grad = z - lin"),
+         SourceEdit("dpregret.papers.env21.jit:fw_round", "grad[j] = z[b, j] + lin[b, j]",
                     "grad[j] = z[b, j] - lin[b, j]"))),
     Mutant(
         "env-learner-reads-exact-sums", "ENV21", "learner",
@@ -269,7 +269,7 @@ _LIST = [
         "recorded and published, but the Frank-Wolfe target uses tree.true_sum. The releases are private, the "
         "iterates (and the points played) are not.",
         ("AUDIT-env-lemma5.1-releases",),
-        (SourceEdit(f"{KERNEL}.private_bandit:_run", "S = rel @ Q.T", "S = tree.true_sum @ Q.T"),),
+        (SourceEdit("dpregret.papers.env21.learners:_run", "S = rel @ Q.T", "S = tree.true_sum @ Q.T"),),
         known_missed=(
             "AUDIT-env-lemma5.1-releases scores the released round sums s~_R, which stay correctly noised; the "
             "iterates x~_R and the points played, exact functions of the data under this bug, are not audited "
@@ -531,10 +531,10 @@ _LIST = [
         "exact line search clip(<grad, z - v> / ||z - v||^2, 0, 1) (the textbook step 2/(k+2) at k = 0), in the numpy "
         "step and the compiled rounds alike: every round plays a vertex of K.",
         ("ENV-lemma3.1-rate-T", "ENV-corC.5-bound"),
-        (SourceEdit(f"{KERNEL}.private_bandit:frank_wolfe_step",
+        (SourceEdit("dpregret.papers.env21.learners:frank_wolfe_step",
                     "gam = np.clip(np.divide(num, den, out=np.zeros(len(z)), where=den > 0), 0.0, 1.0)",
                     "gam = np.where(den > 0, 1.0, 0.0)"),
-         SourceEdit(f"{KERNEL}.private_bandit_jit:fw_round", "gam = min(max(num / den, 0.0), 1.0)", "gam = 1.0")),
+         SourceEdit("dpregret.papers.env21.jit:fw_round", "gam = min(max(num / den, 0.0), 1.0)", "gam = 1.0")),
         known_missed=(
             "the rates in T are decided on a loss minimised at a vertex of K (f_t = L ||x - v_1||), where a step all "
             "the way to the oracle's vertex is nearly the best step: the regret's slope is 0.78 mutated against 0.75 "
@@ -548,14 +548,14 @@ _LIST = [
         "multiplied by T^(1/4) where it is divided. The queries x + zeta u move ever further from the played point, "
         "and the smoothing cost T L zeta grows as T^(5/4).",
         ("ENV-lemma3.1-rate-T",),
-        (SourceEdit(f"{KERNEL}.private_bandit:algorithm1_parameters", "return D * math.sqrt(n) / T**0.25",
+        (SourceEdit("dpregret.papers.env21.learners:algorithm1_parameters", "return D * math.sqrt(n) / T**0.25",
                     "return D * math.sqrt(n) * T**0.25"),)),
     Mutant(
         "env-lmo-argmax", "ENV21", "kernel",
         "The simplex's linear-optimisation oracle returns the vertex of the largest coordinate (argmax) instead of the "
         "smallest, in the compiled rounds and in Simplex._lmo alike: Frank-Wolfe moves towards the worst vertex.",
         ("ENV-lemma3.1-rate-T",),
-        (SourceEdit(f"{KERNEL}.private_bandit_jit:fw_round", ("i, best = 0, np.inf", "if grad[j] < best:"),
+        (SourceEdit("dpregret.papers.env21.jit:fw_round", ("i, best = 0, np.inf", "if grad[j] < best:"),
                     ("i, best = 0, -np.inf", "if grad[j] > best:")),
          SourceEdit("dpregret.environments.polytopes:Simplex._lmo", "np.argmin(c, axis=1)", "np.argmax(c, axis=1)"))),
     Mutant(
@@ -579,14 +579,14 @@ _LIST = [
         "NOISYOCO's default step is Algorithm 2's line 1 as printed, eta = D_omega^(1/2) / (kappa T^(1/2)), instead of "
         "the 2 D_omega / (kappa T^(1/2)) of Appendix B step (4) (not homogeneous in D_omega).",
         ("ENV-lemma4.1-bound",),
-        (SourceEdit(f"{KERNEL}.noisy_oco:noisy_oco", "eta = 2.0 * domain.D_omega / (kappa * math.sqrt(T)) if eta is None",
+        (SourceEdit("dpregret.papers.env21.noisy_oco:noisy_oco", "eta = 2.0 * domain.D_omega / (kappa * math.sqrt(T)) if eta is None",
                     "eta = math.sqrt(domain.D_omega) / (kappa * math.sqrt(T)) if eta is None"),)),
     Mutant(
         "noisyoco-mirror-sign", "ENV21", "learner",
         "NOISYOCO plays Proj_K(+eta s) instead of grad omega*(-eta s) = Proj_K(-eta s): the mirror step's sign (the "
         "slip of Algorithm 1's line 14 as printed).",
         ("ENV-lemma4.1-bound",),
-        (SourceEdit(f"{KERNEL}.noisy_oco:noisy_oco", "x = domain.project(-eta * s)", "x = domain.project(eta * s)"),)),
+        (SourceEdit("dpregret.papers.env21.noisy_oco:noisy_oco", "x = domain.project(-eta * s)", "x = domain.project(eta * s)"),)),
     # van der Hoeven: the local randomisers, too much noise (too little: the mechanisms section above)
     Mutant(
         "l2-randomiser-eps-per-coordinate", "VDH19", "mechanisms",

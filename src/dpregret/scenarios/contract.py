@@ -66,8 +66,8 @@ class UserClaim:
 
 def user_claims() -> dict[str, UserClaim]:
     """claim id -> :class:`UserClaim`, over every scenario that declares ``USER_CLAIMS`` in its
-    module or in its user-door module (``Scenario.user_module``: ``scenarios.env21_user``,
-    ``papers.vdh19.user``)."""
+    module or in its user-door module (``Scenario.user_module``: ``scenarios.as17_olo_user``,
+    ``papers.env21.user``, ``papers.vdh19.user``)."""
     import importlib
     import importlib.util
 
