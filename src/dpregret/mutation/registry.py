@@ -24,6 +24,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
+from ..papers.env21 import mutants as env21_mutants
 from ..papers.vdh19 import mutants as vdh19_mutants
 from .patching import SourceEdit, Swap, patched  # noqa: F401 (Swap: for mutants that replace an object)
 
@@ -253,28 +254,7 @@ _LIST = [
         (SourceEdit(f"{KERNEL}.o2b:run", "noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho)",
                     "noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho) "
                     "if t == 1 else 0.0"),)),
-    Mutant(
-        "env-line14-printed-sign", "ENV21", "learner",
-        "frank_wolfe_step minimises ||x||^2/2 - <eta s, x> (line 14 of Algorithm 1 as printed, an erratum) instead of "
-        "||x||^2/2 + <eta s, x>: the Frank-Wolfe target is Proj(+eta s), gradient ascent on the losses (numpy step "
-        "and compiled rounds alike).",
-        ("ENV-corC.5-bound",),
-        (SourceEdit("dpregret.papers.env21.learners:frank_wolfe_step", "grad = z + lin", "grad = z - lin"),
-         SourceEdit("dpregret.papers.env21.jit:fw_round", "grad[j] = z[b, j] + lin[b, j]",
-                    "grad[j] = z[b, j] - lin[b, j]"))),
-    Mutant(
-        "env-learner-reads-exact-sums", "ENV21", "learner",
-        "PRIVATEBANDIT steps on the exact prefix sum of the batch gradients: the tree's noisy release s~_R is "
-        "computed, "
-        "recorded and published, but the Frank-Wolfe target uses tree.true_sum. The releases are private, the "
-        "iterates (and the points played) are not.",
-        ("AUDIT-env-lemma5.1-releases",),
-        (SourceEdit("dpregret.papers.env21.learners:_run", "S = rel @ Q.T", "S = tree.true_sum @ Q.T"),),
-        known_missed=(
-            "AUDIT-env-lemma5.1-releases scores the released round sums s~_R, which stay correctly noised; the "
-            "iterates x~_R and the points played, exact functions of the data under this bug, are not audited "
-            "(claims.privacy says so); regret claims cannot see it (less noise, lower regret)"
-        )),
+    *_paper_mutants(env21_mutants.ALGORITHM1_LOGIC),  # papers/env21/mutants.py
     *_paper_mutants(vdh19_mutants.MUTANTS),  # papers/vdh19/mutants.py
     # --- the learners of every paper: their update (step size, sign, weighting, projection) and their
     # calibration (too much and too little noise) ---------------------------------------------------
@@ -525,31 +505,7 @@ _LIST = [
         (SourceEdit(f"{KERNEL}.dpsgd:run_dpsgd", "s = 2.0 * G / rho if math.isfinite(rho) else 0.0",
                     "s = 2.0 * G * math.sqrt(T) / rho if math.isfinite(rho) else 0.0"),)),
     # Ene-Nguyen-Vladu, PRIVATEBANDIT (Algorithm 1) with one Frank-Wolfe step per query
-    Mutant(
-        "env-fw-no-line-search", "ENV21", "learner",
-        "PRIVATEBANDIT's Frank-Wolfe iteration steps all the way to the oracle's vertex (gamma = 1) instead of the "
-        "exact line search clip(<grad, z - v> / ||z - v||^2, 0, 1) (the textbook step 2/(k+2) at k = 0), in the numpy "
-        "step and the compiled rounds alike: every round plays a vertex of K.",
-        ("ENV-lemma3.1-rate-T", "ENV-corC.5-bound"),
-        (SourceEdit("dpregret.papers.env21.learners:frank_wolfe_step",
-                    "gam = np.clip(np.divide(num, den, out=np.zeros(len(z)), where=den > 0), 0.0, 1.0)",
-                    "gam = np.where(den > 0, 1.0, 0.0)"),
-         SourceEdit("dpregret.papers.env21.jit:fw_round", "gam = min(max(num / den, 0.0), 1.0)", "gam = 1.0")),
-        known_missed=(
-            "the rates in T are decided on a loss minimised at a vertex of K (f_t = L ||x - v_1||), where a step all "
-            "the way to the oracle's vertex is nearly the best step: the regret's slope is 0.78 mutated against 0.75 "
-            "(PASS, threshold 0.85); Corollary C.5's error ratio rises from 0.16 to 0.64 of its bound (INCONCLUSIVE). "
-            "A step sqrt(T) times too large (eta with zeta's T^(1/4)) is missed the same way (slope 0.74). No ENV "
-            "claim uses a loss minimised inside K, where these steps overshoot"
-        )),
-    Mutant(
-        "env-zeta-grows-with-T", "ENV21", "learner",
-        "algorithm1_parameters sets zeta = D n^(1/2) T^(1/4) instead of D n^(1/2) / T^(1/4): the smoothing radius "
-        "multiplied by T^(1/4) where it is divided. The queries x + zeta u move ever further from the played point, "
-        "and the smoothing cost T L zeta grows as T^(5/4).",
-        ("ENV-lemma3.1-rate-T",),
-        (SourceEdit("dpregret.papers.env21.learners:algorithm1_parameters", "return D * math.sqrt(n) / T**0.25",
-                    "return D * math.sqrt(n) * T**0.25"),)),
+    *_paper_mutants(env21_mutants.ALGORITHM1_UPDATE),  # papers/env21/mutants.py
     Mutant(
         "env-lmo-argmax", "ENV21", "kernel",
         "The simplex's linear-optimisation oracle returns the vertex of the largest coordinate (argmax) instead of the "
@@ -574,19 +530,7 @@ _LIST = [
         (SourceEdit("dpregret.calibration:gaussian_sigma_lemma5_4", "return (T**0.25 * math.sqrt(n)",
                     "return (T**0.75 * math.sqrt(n)"),)),
     # Ene-Nguyen-Vladu, NOISYOCO (Algorithm 2, Lemma 4.1)
-    Mutant(
-        "noisyoco-printed-eta", "ENV21", "learner",
-        "NOISYOCO's default step is Algorithm 2's line 1 as printed, eta = D_omega^(1/2) / (kappa T^(1/2)), instead of "
-        "the 2 D_omega / (kappa T^(1/2)) of Appendix B step (4) (not homogeneous in D_omega).",
-        ("ENV-lemma4.1-bound",),
-        (SourceEdit("dpregret.papers.env21.noisy_oco:noisy_oco", "eta = 2.0 * domain.D_omega / (kappa * math.sqrt(T)) if eta is None",
-                    "eta = math.sqrt(domain.D_omega) / (kappa * math.sqrt(T)) if eta is None"),)),
-    Mutant(
-        "noisyoco-mirror-sign", "ENV21", "learner",
-        "NOISYOCO plays Proj_K(+eta s) instead of grad omega*(-eta s) = Proj_K(-eta s): the mirror step's sign (the "
-        "slip of Algorithm 1's line 14 as printed).",
-        ("ENV-lemma4.1-bound",),
-        (SourceEdit("dpregret.papers.env21.noisy_oco:noisy_oco", "x = domain.project(-eta * s)", "x = domain.project(eta * s)"),)),
+    *_paper_mutants(env21_mutants.NOISYOCO),  # papers/env21/mutants.py
     # van der Hoeven: the local randomisers, too much noise (too little: the mechanisms section above)
     Mutant(
         "l2-randomiser-eps-per-coordinate", "VDH19", "mechanisms",
