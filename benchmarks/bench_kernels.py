@@ -39,12 +39,12 @@ from dpregret.learners.exp2_jit import exp2_block
 from dpregret.learners.ftrl import ExpWeights, eta_thm34
 from dpregret.learners.oco import ProjectedOGD
 from dpregret.learners.prefix_sums import TreeSum, scaled_draws
-from dpregret.learners.private_bandit import (
+from dpregret.papers.env21.learners import (
     algorithm1_parameters, batch_schedule, laplace_lambda_lemma5_1, private_bandit,
 )
 from dpregret.learners.scrible import Scrible, theorem_4_5_eta
 from dpregret.learners.scrible_jit import scrible_block
-from dpregret.learners.vdh import PrivatePotential, SparsePotential, log_prediction
+from dpregret.papers.vdh19.learners import PrivatePotential, SparsePotential, log_prediction
 from dpregret.rng import ReplicateStreams, replicate_generator, stable_key
 from dpregret.tree import TreeBasedAgg, TreeNoise, nodes_covering_leaf
 
@@ -427,7 +427,7 @@ def kernel_pbandit(T: int, R: int, seed: int = SEED):
 
 
 def kernel_pbandit_jit(T: int, R: int, seed: int = SEED):
-    """The same run through the compiled rounds (``engine="jit"``, learners/private_bandit_jit.py)."""
+    """The same run through the compiled rounds (``engine="jit"``, papers/env21/jit.py)."""
     dom, losses = _pb_domain_losses(T)
     su, sz = _streams("pbandit", "query", R, seed), _streams("pbandit", "noise", R, seed)
     run = private_bandit(dom, losses, su, noise="laplace", eps=PB_EPS, noise_rng=sz, engine="jit")

@@ -27,7 +27,7 @@ Settings and what is compared (setting: paper's learner as a user's vs the fast 
   user path drawing its own noise (inside ``dpregret.check`` it plays on the paper's draws instead);
 - ``olo``: FTRL on the ball (``BallFTRL`` on ``ExactSum``) vs ``as17_olo.simulate``'s block path,
   the same three rows;
-- ``oco_polytope``: Algorithm 1's Frank-Wolfe learner (``env21_user.FrankWolfeOCO``, given the
+- ``oco_polytope``: Algorithm 1's Frank-Wolfe learner (``papers.env21.user.FrankWolfeOCO``, given the
   tree's initial release) in ``private_bandit_around`` vs ``private_bandit`` (compiled rounds),
   variants Laplace and Gaussian;
 - ``oco``: Remark 5's OGD behind a proxy (so ``o2b.run`` takes its generic per-step loop, as for any
@@ -164,9 +164,9 @@ def oco_polytope(preset: str, which: str, smoke: bool):
     from dpregret.environments.bco import stationary_distance
     from dpregret.environments.polytopes import make_domain
     from dpregret.calibration import lemma5_noise_scale
-    from dpregret.learners.private_bandit import noise_draw, algorithm1_parameters, batch_schedule
-    from dpregret.scenarios import env21_user as U
-    from dpregret.scenarios.env21_run import run_variants, env21_streams
+    from dpregret.papers.env21.learners import noise_draw, algorithm1_parameters, batch_schedule
+    from dpregret.papers.env21 import user as U
+    from dpregret.papers.env21.run import run_variants, env21_streams
     from dpregret.tree import TreeBasedAgg
 
     run, p = preset_params("env21", preset, None, None, None)

@@ -161,7 +161,7 @@ def test_exact_gaussian_accountant_matches_pld(mu, delta):
     """``gdp_delta`` / ``gdp_eps`` (Balle & Wang's analytic Gaussian mechanism, the mu-GDP delta(eps) of
     Dong, Roth and Su) against dp-accounting's PLD of one Gaussian mechanism with sigma = 1 / mu (an upper
     bound with a fine grid): equal to the PLD's discretisation, and never above it."""
-    from dpregret.claims.privacy_env21 import gdp_delta, gdp_eps
+    from dpregret.papers.env21.audit import gdp_delta, gdp_eps
     from dpregret.report.accountant import pld_delta, pld_epsilon
 
     pytest.importorskip("dp_accounting")

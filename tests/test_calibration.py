@@ -180,9 +180,9 @@ def test_private_bandit_releases_at_the_lemmas_scale(kind, T, dim, eps):
     """PRIVATEBANDIT as the env21 scenario calls it (eps, delta; no noise_scale): with all losses 0 and
     unit draws, the first release is its K = ceil(log2 T_round) draws (T_round = ceil(T / ceil(sqrt T))
     rounds), i.e. K times the scale the run uses."""
-    from dpregret.claims.privacy_env21 import FixedDirections, OneStepLoss
+    from dpregret.papers.env21.audit import FixedDirections, OneStepLoss
     from dpregret.environments.polytopes import Simplex
-    from dpregret.learners.private_bandit import private_bandit
+    from dpregret.papers.env21.learners import private_bandit
 
     dom, delta, L = Simplex(dim + 1), 0.1, 1.0
     r = private_bandit(dom, OneStepLoss(dom, T, L, 0), FixedDirections(2), noise=kind, eps=eps,
@@ -260,7 +260,7 @@ def test_vdh_l2_randomiser_scale():
     """Song et al. (thesis 3.2.1): rho(z) ~ exp(-eps / (2 bound) ||z||_2): ||z|| ~ Gamma(d, 2 bound / eps);
     with a unit Gamma draw the noise norm is the scale 2 bound / eps.  The vdh19 scenario draws at eps = 1
     and multiplies by 1 / eps: the same law at eps.  Its worst-case E||xi||^2 = d (d+1) (2/eps)^2."""
-    from dpregret.scenarios.vdh19 import l2_noise_second_moment
+    from dpregret.papers.vdh19.scenario import l2_noise_second_moment
 
     for d in (1, 2, 5):
         for eps in EPSS:

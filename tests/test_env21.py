@@ -7,15 +7,15 @@ import pandas as pd
 import pytest
 
 from dpregret.calibration import lemma5_noise_scale, noise_mu
-from dpregret.learners.private_bandit import noise_to_smoothing
-from dpregret.claims import env21 as C
+from dpregret.papers.env21.learners import noise_to_smoothing
+from dpregret.papers.env21 import claims as C
 from dpregret.claims.core import VERDICTS
 from dpregret.environments.bco import OffsetLosses, stationary_distance
 from dpregret.environments.polytopes import Simplex, two_call_domain
-from dpregret.learners.private_bandit import private_bandit
+from dpregret.papers.env21.learners import private_bandit
 from dpregret.rng import ReplicateStreams, RowStreams, stable_key
-from dpregret.scenarios import env21 as S
-from dpregret.scenarios.env21_run import RoundMeter, run_variants, env21_streams, instrument
+from dpregret.papers.env21 import scenario as S
+from dpregret.papers.env21.run import RoundMeter, run_variants, env21_streams, instrument
 from margins import assert_not_verdict, assert_verdict, assert_z
 
 P = dict(replicates=4, L=1.0, delta=1e-5, T=[32, 128, 512, 3200], n_simplex=4, eps_rate_laplace=80,
@@ -111,7 +111,7 @@ def test_noise_to_smoothing_formula_scales():
 
 
 def test_slope_difference_decides():
-    from dpregret.claims.env21_rates import slope_difference
+    from dpregret.papers.env21.rates import slope_difference
 
     rng = np.random.default_rng(0)
     x = np.array([2.0, 4, 8, 16])
@@ -188,7 +188,7 @@ def test_round_bound_pooled_is_one_point_per_group_and_can_fail():
     a group whose round-average exceeds B fails it."""
     import pandas as pd
 
-    from dpregret.claims.env21 import round_bound
+    from dpregret.papers.env21.claims import round_bound
 
     rng = np.random.default_rng(0)
     rows = [{"g": g, "replicate": r, "v": list(rng.normal(m, 0.1, 5)), "B": 1.0}
@@ -224,11 +224,11 @@ def test_online_meter_equals_offline_replay_and_leaves_run_unchanged():
 
 
 def test_corollary_c5_worst_case_search_is_deterministic_and_covers_its_family():
-    """Corollary C.5's worst-case search (learners.private_bandit_search, run in the check job): fixed
+    """Corollary C.5's worst-case search (papers.env21.search, run in the check job): fixed
     streams, so the same numbers twice; every declared member decided at a non-vacuous T (bound < D),
     the run's own instance among them; the largest ratio is the maximum of the members' and below 1
     (measured 0.1995, f_t = L D at T = 3000: the bound holds with a slack no factor-2 slip can cross)."""
-    from dpregret.learners import private_bandit_search as PS
+    from dpregret.papers.env21 import search as PS
 
     w = PS.worst_case_search()
     PS.worst_case_search.cache_clear()

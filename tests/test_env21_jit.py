@@ -1,13 +1,13 @@
-"""The compiled PRIVATEBANDIT rounds (learners/private_bandit_jit.py) against the numpy loop:
+"""The compiled PRIVATEBANDIT rounds (papers/env21/jit.py) against the numpy loop:
 same draws, same numbers to 1e-9, same oracle-call count, same monitor feed."""
 import numpy as np
 import pytest
 
 from dpregret.environments.bco import stationary_distance, switching_distance
 from dpregret.environments.polytopes import L1Ball, Simplex, SpanningTreePolytope, two_call_domain
-from dpregret.learners.private_bandit import private_bandit
+from dpregret.papers.env21.learners import private_bandit
 from dpregret.rng import ReplicateStreams, RowStreams, stable_key
-from dpregret.scenarios.env21_run import RoundMeter
+from dpregret.papers.env21.run import RoundMeter
 
 
 def _pair(make_dom, T, *, switching=False, V=1, noise=True, generator=False, **kw):

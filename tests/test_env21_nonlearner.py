@@ -8,13 +8,13 @@ import pandas as pd
 import pytest
 
 from dpregret.claims.core import Result, check_rate
-from dpregret.claims.env21_rates import gap_rate, learning_gate
+from dpregret.papers.env21.rates import gap_rate, learning_gate
 from dpregret.environments.polytopes import make_domain
-from dpregret.learners.private_bandit import batch_schedule, private_bandit
+from dpregret.papers.env21.learners import batch_schedule, private_bandit
 from dpregret.rng import RowStreams
-from dpregret.scenarios import env21 as S
-from dpregret.scenarios import env21_user as U
-from dpregret.scenarios.env21_run import run_variants, env21_streams
+from dpregret.papers.env21 import scenario as S
+from dpregret.papers.env21 import user as U
+from dpregret.papers.env21.run import run_variants, env21_streams
 from margins import assert_verdict
 
 DEFAULT_T = [300, 1000, 3000, 10000, 30000]  # config presets.default.env21.T (the simplex grid)

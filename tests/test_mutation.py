@@ -28,7 +28,9 @@ LIBRARY = [m.name for m in pkgutil.walk_packages(dpregret.__path__, "dpregret.")
 
 def pipeline_claim_ids() -> set[str]:
     """Every claim id the pipeline registers (dpregret.claims.*)."""
-    from dpregret.claims import as17_experts, as17_tables, env21, privacy, vdh19, ztc22
+    from dpregret.claims import as17_experts, as17_tables, privacy, ztc22
+    from dpregret.papers.env21 import claims as env21
+    from dpregret.papers.vdh19 import claims as vdh19
 
     ids = set(as17_experts.CLAIMS) | {as17_experts.EXACT_CLAIM.claim_id}
     ids |= {s.claim.claim_id for s in as17_tables.OLO_SPECS + as17_tables.MAB_SPECS + as17_tables.BLO_SPECS}
@@ -94,7 +96,7 @@ def test_patch_applies_and_is_reverted(name):
 
 
 def test_function_imported_by_name_is_patched_where_looked_up():
-    import dpregret.claims.privacy_env21 as P  # the PRIVATEBANDIT Lemma 5.4 audit's library mu reads nodes_covering_leaf
+    import dpregret.papers.env21.audit as P  # the PRIVATEBANDIT Lemma 5.4 audit's library mu reads nodes_covering_leaf
     import dpregret.calibration as S
     import dpregret.tree as tree
 
@@ -179,7 +181,7 @@ class _Margins:
 
 @pytest.fixture(scope="module")
 def margins():
-    import dpregret.claims.env21 as C_env
+    import dpregret.papers.env21.claims as C_env
     from dpregret.claims.core import check_bound
     from dpregret.mutation import registry, runner
     from test_audit import PASS_MARGIN, _clearance, _criteria, _recording

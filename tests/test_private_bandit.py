@@ -12,12 +12,12 @@ from dpregret.environments.bco import (
     switching_distance,
 )
 from dpregret.environments.polytopes import L1Ball, Simplex, SpanningTreePolytope, chebyshev_centre
-from dpregret.learners.noisy_oco import noisy_oco
-from dpregret.learners.private_bandit import (
+from dpregret.papers.env21.noisy_oco import noisy_oco
+from dpregret.papers.env21.learners import (
     algorithm1_parameters, batch_schedule, batch_sensitivity, frank_wolfe_step, gaussian_sigma_lemma5_4,
     laplace_lambda_lemma5_1, private_bandit, projected_bandit,
 )
-from dpregret.learners.private_bandit_bounds import (
+from dpregret.papers.env21.bounds import (
     bound_cor_c5, bound_lemma3_1, bound_lemma4_1, bound_lemma5_2, bound_lemma5_5, bound_lemma_c2,
 )
 from dpregret.rng import ReplicateStreams, stable_key

@@ -1,4 +1,4 @@
-"""Your own learner beside Ene, Nguyen, Vladu's (scenarios.env21_user): an ``oco``
+"""Your own learner beside Ene, Nguyen, Vladu's (papers.env21.user): an ``oco``
 learner inside PRIVATEBANDIT's privacy mechanism gets Theorem 1.1's / Lemma 5.2's / Lemma 5.5's
 rate in T with its slow-zeta control on the paper's draws; the paper's rows do not change; the
 paper's learner gives the fast path's numbers through the generic path and the pipeline's
@@ -13,9 +13,9 @@ import dpregret
 from dpregret.api import preset_params
 from dpregret.environments.polytopes import make_domain
 from dpregret.rng import RowStreams
-from dpregret.scenarios import env21 as S
-from dpregret.scenarios import env21_user as U
-from dpregret.scenarios.env21_run import env21_streams
+from dpregret.papers.env21 import scenario as S
+from dpregret.papers.env21 import user as U
+from dpregret.papers.env21.run import env21_streams
 
 
 class LazyProjection:
@@ -71,7 +71,7 @@ def test_user_rows_leave_the_papers_rows_unchanged(smoke):
 
 def _initial_release(seed, reps, T, scales, kinds, d):
     """L~_0, the tree's release before the first round, from fresh streams of the run's keys."""
-    from dpregret.learners.private_bandit import noise_draw, batch_schedule
+    from dpregret.papers.env21.learners import noise_draw, batch_schedule
     from dpregret.tree import TreeBasedAgg
 
     if scales is None:
@@ -87,7 +87,7 @@ def test_paper_learner_through_the_generic_path_gives_the_fast_paths_numbers(smo
     relative.  The generic path does not hand the learner L~_0 (the tree's noise-only release
     before the first round, which the fast path's first Frank-Wolfe steps use); the test gives
     it to FrankWolfeOCO out of band (s0), from fresh streams of the same keys."""
-    from dpregret.learners.private_bandit import algorithm1_parameters, batch_schedule
+    from dpregret.papers.env21.learners import algorithm1_parameters, batch_schedule
 
     run, p = smoke
     reps = range(3)
@@ -119,7 +119,7 @@ def test_paper_learner_through_the_generic_path_gives_the_fast_paths_numbers(smo
 
 def test_paper_learner_gets_the_pipelines_verdicts(smoke):
     """The user claims' decide() for the paper's learner gives evaluate()'s numbers."""
-    from dpregret.claims import env21 as C
+    from dpregret.papers.env21 import claims as C
     from dpregret.rng import stable_key
 
     run, p = smoke

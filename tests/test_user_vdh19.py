@@ -1,5 +1,5 @@
 """Your own learner in Van der Hoeven's Sec. 3.4 minority scenario (``USER_CLAIMS`` of
-``dpregret.scenarios.vdh19_user``): the user's OCO learner is Algorithm 2's direction learner A_Z on
+``dpregret.papers.vdh19.user``): the user's OCO learner is Algorithm 2's direction learner A_Z on
 the unit ball.  The paper's rows do not change when user learners run beside them; the paper's
 own direction learner through the user path gives exactly the rows and verdicts of its fast path;
 the user claim's decision equals ``evaluate``'s for the paper's learner; a small user learner
@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpregret.learners import vdh
-from dpregret.scenarios import vdh19 as S
-from dpregret.scenarios import vdh19_user as U
+from dpregret.papers.vdh19 import learners as vdh
+from dpregret.papers.vdh19 import scenario as S
+from dpregret.papers.vdh19 import user as U
 
 P = dict(d=5, T=[30, 100, 300, 1000, 3000], u_frac=[0, 0.5, 1, 4], rate_eps=2.0, eps_grid=[1.0, 4.0], T_eps=100,
          n_grid=[0, 1, 10, 100], T_n=100, b=1.0, D_guess=10.0, printed_T_max=100,
@@ -92,7 +92,7 @@ def test_generic_path_equals_fast_path():
 
 
 def test_user_decision_for_the_paper_equals_evaluate():
-    from dpregret.claims import vdh19 as C
+    from dpregret.papers.vdh19 import claims as C
 
     reps = range(4)
     tables = {"minority": pd.concat([S.simulate_minority(P, T, reps, 1) for T in P["T"]], ignore_index=True),
@@ -123,7 +123,7 @@ def test_a_small_user_learner_gets_a_verdict_with_its_control_caught():
     from scipy import stats
 
     from dpregret.api import decide_learners, preset_params
-    from dpregret.claims.vdh19 import minority_cost
+    from dpregret.papers.vdh19.claims import minority_cost
 
     c = dpregret.check(BallOGD, CID, name="ball_ogd", preset="default", replicates=8)
     v = c.verdicts.set_index("learner")
@@ -166,7 +166,7 @@ class Still:
 
 
 def test_a_direction_learner_that_never_moves_fails_the_learning_gate():
-    from dpregret.claims import vdh19 as C
+    from dpregret.papers.vdh19 import claims as C
     from dpregret.claims.core import record
     from margins import assert_clear
 

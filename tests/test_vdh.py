@@ -1,4 +1,4 @@
-"""Tests of dpregret.learners.vdh and vdh_bounds (Van der Hoeven, thesis ch. 3: Algorithms 1-3, eqs. (3.3.2),
+"""Tests of dpregret.papers.vdh19.learners and .bounds (Van der Hoeven, thesis ch. 3: Algorithms 1-3, eqs. (3.3.2),
 (3.3.4), (3.8.1), Theorems 10-12, eq. (3.3.5))."""
 import math
 
@@ -10,7 +10,8 @@ from scipy import special
 
 from dpregret import mechanisms as M
 from dpregret.claims.intervals import confidence_limits
-from dpregret.learners import vdh, vdh_bounds
+from dpregret.papers.vdh19 import bounds as vdh_bounds
+from dpregret.papers.vdh19 import learners as vdh
 
 mp.mp.dps = 30
 

@@ -8,12 +8,13 @@ import pandas as pd
 import pytest
 
 from dpregret.environments.absolute_loss import sphere_abs_mean, wdbc_problem
-from dpregret.learners import vdh, vdh_bounds
-from dpregret.learners.vdh_controls import FixedStepOGD, Frozen, LazySparsePotential, PrintedRule
+from dpregret.papers.vdh19 import bounds as vdh_bounds
+from dpregret.papers.vdh19 import learners as vdh
+from dpregret.papers.vdh19.controls import FixedStepOGD, Frozen, LazySparsePotential, PrintedRule
 from dpregret.mechanisms import l2_laplace_randomiser
 from dpregret.rng import ReplicateStreams, stable_key
-from dpregret.scenarios import vdh19 as S
-from dpregret.scenarios.vdh19_run import Masks, smallest_positions
+from dpregret.papers.vdh19 import scenario as S
+from dpregret.papers.vdh19.run import Masks, smallest_positions
 from margins import assert_not_verdict, assert_verdict, assert_z
 
 P = dict(d=5, T=[30, 100, 300, 1000, 3000], u_frac=[0, 0.5, 1, 4], rate_eps=2.0, eps_grid=[1.0, 4.0], T_eps=100,
@@ -157,7 +158,7 @@ def small_tables():
 
 
 def test_claims_on_a_small_run(small_tables):
-    from dpregret.claims import vdh19 as C
+    from dpregret.papers.vdh19 import claims as C
     from dpregret.claims.core import VERDICTS
 
     tol = {"VDH-eq3.3.5-rate-u": 0.35, "VDH-sec3.4-minority-cost-rate-T": 0.25,
@@ -230,7 +231,7 @@ def test_figures(small_tables, tmp_path):
 def test_bound_check_shift_is_exact():
     """The per-replicate differences average to mean(metric) - bound with the expectation where
     the theorem puts it (printed Theorem 10: inside the max)."""
-    from dpregret.claims.vdh19 import shifted
+    from dpregret.papers.vdh19.claims import shifted
 
     S_r = np.array([3.0, 50.0, 400.0, 900.0])
     m = np.array([1.0, 2.0, 3.0, 10.0])

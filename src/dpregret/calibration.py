@@ -8,7 +8,7 @@ Laplace scale lambda or Gaussian sigma that a paper's privacy statement prescrib
 - Ene, Nguyen, Vladu, Lemmas 5.1 and 5.4: :func:`laplace_lambda_lemma5_1`,
   :func:`gaussian_sigma_lemma5_4`, :func:`lemma5_noise_scale`; what a noise does to the run:
   :func:`noise_mu` (Lemma 3.1's mu = E||noise||); the ratio the experiments' eps are chosen
-  by is ``learners.private_bandit.noise_to_smoothing`` (it needs Algorithm 1's parameters).
+  by is ``papers.env21.learners.noise_to_smoothing`` (it needs Algorithm 1's parameters).
 - Zhang, Tran, Cutkosky, eq. (6): ``learners.o2b.sigma_eq6`` (it depends on the run's path).
 """
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Errata found while implementing the papers: where a printed formula disagrees with its
 own definition, the pipeline implements the definition; each entry names the test that
-shows the disagreement independently."""
+shows the disagreement independently.  A paper moved into its own folder keeps its errata there
+(``dpregret.papers.env21.errata``, ``dpregret.papers.vdh19.errata``)."""
 
 ERRATA = [
     {"paper": "AS17", "where": "Theorem 3.1 / Lemma 3.3 (lambda = ||Y||_1 log T / eps)",
@@ -43,27 +44,6 @@ ERRATA = [
      "printed": "D_alpha(P||Q) = 1/(alpha-1) log E_Q[P/Q]",
      "correct": "1/(alpha-1) log E_Q[(P/Q)^alpha] (as used in the proof of Lemma 18)",
      "evidence": "tests/test_accounting.py::test_gaussian_rdp_matches_renyi_divergence_by_quadrature"},
-    {"paper": "VDH19", "where": "Proof of Lemma 4",
-     "printed": "numerator and denominator both written with g_{t,j'}",
-     "correct": "the numerator uses g_{t,j}; tau_j = 0 gives an improper density, so dpregret requires tau_j > 0 (or inf)",
-     "evidence": "tests/test_mechanisms.py (local randomiser scale 2 bound_j / tau_j, KS test)"},
-    {"paper": "ENV21", "where": "Algorithm 1, line 14 (the Frank-Wolfe objective)",
-     "printed": "min 1/2 ||x||^2 - <eta s~, x> (moves towards the gradient estimate: ascent)",
-     "correct": "+<eta s~, x>, as in Algorithm 2 line 3 and Lemma C.3; dpregret implements the descent sign",
-     "evidence": "tests/test_private_bandit.py::test_nonprivate_regret_sublinear_and_printed_sign_linear"},
-    {"paper": "ENV21", "where": "Lemma 5.1, proof (l1 norm of a batch sum)",
-     "printed": "T_batch n^(1/2) M = T^(1/2) n L",
-     "correct": "T_batch n^(1/2) M = T^(3/4) n L; the printed lambda still suffices because replacing one loss changes "
-                "one term of one batch (sensitivity T^(1/4) n L)",
-     "evidence": "tests/test_private_bandit.py::test_erratum_lemma5_1_batch_l1_norm"},
-    {"paper": "ENV21", "where": "Algorithm 2, line 1 (eta of NoisyOCO)",
-     "printed": "eta = D_omega^(1/2) / (kappa T^(1/2)), not homogeneous in D_omega",
-     "correct": "the proof's step (4) uses eta = 2 D_omega / (kappa sqrt(T)), giving 1.5 sqrt(T) kappa D_omega + T kappa gamma",
-     "evidence": "tests/test_private_bandit.py::test_erratum_algorithm2_eta_not_homogeneous"},
-    {"paper": "ENV21", "where": "Lemma 3.1, proof (D_omega^2 = max 1/2 ||x||^2 <= D^2)",
-     "printed": "D_omega^2 <= D^2",
-     "correct": "fails on the spanning-tree polytope of the 6-cycle (2.5 > 2); the step only needs omega*(0) + omega(x*)",
-     "evidence": "tests/test_private_bandit.py::test_erratum_d_omega_exceeds_d"},
 ]
 
 
@@ -72,7 +52,7 @@ def _from_module(entries: list[dict]) -> list[dict]:
     return [{**{k: v for k, v in e.items() if k != "test"}, "evidence": e["test"]} for e in entries]
 
 
-from .learners.vdh import ERRATA as _VDH  # noqa: E402
-from .learners.vdh_bounds import ERRATA as _VDH_BOUNDS  # noqa: E402
+from .papers.env21.errata import ERRATA as _ENV21  # noqa: E402
+from .papers.vdh19.errata import ERRATA as _VDH19  # noqa: E402
 
-ERRATA += _from_module(_VDH) + _from_module(_VDH_BOUNDS)
+ERRATA += _from_module(_ENV21) + _from_module(_VDH19)

@@ -32,8 +32,8 @@ import pandas as pd
 from . import cpu
 
 # check group -> claims module (groups absent here check nothing)
-CHECKS = {"as17_experts": "as17_experts", "as17_tables": "as17_tables", "ztc22": "ztc22", "env21": "env21",
-          "vdh19": "vdh19"}
+CHECKS = {"as17_experts": "dpregret.claims.as17_experts", "as17_tables": "dpregret.claims.as17_tables",
+          "ztc22": "dpregret.claims.ztc22", "env21": "dpregret.papers.env21.claims", "vdh19": "dpregret.papers.vdh19.claims"}
 
 
 def read_inputs(named: dict) -> dict:
@@ -73,7 +73,7 @@ def check(group: str, params: dict, inputs: dict, outputs: dict, wildcards: dict
                                             figure=outputs.get("figure"))], {}
     elif group in CHECKS:
         nonlearners = tables.pop("nonlearners", [])
-        records, extra = importlib.import_module(f"dpregret.claims.{CHECKS[group]}").check_job(params, tables)
+        records, extra = importlib.import_module(CHECKS[group]).check_job(params, tables)
         records = attach_nonlearners(records, nonlearners)
     else:
         raise ValueError(f"check group must be one of {sorted(CHECKS)}, 'user' or 'nonlearner', got {group!r}")

@@ -166,7 +166,8 @@ def _streams(seed: int, name: str, replicates: range, *key) -> ReplicateStreams:
 
 
 def _registry() -> dict[str, LearnerSpec]:
-    from .learners import bandits, ftrl, oco, olo, prefix_sums, scrible, vdh
+    from .learners import bandits, ftrl, oco, olo, prefix_sums, scrible
+    from .papers.vdh19 import learners as vdh
 
     def tree_experts(reps, N, T, seed, eps=1.0):
         lam = nodes_lambda(T, eps)
@@ -195,7 +196,7 @@ def _registry() -> dict[str, LearnerSpec]:
 
     def frank_wolfe(reps, n, T, seed):  # Algorithm 1's learner on the simplex, one LMO step a round
         from .environments.polytopes import make_domain
-        from .learners.private_bandit import FrankWolfeOCO
+        from .papers.env21.learners import FrankWolfeOCO
         return FrankWolfeOCO(make_domain("simplex", n), len(reps), 1.0 / math.sqrt(T), 1)
 
     def scrible_ball(reps, d, T, seed):

@@ -1,6 +1,6 @@
 # Ene, Nguyen, Vladu (AAAI 2021): private projection-free bandit convex optimisation.
-from dpregret.claims.env21 import CLAIMS as ENV_CLAIMS
-from dpregret.scenarios.env21 import points as env21_points
+from dpregret.papers.env21.claims import CLAIMS as ENV_CLAIMS
+from dpregret.papers.env21.scenario import points as env21_points
 
 ENV = RUN.get("env21", {})
 ENV_POINTS = {e: [f"{pt[0]}:{pt[1]}" if isinstance(pt, tuple) else str(pt) for pt in pts]

@@ -1,6 +1,6 @@
 # Van der Hoeven (2019 / thesis ch. 3): user-specified local DP, privacy-caring minority and
 # sparse local Laplace randomiser (section 3.4).
-from dpregret.claims.vdh19 import CLAIMS as VDH_CLAIMS
+from dpregret.papers.vdh19.claims import CLAIMS as VDH_CLAIMS
 
 VDH = RUN.get("vdh19", {})
 VDH_EXPERIMENTS = ("minority", "minority_eps", "minority_n", "unorm", "sparse")

@@ -40,7 +40,7 @@ PRIVATEBANDIT's iterates (only its releases).
 
 The specs live in one module per kind, on the machinery of :mod:`.privacy_audit` (``AuditSpec``,
 ``run_audit``): :mod:`.privacy_mechanisms` (single releases), :mod:`.privacy_trees` (the two trees),
-:mod:`.privacy_algorithms` (Algorithm 4, Algorithm 1), :mod:`.privacy_env21` (PRIVATEBANDIT) and
+:mod:`.privacy_algorithms` (Algorithm 4, Algorithm 1), :mod:`dpregret.papers.env21.audit` (PRIVATEBANDIT, in its paper's folder) and
 :mod:`.privacy_learners` (the OLO and FTPL trees, DP-SGD).
 This module is the entry point: ``SPECS`` is built here, at import, by calling the spec builders.
 The mutation suite re-executes this module (``mutation.patching.fresh_module``) to rebuild the
@@ -50,10 +50,10 @@ builder runs, here).
 """
 from __future__ import annotations
 
+from ..papers.env21.audit import env_releases_spec  # the paper's folder (the layers contract names this import)
 from .privacy_algorithms import Received, mab_feedback_spec, ztc_o2b_spec  # noqa: F401 (Received: tests)
 from .privacy_audit import (  # noqa: F401 (re-exported: the public entry)
     CHECK_SAMPLES, CHECK_SHARE, RDP_ORDERS, AuditSpec, independence_check, audit_variant, run_audit)
-from .privacy_env21 import env_releases_spec
 from .privacy_learners import dpsgd_spec, ftpl_tree_spec, olo_tree_spec
 from .privacy_mechanisms import gaussian_spec, l2_spec, laplace_spec, local_laplace_spec
 from .privacy_trees import tree_as17_spec, tree_ztc_spec

@@ -24,7 +24,7 @@ the noise), and secondary ones (grosser mistakes).  A control is caught (verdict
 lower bound exceeds the claim; otherwise it is INCONCLUSIVE (a lower bound cannot show that a
 variant is private).  ``blind`` lists controls that the instance provably cannot catch, with the
 computation that shows it (none today: Lemma 5.4's half-noise control, blind against the lemma's
-loose (eps, delta), is caught on the exact accountant's mu, see :mod:`.privacy_env21`).
+loose (eps, delta), is caught on the exact accountant's mu, see :mod:`dpregret.papers.env21.audit`).
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Absolute-loss regression instances of Van der Hoeven (thesis ch. 3; NeurIPS 2019), Sec. 3.4
-(``scenarios.vdh19``): wdbc's principal components with their offline optimum (a linear
+(``papers.vdh19.scenario``): wdbc's principal components with their offline optimum (a linear
 programme), and the synthetic unit-sphere instance's direction and ``E|<x, e>|``."""
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ kernel is compiled into it: editing the callee alone changes nothing).
 Categories: ``mechanisms`` (``dpregret.mechanisms``), ``tree`` (``dpregret.tree``),
 ``accounting`` (sensitivities, node counts and noise calibrations), ``kernel`` (the numba
 kernels ``learners/exp2_jit.py``, ``learners/scrible_jit.py`` and
-``learners/private_bandit_jit.py``), ``learner`` (learner and algorithm logic).  Papers: ``AS17``
+``papers/env21/jit.py``), ``learner`` (learner and algorithm logic).  Papers: ``AS17``
 (Agarwal-Singh 2017), ``ZTC22`` (Zhang-Tran-Cutkosky 2022), ``ENV21`` (Ene-Nguyen-Vladu 2021),
 ``VDH19`` (Van der Hoeven 2019).
 """
@@ -24,6 +24,8 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
+from ..papers.env21 import mutants as env21_mutants
+from ..papers.vdh19 import mutants as vdh19_mutants
 from .patching import SourceEdit, Swap, patched  # noqa: F401 (Swap: for mutants that replace an object)
 
 CATEGORIES = ("mechanisms", "tree", "accounting", "kernel", "learner")
@@ -50,6 +52,13 @@ class Mutant:
 
 
 MECH, TREE, KERNEL = "dpregret.mechanisms", "dpregret.tree", "dpregret.learners"
+
+
+def _paper_mutants(entries: list[dict]) -> list[Mutant]:
+    """A paper folder's mutants (plain data, an edit as ``(target, old, new)``) as :class:`Mutant`."""
+    return [Mutant(**{**e, "edits": tuple(SourceEdit(*edit) for edit in e["edits"])}) for e in entries]
+
+
 _LIST = [
     # --- mechanisms -------------------------------------------------------------------------------
     Mutant(
@@ -245,62 +254,8 @@ _LIST = [
         (SourceEdit(f"{KERNEL}.o2b:run", "noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho)",
                     "noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho) "
                     "if t == 1 else 0.0"),)),
-    Mutant(
-        "env-line14-printed-sign", "ENV21", "learner",
-        "frank_wolfe_step minimises ||x||^2/2 - <eta s, x> (line 14 of Algorithm 1 as printed, an erratum) instead of "
-        "||x||^2/2 + <eta s, x>: the Frank-Wolfe target is Proj(+eta s), gradient ascent on the losses (numpy step "
-        "and compiled rounds alike).",
-        ("ENV-corC.5-bound",),
-        (SourceEdit(f"{KERNEL}.private_bandit:frank_wolfe_step", "grad = z + lin", "grad = z - lin"),
-         SourceEdit(f"{KERNEL}.private_bandit_jit:fw_round", "grad[j] = z[b, j] + lin[b, j]",
-                    "grad[j] = z[b, j] - lin[b, j]"))),
-    Mutant(
-        "env-learner-reads-exact-sums", "ENV21", "learner",
-        "PRIVATEBANDIT steps on the exact prefix sum of the batch gradients: the tree's noisy release s~_R is "
-        "computed, "
-        "recorded and published, but the Frank-Wolfe target uses tree.true_sum. The releases are private, the "
-        "iterates (and the points played) are not.",
-        ("AUDIT-env-lemma5.1-releases",),
-        (SourceEdit(f"{KERNEL}.private_bandit:_run", "S = rel @ Q.T", "S = tree.true_sum @ Q.T"),),
-        known_missed=(
-            "AUDIT-env-lemma5.1-releases scores the released round sums s~_R, which stay correctly noised; the "
-            "iterates x~_R and the points played, exact functions of the data under this bug, are not audited "
-            "(claims.privacy says so); regret claims cannot see it (less noise, lower regret)"
-        )),
-    Mutant(
-        "vdh-potential-sign", "VDH19", "learner",
-        "PrivatePotential.update accumulates L = L + g~ instead of L = -sum g~ (the sign convention of eq. (3.3.2) "
-        "flipped): Algorithm 1 bets with the gradient instead of against it.",
-        ("VDH-eq3.3.5-bound", "VDH-thm10-proof-bound"),
-        (SourceEdit(f"{KERNEL}.vdh:PrivatePotential.update", "self.L = self.L - g", "self.L = self.L + g"),)),
-    Mutant(
-        "vdh-direction-step-power", "VDH19", "learner",
-        "ProjectedOGDBall (Algorithm 2's direction learner) steps with eta_t = 1 / sum_s ||g~_s||^2 instead of "
-        "1 / sqrt(sum_s ||g~_s||^2): the square root of the AdaGrad-style step forgotten, a step one power off. "
-        "The direction freezes after a few rounds.",
-        ("VDH-eq3.3.5-bound",),
-        (SourceEdit(f"{KERNEL}.vdh:ProjectedOGDBall.update", "np.divide(1.0, np.sqrt(self.S),",
-                    "np.divide(1.0, self.S,"),),
-        known_missed=(
-            "on the wdbc and synthetic sequences the direction learner settles within a few rounds whatever its "
-            "step: the worst regret / eq. (3.3.5) ratio is 0.24 unpatched and 0.26 mutated at T = 100 (16 replicates), and on the "
-            "default T grid [1e2, 1e4] (8 replicates) the regret's slope in T is 0.37 mutated vs 0.43 unpatched."
-            " The bounds are worst-case; no claim uses a sequence on which a frozen direction pays (an"
-            " optimum that turns after the first rounds)"
-        )),
-    Mutant(
-        "vdh-bet-radius-missing-5", "VDH19", "learner",
-        "PrivatePotential uses the prior support C = 1/G instead of 1/(5G): the 5 that keeps |v E[g~]| <= 1/5 "
-        "(Lemma 7, needed for the wealth lower bound) is dropped. Bets are 5 times too large.",
-        ("VDH-thm10-proof-bound",),
-        (SourceEdit(f"{KERNEL}.vdh:PrivatePotential.__init__", "self.C = 1.0 / (5.0 * _param(\"G\", G, self.shape))",
-                    "self.C = 1.0 / _param(\"G\", G, self.shape)"),),
-        known_missed=(
-            "larger bets lower the regret on these sequences (worst ratio to Theorem 10's proof-constant bound 0.24 "
-            "mutated vs 0.30 at T = 100, 16 replicates; slope in T 0.47 vs 0.43 on [1e2, 1e4]): Lemma 7's "
-            "precondition |v E g~| <= 1/5 is violated, the theorem's conclusion is not, and no claim checks the "
-            "precondition or uses a sequence on which overbetting loses the wealth"
-        )),
+    *_paper_mutants(env21_mutants.ALGORITHM1_LOGIC),  # papers/env21/mutants.py
+    *_paper_mutants(vdh19_mutants.MUTANTS),  # papers/vdh19/mutants.py
     # --- the learners of every paper: their update (step size, sign, weighting, projection) and their
     # calibration (too much and too little noise) ---------------------------------------------------
     # Agarwal-Singh, FTRL on experts with tree aggregation (Corollary 3.2 item 1; the scenario's compiled rounds)
@@ -550,37 +505,13 @@ _LIST = [
         (SourceEdit(f"{KERNEL}.dpsgd:run_dpsgd", "s = 2.0 * G / rho if math.isfinite(rho) else 0.0",
                     "s = 2.0 * G * math.sqrt(T) / rho if math.isfinite(rho) else 0.0"),)),
     # Ene-Nguyen-Vladu, PRIVATEBANDIT (Algorithm 1) with one Frank-Wolfe step per query
-    Mutant(
-        "env-fw-no-line-search", "ENV21", "learner",
-        "PRIVATEBANDIT's Frank-Wolfe iteration steps all the way to the oracle's vertex (gamma = 1) instead of the "
-        "exact line search clip(<grad, z - v> / ||z - v||^2, 0, 1) (the textbook step 2/(k+2) at k = 0), in the numpy "
-        "step and the compiled rounds alike: every round plays a vertex of K.",
-        ("ENV-lemma3.1-rate-T", "ENV-corC.5-bound"),
-        (SourceEdit(f"{KERNEL}.private_bandit:frank_wolfe_step",
-                    "gam = np.clip(np.divide(num, den, out=np.zeros(len(z)), where=den > 0), 0.0, 1.0)",
-                    "gam = np.where(den > 0, 1.0, 0.0)"),
-         SourceEdit(f"{KERNEL}.private_bandit_jit:fw_round", "gam = min(max(num / den, 0.0), 1.0)", "gam = 1.0")),
-        known_missed=(
-            "the rates in T are decided on a loss minimised at a vertex of K (f_t = L ||x - v_1||), where a step all "
-            "the way to the oracle's vertex is nearly the best step: the regret's slope is 0.78 mutated against 0.75 "
-            "(PASS, threshold 0.85); Corollary C.5's error ratio rises from 0.16 to 0.64 of its bound (INCONCLUSIVE). "
-            "A step sqrt(T) times too large (eta with zeta's T^(1/4)) is missed the same way (slope 0.74). No ENV "
-            "claim uses a loss minimised inside K, where these steps overshoot"
-        )),
-    Mutant(
-        "env-zeta-grows-with-T", "ENV21", "learner",
-        "algorithm1_parameters sets zeta = D n^(1/2) T^(1/4) instead of D n^(1/2) / T^(1/4): the smoothing radius "
-        "multiplied by T^(1/4) where it is divided. The queries x + zeta u move ever further from the played point, "
-        "and the smoothing cost T L zeta grows as T^(5/4).",
-        ("ENV-lemma3.1-rate-T",),
-        (SourceEdit(f"{KERNEL}.private_bandit:algorithm1_parameters", "return D * math.sqrt(n) / T**0.25",
-                    "return D * math.sqrt(n) * T**0.25"),)),
+    *_paper_mutants(env21_mutants.ALGORITHM1_UPDATE),  # papers/env21/mutants.py
     Mutant(
         "env-lmo-argmax", "ENV21", "kernel",
         "The simplex's linear-optimisation oracle returns the vertex of the largest coordinate (argmax) instead of the "
         "smallest, in the compiled rounds and in Simplex._lmo alike: Frank-Wolfe moves towards the worst vertex.",
         ("ENV-lemma3.1-rate-T",),
-        (SourceEdit(f"{KERNEL}.private_bandit_jit:fw_round", ("i, best = 0, np.inf", "if grad[j] < best:"),
+        (SourceEdit("dpregret.papers.env21.jit:fw_round", ("i, best = 0, np.inf", "if grad[j] < best:"),
                     ("i, best = 0, -np.inf", "if grad[j] > best:")),
          SourceEdit("dpregret.environments.polytopes:Simplex._lmo", "np.argmin(c, axis=1)", "np.argmax(c, axis=1)"))),
     Mutant(
@@ -599,19 +530,7 @@ _LIST = [
         (SourceEdit("dpregret.calibration:gaussian_sigma_lemma5_4", "return (T**0.25 * math.sqrt(n)",
                     "return (T**0.75 * math.sqrt(n)"),)),
     # Ene-Nguyen-Vladu, NOISYOCO (Algorithm 2, Lemma 4.1)
-    Mutant(
-        "noisyoco-printed-eta", "ENV21", "learner",
-        "NOISYOCO's default step is Algorithm 2's line 1 as printed, eta = D_omega^(1/2) / (kappa T^(1/2)), instead of "
-        "the 2 D_omega / (kappa T^(1/2)) of Appendix B step (4) (not homogeneous in D_omega).",
-        ("ENV-lemma4.1-bound",),
-        (SourceEdit(f"{KERNEL}.noisy_oco:noisy_oco", "eta = 2.0 * domain.D_omega / (kappa * math.sqrt(T)) if eta is None",
-                    "eta = math.sqrt(domain.D_omega) / (kappa * math.sqrt(T)) if eta is None"),)),
-    Mutant(
-        "noisyoco-mirror-sign", "ENV21", "learner",
-        "NOISYOCO plays Proj_K(+eta s) instead of grad omega*(-eta s) = Proj_K(-eta s): the mirror step's sign (the "
-        "slip of Algorithm 1's line 14 as printed).",
-        ("ENV-lemma4.1-bound",),
-        (SourceEdit(f"{KERNEL}.noisy_oco:noisy_oco", "x = domain.project(-eta * s)", "x = domain.project(eta * s)"),)),
+    *_paper_mutants(env21_mutants.NOISYOCO),  # papers/env21/mutants.py
     # van der Hoeven: the local randomisers, too much noise (too little: the mechanisms section above)
     Mutant(
         "l2-randomiser-eps-per-coordinate", "VDH19", "mechanisms",

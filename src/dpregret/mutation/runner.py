@@ -306,7 +306,10 @@ def _scenario(name: str, tables_of: Callable[[Ctx, dict, list], dict], ctx: Ctx,
               ) -> dict[str, Outcome]:
     import importlib
 
-    claims = importlib.import_module(f"dpregret.claims.{name}")
+    from ..papers import SCENARIOS
+
+    folder = SCENARIOS[name].folder  # a paper in its own folder keeps its claims there
+    claims = importlib.import_module(f"{folder}.claims" if folder else f"dpregret.claims.{name}")
     p = ctx.params(inst or name)
     results = claims.evaluate(**tables_of(ctx, p, list(cids)), p=p, tol=ctx.tolerances, alpha=ctx.alpha,
                               rng_for=lambda cid: ctx.rng(cid))
@@ -341,7 +344,7 @@ def _ztc_tables(ctx: Ctx, p: dict, cids: list, need: str | None = None) -> dict:
 def _env_tables(ctx: Ctx, p: dict, cids: list) -> dict:
     import pandas as pd
 
-    from ..scenarios import env21 as S
+    from ..papers.env21 import scenario as S
 
     reps = range(p["replicates"])
     return {"tables": {e: pd.concat([S.simulate(e, p, pt, reps, ctx.seed) for pt in pts], ignore_index=True)
@@ -351,7 +354,7 @@ def _env_tables(ctx: Ctx, p: dict, cids: list) -> dict:
 def _vdh_tables(ctx: Ctx, p: dict, cids: list) -> dict:
     import pandas as pd
 
-    from ..scenarios import vdh19 as S
+    from ..papers.vdh19 import scenario as S
 
     reps, s = range(p["replicates"]), ctx.seed
     return {"tables": {"minority": pd.concat([S.simulate_minority(p, T, reps, s) for T in p["T"]], ignore_index=True),

@@ -100,9 +100,9 @@ def _ftpl_rows(p: dict) -> list[dict]:
 
 
 def _env_rows(p: dict) -> list[dict]:
-    from ..learners.private_bandit import algorithm1_parameters, batch_schedule, batch_sensitivity
     from ..calibration import lemma5_noise_scale as noise_scale
     from ..environments.polytopes import make_domain
+    from ..papers.env21.learners import algorithm1_parameters, batch_schedule, batch_sensitivity
     from ..tree import nodes_covering_leaf
 
     out, L, delta = [], float(p["L"]), float(p["delta"])

@@ -12,7 +12,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
 from ..claims.core import select
-from ..learners import vdh_bounds  # noqa: E402
+from ..papers.vdh19 import bounds as vdh_bounds  # noqa: E402
 from .figures import plot_curves  # noqa: E402
 
 NAMES = {"alg2": "Algorithm 2 (black-box reduction)", "alg3": "Algorithm 3 (coordinate-wise)",

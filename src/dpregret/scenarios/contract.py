@@ -66,7 +66,8 @@ class UserClaim:
 
 def user_claims() -> dict[str, UserClaim]:
     """claim id -> :class:`UserClaim`, over every scenario that declares ``USER_CLAIMS`` in its
-    module or in a sibling module ``<scenario module>_user`` (e.g. ``scenarios.env21_user``)."""
+    module or in its user-door module (``Scenario.user_module``: ``scenarios.as17_olo_user``,
+    ``papers.env21.user``, ``papers.vdh19.user``)."""
     import importlib
     import importlib.util
 
@@ -77,8 +78,8 @@ def user_claims() -> dict[str, UserClaim]:
         if sc.scenario_module is None:
             continue
         mods = [sc.scenario_module]
-        if importlib.util.find_spec(sc.scenario_module + "_user") is not None:
-            mods.append(sc.scenario_module + "_user")
+        if importlib.util.find_spec(sc.user_module) is not None:
+            mods.append(sc.user_module)
         for mod in mods:
             for uc in getattr(importlib.import_module(mod), "USER_CLAIMS", ()):
                 out[uc.claim] = uc

@@ -1,17 +1,17 @@
 """Van der Hoeven (thesis ch. 3; NeurIPS 2019) with your own learner: the wrapper that puts it
-in Algorithm 2's black-box slot (the claims it applies to are ``scenarios.vdh19.USER_CLAIMS``).
+in Algorithm 2's black-box slot (the claims it applies to are ``papers.vdh19.scenario.USER_CLAIMS``).
 
 A user's OCO learner ``make(R, d, r)`` goes in Algorithm 2's black-box slot, the direction
 learner ``A_Z`` on the unit ball (``r = 1``; :class:`UserDirection`, :func:`user_reduction`),
 with Algorithm 1 learning the norm as in ``alg2``; its rows run in
-``scenarios.vdh19.simulate_minority(..., learners=...)`` beside ``alg2`` and the non-learner
+``papers.vdh19.scenario.simulate_minority(..., learners=...)`` beside ``alg2`` and the non-learner
 ``frozen`` (for the learning gate of the paired cost) on the same draws.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..learners import vdh
+from . import learners as vdh
 
 
 class UserDirection:
@@ -30,7 +30,7 @@ class UserDirection:
 
     def predict(self) -> np.ndarray:
         if self._z is None:
-            from ..protocols import check_play
+            from ...protocols import check_play
 
             z = np.asarray(self.learner.predict(), dtype=float)
             check_play("oco", z, self.n, self.d)

@@ -1,4 +1,4 @@
-"""Van der Hoeven (thesis ch. 3; NeurIPS 2019): the runs behind the claims of ``claims.vdh19``.
+"""Van der Hoeven (thesis ch. 3; NeurIPS 2019): the runs behind the claims of ``papers.vdh19.claims``.
 
 Section 3.4's two scenarios, as online absolute-loss regression ``l_t(w) = |<x_t, w> - y_t|``
 (subgradient ``g_t = sign(<x_t, w_t> - y_t) x_t``, ``||g_t||_2 <= ||x_t||_2 <= 1``, a finite
@@ -21,7 +21,7 @@ Experiments (one tidy table each; one row per algorithm x point x replicate x co
   for the direction), ``alg3`` (Algorithm 3, ``G_j = 1``), ``adagrad`` (diagonal AdaGrad on ``[-D, D]^d``,
   ``D = D_guess max_j |w*_j|``), ``ogd`` (OGD on the ball of radius ``D_guess ||w*||`` tuned
   to the worst-case noise ``sigma_max^2 = 4 d (d+1)/eps^2``), the non-learner ``frozen``
-  (Algorithm 2 with Algorithm 1 frozen at its start ``v = 0``, :class:`~dpregret.learners.vdh_controls.Frozen`:
+  (Algorithm 2 with Algorithm 1 frozen at its start ``v = 0``, :class:`~dpregret.papers.vdh19.controls.Frozen`:
   it plays ``w_t = 0``, so its regret is that of every learner frozen at 0, the frozen direction
   learner included, while its direction learner still gives Algorithm 1's feedback ``<z_t, g~_t>``)
   and, for ``T <= printed_T_max``, ``alg2_printed`` (Algorithm 1 evaluating the printed (3.3.4)).
@@ -46,9 +46,9 @@ Experiments (one tidy table each; one row per algorithm x point x replicate x co
   (``D = u_max``) and the non-learner ``frozen`` (Algorithm 3 frozen at 0).  Per-coordinate
   ``sum_t g~_{t,j}^2`` of the support are kept (``sum_sq_c<j>``) for Theorem 11.
 
-Your own learner (this module's ``USER_CLAIMS``, :mod:`dpregret.scenarios.contract`; the wrapper is ``scenarios.vdh19_user``):
+Your own learner (this module's ``USER_CLAIMS``, :mod:`dpregret.scenarios.contract`; the wrapper is ``papers.vdh19.user``):
 a user's OCO learner ``make(R, d, r)`` goes in Algorithm 2's black-box slot, the direction learner
-``A_Z`` on the unit ball (``r = 1``; ``vdh19_user.UserDirection``, ``vdh19_user.user_reduction``), with Algorithm 1 learning
+``A_Z`` on the unit ball (``r = 1``; ``user.UserDirection``, ``user.user_reduction``), with Algorithm 1 learning
 the norm as in ``alg2``: Lemma 9 splits the regret into Algorithm 1's and ``||u|| R^Z``, and the
 privacy cost of Sec. 3.4 is claimed for the reduction with any ``A_Z`` whose regret adapts to
 ``sum_t ||g~_t||^2``.  Its rows (``alg`` = its name, every placement) run in
@@ -64,7 +64,7 @@ numbers), and the ``minority_eps``/``minority_n`` runs share their draws with th
 run of the same T.  Replicates are given as a range; results do not depend on the chunking.
 
 Layout: the instances are built in :mod:`dpregret.environments.absolute_loss`, the controls are
-:mod:`dpregret.learners.vdh_controls`, and the rounds run in :mod:`dpregret.scenarios.vdh19_run`.
+:mod:`dpregret.papers.vdh19.controls`, and the rounds run in :mod:`dpregret.papers.vdh19.run`.
 """
 from __future__ import annotations
 
@@ -73,17 +73,17 @@ import math
 import numpy as np
 import pandas as pd
 
-from .. import _validate as V
-from ..environments.absolute_loss import fixed_direction, sphere_abs_mean, wdbc_problem
-from ..learners import vdh
-from ..learners.vdh_controls import FixedStepOGD, Frozen, LazySparsePotential, PrintedRule
-from ..mechanisms import l2_laplace_randomiser, local_laplace_randomiser
-from ..rng import ReplicateStreams, stable_key
-from .vdh19_run import Grouped, Masks, tidy_rows, run_learners
+from ... import _validate as V
+from ...environments.absolute_loss import fixed_direction, sphere_abs_mean, wdbc_problem
+from . import learners as vdh
+from .controls import FixedStepOGD, Frozen, LazySparsePotential, PrintedRule
+from ...mechanisms import l2_laplace_randomiser, local_laplace_randomiser
+from ...rng import ReplicateStreams, stable_key
+from .run import Grouped, Masks, tidy_rows, run_learners
 
 EXPERIMENTS = ("minority", "minority_eps", "minority_n", "unorm", "sparse")
 PLACEMENTS = ("none", "random", "adversarial", "uniform")
-# The paper's rows of every experiment: no user learner may take these names (scenarios.vdh19_user).
+# The paper's rows of every experiment: no user learner may take these names (papers.vdh19.user).
 PAPER_ALGS = ("alg2", "alg3", "adagrad", "ogd", "frozen", "alg2_printed", "alg2_improper", "alg2_reach",
               "adagrad_tuned")
 
@@ -151,7 +151,7 @@ def _minority_run(p, experiment, T, variants, reps, seed, algs, users=None) -> p
 
     learners = _minority_learners(p, T, d, variants, w_star, algs)
     if users:
-        from .vdh19_user import user_reduction
+        from .user import user_reduction
     for name, make in (users or {}).items():  # after the paper's: they do not move its draws or rows
         if name in learners or name in PAPER_ALGS:
             raise ValueError(f"learner name {name!r} is taken by the paper's rows; choose another")
@@ -175,7 +175,7 @@ def simulate_minority(p: dict, T: int, reps, seed: int, learners: dict | None = 
 
     ``learners``: ``{name: make}`` of direction learners (``dpregret.protocols`` setting
     ``oco``; ``make(R, d, r)`` builds one for ``R`` rows on the ball of radius ``r = 1``), each
-    run as Algorithm 2's ``A_Z`` (``vdh19_user.user_reduction``) beside the paper's learners, on the
+    run as Algorithm 2's ``A_Z`` (``user.user_reduction``) beside the paper's learners, on the
     same data, positions and noise draws; its rows are ``alg = name`` at every placement, like
     ``alg2``'s.  ``paper_algs`` limits the paper's learners run (default: all); neither changes
     the paper's rows that are run (``tests/test_user_vdh19.py``)."""
@@ -325,12 +325,12 @@ def _paper_rows(tables, p, point):
 
 
 def _user_claim(placement: str):
-    from .contract import UserClaim
+    from ...scenarios.contract import UserClaim
 
     cid = "VDH-sec3.4-minority-cost-rate-T" + ("" if placement == "random" else f"-{placement}")
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from ..claims.vdh19 import minority_cost_claim
+        from .claims import minority_cost_claim
         return minority_cost_claim(runs, placement, tol, alpha, rng_for, cid, alg=name)
 
     return UserClaim(

@@ -1,8 +1,8 @@
-"""The run engine of ``scenarios.vdh19``: every learner (batch (variants, replicates)) for T rounds
+"""Van der Hoeven 2019, Sec. 3.4 (experiments): the run engine of ``papers.vdh19.scenario``: every learner (batch (variants, replicates)) for T rounds
 of absolute-loss regression on shared data and noise draws (:func:`run_learners`), who privatises in
 each round (:class:`Masks`, :func:`smallest_positions`), learners grouped by a per-variant parameter
 (:class:`Grouped`), and the tidy rows of the accumulated sums (:func:`tidy_rows`).  See
-``scenarios.vdh19``'s docstring for the experiments and the streams."""
+``papers.vdh19.scenario``'s docstring for the experiments and the streams."""
 from __future__ import annotations
 
 import numpy as np

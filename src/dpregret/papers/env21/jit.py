@@ -1,5 +1,5 @@
-"""Fused PRIVATEBANDIT rounds (Ene, Nguyen, Vladu 2021, Algorithm 1, lines 5-13), compiled with numba:
-the arithmetic of the numpy loop in :func:`dpregret.learners.private_bandit._run` (``mode="fw"``)
+"""Fused PRIVATEBANDIT rounds (Ene, Nguyen, Vladu 2021, section 3, Algorithm 1, lines 5-13), compiled with numba:
+the arithmetic of the numpy loop in :func:`dpregret.papers.env21.learners._run` (``mode="fw"``)
 for one round of ``T_batch`` steps, one row at a time.
 
 What stays in numpy (per round, so the random numbers are the numpy path's): the directions
@@ -13,7 +13,7 @@ What is compiled: per row and step, the query ``y = play + zeta Q u``, the loss
 ``L ||y - c_piece||`` (distance losses), the cumulative loss and its checkpoints, the batch sum
 ``g += (dim / zeta) f u`` and one Frank-Wolfe iteration (one LMO call: simplex or l1 ball)
 with exact line search on ``||x||^2 / 2 + <lin, x>``.  Row ``b`` uses replicate ``b % Rb`` of
-the directions (the variants of one call share their directions; see ``scenarios.env21``).
+the directions (the variants of one call share their directions; see ``papers.env21.scenario``).
 The reductions may be reassociated (``fastmath``): the numbers agree with the numpy path to
 rounding (tests: 1e-9), not bit for bit.  They are the same on every CPU: the workflow compiles
 for numba's ``generic`` x86-64 target (:mod:`dpregret.cpu`), which has no FMA to contract into and

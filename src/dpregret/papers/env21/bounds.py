@@ -1,19 +1,19 @@
 """Ene, Nguyen, Vladu (AAAI 2021), "Projection-Free Bandit Optimization with Privacy
 Guarantees": the paper's bounds as plain functions, for PRIVATEBANDIT (Algorithm 1,
-section 3) and NOISYOCO (Algorithm 2, section 4.1) of :mod:`dpregret.learners.private_bandit`
-and :mod:`dpregret.learners.noisy_oco`: Lemma 3.1 (regret of Algorithm 1, with the explicit
+section 3) and NOISYOCO (Algorithm 2, section 4.1) of :mod:`dpregret.papers.env21.learners`
+and :mod:`dpregret.papers.env21.noisy_oco`: Lemma 3.1 (regret of Algorithm 1, with the explicit
 constants of Appendix C), Lemma 4.1 (Algorithm 2, Appendix B's constants), Lemmas 5.2 and 5.5
 (section 5, Laplace and Gaussian noise), Lemma C.2 and Corollary C.5 (Appendix C).
 
-Logarithms as in :mod:`dpregret.learners.private_bandit`: ``log T`` counting tree levels is
+Logarithms as in :mod:`dpregret.papers.env21.learners`: ``log T`` counting tree levels is
 base 2, the concentration/delta logarithms of Lemma 5.5 are natural.
 """
 from __future__ import annotations
 
 import math
 
-from .. import _validate as V
-from .private_bandit import algorithm1_parameters, batch_schedule
+from ... import _validate as V
+from .learners import algorithm1_parameters, batch_schedule
 
 
 def bound_lemma_c2(T_batch: int, n: int, L: float, D: float, zeta: float, *, tight: bool = False) -> float:
@@ -42,7 +42,7 @@ def bound_lemma4_1(T: int, kappa: float, gamma: float, D_omega: float, *, eta: f
 
     Erratum: Algorithm 2 line 1 prints ``eta = D_omega^(1/2) / (kappa T^(1/2))``, which is not
     homogeneous in D_omega (the bound becomes ``D_omega^(3/2) kappa T^(1/2) + ...``, not
-    O(T^(1/2) kappa D_omega)); :func:`~dpregret.learners.noisy_oco.noisy_oco` uses step (4)'s eta.
+    O(T^(1/2) kappa D_omega)); :func:`~dpregret.papers.env21.noisy_oco.noisy_oco` uses step (4)'s eta.
     (Line 5's ``s_t = s_t + g~_t`` means ``s_t = s_{t-1} + g~_t``.)"""
     T = V.integer("T", T)
     kappa, D_omega = V.positive("kappa", kappa), V.positive("D_omega", D_omega)

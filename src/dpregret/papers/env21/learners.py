@@ -1,7 +1,7 @@
 """Ene, Nguyen, Vladu (AAAI 2021), section 3 (Algorithm 1, PRIVATEBANDIT), section 5 and
 Appendices C-D: projection-free private bandit convex optimisation and a projection-based
-private baseline.  NOISYOCO (Algorithm 2, section 4.1) is :mod:`dpregret.learners.noisy_oco`;
-the paper's bounds are :mod:`dpregret.learners.private_bandit_bounds`.
+private baseline.  NOISYOCO (Algorithm 2, section 4.1) is :mod:`dpregret.papers.env21.noisy_oco`;
+the paper's bounds are :mod:`dpregret.papers.env21.bounds`.
 
 PRIVATEBANDIT, vectorised over R replicates (state arrays (R, n)), as implemented:
 
@@ -51,13 +51,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import _validate as V
-from ..calibration import gaussian_sigma_lemma5_4, laplace_lambda_lemma5_1
-from ..environments.bco import DistanceLosses
-from ..environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope
-from ..rng import ReplicateStreams, draw_laplace, draw_normal
-from ..tree import TreeBasedAgg, draws_per_release
-from .private_bandit_jit import L1BALL, SIMPLEX, TREE, fw_round
+from ... import _validate as V
+from ...calibration import gaussian_sigma_lemma5_4, laplace_lambda_lemma5_1
+from ...environments.bco import DistanceLosses
+from ...environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope
+from ...rng import ReplicateStreams, draw_laplace, draw_normal
+from ...tree import TreeBasedAgg, draws_per_release
+from .jit import L1BALL, SIMPLEX, TREE, fw_round
 
 NOISES = ("none", "laplace", "gaussian")
 
@@ -102,7 +102,7 @@ def noise_to_smoothing(kind: str, T: int, d: int, L: float, D: float, scale: flo
 
 
 class FrankWolfeOCO:
-    """Algorithm 1's learner (lines 11-15) as an ``oco`` learner of ``scenarios.env21_user.private_bandit_around``:
+    """Algorithm 1's learner (lines 11-15) as an ``oco`` learner of ``papers.env21.user.private_bandit_around``:
     ``predict()`` is x~_(R-1); ``update(Delta_R)`` makes the round's ``steps`` Frank-Wolfe
     iterations (one LMO call each) on ``||x||^2/2 + <eta s~_(R-1), x>`` from x~_(R-1), then adds
     ``Delta_R`` to its sum (so the point of round R+1 answers s~_(R-1): one round stale, as in
@@ -126,7 +126,7 @@ class FrankWolfeOCO:
 class FrozenCentre:
     """The reference of the user claims (the trivial learner of the setting): plays the domain's
     centre (Algorithm 1's x~_0) whatever it is fed.  On the ``rates`` instance
-    (``scenarios.env21.rate_losses``: the loss's minimum at a vertex) its regret is linear,
+    (``papers.env21.scenario.rate_losses``: the loss's minimum at a vertex) its regret is linear,
     ``T L ||c - v_1||`` plus a smoothing term that shrinks with T, so its slope over the grid's T
     is above 0.75 + tolerance and the rate check catches it (pilot on seed 12345: 0.963).  The
     paper's rows carry the same learner on the same draws (``private_bandit(..., nonlearner=True)``,
@@ -461,7 +461,7 @@ def private_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise
     ``wall_time``.  It does not change the run (no random numbers, no domain calls).
 
     ``engine``: ``"numpy"`` the loop above; ``"jit"`` the compiled rounds of
-    :mod:`dpregret.learners.private_bandit_jit` (plain Simplex / L1Ball / Prim spanning-tree
+    :mod:`dpregret.papers.env21.jit` (plain Simplex / L1Ball / Prim spanning-tree
     polytope with distance losses;
     the same draws and the same numbers to rounding, tests: 1e-9; ``oracle_calls`` counted, but
     the LMO time inside the kernel is not measured: ``oracle_time`` stays 0); ``"auto"`` (default)
@@ -472,7 +472,7 @@ def private_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise
     (the same draws, zeta and losses; it ignores the feedback, so the noise does not matter) --
     in ``run.nonlearner_regret`` (R,); default checkpoint only.  No LMO call, no random number:
     the run is unchanged.  Equal to rounding to the frozen learner run through
-    ``scenarios.env21_user.private_bandit_around`` (``FrozenCentre``)."""
+    ``papers.env21.user.private_bandit_around`` (``FrozenCentre``)."""
     return _run(domain, losses, rng, mode="fw", R=R, noise=noise, eps=eps, delta=delta, noise_scale=noise_scale,
                 shrink=shrink, zeta=zeta, eta=eta, batch=None, checkpoints=checkpoints,
                 record_queries=record_queries, record_rounds=record_rounds, noise_rng=noise_rng,

@@ -1,8 +1,9 @@
-"""The runs of ``scenarios.env21``: the replicate streams (:func:`env21_streams`), one batched
-:func:`~dpregret.learners.private_bandit.private_bandit` call over a point's variants (:func:`run_variants`),
+"""Ene, Nguyen, Vladu (AAAI 2021), PRIVATEBANDIT's runs (Algorithm 1, section 3; Lemma C.2 and
+Corollary C.5, Appendix C): the runs of ``papers.env21.scenario``: the replicate streams (:func:`env21_streams`), one batched
+:func:`~dpregret.papers.env21.learners.private_bandit` call over a point's variants (:func:`run_variants`),
 Lemma C.2 and Corollary C.5 measured per round (:class:`RoundMeter` during the run,
 :func:`instrument` on a recorded one), and a run's rows with their bounds (:func:`variant_frame`,
-:func:`row_bounds`).  See ``scenarios.env21``'s docstring for the experiments, the batching of
+:func:`row_bounds`).  See ``papers.env21.scenario``'s docstring for the experiments, the batching of
 variants and the stream keys."""
 from __future__ import annotations
 
@@ -12,14 +13,14 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..calibration import noise_mu
-from ..environments.bco import DistanceLosses, stationary_distance
-from ..environments.polytopes import Polytope
-from ..learners.private_bandit import batch_schedule, private_bandit
-from ..learners.private_bandit_bounds import (
+from ...calibration import noise_mu
+from ...environments.bco import DistanceLosses, stationary_distance
+from ...environments.polytopes import Polytope
+from .learners import batch_schedule, private_bandit
+from .bounds import (
     bound_cor_c5, bound_lemma3_1, bound_lemma5_2, bound_lemma5_5, bound_lemma_c2,
 )
-from ..rng import ReplicateStreams, RowStreams, stable_key
+from ...rng import ReplicateStreams, RowStreams, stable_key
 
 
 # ------------------------------------------------------------------------------ streams

@@ -1,4 +1,5 @@
-"""Van der Hoeven (thesis ch. 3; NeurIPS 2019) as claims, decided on ``scenarios.vdh19``'s tables.
+"""Van der Hoeven (thesis ch. 3; NeurIPS 2019) as claims, decided on ``papers.vdh19.scenario``'s tables:
+Theorems 10, 11, 12 and eq. (3.3.5) (Sec. 3.3, 3.8) and the Sec. 3.4 comparisons.
 
 ``tables``: ``{"minority", "minority_eps", "minority_n", "unorm", "sparse"}`` (each the
 concatenation of its jobs).  Bounds on an *expected* regret are checked per grid point with
@@ -15,7 +16,7 @@ Sec. 3.4 is paired (a learner that ignores its feedback has cost 0), so it carri
 (:func:`learning_gate`): the learner's own regret without noise must show learning on the same run,
 and there the non-learner control is the frozen learner's result on the gate.  The bounds that hold
 with slack also record the worst case searched over deterministic sequences
-(``detail["worst_case_search"]``, :func:`dpregret.learners.vdh_bounds.worst_case_search`).
+(``detail["worst_case_search"]``, :func:`dpregret.papers.vdh19.bounds.worst_case_search`).
 
 The privacy audits of the randomisers are ``AUDIT-vdh-lemma4-local-laplace`` and
 ``AUDIT-l2-randomiser`` in ``claims.privacy``.
@@ -25,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..learners import vdh_bounds
-from .core import (Result, check_bound, check_comparison, check_exact, check_rate, claim_factory, margin_of, paired_gap,
+from . import bounds as vdh_bounds
+from ...claims.core import (Result, check_bound, check_comparison, check_exact, check_rate, claim_factory, margin_of, paired_gap,
                    samples_by, select, with_learning_gate, with_nonlearner)
 
 PAPER = "VDH19"  # dpregret.papers
@@ -248,7 +249,7 @@ def _sparse_thm11(df: pd.DataFrame, p: dict, alpha: float, constants: str, scale
 # --- evaluate ---------------------------------------------------------------------------------
 def _thm12_printed() -> tuple[Result, Result]:
     """``VDH-thm12-printed-bound``: the deterministic sequences of ERRATA under both readings of the
-    bracket (:func:`dpregret.learners.vdh_bounds.bound_thm12`); FAIL when every reading is violated
+    bracket (:func:`dpregret.papers.vdh19.bounds.bound_thm12`); FAIL when every reading is violated
     by one of them.  Control: the proof reading doubled on both sequences (it must hold)."""
     origin = vdh_bounds.thm12_origin_counterexample()
     seqs = {r: vdh_bounds.counterexample("thm12", reading=r) for r in vdh_bounds.READINGS_THM12}
@@ -283,7 +284,7 @@ def _thm12_printed() -> tuple[Result, Result]:
 
 def _worst_case(res: Result, kind: str) -> Result:
     """``detail["worst_case_search"]``: the family of deterministic sequences searched for
-    ``kind`` (:func:`dpregret.learners.vdh_bounds.worst_case_search`) and its largest ratio."""
+    ``kind`` (:func:`dpregret.papers.vdh19.bounds.worst_case_search`) and its largest ratio."""
     w = vdh_bounds.worst_case_search(kind)
     res.detail["worst_case_search"] = {"family": w["family"], "max_ratio": w["max_ratio"], "at": w["at"],
                                        "runs_max_ratio": res.measured}
@@ -527,7 +528,7 @@ def _minority_summary(mino: pd.DataFrame, placement: str) -> dict:
     return out
 
 
-# --- your own learner (dpregret.scenarios.vdh19.USER_CLAIMS) ------------------------------
+# --- your own learner (dpregret.papers.vdh19.scenario.USER_CLAIMS) ------------------------------
 def minority_cost_claim(minority: pd.DataFrame, placement: str, tol: dict, alpha: float, rng_for, cid: str,
                         alg: str = "alg2") -> tuple[Result, Result]:
     """``VDH-sec3.4-minority-cost-rate-T`` (``placement="random"``) or its ``-adversarial`` twin
@@ -568,5 +569,5 @@ def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
     """The workflow's check job (``dpregret.jobs``): every claim's record."""
     import sys
 
-    from .core import evaluate_records
+    from ...claims.core import evaluate_records
     return evaluate_records(sys.modules[__name__], "vdh19", params, tables), {}

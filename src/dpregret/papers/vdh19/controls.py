@@ -1,13 +1,13 @@
 """Near-miss controls of Van der Hoeven (thesis ch. 3; NeurIPS 2019), run beside the paper's
-learners (:mod:`dpregret.learners.vdh`) by ``scenarios.vdh19``: the non-learner (frozen at its start
+learners (:mod:`dpregret.papers.vdh19.learners`) by ``papers.vdh19.scenario``: the non-learner (frozen at its start
 point 0), fixed-step OGD (in Algorithm 2's magnitude slot), Algorithm 1 playing the printed eq.
 (3.3.4), and Algorithm 3 re-evaluated only where its state moved."""
 from __future__ import annotations
 
 import numpy as np
 
-from .. import _validate as V
-from . import vdh
+from ... import _validate as V
+from . import learners as vdh
 
 
 class Frozen:
@@ -48,7 +48,7 @@ class FixedStepOGD:
 
 class PrintedRule(vdh.PrivatePotential):
     """Algorithm 1 (conjugate prior) playing the printed eq. (3.3.4) instead of (3.3.2)
-    (:func:`dpregret.learners.vdh.prediction_printed_3_3_4`, naive evaluation).  Entries whose
+    (:func:`dpregret.papers.vdh19.learners.prediction_printed_3_3_4`, naive evaluation).  Entries whose
     value leaves float64 play 0 from then on and are flagged in ``failed``."""
 
     def __init__(self, G, *, b=1.0, shape=()):
@@ -64,7 +64,7 @@ class PrintedRule(vdh.PrivatePotential):
 
 
 class LazySparsePotential(vdh.SparsePotential):
-    """Algorithm 3 (:class:`dpregret.learners.vdh.SparsePotential`) re-evaluating (3.3.2) only
+    """Algorithm 3 (:class:`dpregret.papers.vdh19.learners.SparsePotential`) re-evaluating (3.3.2) only
     where the state moved: a zero feedback ``g~_{t,j} = 0`` leaves ``L_j``, ``V_j`` and hence
     ``w_{t+1,j}`` unchanged, so with sparse subgradients and sparse noise most coordinates keep
     their prediction.  Same values as :class:`SparsePotential` (``tests/test_vdh19.py``)."""

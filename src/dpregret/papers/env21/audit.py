@@ -1,5 +1,6 @@
-"""Audit specs of Ene-Nguyen-Vladu PRIVATEBANDIT (Lemmas 5.1 and 5.4) on its released round
-sums (see :mod:`dpregret.claims.privacy`)."""
+"""Ene, Nguyen, Vladu (AAAI 2021), section 5 (privacy analysis): the audit specs of PRIVATEBANDIT
+(Lemmas 5.1 and 5.4) on its released round sums, collected by :mod:`dpregret.claims.privacy`
+(``SPECS``) on the shared audit machinery (:mod:`dpregret.claims.privacy_audit`)."""
 from __future__ import annotations
 
 import math
@@ -8,10 +9,10 @@ import numpy as np
 import scipy  # scipy.optimize loads on first use
 from scipy import special
 
-from .. import mechanisms as M
-from ..rng import ReplicateStreams
-from ..tree import nodes_covering_leaf
-from .privacy_audit import CHECK_SAMPLES, ENV, AuditSpec, chunks, privacy_claim, independence_check, SampleStreams
+from ... import mechanisms as M
+from ...rng import ReplicateStreams
+from ...tree import nodes_covering_leaf
+from ...claims.privacy_audit import CHECK_SAMPLES, ENV, AuditSpec, chunks, privacy_claim, independence_check, SampleStreams
 
 
 # --- Ene-Nguyen-Vladu Lemmas 5.1 / 5.4: PRIVATEBANDIT's released round sums -----------------
@@ -85,7 +86,7 @@ def _lemma5_4_sigma(T: int, n: int, L: float, eps: float, delta: float) -> float
 
 
 def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T: int = 3, dim: int = 2) -> AuditSpec:
-    """PRIVATEBANDIT (:func:`dpregret.learners.private_bandit.private_bandit`, which computes its
+    """PRIVATEBANDIT (:func:`dpregret.papers.env21.learners.private_bandit`, which computes its
     own noise scale from eps (and delta) as the env21 scenario calls it) on the simplex of
     dimension ``dim`` with T = 3 steps (T_batch = 2, T_round = 2, one draw per release, so the two
     releases are the tree's two nodes), directions fixed at the l1-worst ``u``
@@ -103,9 +104,9 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
     n^(1/2) L / sigma, a claim that is tight, so sigma / 2 (2 mu) is caught; the exact check
     confirms that this mu meets the lemma's (eps, delta) (analytic Gaussian mechanism, Balle &
     Wang 2018) and records the excess."""
-    from ..environments.polytopes import Simplex
-    from ..learners.private_bandit import algorithm1_parameters, batch_schedule, batch_sensitivity, private_bandit
-    from ..tree import draws_per_release
+    from ...environments.polytopes import Simplex
+    from .learners import algorithm1_parameters, batch_schedule, batch_sensitivity, private_bandit
+    from ...tree import draws_per_release
 
     L = 1.0
     D = Simplex(dim + 1).D

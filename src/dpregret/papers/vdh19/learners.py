@@ -4,7 +4,7 @@ potential with the conjugate prior, eq. (3.3.4), and the improper prior, eq. (3.
 Algorithm 2 (Sec. 3.3.1, black-box reduction, eq. (3.3.5)), Algorithm 3 (Sec. 3.3.2,
 coordinate-wise Algorithm 1) and the baselines of Sec. 3.4 (diagonal AdaGrad with a guessed D,
 OGD tuned to the worst-case noise).  The bounds of Theorems 10, 11, 12 and eq. (3.3.5) are in
-:mod:`dpregret.learners.vdh_bounds`.
+:mod:`dpregret.papers.vdh19.bounds`.
 
 Algorithm 1 plays ``w_t = E_{v~P}[v exp(v L_t - v^2 V_t)]`` (eq. (3.3.2)), ``L_t = -sum_{s<t}
 g~_s``, ``V_t = sum_{s<t} g~_s^2``, over ``v in [-C, C]``, ``C = 1/(5G)``, where ``G`` bounds
@@ -39,8 +39,8 @@ import math
 import numpy as np
 from scipy import special as sp
 
-from .. import _validate as V
-from ..mechanisms import local_laplace_scale
+from ... import _validate as V
+from ...mechanisms import local_laplace_scale
 
 __all__ = [
     "ERRATA", "bet_radius", "log_prediction", "prediction", "prediction_printed_3_3_4",
@@ -353,7 +353,7 @@ class DiagonalAdaGrad:
     guessed ``D``: ``w_1 = 0``, ``w_{t+1,j} = clip(w_{t,j} - eta g~_{t,j} / s_{t,j}, -D, D)``,
     ``s_{t,j} = sqrt(sum_{s<=t} g~_{s,j}^2)`` (no step while ``s_{t,j} = 0``), ``eta = sqrt(2) D``
     (Duchi et al. 2011, Cor. 6 with box diameter ``D_inf = 2D``; see
-    :func:`~dpregret.learners.vdh_bounds.bound_adagrad`)."""
+    :func:`~dpregret.papers.vdh19.bounds.bound_adagrad`)."""
 
     def __init__(self, D, d: int, *, batch=(), eta=None):
         self.D = V.positive("D", D)
@@ -377,7 +377,7 @@ class NoiseTunedOGD:
     worst-case noise: ``eta = D / sqrt(T (G^2 + sigma_max^2))``, ``w_1 = 0``,
     ``w_{t+1} = Proj_{||w||_2 <= D}(w_t - eta g~_t)``.  ``G >= ||g_t||_2``; ``sigma_max^2 >=
     E||xi_t||_2^2`` for every t (e.g. ``sum_j`` :func:`laplace_noise_second_moment`); this eta
-    minimises :func:`~dpregret.learners.vdh_bounds.bound_ogd` at ``||u|| = D``."""
+    minimises :func:`~dpregret.papers.vdh19.bounds.bound_ogd` at ``||u|| = D``."""
 
     def __init__(self, D, T: int, G, sigma_max, d: int, *, batch=()):
         self.D = V.positive("D", D)

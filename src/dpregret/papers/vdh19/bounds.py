@@ -1,6 +1,6 @@
 """Van der Hoeven (thesis ch. 3; NeurIPS 2019), "User-Specified Local Differential Privacy
 in Unconstrained Adaptive Online Learning": the regret bounds of Sec. 3.3 and Sec. 3.8 for the
-algorithms of :mod:`dpregret.learners.vdh`, as plain functions of the realised feedback:
+algorithms of :mod:`dpregret.papers.vdh19.learners`, as plain functions of the realised feedback:
 Theorem 10 (Algorithm 1, conjugate prior), Theorem 11 (Algorithm 3, its per-coordinate sum),
 Theorem 12 (Algorithm 1, improper prior, eq. (3.8.2)) and eq. (3.3.5) (Algorithm 2, with explicit
 constants), the bounds of the Sec. 3.4 baselines (diagonal AdaGrad, noise-tuned OGD), and the
@@ -14,8 +14,8 @@ import math
 import numpy as np
 from scipy import special as sp
 
-from .. import _validate as V
-from .vdh import SQRT_PI, PrivatePotential, SparsePotential, positive_array
+from ... import _validate as V
+from .learners import SQRT_PI, PrivatePotential, SparsePotential, positive_array
 
 __all__ = [
     "ERRATA", "CONSTANTS", "bound_thm10", "bound_thm11", "bound_thm12", "bound_eq3_3_5", "bound_adagrad", "bound_ogd",

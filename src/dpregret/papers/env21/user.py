@@ -1,5 +1,5 @@
 """Ene, Nguyen, Vladu (AAAI 2021) with your own learner: the section "your own learner" of
-``scenarios.env21``, found by ``scenarios.contract.user_claims`` (``USER_CLAIMS``).
+``papers.env21.scenario``, found by ``scenarios.contract.user_claims`` (``USER_CLAIMS``).
 
 Theorem 1.1 / Lemmas 5.2 and 5.5 (sections 3 and 5; Lemma 3.1's proof, Appendix C) hold for
 PRIVATEBANDIT's privacy mechanism around a learner of the rounds: one-point estimates at
@@ -17,7 +17,7 @@ learner sees: the domain (LMO, projection), the number of rounds, Lemma C.2's bo
 ||g~_R|| and, after each round, the increment s~_R - s~_(R-1) of the released sums.
 
 An ``oco`` learner ``make(R, domain, T_round, G)`` runs on the simplex points of ``rates``
-(``scenarios.env21.simulate_rates(..., learners=...)``, which calls :func:`user_rates`); its
+(``papers.env21.scenario.simulate_rates(..., learners=...)``, which calls :func:`user_rates`); its
 rows (``name``, ``name@gaussian``, ``name@*_slow_zeta``, :func:`rate_T_algs`) follow the
 paper's, which are unchanged.
 """
@@ -30,14 +30,14 @@ import time
 import numpy as np
 import pandas as pd
 
-from ..environments.bco import DistanceLosses
-from ..environments.polytopes import Polytope, make_domain
-from ..learners.private_bandit import algorithm1_parameters, batch_schedule
-from ..learners.private_bandit_bounds import bound_lemma_c2
-from ..rng import RowStreams
-from ..claims.env21_rates import PAPER_LEARNER, REFERENCE, USER_RATE_ROLES, rate_T_algs  # noqa: F401 (re-exported)
-from ..learners.private_bandit import FrankWolfeOCO, FrozenCentre  # noqa: F401 (re-exported)
-from .env21_run import row_bounds, env21_streams, rate_losses
+from ...environments.bco import DistanceLosses
+from ...environments.polytopes import Polytope, make_domain
+from .learners import algorithm1_parameters, batch_schedule
+from .bounds import bound_lemma_c2
+from ...rng import RowStreams
+from .rates import PAPER_LEARNER, REFERENCE, USER_RATE_ROLES, rate_T_algs  # noqa: F401 (re-exported)
+from .learners import FrankWolfeOCO, FrozenCentre  # noqa: F401 (re-exported)
+from .run import row_bounds, env21_streams, rate_losses
 
 
 
@@ -51,13 +51,13 @@ def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | No
     follows step for step): every round plays the learner's point x (checked to lie in K), queries
     ``x + zeta Q u_t`` for its T_batch steps (``u`` the direction streams), hands the batch sum
     ``g~ = sum (dim / zeta) f_t u_t`` to the tree (noise ``noise_rng``: standard draws times the
-    row's scale, as in :func:`dpregret.scenarios.env21_run.run_variants`; None: no noise) and feeds the learner the increment of the
+    row's scale, as in :func:`dpregret.papers.env21.run.run_variants`; None: no noise) and feeds the learner the increment of the
     released sums.  ``G = (Lemma C.2's bound)^(1/2)`` at this zeta (default Algorithm 1's).
     Returns per row ``regret`` at T, ``best``, the learner's ``oracle_calls`` / ``projections``
     (on its own copy of the domain) and the run's parameters."""
-    from ..learners.private_bandit import noise_draw
-    from ..protocols import check_play
-    from ..tree import TreeBasedAgg
+    from .learners import noise_draw
+    from ...protocols import check_play
+    from ...tree import TreeBasedAgg
 
     t0 = time.perf_counter()
     T, d, n, L, D = losses.T, domain.dim, domain.n, losses.L, domain.D

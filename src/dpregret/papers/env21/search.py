@@ -1,5 +1,5 @@
-"""A worst-case search for Corollary C.5 of Ene, Nguyen, Vladu (AAAI 2021): the largest
-``E||x^_R - x~_R|| / bound`` of :func:`~dpregret.learners.private_bandit_bounds.bound_cor_c5`
+"""A worst-case search for Corollary C.5 (Appendix C) of Ene, Nguyen, Vladu (AAAI 2021): the largest
+``E||x^_R - x~_R|| / bound`` of :func:`~dpregret.papers.env21.bounds.bound_cor_c5`
 over a declared family of instances (config ``history:`` of ``ENV-corC.5-bound``), for the
 verdict rule's LOOSE (``claims.core``: a bound that holds with a slack no near miss can cross
 is LOOSE only with a recorded worst-case search).
@@ -32,12 +32,12 @@ import math
 
 import numpy as np
 
-from ..calibration import noise_mu
-from ..environments.bco import DistanceLosses
-from ..environments.polytopes import Simplex
-from ..rng import ReplicateStreams, stable_key
-from .private_bandit import batch_schedule, private_bandit
-from .private_bandit_bounds import bound_cor_c5, bound_lemma_c2
+from ...calibration import noise_mu
+from ...environments.bco import DistanceLosses
+from ...environments.polytopes import Simplex
+from ...rng import ReplicateStreams, stable_key
+from .learners import batch_schedule, private_bandit
+from .bounds import bound_cor_c5, bound_lemma_c2
 
 SEED = 20211  # fixed: the search is a deterministic computation, not a replicate of the run
 REPLICATES = 4

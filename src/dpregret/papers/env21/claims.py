@@ -1,4 +1,6 @@
-"""Ene, Nguyen, Vladu (AAAI 2021) as claims, decided on ``scenarios.env21``'s tables.
+"""Ene, Nguyen, Vladu (AAAI 2021) as claims, decided on ``papers.env21.scenario``'s tables: Theorem 1.1
+(section 1), Lemma 3.1 (section 3), Lemma 4.1 (section 4.1), Lemmas 5.2 and 5.5 (section 5),
+Lemma C.2 and Corollary C.5 (Appendix C) and the oracle calls of Algorithm 1.
 
 Conventions (stated once):
 
@@ -17,16 +19,16 @@ Conventions (stated once):
   to binding (a slope of 2 deep in the quadratic range is below, not against, the bound).
   A gap rate is decided only on the points where it measures a learner's privacy cost (the
   gap >= ``regime.noise_share_min`` of the regret, the regret <= ``regime.trivial_share_max`` x
-  the frozen centre's): ``env21_rates.gap_rate``; elsewhere "not in the regime" with the numbers.
+  the frozen centre's): ``rates.gap_rate``; elsewhere "not in the regime" with the numbers.
 - The non-learner control (core.with_nonlearner): the learner frozen at the domain's centre,
   on the same draws (rows ``frozen``), decided by the claim's own check; for the gap claims,
-  on their learning gate (``env21_rates.learning_gate``); for Lemma 4.1, NOISYOCO frozen at its
+  on their learning gate (``rates.learning_gate``); for Lemma 4.1, NOISYOCO frozen at its
   start point.  Lemma C.2 and Corollary C.5 are not about learning (``NOT_LEARNING``).
 - Bound claims check every grid point (Bonferroni): for Lemma C.2 and Corollary C.5 every
   round R of every run is a point (the statements are "for all R").
 
 The rate fits (the rates in T shared by the paper's learner and a user's, Theorem 1.1's worst
-of two, the n-slope comparison) are in ``claims.env21_rates``.
+of two, the n-slope comparison) are in ``papers.env21.rates``.
 """
 from __future__ import annotations
 
@@ -35,11 +37,11 @@ import pandas as pd
 
 from dataclasses import replace
 
-from ..learners import private_bandit_search
-from .core import (
+from . import search as private_bandit_search
+from ...claims.core import (
     Result, check_bound, check_exact, claim_factory, paired_gap, samples_by, select, with_learning_gate, with_nonlearner,
 )
-from .env21_rates import (
+from .rates import (
     FROZEN, FROZEN_NAME, rate_T, thm1_1, gap_rate, learning_gate, nonlearner_rate, slope_difference,
 )
 
@@ -71,7 +73,7 @@ EPS_NOTE = ("The eps of this claim (config eps_rate_*) is far from what a reader
             "centre's at T = 300 (1.12 x). detail.noise_to_smoothing gives r = eta E||Z|| / zeta at the claim's eps and "
             "at eps = 10 per T of the grid, next to D / zeta; detail.regret_over_frozen_centre the regret over that of "
             "the learner frozen at the centre on the same draws, whose linear regret this claim's check must catch "
-            "(through the user door: scenarios.env21_user).")
+            "(through the user door: papers.env21.user).")
 VERTEX = (" The instance: f_t = L ||x - v_1||, v_1 a vertex of K (the comparator pays 0, a learner at v_1 pays L zeta "
           "per query, the learner frozen at the centre L ||c - v_1|| per step: linear regret, caught by this check).")
 GAP_REGIME = (" Decided only where it measures a learner's privacy cost (config regime): at the points where the gap is "
@@ -193,7 +195,7 @@ CLAIMS = {
 # straw men (gradient ascent, frozen step) are kept as secondary controls in ``detail``.
 # Corollary C.5's bound is ~6x above the measured error (max ratio 0.166 in the default run of
 # 2026-11-26): its near miss (2 lambda) does not reach it; the claim carries a worst-case search
-# over a declared family (learners.private_bandit_search, config history), so it is LOOSE.
+# over a declared family (papers.env21.search, config history), so it is LOOSE.
 
 
 # Claims that are not about learning (Claim.learns = False), and why: no non-learner control.
@@ -208,7 +210,7 @@ NOT_LEARNING = {
 CLAIMS = {k: replace(c, learns=False) if k in NOT_LEARNING else c for k, c in CLAIMS.items()}
 # the rate claims in T that carry the frozen centre as their non-learner control here (the rows of the
 # learner frozen at the centre on the claim's instance and draws); Lemmas 5.2 / 5.5 and Theorem 1.1
-# get theirs through the user door (scenarios.env21_user)
+# get theirs through the user door (papers.env21.user)
 NONLEARNER_ROWS = {"ENV-lemma3.1-rate-T": FROZEN, "ENV-lemma3.1-rate-T-tree": FROZEN,
                    "ENV-lemma3.1-rate-T-noise": FROZEN, "ENV-lemma3.1-rate-T-switching": f"{FROZEN}_switching"}
 FROZEN_ALGS = (FROZEN, f"{FROZEN}_switching")
@@ -293,7 +295,7 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
                           rng_for, kind=alg if alg in ("laplace", "gaussian") else None)
     # the non-learner (the learner frozen at the centre, same draws, same check): attached here to the
     # claims the user door does not serve; Lemmas 5.2 / 5.5 and Theorem 1.1 get it through that door
-    # (scenarios.env21_user), whose simulate and decide are these rows and this check
+    # (papers.env21.user), whose simulate and decide are these rows and this check
     for cid, frozen in NONLEARNER_ROWS.items():
         res, ctl = out[cid]
         out[cid] = (nonlearner_rate(res, _at(specs[cid][0], alg=frozen), cid, 0.75, tol.get(cid, 0.0), alpha, rng_for),
@@ -399,5 +401,5 @@ def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
     """The workflow's check job (``dpregret.jobs``): every claim's record."""
     import sys
 
-    from .core import evaluate_records
+    from ...claims.core import evaluate_records
     return evaluate_records(sys.modules[__name__], "env21", params, tables), {}

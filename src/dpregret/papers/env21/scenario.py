@@ -1,4 +1,5 @@
-"""Ene, Nguyen, Vladu (AAAI 2021): the runs behind the claims of ``claims.env21``.
+"""Ene, Nguyen, Vladu (AAAI 2021): the runs behind the claims of ``papers.env21.claims`` (Algorithm 1 of
+section 3 with the noise of section 5, NOISYOCO of section 4.1, Appendix C's per-round bounds).
 
 Experiments (one tidy table each; one row per algorithm x point x replicate):
 
@@ -29,7 +30,7 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   domain's centre and a vertex, where the learner frozen at the centre passed every T-rate --
   slope 0.896 on the simplex -- and two such centres alternating every round, where it passed the
   switching rate, 0.734; config ``history:``.)  ``none``, ``laplace``, ``gaussian``, ``fixed_noise``,
-  ``printed_sign`` and ``offset_losses`` are instrumented (:class:`~dpregret.scenarios.env21_run.RoundMeter`, measured during
+  ``printed_sign`` and ``offset_losses`` are instrumented (:class:`~dpregret.papers.env21.run.RoundMeter`, measured during
   the run from its queries, losses and directions u_t, O(1) memory in T): the table carries Lemma C.2's ``||g~_R||^2`` and Corollary
   C.5's ``||x^_R - x~_R||`` (max and mean over rounds) with both bounds.
 - ``n``: the gap (regret minus the noise-free run's, same replicate) vs the dimension at
@@ -54,9 +55,9 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
 Every PRIVATEBANDIT row carries ``oracle_calls`` (LMO invocations of its run: one
 invocation answers all rows of the run).
 
-Your own learner (this module's ``USER_CLAIMS``, run by ``scenarios.env21_user``: Theorem 1.1, Lemmas
+Your own learner (this module's ``USER_CLAIMS``, run by ``papers.env21.user``: Theorem 1.1, Lemmas
 5.2 and 5.5 in T): an ``oco`` learner ``make(R, domain, T_round, G)`` takes Frank-Wolfe's place
-inside PRIVATEBANDIT's privacy mechanism (``env21_user.private_bandit_around``, the generic per-round
+inside PRIVATEBANDIT's privacy mechanism (``user.private_bandit_around``, the generic per-round
 path) on the simplex points of ``rates``, on the paper's direction and noise streams; its rows
 (``name``, ``name@gaussian``, ``name@*_slow_zeta``) follow the paper's, which are unchanged.
 
@@ -72,7 +73,7 @@ results do not depend on how replicates are chunked.  Timing columns (``*_time``
 measurements and are not reproducible (``wall_time`` is per call, all its rows).
 
 Choosing eps.  What the noise does to the regret is set by
-``r = eta E||Z|| / zeta`` (``learners.private_bandit.noise_to_smoothing``; Z = the tree noise of one release):
+``r = eta E||Z|| / zeta`` (``papers.env21.learners.noise_to_smoothing``; Z = the tree noise of one release):
 the response is quadratic for r < ~1 (the sphere-smoothed cone is flat to first order),
 linear up to r ~ D / zeta, saturated above.  r does not depend on T except through logs
 (eta / zeta = 1 / (T^(1/2) n L)), so the T-rates are checked at a fixed response regime.
@@ -90,10 +91,10 @@ noise share 0.04-0.05); with eps 30 / 1000 (share ~0.2, the regret still below t
 centre's at every T) the slow-zeta near miss is no longer caught (0.902 [0.894, 0.911] against
 0.90), and from eps 10 / 300 (share up to 0.5) the regret exceeds the frozen centre's at T = 300.
 The rates of the gap in n and eps are decided only where the privacy term dominates and the
-learner learns (``claims.env21_rates.gap_rate``, config ``regime``).
+learner learns (``papers.env21.rates.gap_rate``, config ``regime``).
 
 Layout: the streams, the batched call, the round meter and the rows with their bounds are in
-:mod:`dpregret.scenarios.env21_run`; this module builds the experiments from them.
+:mod:`dpregret.papers.env21.run`; this module builds the experiments from them.
 """
 from __future__ import annotations
 
@@ -103,16 +104,16 @@ import time
 import numpy as np
 import pandas as pd
 
-from ..calibration import lemma5_noise_scale
-from ..environments.bco import DistanceLosses, OffsetLosses, stationary_distance
-from ..environments.polytopes import L1Ball, make_domain, two_call_domain
-from ..learners.noisy_oco import noisy_oco
-from ..learners.private_bandit import algorithm1_parameters, batch_schedule, private_bandit, projected_bandit
-from ..learners.private_bandit_bounds import bound_lemma4_1, bound_lemma5_2, bound_lemma5_5
-from ..rng import stable_key
-from ..claims.env21_rates import PAPER_LEARNER, REFERENCE
-from ..learners.private_bandit import FrozenCentre
-from .env21_run import NONLEARNER, RoundMeter, row_bounds, variant_frame, frozen_frame, run_variants, env21_streams, rate_losses
+from ...calibration import lemma5_noise_scale
+from ...environments.bco import DistanceLosses, OffsetLosses, stationary_distance
+from ...environments.polytopes import L1Ball, make_domain, two_call_domain
+from .noisy_oco import noisy_oco
+from .learners import algorithm1_parameters, batch_schedule, private_bandit, projected_bandit
+from .bounds import bound_lemma4_1, bound_lemma5_2, bound_lemma5_5
+from ...rng import stable_key
+from .rates import PAPER_LEARNER, REFERENCE
+from .learners import FrozenCentre
+from .run import NONLEARNER, RoundMeter, row_bounds, variant_frame, frozen_frame, run_variants, env21_streams, rate_losses
 
 EXPERIMENTS = ("rates", "n", "eps", "cost", "noisyoco")
 RATE_DOMAINS = ("simplex", "spanning_tree")
@@ -153,8 +154,8 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     name alone (every T of its grid), or ``"all"`` (both domains).
 
     ``learners``: ``{name: make}`` of ``oco`` learners run on the simplex inside Algorithm 1's
-    privacy mechanism (``env21_user.private_bandit_around``, module ``scenarios.env21_user``) on the
-    paper's draws; their rows (``claims.env21_rates.rate_T_algs``) follow the paper's, which are unchanged.
+    privacy mechanism (``user.private_bandit_around``, module ``papers.env21.user``) on the
+    paper's draws; their rows (``papers.env21.rates.rate_T_algs``) follow the paper's, which are unchanged.
     ``paper=False``: the learners' rows alone (the same numbers: they draw from their own streams)."""
     if point == "all":  # both domains in one job (the tree's job paid more start-up than work)
         return pd.concat([simulate_rates(p, d, reps, seed, learners, paper) for d in RATE_DOMAINS],
@@ -196,7 +197,7 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     if not paper:
         if dom_name != "simplex" or not learners:
             raise ValueError("paper=False needs learners on the simplex (their rows are the only rows)")
-        from .env21_user import user_rates
+        from .user import user_rates
         return pd.concat([user_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()],
                          ignore_index=True)
     main = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig)]
@@ -232,7 +233,7 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "rates", dom_name, dom.n, d, T, L, dom.D
     if learners and dom_name == "simplex":  # after the paper's rows, which they leave unchanged
-        from .env21_user import user_rates
+        from .user import user_rates
         user = [user_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()]
         df = pd.concat([df, *user], ignore_index=True)
     return df
@@ -425,13 +426,13 @@ def _paper_rows(tables, p, point):
 
 
 def _user_claim(cid: str):
-    from .contract import UserClaim
+    from ...scenarios.contract import UserClaim
 
     noise = {"ENV-lemma5.2-rate-T": "Laplace noise of Lemma 5.1", "ENV-lemma5.5-rate-T": "Gaussian noise of Lemma 5.4",
              "ENV-thm1.1-rate-T": "Laplace (Lemma 5.1) and Gaussian (Lemma 5.4) noise, the worse of the two"}[cid]
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from ..claims.env21_rates import rate_T_claims
+        from .rates import rate_T_claims
         return rate_T_claims(runs, p, tol, alpha, rng_for, name=name, claims=(cid,))[cid]
 
     paper_rows = ("none", "laplace", "gaussian", "fixed_noise", "none_slow_zeta", "fixed_noise_slow_zeta",

@@ -1,5 +1,9 @@
 """The registry of the four papers: the only place their source files are named.
 
+A paper moved into its own folder (``dpregret.papers.vdh19``, ``dpregret.papers.env21``) keeps there its
+learners, bounds, scenario, claims and user door; the others still live in ``learners``, ``scenarios``
+and ``claims``.
+
 Claims, errata and mutants name a paper by its key; the report shows its title, authors, year and
 full reference from here (and ``docs/papers.bib`` holds the same references as BibTeX).
 """
@@ -78,17 +82,27 @@ def paper(key_or_file: str) -> Paper:
 @dataclass(frozen=True)
 class Scenario:
     """A scenario of the pipeline: its name (config key, rule prefix), the paper whose claims it
-    regenerates (None for the privacy audits, which span the papers) and the stem prefix of its
-    figures."""
+    regenerates (None for the privacy audits, which span the papers), the stem prefix of its
+    figures and, for a paper moved into its own folder (``dpregret.papers.<paper>``), that folder."""
 
     name: str
     paper: str | None
     figure_prefix: str
     module: str | None = None  # its simulation module under dpregret.scenarios (default: the name)
+    folder: str | None = None  # its paper's package: simulation in <folder>.scenario, user door in <folder>.user
 
     @property
     def scenario_module(self) -> str | None:
-        return None if self.paper is None else f"dpregret.scenarios.{self.module or self.name}"
+        if self.paper is None:
+            return None
+        return f"{self.folder}.scenario" if self.folder else f"dpregret.scenarios.{self.module or self.name}"
+
+    @property
+    def user_module(self) -> str | None:
+        """The module of its user door (``USER_CLAIMS`` may also sit in the scenario module)."""
+        if self.paper is None:
+            return None
+        return f"{self.folder}.user" if self.folder else f"{self.scenario_module}_user"
 
 
 # The scenarios, in the order of the config's ``scenarios`` list.  The config schema's lists
@@ -99,7 +113,7 @@ SCENARIOS = {s.name: s for s in (
     Scenario("as17_mab", "AS17", "mab_", "as17_bandits"),
     Scenario("as17_blo", "AS17", "blo_"),
     Scenario("ztc22", "ZTC22", "ztc22_"),
-    Scenario("env21", "ENV21", "env21_"),
-    Scenario("vdh19", "VDH19", "vdh19_"),
+    Scenario("env21", "ENV21", "env21_", folder="dpregret.papers.env21"),
+    Scenario("vdh19", "VDH19", "vdh19_", folder="dpregret.papers.vdh19"),
     Scenario("audit", None, "audit_"),
 )}

@@ -1,7 +1,8 @@
-"""Ene, Nguyen, Vladu (AAAI 2021): how ``claims.env21``'s rate claims are fitted.
+"""Ene, Nguyen, Vladu (AAAI 2021): how ``papers.env21.claims``'s rate claims are fitted (the rates of
+Theorem 1.1, Lemma 3.1 and Lemmas 5.2 / 5.5, sections 1, 3 and 5).
 
 The conventions (rates in T on the regret itself, the stated polylogs carried by the
-tolerance; rates in n and eps on the paired privacy gap) are stated once in ``claims.env21``'s
+tolerance; rates in n and eps on the paired privacy gap) are stated once in ``papers.env21.claims``'s
 module docstring, which also holds the claims' texts (``CLAIMS``) and ``evaluate``.  Here:
 
 - :func:`_rate`: one rate on one column of a table (per-x samples, optionally against 1/x);
@@ -24,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .core import (
+from ...claims.core import (
     Result, check_bound, check_rate, confirm_by_se, fit_slope, not_in_regime, samples_by, select, width_margin,
     with_learning_gate, with_nonlearner,
 )
@@ -33,7 +34,7 @@ SEVERITY = {"PASS": 0, "INCONCLUSIVE": 1, "FAIL": 2}
 _at = select
 
 
-FROZEN = "frozen"  # scenarios.env21_run.NONLEARNER: the learner frozen at the domain's centre
+FROZEN = "frozen"  # papers.env21.run.NONLEARNER: the learner frozen at the domain's centre
 FROZEN_NAME = "frozen centre (plays the domain's centre, Algorithm 1's x~_0, whatever it is fed; same draws)"
 
 
@@ -183,10 +184,10 @@ def slope_difference(x, a: list[np.ndarray], b: list[np.ndarray], alpha: float, 
 
 
 def _noise_ratios(a: pd.DataFrame, kind: str) -> dict:
-    """The noise-to-smoothing ratio r = eta E||Z|| / zeta (learners.private_bandit.noise_to_smoothing) per T
+    """The noise-to-smoothing ratio r = eta E||Z|| / zeta (papers.env21.learners.noise_to_smoothing) per T
     of the grid, at the claim's eps and at eps = 10, with D / zeta (saturation)."""
-    from ..calibration import lemma5_noise_scale as noise_scale
-    from ..learners.private_bandit import noise_to_smoothing
+    from ...calibration import lemma5_noise_scale as noise_scale
+    from .learners import noise_to_smoothing
     out = {"T": [], "eps": float(a.eps.iloc[0]), "at_eps": [], "eps_10": [], "D_over_zeta": []}
     for T, g in a.groupby("T"):
         d, L, D, delta = int(g.dim.iloc[0]), float(g.L.iloc[0]), float(g.D.iloc[0]), float(g.delta.iloc[0])
@@ -217,7 +218,7 @@ def rate_T_algs(name: str = PAPER_LEARNER) -> dict[str, str]:
     if name == PAPER_LEARNER:
         return {r: r for r in USER_RATE_ROLES + ("laplace_fixed_step", "gaussian_fixed_step")}
     return {r: name if r == "laplace" else f"{name}@{r}" for r in USER_RATE_ROLES}
-REFERENCE = "frozen_centre"  # the learner frozen at the centre (scenarios.env21_user.FrozenCentre)
+REFERENCE = "frozen_centre"  # the learner frozen at the centre (papers.env21.user.FrozenCentre)
 
 
 def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for, name: str = "private_bandit",
@@ -226,7 +227,7 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
     """Lemma 5.2's, Lemma 5.5's and Theorem 1.1's rates in T for the learner ``name`` inside
     PRIVATEBANDIT's privacy mechanism (:func:`rate_T_algs`; the paper's learner:
     ``"private_bandit"``, its own rows), each against its slow-zeta control run with the same
-    learner: the check of ``claims.env21.evaluate`` (same tolerance, same bootstrap generators, same
+    learner: the check of ``papers.env21.claims.evaluate`` (same tolerance, same bootstrap generators, same
     detail; the fixed-step secondary control exists for the paper's learner only: a user's
     learner has its own step)."""
     a = rate_T_algs(name)

@@ -1,8 +1,8 @@
 """Ene, Nguyen, Vladu (AAAI 2021), "Projection-Free Bandit Optimization with Privacy
 Guarantees", section 4.1: NOISYOCO (Algorithm 2) on linear losses with a controlled
 (kappa, gamma)-noisy oracle, the setting of Lemma 4.1 (its bound:
-:func:`dpregret.learners.private_bandit_bounds.bound_lemma4_1`).  Shares the replicate,
-draw and checkpoint conventions of :mod:`dpregret.learners.private_bandit`.
+:func:`dpregret.papers.env21.bounds.bound_lemma4_1`).  Shares the replicate,
+draw and checkpoint conventions of :mod:`dpregret.papers.env21.learners`.
 """
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import _validate as V
-from ..environments.polytopes import Polytope
-from .private_bandit import checkpoint_grid, normal_draws, replicate_count
+from ... import _validate as V
+from ...environments.polytopes import Polytope
+from .learners import checkpoint_grid, normal_draws, replicate_count
 
 
 @dataclass
@@ -37,7 +37,7 @@ def noisy_oco(domain: Polytope, loss_vectors, rng, *, kappa: float, gamma: float
       (the worst error allowed by the definition; the oblivious ``l_t`` is known in advance).
 
     ``eta`` defaults to ``2 D_omega / (kappa T^(1/2))`` (Appendix B step (4); see
-    :func:`~dpregret.learners.private_bandit_bounds.bound_lemma4_1` for the printed line 1).
+    :func:`~dpregret.papers.env21.bounds.bound_lemma4_1` for the printed line 1).
     Regret is against ``min_K <sum l_t, x>`` (LMO).
     """
     if not isinstance(domain, Polytope) or not domain.has_projection:
