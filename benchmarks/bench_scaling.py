@@ -52,7 +52,8 @@ from dpregret import config
 from dpregret.environments.stochastic import TiledStreams
 from dpregret.rng import ReplicateStreams
 from dpregret.papers.vdh19 import scenario as vdh19
-from dpregret.scenarios import as17_bandits, as17_blo, as17_experts, as17_olo, env21, ztc22
+from dpregret.papers.ztc22 import scenario as ztc22
+from dpregret.scenarios import as17_bandits, as17_blo, as17_experts, as17_olo, env21
 
 CONFIG = Path(__file__).resolve().parents[1] / "config" / "config.yaml"
 MAX_TIME_EXP, MAX_MEM_EXP = 1.1, 0.1

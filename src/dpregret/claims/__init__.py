@@ -8,7 +8,8 @@ __all__ = ["Claim", "Result", "all_claims", "check_bound", "check_comparison", "
 def all_claims() -> dict:
     """claim id -> :class:`Claim`, over every paper's registry (the base ids, without an env suffix)."""
     from ..papers.vdh19 import claims as vdh19
-    from . import as17_experts, as17_tables, env21, ztc22
+    from ..papers.ztc22 import claims as ztc22
+    from . import as17_experts, as17_tables, env21
 
     out = {**as17_experts.CLAIMS, as17_experts.EXACT_CLAIM.claim_id: as17_experts.EXACT_CLAIM}
     for spec in as17_tables.OLO_SPECS + as17_tables.MAB_SPECS + as17_tables.BLO_SPECS:

@@ -169,14 +169,14 @@ _LIST = [
         "transcribed one power of t too low. With k = 1 the noise of step t shrinks as 1/t while the sensitivity of "
         "delta_t does not: eq. (6) no longer covers it after the first step.",
         ("ZTC-thm3-sensitivity", "AUDIT-ztc-thm3-o2b"),
-        (SourceEdit(f"{KERNEL}.o2b:sensitivity_eq6", "t ** (k - 1)", "t ** (k - 2)"),)),
+        (SourceEdit("dpregret.papers.ztc22.o2b:sensitivity_eq6", "t ** (k - 1)", "t ** (k - 2)"),)),
     Mutant(
         "ztc-sensitivity-missing-2", "ZTC22", "accounting",
         "sensitivity_eq6 drops the leading factor 2 of Delta_t = 2 (k+1) t^(k-1) (G + H max ||w_i - x_{i-1}||): the "
         "2 comes from the two samples z_t, z'_t of replace-one neighbours, the classic factor lost when one bounds "
         "a single gradient. sigma_t is halved.",
         ("ZTC-thm3-sensitivity", "AUDIT-ztc-thm3-o2b"),
-        (SourceEdit(f"{KERNEL}.o2b:sensitivity_eq6", "2.0 * (k + 1) * t", "(k + 1) * t"),)),
+        (SourceEdit("dpregret.papers.ztc22.o2b:sensitivity_eq6", "2.0 * (k + 1) * t", "(k + 1) * t"),)),
     Mutant(
         "env-lambda-missing-log", "ENV21", "accounting",
         "laplace_lambda_lemma5_1 drops the log2 T factor of Lemma 5.1's lambda = T^(1/2) n L log2(T) / eps (the tree "
@@ -250,7 +250,7 @@ _LIST = [
         "Algorithm 1 (o2b.run) adds gamma_t = NOISE(t) only at t = 1 and releases g_t unnoised afterwards (a guard "
         "'if t == 1' left from initialising the tree). Every later release is an exact function of the data.",
         ("AUDIT-ztc-thm3-o2b",),
-        (SourceEdit(f"{KERNEL}.o2b:run", "noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho)",
+        (SourceEdit("dpregret.papers.ztc22.o2b:run", "noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho)",
                     "noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho) "
                     "if t == 1 else 0.0"),)),
     Mutant(
@@ -442,14 +442,14 @@ _LIST = [
         "beta_{t-1} grad l(x_{t-1}, z_{t+1}), instead of on the same z_t: g_t stays unbiased, but its sampling noise "
         "no longer telescopes (t^(k+1/2) instead of t^(k-1/2)).",
         ("ZTC-vs-dpsgd",),
-        (SourceEdit(f"{KERNEL}.o2b:run", "delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)",
+        (SourceEdit("dpregret.papers.ztc22.o2b:run", "delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)",
                     "delta = b_t * gx - (b_prev * problem.grad(x_prev, sample()) if t > 1 else 0.0)"),)),
     Mutant(
         "ztc-o2b-increment-not-sum", "ZTC22", "learner",
         "Algorithm 1 (o2b.run) hands the learner the increment delta_t instead of the running sum g_t = g_{t-1} + "
         "delta_t (the accumulation dropped): the learner no longer sees beta_t grad l(x_t, z_t).",
         ("ZTC-vs-dpsgd",),
-        (SourceEdit(f"{KERNEL}.o2b:run",
+        (SourceEdit("dpregret.papers.ztc22.o2b:run",
                     "delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)\n            g = g + delta",
                     "delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)\n            g = delta"),)),
     Mutant(
@@ -457,14 +457,14 @@ _LIST = [
         "sensitivity_eq6 uses t^k instead of t^(k-1): beta_{t-1} beta_t / beta_{1:t} bounded by (k+1) t^k, one power "
         "of t too high. Too much noise: sigma_t grows like beta_t, so the noise no longer vanishes in x_t.",
         ("ZTC-vs-dpsgd",),
-        (SourceEdit(f"{KERNEL}.o2b:sensitivity_eq6", "t ** (k - 1)", "t ** k"),)),
+        (SourceEdit("dpregret.papers.ztc22.o2b:sensitivity_eq6", "t ** (k - 1)", "t ** k"),)),
     Mutant(
         "ztc-eq6-no-smoothness-term", "ZTC22", "accounting",
         "sensitivity_eq6 drops the smoothness term H max ||w_i - x_{i-1}|| of Delta_t (Lipschitz only: "
         "||grad l(x, z) - grad l(x, z')|| <= 2G bounded, the move of x_t between the two gradients of delta_t "
         "forgotten). Too little noise once the learner moves.",
         ("AUDIT-ztc-thm3-o2b",),
-        (SourceEdit(f"{KERNEL}.o2b:sensitivity_eq6", "(G + H * maxdist)", "(G + 0.0 * maxdist)"),)),
+        (SourceEdit("dpregret.papers.ztc22.o2b:sensitivity_eq6", "(G + H * maxdist)", "(G + 0.0 * maxdist)"),)),
     # Zhang-Tran-Cutkosky, section 4: Remark 9's strongly convex OSD on Lemma 7's regularised losses
     Mutant(
         "ztc-osd-update-sign", "ZTC22", "learner",
@@ -478,7 +478,7 @@ _LIST = [
         "the gradient of Lemma 7's regulariser beta_t mu / 4 ||w - x_t||^2 with its sign flipped (taken from ||x_t - w||^2 "
         "differentiated in x_t), so the regulariser pushes w away from x_t.",
         ("ZTC-rem9-rate-T-stat",),
-        (SourceEdit(f"{KERNEL}.o2b:run", "full = ghat + b_t * problem.mu / 2 * (w - x)",
+        (SourceEdit("dpregret.papers.ztc22.o2b:run", "full = ghat + b_t * problem.mu / 2 * (w - x)",
                     "full = ghat - b_t * problem.mu / 2 * (w - x)"),)),
     # Zhang-Tran-Cutkosky, section 3: optimistic OGD (Theorem 6)
     Mutant(
@@ -505,7 +505,7 @@ _LIST = [
         ("ZTC-thm11-bound", "ZTC-thm11-gbar"),
         (SourceEdit(f"{KERNEL}.oco:ParameterFree.update", "c = -np.sum(gt * self.z, axis=-1)",
                     "c = np.sum(gt * self.z, axis=-1)"),
-         SourceEdit(f"{KERNEL}.o2b_jit:linear_pf_block", "cc = -pairwise_sum(tmp, 0, d)", "cc = pairwise_sum(tmp, 0, d)"))),
+         SourceEdit("dpregret.papers.ztc22.o2b_jit:linear_pf_block", "cc = -pairwise_sum(tmp, 0, d)", "cc = pairwise_sum(tmp, 0, d)"))),
     # Zhang-Tran-Cutkosky, the one-pass DP-SGD baseline at Algorithm 1's budget
     Mutant(
         "dpsgd-noise-missing-2", "ZTC22", "accounting",
@@ -513,7 +513,7 @@ _LIST = [
         "taken for the replace-one 2G. Too little noise: the baseline is compared at a weaker privacy than Algorithm 1. "
         "(ZTC-vs-dpsgd is measured blind to it: Algorithm 1 still wins by 0.021, 0.046 unpatched; not a target.)",
         ("AUDIT-ztc-dpsgd",),
-        (SourceEdit(f"{KERNEL}.dpsgd:run_dpsgd", "s = 2.0 * G / rho if math.isfinite(rho) else 0.0",
+        (SourceEdit("dpregret.papers.ztc22.dpsgd:run_dpsgd", "s = 2.0 * G / rho if math.isfinite(rho) else 0.0",
                     "s = G / rho if math.isfinite(rho) else 0.0"),)),
     Mutant(
         "dpsgd-noise-composed", "ZTC22", "accounting",
@@ -522,7 +522,7 @@ _LIST = [
         "the baseline is handicapped (ZTC-vs-dpsgd cannot see it: a handicapped baseline only widens Algorithm 1's lead, "
         "0.130 against 0.046; AUDIT-ztc-dpsgd's scale check sees the realised noise off its formula).",
         ("AUDIT-ztc-dpsgd",),
-        (SourceEdit(f"{KERNEL}.dpsgd:run_dpsgd", "s = 2.0 * G / rho if math.isfinite(rho) else 0.0",
+        (SourceEdit("dpregret.papers.ztc22.dpsgd:run_dpsgd", "s = 2.0 * G / rho if math.isfinite(rho) else 0.0",
                     "s = 2.0 * G * math.sqrt(T) / rho if math.isfinite(rho) else 0.0"),)),
     # Ene-Nguyen-Vladu, PRIVATEBANDIT (Algorithm 1) with one Frank-Wolfe step per query
     Mutant(
