@@ -1,5 +1,5 @@
 """Zhang, Tran, Cutkosky (NeurIPS 2022), "Differentially Private Online-to-Batch for Smooth Losses":
-white-box support for the privacy audit of Algorithm 1 (Theorem 3): :class:`FixedData` serves
+white-box support for the privacy audit of Algorithm 1 (Theorem 3, Sec. 2; proof in App. B.2): :class:`FixedData` serves
 a fixed (worst-case neighbour) data set in order, and :func:`transcript_logpdf` is the exact
 density of a released sequence under :func:`dpregret.papers.ztc22.o2b.run`.
 """

@@ -1,4 +1,6 @@
-"""Zhang, Tran, Cutkosky (NeurIPS 2022) as claims, decided on ``papers.ztc22.scenario``'s tables.
+"""Zhang, Tran, Cutkosky (NeurIPS 2022) as claims, decided on ``papers.ztc22.scenario``'s tables:
+Theorems 3, 4 and Remark 5 (Sec. 2), Theorem 6 (Sec. 3), Theorem 8 and Remark 9 (Sec. 4), Theorem 11 (Sec. 5)
+and the comparison with one-pass DP-SGD.
 
 The privacy audit of Algorithm 1 end to end (Theorem 3) is ``AUDIT-ztc-thm3-o2b`` in
 ``claims.privacy``; its tree alone is ``AUDIT-ztc-thm3-tree``.  Remark 5's rates in T, rho and d,

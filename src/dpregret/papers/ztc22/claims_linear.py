@@ -1,4 +1,4 @@
-"""Remark 5 of Zhang, Tran, Cutkosky (NeurIPS 2022) decided on its worst case: the rates in T,
+"""Remark 5 (Sec. 2) of Zhang, Tran, Cutkosky (NeurIPS 2022) decided on its worst case: the rates in T,
 rho and d of Algorithm 1 over the family of G-Lipschitz stochastic linear losses on the ball.
 
 Remark 5 bounds the suboptimality of Algorithm 1 by a statistical term (sigma_G + D sigma_H) /

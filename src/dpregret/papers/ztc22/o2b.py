@@ -1,4 +1,4 @@
-"""Zhang, Tran, Cutkosky (NeurIPS 2022), Algorithm 1: differentially private online-to-batch,
+"""Zhang, Tran, Cutkosky (NeurIPS 2022), Algorithm 1 (Sec. 2): differentially private online-to-batch,
 with its refinements (section 3 optimistic, section 4 strongly convex, section 5
 parameter-free) and its control conversions.  Its bounds are in
 :mod:`dpregret.papers.ztc22.bounds`, the one-pass DP-SGD baseline in

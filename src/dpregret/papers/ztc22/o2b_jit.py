@@ -1,8 +1,8 @@
 """Compiled fast path of :func:`dpregret.papers.ztc22.o2b.run` for the minimax family (Zhang, Tran,
-Cutkosky 2022, Remark 5): :class:`~dpregret.environments.stochastic.LinearFamily` losses,
+Cutkosky 2022, Sec. 2, Remark 5): :class:`~dpregret.environments.stochastic.LinearFamily` losses,
 :class:`~dpregret.learners.oco.ProjectedOGD` (Remark 5's step) and the ``"tree"`` (Algorithm 1),
 ``"naive"`` or ``"none"`` conversion, without regulariser, sensitivity check or recorded releases
-(:func:`linear_ogd_block`); and Theorem 11's regularised losses around the parameter-free learner
+(:func:`linear_ogd_block`); and Theorem 11's regularised losses (Sec. 5) around the parameter-free learner
 on the same family (:func:`linear_pf_block`).
 
 Speed only: the same numbers as the reference loop of ``o2b.run``, bit for bit.

@@ -1,4 +1,4 @@
-"""Zhang, Tran, Cutkosky (NeurIPS 2022): the runs behind the claims of ``papers.ztc22.claims``
+"""Zhang, Tran, Cutkosky (NeurIPS 2022), the experiments of Sec. 2-5: the runs behind the claims of ``papers.ztc22.claims``
 (Remark 5's worst-case rates: ``papers.ztc22.claims_linear``).
 
 Experiments (one tidy table each; one row per algorithm x point x replicate):
