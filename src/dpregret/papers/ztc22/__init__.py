@@ -18,7 +18,9 @@
   (Sec. 5) decided on the scenario's tables;
 - :mod:`.claims_linear`: Remark 5's rates in T, rho and d (Sec. 2) decided on the worst case over
   the family of linear losses;
-- :mod:`.errata`: the paper's errata (Sec. 1.1: the RDP -> DP conversion, Definition 2).
+- :mod:`.errata`: the paper's errata (Sec. 1.1: the RDP -> DP conversion, Definition 2);
+- :mod:`.mutants`: the realistic bugs of Algorithm 1, eq. (6) and the DP-SGD baseline that its
+  claims and audits must catch.
 
 It imports the core (``rng``, ``tree``, ``environments``, the shared OCO learners
 ``learners.oco`` and ``learners.pairwise_jit``) and the verdict layer (``claims.core``,
