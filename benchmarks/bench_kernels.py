@@ -33,7 +33,6 @@ import numpy as np
 from dpregret.environments.bco import switching_distance
 from dpregret.environments.polytopes import Simplex
 from dpregret.environments.stochastic import Location
-from dpregret.learners import o2b, o2b_bounds
 from dpregret.learners.bandits import Exp2, PrivateFeedback, exp2_params_thm4_1
 from dpregret.learners.exp2_jit import exp2_block
 from dpregret.learners.ftrl import ExpWeights, eta_thm34
@@ -45,6 +44,8 @@ from dpregret.papers.env21.learners import (
 from dpregret.learners.scrible import Scrible, theorem_4_5_eta
 from dpregret.learners.scrible_jit import scrible_block
 from dpregret.papers.vdh19.learners import PrivatePotential, SparsePotential, log_prediction
+from dpregret.papers.ztc22 import bounds as o2b_bounds
+from dpregret.papers.ztc22 import o2b
 from dpregret.rng import ReplicateStreams, replicate_generator, stable_key
 from dpregret.tree import TreeBasedAgg, TreeNoise, nodes_covering_leaf
 

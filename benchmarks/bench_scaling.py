@@ -53,7 +53,8 @@ from dpregret.environments.stochastic import TiledStreams
 from dpregret.rng import ReplicateStreams
 from dpregret.papers.env21 import scenario as env21
 from dpregret.papers.vdh19 import scenario as vdh19
-from dpregret.scenarios import as17_bandits, as17_blo, as17_experts, as17_olo, ztc22
+from dpregret.papers.ztc22 import scenario as ztc22
+from dpregret.scenarios import as17_bandits, as17_blo, as17_experts, as17_olo
 
 CONFIG = Path(__file__).resolve().parents[1] / "config" / "config.yaml"
 MAX_TIME_EXP, MAX_MEM_EXP = 1.1, 0.1

@@ -199,7 +199,8 @@ def oco_polytope(preset: str, which: str, smoke: bool):
 
 def oco(preset: str, which: str, smoke: bool):
     from dpregret.environments.stochastic import LinearFamily, TiledStreams
-    from dpregret.learners import o2b, o2b_bounds
+    from dpregret.papers.ztc22 import bounds as o2b_bounds
+    from dpregret.papers.ztc22 import o2b
     from dpregret.learners.oco import ProjectedOGD
 
     run, p = preset_params("ztc22", preset, None, None, None)

@@ -93,7 +93,7 @@ def test_readme_example_runs_as_written(tmp_path, marker):
 
 def test_user_rows_leave_the_papers_rows_unchanged():
     from dpregret.learners.oco import ProjectedOGD
-    from dpregret.scenarios import ztc22 as S
+    from dpregret.papers.ztc22 import scenario as S
 
     p = dict(k=1, d_lin=3, c_grid=[0.05, 0.5], T_lin_stat=[200], T_lin_priv=[200], rho_lin=0.3, rho_stat=100.0)
     base = S.simulate_linear_T(p, 200, range(3), 5)

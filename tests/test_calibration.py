@@ -198,7 +198,7 @@ def eq6(t, T, k, rho, G, H, maxdist):
 
 
 def test_ztc_eq6():
-    from dpregret.learners.o2b import sigma_eq6
+    from dpregret.papers.ztc22.o2b import sigma_eq6
 
     for T in TS:
         for t in sorted({1, 2, T // 2 + 1, T}):
@@ -215,7 +215,8 @@ def test_ztc_algorithm1_runs_at_eq6(monkeypatch, T, k, rho):
     the run's own max ||w_i - x_{i-1}|| (a fixed-schedule learner with one jump); the plain conversion
     adds 2 t^k G / rho times a standard draw."""
     from dpregret.claims.privacy_algorithms import HuberPair, Schedule
-    from dpregret.learners import o2b, o2b_audit
+    from dpregret.papers.ztc22 import audit as o2b_audit
+    from dpregret.papers.ztc22 import o2b
 
     q = T // 2 + 1
     ws = [0.0] * (q - 1) + [1.0] * (T - q + 1)

@@ -1,12 +1,13 @@
-"""The compiled minimax path of o2b.run (learners.o2b_jit) gives the reference loop's numbers, bit for bit."""
+"""The compiled minimax path of o2b.run (papers.ztc22.o2b_jit) gives the reference loop's numbers, bit for bit."""
 import math
 
 import numpy as np
 import pytest
 
 from dpregret.environments.stochastic import LinearFamily, TiledStreams
-from dpregret.learners import o2b, o2b_bounds
-from dpregret.learners.o2b_jit import pairwise_sum
+from dpregret.papers.ztc22 import bounds as o2b_bounds
+from dpregret.papers.ztc22 import o2b
+from dpregret.learners.pairwise_jit import pairwise_sum
 from dpregret.learners.oco import ProjectedOGD
 from dpregret.rng import stable_key
 
@@ -62,7 +63,7 @@ def test_blocked_normal_serves_the_streams_draws_and_stops_where_they_stop():
 @pytest.mark.parametrize("d,T,cps,cg,rho", [(4, 300, [300], (0.95,), 1.0), (3, 130, [1, 64, 130], (0.2, 0.9), 0.5),
                                              (1, 77, [77], (0.5,), 2.0), (9, 40, [20, 40], (0.95,), 1.0)])
 def test_parameter_free_fast_path_equals_reference_loop(monkeypatch, d, T, cps, cg, rho):
-    """Theorem 11's regularised losses around the parameter-free learner (learners.o2b_jit.linear_pf_block)."""
+    """Theorem 11's regularised losses around the parameter-free learner (papers.ztc22.o2b_jit.linear_pf_block)."""
     from dpregret.learners.oco import ParameterFree
 
     def go():

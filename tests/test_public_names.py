@@ -98,7 +98,7 @@ def test_no_module_imports_a_private_name_of_another():
 def test_the_check_sees_each_kind_of_reach():
     test_src = (
         "from dpregret.claims.privacy_audit import audit_rng, _hidden\n"
-        "from dpregret.learners import o2b\n"
+        "from dpregret.papers.ztc22 import o2b\n"
         "import dpregret.api as api\n"
         "from dpregret import _validate\n"
         "def test(monkeypatch):\n"
@@ -108,13 +108,13 @@ def test_the_check_sees_each_kind_of_reach():
     found = violations(test_src, "t.py")
     assert sorted(f.split(": ", 1)[1] for f in found) == sorted([
         "from dpregret.claims.privacy_audit import _hidden", "from dpregret import _validate",
-        "o2b._fast (dpregret.learners.o2b)", "monkeypatch.setattr(api, '_decide') (dpregret.api)"]), found
+        "o2b._fast (dpregret.papers.ztc22.o2b)", "monkeypatch.setattr(api, '_decide') (dpregret.api)"]), found
     module_src = ("from .. import _validate as V\n"
                   "from .privacy_audit import chunks, _claim\n"
-                  "from dpregret.learners import o2b\n"
+                  "from dpregret.papers.ztc22 import o2b\n"
                   "from .core import _diverged\n"
                   "def _own(): return o2b._pf(), _own()\n")
     found = violations(module_src, "m.py", "dpregret.claims.privacy", False)
     assert sorted(f.split(": ", 1)[1] for f in found) == sorted([
         "from dpregret.claims.privacy_audit import _claim", "from dpregret.claims.core import _diverged",
-        "o2b._pf (dpregret.learners.o2b)"]), found
+        "o2b._pf (dpregret.papers.ztc22.o2b)"]), found

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from dpregret.environments.stochastic import WDBC_SHA256, LeastSquares, Location, Logistic
-from dpregret.learners import o2b, o2b_audit, o2b_bounds
+from dpregret.papers.ztc22 import audit as o2b_audit
+from dpregret.papers.ztc22 import bounds as o2b_bounds
+from dpregret.papers.ztc22 import o2b
 from dpregret.learners.oco import OptimisticOGD, ProjectedOGD
 from dpregret.rng import ReplicateStreams, stable_key
 from dpregret.tree import binary_prefix_set
@@ -160,8 +162,8 @@ def test_optimistic_hint_kinds_and_errors():
 def test_claims_on_a_small_run():
     """The claims module decides every claim on a small run, and each control is caught
     where the effect is large even at this size."""
-    from dpregret.claims import ztc22 as C
-    from dpregret.scenarios import ztc22 as S
+    from dpregret.papers.ztc22 import claims as C
+    from dpregret.papers.ztc22 import scenario as S
 
     p = dict(d=3, r=2.0, k=1, rho_stat=100.0, rho_priv=3.0, d_opt=4, T_opt=3000, rho_opt=3.0, rho_opt_rate=1e4,
              s_grid=[0.02, 1.0],
@@ -227,7 +229,7 @@ def test_worst_case_filter_drops_edge_saturated_and_out_of_regime_points():
     term, is dropped with its reason, and the claim is then not in the regime (never PASS)."""
     import pandas as pd
 
-    from dpregret.claims import ztc22_linear as C
+    from dpregret.papers.ztc22 import claims_linear as C
 
     rows = []
     for T, cost in ((10, [0.1, 0.5, 0.2]), (100, [0.01, 0.05, 0.02]), (1000, [0.001, 0.002, 0.003]),
@@ -284,7 +286,7 @@ def test_linear_family_shares_draws_and_has_exact_minimisers():
 
 
 def test_chunking_does_not_change_rows():
-    from dpregret.scenarios import ztc22 as S
+    from dpregret.papers.ztc22 import scenario as S
 
     p = dict(d=2, r=2.0, k=1, rho_stat=100.0, rho_priv=3.0, mu=0.1, d_opt=2)
     whole = S.simulate_strongly_convex(p, 50, range(4), 5)
@@ -327,7 +329,7 @@ def test_theorem11_parameters():
 def test_param_free_runs_share_draws_across_C_and_chunks():
     """Every C of the grid sees the same data (C = 1 pins the learner near the origin, so its
     suboptimality is ||x*||^2 / 2), and chunking does not change a row."""
-    from dpregret.scenarios import ztc22 as S
+    from dpregret.papers.ztc22 import scenario as S
 
     p = dict(d_pf=3, c_pf=0.9, r_pf=2.0, rho_pf=1.0, delta_pf=0.05, C_pf=1.0, C_grid_pf=[0.01, 1.0])
     whole = S.simulate_param_free(p, 200, range(4), 3)
@@ -345,7 +347,7 @@ def test_frozen_learner_rows_equal_a_run():
     around ``Frozen`` at 0 gives the same suboptimality, on a family and on a single problem."""
     from dpregret.environments.stochastic import LinearFamily, TiledStreams
     from dpregret.learners.oco import Frozen
-    from dpregret.scenarios import ztc22 as S
+    from dpregret.papers.ztc22 import scenario as S
 
     fam = LinearFamily(3, [0.1, 0.5], 2)
     run = o2b.run(fam, Frozen(4, np.zeros(3)), 60, k=1, rho=0.5, src=TiledStreams(1, stable_key("fz"), range(2), 2),
@@ -360,7 +362,7 @@ def test_frozen_learner_rows_equal_a_run():
 
 def test_minimax_twin_reuse_gives_the_same_rows():
     """The non-private twin is run once per (d, T) and reused across the rho points (speed only)."""
-    from dpregret.scenarios import ztc22 as S
+    from dpregret.papers.ztc22 import scenario as S
 
     p = dict(T_mm=200, d_mm=2, rho_mm=0.3, k=1, c_grid=[0.05, 0.5], rho_grid_mm=[0.1, 1.0], d_grid_mm=[1, 2])
     a = S.simulate_minimax(p, "rho0.1", range(3), 4)
@@ -376,7 +378,7 @@ def test_learning_gate_of_a_paired_cost_rate():
     """The gate passes for a learner whose non-private suboptimality falls (slope -1) to well under half
     its start, fails for the learner frozen at its start (slope 0, all of it), and on too few points is
     INCONCLUSIVE with a finite-or-nan margin (it can be attached)."""
-    from dpregret.claims import ztc22 as C
+    from dpregret.papers.ztc22 import claims as C
     from dpregret.claims.core import Result, with_learning_gate
 
     x = np.array([100.0, 316.0, 1000.0, 3162.0, 10000.0])
@@ -395,7 +397,7 @@ def test_param_free_diverged_learner_fails_instead_of_vacuous():
     as vacuous (NaN < L(x_0) - L* is false); finite rows are decided as before (deterministic data)."""
     import pandas as pd
 
-    from dpregret.claims import ztc22 as C
+    from dpregret.papers.ztc22 import claims as C
     p = {"delta_pf": 0.05, "C_pf": 1.0, "C_grid_pf": [1.0]}
     rows = [{"C": 1.0, "T": T, "subopt": 0.1, "bound": 0.5, "bound_C_half": 0.3, "bound_regret_term": 0.2,
              "start_subopt": 1.9, "gbar_ratio": 0.5, "gbar_ratio_C_half": 0.9, "subopt_w": 0.1}
@@ -420,9 +422,9 @@ def test_privacy_rate_in_T_has_the_scenarios_frozen_rows_as_its_nonlearner():
     A user's learner's decision (another name) gets no such control from the paper's rows."""
     import pandas as pd
 
-    from dpregret.claims import ztc22_linear as CL
+    from dpregret.papers.ztc22 import claims_linear as CL
     from dpregret.nonlearners import LEFT_OUT
-    from dpregret.scenarios import ztc22 as S
+    from dpregret.papers.ztc22 import scenario as S
 
     p = dict(k=1, d_lin=2, c_grid=[0.1, 0.5], T_lin_priv=[50, 100, 200], T_lin_stat=[50, 100, 200], rho_lin=0.5,
              rho_stat=100.0)

@@ -9,7 +9,7 @@ Laplace scale lambda or Gaussian sigma that a paper's privacy statement prescrib
   :func:`gaussian_sigma_lemma5_4`, :func:`lemma5_noise_scale`; what a noise does to the run:
   :func:`noise_mu` (Lemma 3.1's mu = E||noise||); the ratio the experiments' eps are chosen
   by is ``papers.env21.learners.noise_to_smoothing`` (it needs Algorithm 1's parameters).
-- Zhang, Tran, Cutkosky, eq. (6): ``learners.o2b.sigma_eq6`` (it depends on the run's path).
+- Zhang, Tran, Cutkosky, eq. (6): ``papers.ztc22.o2b.sigma_eq6`` (it depends on the run's path).
 """
 from __future__ import annotations
 

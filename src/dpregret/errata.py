@@ -1,7 +1,7 @@
 """Errata found while implementing the papers: where a printed formula disagrees with its
 own definition, the pipeline implements the definition; each entry names the test that
 shows the disagreement independently.  A paper moved into its own folder keeps its errata there
-(``dpregret.papers.env21.errata``, ``dpregret.papers.vdh19.errata``)."""
+(``dpregret.papers.env21.errata``, ``dpregret.papers.vdh19.errata``, ``dpregret.papers.ztc22.errata``)."""
 
 ERRATA = [
     {"paper": "AS17", "where": "Theorem 3.1 / Lemma 3.3 (lambda = ||Y||_1 log T / eps)",
@@ -35,15 +35,6 @@ ERRATA = [
                 "<= 2MT); eta <= 1/(4N(M+L)) holds only for T large (with lambda > 0, roughly T > 128 nu log T "
                 "log^2 NT); dpregret evaluates the bound as printed",
      "evidence": "tests/test_scrible.py::test_theorem_4_5_eta_balances_and_condition"},
-    {"paper": "ZTC22", "where": "Preliminaries, RDP -> DP conversion",
-     "printed": "(alpha, alpha rho^2/2)-RDP for all alpha => (2 rho sqrt(log 1/delta), delta)-DP for delta >= exp(-rho^2)",
-     "correct": "the exact conversion gives rho^2/2 + rho sqrt(2 log 1/delta), below 2 rho sqrt(log 1/delta) only when "
-                "log(1/delta) >= 0.7286 rho^2: the condition should read delta <= exp(-rho^2)",
-     "evidence": "tests/test_accounting.py::test_zcdp_printed_range_erratum"},
-    {"paper": "ZTC22", "where": "Definition 2 (Renyi divergence)",
-     "printed": "D_alpha(P||Q) = 1/(alpha-1) log E_Q[P/Q]",
-     "correct": "1/(alpha-1) log E_Q[(P/Q)^alpha] (as used in the proof of Lemma 18)",
-     "evidence": "tests/test_accounting.py::test_gaussian_rdp_matches_renyi_divergence_by_quadrature"},
 ]
 
 
@@ -54,5 +45,6 @@ def _from_module(entries: list[dict]) -> list[dict]:
 
 from .papers.env21.errata import ERRATA as _ENV21  # noqa: E402
 from .papers.vdh19.errata import ERRATA as _VDH19  # noqa: E402
+from .papers.ztc22.errata import ERRATA as _ZTC22  # noqa: E402
 
-ERRATA += _from_module(_ENV21) + _from_module(_VDH19)
+ERRATA += _from_module(_ENV21) + _from_module(_VDH19) + _from_module(_ZTC22)

@@ -33,7 +33,7 @@ from . import cpu
 
 # check group -> claims module (groups absent here check nothing)
 CHECKS = {"as17_experts": "dpregret.claims.as17_experts", "as17_tables": "dpregret.claims.as17_tables",
-          "ztc22": "dpregret.claims.ztc22", "env21": "dpregret.papers.env21.claims", "vdh19": "dpregret.papers.vdh19.claims"}
+          "ztc22": "dpregret.papers.ztc22.claims", "env21": "dpregret.papers.env21.claims", "vdh19": "dpregret.papers.vdh19.claims"}
 
 
 def read_inputs(named: dict) -> dict:

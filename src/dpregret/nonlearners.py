@@ -168,7 +168,7 @@ LEFT_OUT = {
                             "rounds, T up to 1e5 on 10 members x 16 replicates: 68 s of job CPU on the default run "
                             "of 2026-11-26 (logs/bench), 100 s of wall; the scenario's own rows of the learner frozen "
                             "at x_0 (alg frozen_start at rho_lin) are its non-learner control on the learning gate "
-                            "(claims.ztc22_linear.linear_T_claims), and the oco door itself runs every default run "
+                            "(papers.ztc22.claims_linear.linear_T_claims), and the oco door itself runs every default run "
                             "with ZTC-rem5-rate-T-stat",
     "VDH-sec3.4-minority-cost-rate-T": "oco: the scenario's own check already runs the learner frozen at 0 on the same "
                                        "draws as this claim's non-learner control (rows alg = frozen, on the learning "

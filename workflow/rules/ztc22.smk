@@ -1,5 +1,5 @@
 # Zhang, Tran, Cutkosky (NeurIPS 2022): DP online-to-batch (Algorithm 1), Theorems 3, 4, 6, 8, 11.
-from dpregret.claims.ztc22 import CLAIMS as ZTC_CLAIMS
+from dpregret.papers.ztc22.claims import CLAIMS as ZTC_CLAIMS
 
 ZTC = RUN.get("ztc22", {})
 ZTC_FILES = {

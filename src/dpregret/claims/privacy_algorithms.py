@@ -228,7 +228,7 @@ class Schedule:
 
 
 def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
-    """Algorithm 1 (:func:`dpregret.learners.o2b.run`, NOISE(t) with sigma_t of eq. (6), k = 1) on
+    """Algorithm 1 (:func:`dpregret.papers.ztc22.o2b.run`, NOISE(t) with sigma_t of eq. (6), k = 1) on
     the records of :class:`HuberPair` with the learner :class:`Schedule`: ``w_t = x_{t-1}``
     except one jump ``w_q = x_{q-1} + 1`` at ``q = T/2 + 1`` (the leaf in log2 T of the log2(2T)
     nodes), so ``max_i ||w_i - x_{i-1}||`` is 1 from step q on and 0 before; ``a`` and ``G = H /
@@ -239,8 +239,9 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
     k = 1, and only leaf 1 lies in log2(2T) nodes).  D' = every record -1; D_p = record p is +1.
     The score is the exact LLR of the node transcript (nodes = differences of releases, Gaussian
     with sigma_t of eq. (6)); the exact check equals it to the replayed likelihood
-    :func:`~dpregret.learners.o2b_audit.transcript_logpdf`."""
-    from ..learners import o2b, o2b_audit
+    :func:`~dpregret.papers.ztc22.audit.transcript_logpdf`."""
+    from ..papers.ztc22 import audit as o2b_audit
+    from ..papers.ztc22 import o2b
 
     k = 1.0
     q = T // 2 + 1

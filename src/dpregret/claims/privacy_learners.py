@@ -2,7 +2,7 @@
 :mod:`dpregret.claims.privacy`): Agarwal-Singh's FTRL on the sphere and the cube (Corollary 3.2
 items 2-3, the Laplace TreeBasedAgg at the scenario's ``laplace_scale_cor3_2``), FTPL's Gaussian tree
 (Theorem 3.5, the scenario's ``sigma_thm3_5``), and Zhang-Tran-Cutkosky's one-pass DP-SGD baseline
-(``learners.dpsgd.run_dpsgd``, its own ``s = 2G / rho``).
+(``papers.ztc22.dpsgd.run_dpsgd``, its own ``s = 2G / rho``).
 
 Each draws through the code the scenarios run -- the noise scale computed by the scenario's own
 ``noise_scales`` (resp. by ``run_dpsgd`` itself), the noise drawn by ``TreeSum`` / ``scaled_draws``
@@ -193,7 +193,7 @@ def dpsgd_spec(rho: float = 1.0, T: int = 3, d: int = 2, G: float = 1.0, D: floa
     y_p - y_{p+1} along e_1 (the exact LLR's sufficient statistic whatever eta and s).  Scale check:
     with zero records the increments are eta s Z; the mean of their squared coordinates must be the
     formula's (eta s)^2 = D^2 s^2 / (T (G^2 + d s^2)) (both ways: too much noise fails too)."""
-    from ..learners.dpsgd import run_dpsgd
+    from ..papers.ztc22.dpsgd import run_dpsgd
 
     s = 2.0 * G / rho
     want = D**2 * s**2 / (T * (G**2 + d * s**2))  # (eta s)^2 of the formula

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .o2b_jit import pairwise_base
+from .pairwise_jit import pairwise_base
 
 
 @njit(cache=True)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ..papers.env21 import mutants as env21_mutants
 from ..papers.vdh19 import mutants as vdh19_mutants
+from ..papers.ztc22 import mutants as ztc22_mutants
 from .patching import SourceEdit, Swap, patched  # noqa: F401 (Swap: for mutants that replace an object)
 
 CATEGORIES = ("mechanisms", "tree", "accounting", "kernel", "learner")
@@ -57,6 +58,14 @@ MECH, TREE, KERNEL = "dpregret.mechanisms", "dpregret.tree", "dpregret.learners"
 def _paper_mutants(entries: list[dict]) -> list[Mutant]:
     """A paper folder's mutants (plain data, an edit as ``(target, old, new)``) as :class:`Mutant`."""
     return [Mutant(**{**e, "edits": tuple(SourceEdit(*edit) for edit in e["edits"])}) for e in entries]
+
+
+_ZTC22 = {m.name: m for m in _paper_mutants(ztc22_mutants.MUTANTS)}
+
+
+def _ztc22(*names: str) -> list[Mutant]:
+    """Zhang-Tran-Cutkosky's mutants of these names (papers/ztc22/mutants.py), at their place in the list."""
+    return [_ZTC22[n] for n in names]
 
 
 _LIST = [
@@ -164,20 +173,7 @@ _LIST = [
         (SourceEdit(f"{KERNEL}.olo:laplace_scale_cor3_2",
                     "return 2.0 * _y_l1(domain, N) * nodes_covering_leaf(T) / eps",
                     "return _y_l1(domain, N) * nodes_covering_leaf(T) / eps"),)),
-    Mutant(
-        "ztc-sensitivity-t-power-off", "ZTC22", "accounting",
-        "sensitivity_eq6 uses t^(k-2) instead of t^(k-1): the bound beta_{t-1} beta_t / beta_{1:t} <= (k+1) t^(k-1) "
-        "transcribed one power of t too low. With k = 1 the noise of step t shrinks as 1/t while the sensitivity of "
-        "delta_t does not: eq. (6) no longer covers it after the first step.",
-        ("ZTC-thm3-sensitivity", "AUDIT-ztc-thm3-o2b"),
-        (SourceEdit(f"{KERNEL}.o2b:sensitivity_eq6", "t ** (k - 1)", "t ** (k - 2)"),)),
-    Mutant(
-        "ztc-sensitivity-missing-2", "ZTC22", "accounting",
-        "sensitivity_eq6 drops the leading factor 2 of Delta_t = 2 (k+1) t^(k-1) (G + H max ||w_i - x_{i-1}||): the "
-        "2 comes from the two samples z_t, z'_t of replace-one neighbours, the classic factor lost when one bounds "
-        "a single gradient. sigma_t is halved.",
-        ("ZTC-thm3-sensitivity", "AUDIT-ztc-thm3-o2b"),
-        (SourceEdit(f"{KERNEL}.o2b:sensitivity_eq6", "2.0 * (k + 1) * t", "(k + 1) * t"),)),
+    *_ztc22("ztc-sensitivity-t-power-off", "ztc-sensitivity-missing-2"),  # papers/ztc22/mutants.py
     Mutant(
         "env-lambda-missing-log", "ENV21", "accounting",
         "laplace_lambda_lemma5_1 drops the log2 T factor of Lemma 5.1's lambda = T^(1/2) n L log2(T) / eps (the tree "
@@ -246,14 +242,7 @@ _LIST = [
         ("AS17-T2-mab-rate-T",),
         (SourceEdit(f"{KERNEL}.bandits:exp2_params_thm4_1", "eta = np.sqrt(np.log(N) / (2 * N * T * c))",
                     "eta = np.sqrt(np.log(N) / (2 * N * c)) / T"),)),
-    Mutant(
-        "ztc-noise-first-round-only", "ZTC22", "learner",
-        "Algorithm 1 (o2b.run) adds gamma_t = NOISE(t) only at t = 1 and releases g_t unnoised afterwards (a guard "
-        "'if t == 1' left from initialising the tree). Every later release is an exact function of the data.",
-        ("AUDIT-ztc-thm3-o2b",),
-        (SourceEdit(f"{KERNEL}.o2b:run", "noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho)",
-                    "noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho) "
-                    "if t == 1 else 0.0"),)),
+    *_ztc22("ztc-noise-first-round-only"),  # papers/ztc22/mutants.py
     *_paper_mutants(env21_mutants.ALGORITHM1_LOGIC),  # papers/env21/mutants.py
     *_paper_mutants(vdh19_mutants.MUTANTS),  # papers/vdh19/mutants.py
     # --- the learners of every paper: their update (step size, sign, weighting, projection) and their
@@ -416,35 +405,8 @@ _LIST = [
         ("ZTC-vs-dpsgd",),
         (SourceEdit(f"{KERNEL}.oco:ProjectedOGD.update", "eta = 2 * self.r / math.sqrt(self._acc)",
                     "eta = 2 * self.r / self._acc"),)),
-    Mutant(
-        "ztc-o2b-fresh-second-sample", "ZTC22", "learner",
-        "Algorithm 1 (o2b.run) evaluates the second gradient of delta_t on the next sample, beta_t grad l(x_t, z_t) - "
-        "beta_{t-1} grad l(x_{t-1}, z_{t+1}), instead of on the same z_t: g_t stays unbiased, but its sampling noise "
-        "no longer telescopes (t^(k+1/2) instead of t^(k-1/2)).",
-        ("ZTC-vs-dpsgd",),
-        (SourceEdit(f"{KERNEL}.o2b:run", "delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)",
-                    "delta = b_t * gx - (b_prev * problem.grad(x_prev, sample()) if t > 1 else 0.0)"),)),
-    Mutant(
-        "ztc-o2b-increment-not-sum", "ZTC22", "learner",
-        "Algorithm 1 (o2b.run) hands the learner the increment delta_t instead of the running sum g_t = g_{t-1} + "
-        "delta_t (the accumulation dropped): the learner no longer sees beta_t grad l(x_t, z_t).",
-        ("ZTC-vs-dpsgd",),
-        (SourceEdit(f"{KERNEL}.o2b:run",
-                    "delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)\n            g = g + delta",
-                    "delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)\n            g = delta"),)),
-    Mutant(
-        "ztc-sigma-t-power-up", "ZTC22", "accounting",
-        "sensitivity_eq6 uses t^k instead of t^(k-1): beta_{t-1} beta_t / beta_{1:t} bounded by (k+1) t^k, one power "
-        "of t too high. Too much noise: sigma_t grows like beta_t, so the noise no longer vanishes in x_t.",
-        ("ZTC-vs-dpsgd",),
-        (SourceEdit(f"{KERNEL}.o2b:sensitivity_eq6", "t ** (k - 1)", "t ** k"),)),
-    Mutant(
-        "ztc-eq6-no-smoothness-term", "ZTC22", "accounting",
-        "sensitivity_eq6 drops the smoothness term H max ||w_i - x_{i-1}|| of Delta_t (Lipschitz only: "
-        "||grad l(x, z) - grad l(x, z')|| <= 2G bounded, the move of x_t between the two gradients of delta_t "
-        "forgotten). Too little noise once the learner moves.",
-        ("AUDIT-ztc-thm3-o2b",),
-        (SourceEdit(f"{KERNEL}.o2b:sensitivity_eq6", "(G + H * maxdist)", "(G + 0.0 * maxdist)"),)),
+    *_ztc22("ztc-o2b-fresh-second-sample", "ztc-o2b-increment-not-sum", "ztc-sigma-t-power-up",
+            "ztc-eq6-no-smoothness-term"),  # papers/ztc22/mutants.py
     # Zhang-Tran-Cutkosky, section 4: Remark 9's strongly convex OSD on Lemma 7's regularised losses
     Mutant(
         "ztc-osd-update-sign", "ZTC22", "learner",
@@ -452,14 +414,7 @@ _LIST = [
         ("ZTC-rem9-rate-T-stat",),
         (SourceEdit(f"{KERNEL}.oco:StronglyConvexOSD.update", "self.w = project_ball(self.w - g / self._acc, self.r)",
                     "self.w = project_ball(self.w + g / self._acc, self.r)"),)),
-    Mutant(
-        "ztc-sc-regulariser-sign", "ZTC22", "learner",
-        "o2b.run feeds the strongly convex learner g~_t - beta_t mu / 2 (w - x_t) instead of + beta_t mu / 2 (w - x_t): "
-        "the gradient of Lemma 7's regulariser beta_t mu / 4 ||w - x_t||^2 with its sign flipped (taken from ||x_t - w||^2 "
-        "differentiated in x_t), so the regulariser pushes w away from x_t.",
-        ("ZTC-rem9-rate-T-stat",),
-        (SourceEdit(f"{KERNEL}.o2b:run", "full = ghat + b_t * problem.mu / 2 * (w - x)",
-                    "full = ghat - b_t * problem.mu / 2 * (w - x)"),)),
+    *_ztc22("ztc-sc-regulariser-sign"),  # papers/ztc22/mutants.py
     # Zhang-Tran-Cutkosky, section 3: optimistic OGD (Theorem 6)
     Mutant(
         "ztc-optimistic-update-sign", "ZTC22", "learner",
@@ -485,25 +440,9 @@ _LIST = [
         ("ZTC-thm11-bound", "ZTC-thm11-gbar"),
         (SourceEdit(f"{KERNEL}.oco:ParameterFree.update", "c = -np.sum(gt * self.z, axis=-1)",
                     "c = np.sum(gt * self.z, axis=-1)"),
-         SourceEdit(f"{KERNEL}.o2b_jit:linear_pf_block", "cc = -pairwise_sum(tmp, 0, d)", "cc = pairwise_sum(tmp, 0, d)"))),
+         SourceEdit("dpregret.papers.ztc22.o2b_jit:linear_pf_block", "cc = -pairwise_sum(tmp, 0, d)", "cc = pairwise_sum(tmp, 0, d)"))),
     # Zhang-Tran-Cutkosky, the one-pass DP-SGD baseline at Algorithm 1's budget
-    Mutant(
-        "dpsgd-noise-missing-2", "ZTC22", "accounting",
-        "run_dpsgd adds noise of scale G / rho instead of 2 G / rho: one clipped gradient's add/remove sensitivity G "
-        "taken for the replace-one 2G. Too little noise: the baseline is compared at a weaker privacy than Algorithm 1. "
-        "(ZTC-vs-dpsgd is measured blind to it: Algorithm 1 still wins by 0.021, 0.046 unpatched; not a target.)",
-        ("AUDIT-ztc-dpsgd",),
-        (SourceEdit(f"{KERNEL}.dpsgd:run_dpsgd", "s = 2.0 * G / rho if math.isfinite(rho) else 0.0",
-                    "s = G / rho if math.isfinite(rho) else 0.0"),)),
-    Mutant(
-        "dpsgd-noise-composed", "ZTC22", "accounting",
-        "run_dpsgd adds noise of scale 2 G sqrt(T) / rho: the baseline calibrated for the composition of T steps that "
-        "each touch every record (full-batch DP-GD), although one-pass DP-SGD uses each record once. Too much noise: "
-        "the baseline is handicapped (ZTC-vs-dpsgd cannot see it: a handicapped baseline only widens Algorithm 1's lead, "
-        "0.130 against 0.046; AUDIT-ztc-dpsgd's scale check sees the realised noise off its formula).",
-        ("AUDIT-ztc-dpsgd",),
-        (SourceEdit(f"{KERNEL}.dpsgd:run_dpsgd", "s = 2.0 * G / rho if math.isfinite(rho) else 0.0",
-                    "s = 2.0 * G * math.sqrt(T) / rho if math.isfinite(rho) else 0.0"),)),
+    *_ztc22("dpsgd-noise-missing-2", "dpsgd-noise-composed"),  # papers/ztc22/mutants.py
     # Ene-Nguyen-Vladu, PRIVATEBANDIT (Algorithm 1) with one Frank-Wolfe step per query
     *_paper_mutants(env21_mutants.ALGORITHM1_UPDATE),  # papers/env21/mutants.py
     Mutant(
@@ -545,6 +484,8 @@ _LIST = [
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _LIST}
 if len(MUTANTS) != len(_LIST):
     raise RuntimeError("mutant names must be unique")
+if set(_ZTC22) - set(MUTANTS):
+    raise RuntimeError(f"papers/ztc22/mutants.py's {sorted(set(_ZTC22) - set(MUTANTS))} are not placed in the list")
 REQUIRED = ("tree-level-noise-reuse", "feedback-raw-after-round-1")
 
 # Every learner the papers define, and the mutants of its update and of its calibration (too much and too

@@ -317,11 +317,11 @@ def _scenario(name: str, tables_of: Callable[[Ctx, dict, list], dict], ctx: Ctx,
 
 
 def _ztc_tables(ctx: Ctx, p: dict, cids: list, need: str | None = None) -> dict:
-    """The tables of ``claims.ztc22.evaluate``: the table ``need`` (instance ``ztc22/<need>``) at its
+    """The tables of ``papers.ztc22.claims.evaluate``: the table ``need`` (instance ``ztc22/<need>``) at its
     grid, the others at the instance's smallest point (``T``); ``lin`` and ``pf`` only when needed."""
     import pandas as pd
 
-    from ..scenarios import ztc22 as S
+    from ..papers.ztc22 import scenario as S
 
     reps, s = range(p["replicates"]), ctx.seed
     wide = range(p.get(f"replicates_{need}", p["replicates"]))  # the replicates of the table at its grid

@@ -1,8 +1,8 @@
 """The registry of the four papers: the only place their source files are named.
 
-A paper moved into its own folder (``dpregret.papers.vdh19``, ``dpregret.papers.env21``) keeps there its
-learners, bounds, scenario, claims and user door; the others still live in ``learners``, ``scenarios``
-and ``claims``.
+A paper moved into its own folder (``dpregret.papers.vdh19``, ``dpregret.papers.env21``,
+``dpregret.papers.ztc22``) keeps there its learners, bounds, scenario, claims and user door; the others still
+live in ``learners``, ``scenarios`` and ``claims``.
 
 Claims, errata and mutants name a paper by its key; the report shows its title, authors, year and
 full reference from here (and ``docs/papers.bib`` holds the same references as BibTeX).
@@ -112,7 +112,7 @@ SCENARIOS = {s.name: s for s in (
     Scenario("as17_olo", "AS17", "olo_"),
     Scenario("as17_mab", "AS17", "mab_", "as17_bandits"),
     Scenario("as17_blo", "AS17", "blo_"),
-    Scenario("ztc22", "ZTC22", "ztc22_"),
+    Scenario("ztc22", "ZTC22", "ztc22_", folder="dpregret.papers.ztc22"),
     Scenario("env21", "ENV21", "env21_", folder="dpregret.papers.env21"),
     Scenario("vdh19", "VDH19", "vdh19_", folder="dpregret.papers.vdh19"),
     Scenario("audit", None, "audit_"),

@@ -324,7 +324,7 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
 
     if minimax is None:
         return
-    from ..claims.ztc22_linear import worst_case_costs
+    from ..papers.ztc22.claims_linear import worst_case_costs
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, key, ref, ctl in ((axes[0], "rho", 1.0, "rho_squared"), (axes[1], "d", 0.5, "sqrt_d")):
@@ -349,7 +349,7 @@ def ztc22_linear_T_figure(lin: pd.DataFrame, p: dict, alpha: float, output: str)
     (Algorithm 1 minus its twin) and the naive conversion's, divided by log2(2T), with slope -1
     drawn; right, Algorithm 1's suboptimality at rho_stat, the non-private twin's and the
     fresh-sample control's, with slope -1/2 drawn (every T of the grids; the claims drop points by their declared filter)."""
-    from ..claims.ztc22_linear import worst_case
+    from ..papers.ztc22.claims_linear import worst_case
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     panels = ((axes[0], p["T_lin_priv"], (("o2b", "Algorithm 1 (privacy cost)"), ("naive", "naive conversion (control)")),

@@ -1,9 +1,9 @@
-"""Zhang, Tran, Cutkosky (NeurIPS 2022), Algorithm 1: differentially private online-to-batch,
+"""Zhang, Tran, Cutkosky (NeurIPS 2022), Algorithm 1 (Sec. 2): differentially private online-to-batch,
 with its refinements (section 3 optimistic, section 4 strongly convex, section 5
 parameter-free) and its control conversions.  Its bounds are in
-:mod:`dpregret.learners.o2b_bounds`, the one-pass DP-SGD baseline in
-:mod:`dpregret.learners.dpsgd`, the privacy audit's transcript density in
-:mod:`dpregret.learners.o2b_audit`.
+:mod:`dpregret.papers.ztc22.bounds`, the one-pass DP-SGD baseline in
+:mod:`dpregret.papers.ztc22.dpsgd`, the privacy audit's transcript density in
+:mod:`dpregret.papers.ztc22.audit`.
 
 :func:`run` executes Algorithm 1 line by line, vectorised over replicates: ``beta_t = t^k``,
 ``x_t`` the beta-weighted average of the learner's ``w_t``, ``delta_t = beta_t grad l(x_t, z_t)
@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import _validate as V
-from ..rng import ReplicateStreams, draw_normal
-from ..tree import TreeNoise
+from ... import _validate as V
+from ...rng import ReplicateStreams, draw_normal
+from ...tree import TreeNoise
 
 # eq6: Delta_t of eq. (6).  Understated controls: half is Delta_t / 2 (eq. (6) without its
 # factor 2: half the noise); G_only drops the smoothness term H max||w_i - x_{i-1}||; H_only
@@ -223,7 +223,7 @@ def _sampler(problem, src, R: int, limit: int):
     ``c + s (signs) / sqrt(d)`` of the stream's next d uniforms, which the stream serves in order
     whatever the block, so every call returns the numbers (and layout) ``sample`` would; at most
     ``limit`` samples are drawn from the stream."""
-    from ..environments.stochastic import LinearFamily
+    from ...environments.stochastic import LinearFamily
 
     if type(problem) is not LinearFamily or not isinstance(src, ReplicateStreams):
         return lambda: problem.sample(src, R)
@@ -275,10 +275,10 @@ class BlockedNormal:
 
 
 def linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src) -> bool:
-    """Whether :func:`run` may use the compiled loop of :mod:`dpregret.learners.o2b_jit` (speed
+    """Whether :func:`run` may use the compiled loop of :mod:`dpregret.papers.ztc22.o2b_jit` (speed
     only, the same numbers): linear losses of the minimax family, Remark 5's OGD, streams."""
-    from ..environments.stochastic import LinearFamily
-    from .oco import ProjectedOGD
+    from ...environments.stochastic import LinearFamily
+    from ...learners.oco import ProjectedOGD
 
     return (type(problem) is LinearFamily and type(learner) is ProjectedOGD and conversion in ("tree", "none", "naive")
             and reg is None and not check_sensitivity and not record_released and isinstance(src, ReplicateStreams)
@@ -292,12 +292,12 @@ def _base_uniform(src, shape):
 
 def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor) -> Run:
     """:func:`run` on :class:`LinearFamily` with :class:`ProjectedOGD` (tree, naive or no noise), in
-    blocks of steps through :func:`dpregret.learners.o2b_jit.linear_ogd_block`: the same draws
+    blocks of steps through :func:`dpregret.papers.ztc22.o2b_jit.linear_ogd_block`: the same draws
     and the same arithmetic in the same order as the loop of :func:`run`.  The inverse normal
     CDF is taken before a TiledStreams' tiling (elementwise: the same numbers, m times fewer)."""
     from scipy import special
 
-    from ..environments.stochastic import TiledStreams
+    from ...environments.stochastic import TiledStreams
     from .o2b_jit import linear_ogd_block
 
     R, d = learner.predict().shape
@@ -354,11 +354,11 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
 
 
 def linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src) -> bool:
-    """Whether :func:`run` may use :func:`dpregret.learners.o2b_jit.linear_pf_block` (speed only,
+    """Whether :func:`run` may use :func:`dpregret.papers.ztc22.o2b_jit.linear_pf_block` (speed only,
     the same numbers): Theorem 11's regularised losses around the parameter-free learner on a
     :class:`LinearFamily`, Algorithm 1's tree noise, streams, a fresh learner."""
-    from ..environments.stochastic import LinearFamily
-    from .oco import ParameterFree
+    from ...environments.stochastic import LinearFamily
+    from ...learners.oco import ParameterFree
 
     return (type(problem) is LinearFamily and type(learner) is ParameterFree and conversion == "tree" and reg == "pf"
             and not check_sensitivity and not record_released and isinstance(src, ReplicateStreams)
@@ -367,11 +367,11 @@ def linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, re
 
 def _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf) -> Run:
     """:func:`run` with ``reg="pf"`` on :class:`LinearFamily` around :class:`ParameterFree`, in
-    blocks of steps through :func:`dpregret.learners.o2b_jit.linear_pf_block`: the same draws and
+    blocks of steps through :func:`dpregret.papers.ztc22.o2b_jit.linear_pf_block`: the same draws and
     the same arithmetic in the same order as the loop of :func:`run` (``tests/test_o2b_jit.py``)."""
     from scipy import special
 
-    from ..environments.stochastic import TiledStreams
+    from ...environments.stochastic import TiledStreams
     from .o2b_jit import linear_pf_block
 
     R, d = learner.R, learner.d

@@ -1,8 +1,10 @@
-"""Zhang, Tran, Cutkosky (NeurIPS 2022) as claims, decided on ``scenarios.ztc22``'s tables.
+"""Zhang, Tran, Cutkosky (NeurIPS 2022) as claims, decided on ``papers.ztc22.scenario``'s tables:
+Theorems 3, 4 and Remark 5 (Sec. 2), Theorem 6 (Sec. 3), Theorem 8 and Remark 9 (Sec. 4), Theorem 11 (Sec. 5)
+and the comparison with one-pass DP-SGD.
 
 The privacy audit of Algorithm 1 end to end (Theorem 3) is ``AUDIT-ztc-thm3-o2b`` in
 ``claims.privacy``; its tree alone is ``AUDIT-ztc-thm3-tree``.  Remark 5's rates in T, rho and d,
-decided on the worst case over a family of linear losses, are in ``claims.ztc22_linear``.
+decided on the worst case over a family of linear losses, are in ``papers.ztc22.claims_linear``.
 """
 from __future__ import annotations
 
@@ -11,10 +13,10 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from .core import (Claim, Result, fail_if_diverged, check_bound, check_comparison, check_coverage, check_exact, check_rate,
+from ...claims.core import (Claim, Result, fail_if_diverged, check_bound, check_comparison, check_coverage, check_exact, check_rate,
                    claim_factory, coverage_detectable_factor, paired_gap, samples_by, select, with_learning_gate,
                    with_nonlearner)
-from .ztc22_linear import linear_T_claims, minimax_claims
+from .claims_linear import linear_T_claims, minimax_claims
 
 FROZEN = "the learner frozen at its start x_0 = 0 (Algorithm 1 around it: x_t = x_0)"
 GATE_SLOPE = -0.25  # learning gate: the non-private twin's suboptimality falls at least as T^(-1/4) (regret T^(3/4)) ...
@@ -464,7 +466,7 @@ def crossover(rates: pd.DataFrame, rho: float) -> dict:
 def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
     """The workflow's check job (``dpregret.jobs``): every claim's record, with its secondary
     controls; bootstrap keyed by claim."""
-    from .core import check_rng, record
+    from ...claims.core import check_rng, record
 
     alpha, seed = params["alpha"], params["seed"]
     results = evaluate(tables["rates"], tables["optimistic"], tables["sensitivity"], tables["strongly_convex"],

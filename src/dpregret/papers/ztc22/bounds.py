@@ -1,9 +1,9 @@
 """Zhang, Tran, Cutkosky (NeurIPS 2022), "Differentially Private Online-to-Batch for Smooth Losses":
-the bounds on Algorithm 1 (:func:`dpregret.learners.o2b.run`) as plain functions: Theorem 4
-(excess risk, and its second part on E||g_t + gamma_t||^2, the OGD step size of Remark 5),
+the bounds on Algorithm 1 (:func:`dpregret.papers.ztc22.o2b.run`) as plain functions: Theorem 4
+(Sec. 2, excess risk, and its second part on E||g_t + gamma_t||^2, the OGD step size of Remark 5),
 Theorem 8 (section 4, strongly convex, on Lemma 7's regularised losses) with its second part
 and Remark 9's OSD regret, and Theorem 11 (section 5, parameter-free; its A, A', Phi come from
-:func:`dpregret.learners.o2b.pf_params`).
+:func:`dpregret.papers.ztc22.o2b.pf_params`).
 """
 from __future__ import annotations
 

@@ -1,22 +1,22 @@
-"""Remark 5 of Zhang, Tran, Cutkosky (NeurIPS 2022) decided on its worst case: the rates in T,
+"""Remark 5 (Sec. 2) of Zhang, Tran, Cutkosky (NeurIPS 2022) decided on its worst case: the rates in T,
 rho and d of Algorithm 1 over the family of G-Lipschitz stochastic linear losses on the ball.
 
 Remark 5 bounds the suboptimality of Algorithm 1 by a statistical term (sigma_G + D sigma_H) /
 sqrt(T) and a privacy term sqrt(d) log T / (rho T), both upper bounds over every G-Lipschitz
-problem; a fixed instance shows its own curvature instead (``scenarios.ztc22``'s module
+problem; a fixed instance shows its own curvature instead (``papers.ztc22.scenario``'s module
 docstring).  So each point of the grid (T, 1/rho or d) takes the family member ``c*`` with the
 largest mean suboptimality, or privacy cost (minus the non-private twin's, paired by
 replicate), over the signal grid ``c_grid`` of ``LinearFamily`` (:func:`worst_case`), and the
 slope of that supremum is fitted on the points that pass the filter declared before the
-deciding run (:func:`worst_case_rate`).  Decided here, for ``claims.ztc22``'s ``evaluate`` and
-for a user's learner inside Algorithm 1 (``scenarios.ztc22``'s user claims):
+deciding run (:func:`worst_case_rate`).  Decided here, for ``papers.ztc22.claims``'s ``evaluate`` and
+for a user's learner inside Algorithm 1 (``papers.ztc22.scenario``'s user claims):
 
 - ``ZTC-rem5-rate-T-priv`` and ``ZTC-rem5-rate-T-stat`` on the ``linear_T`` table
   (:func:`linear_T_claims`, any OCO learner named by :func:`linear_T_algs`);
 - ``ZTC-rem5-rate-rho`` and ``ZTC-rem5-rate-d`` on the ``minimax`` table
   (:func:`minimax_claims`).
 
-The claims' texts are in ``claims.ztc22.CLAIMS``.
+The claims' texts are in ``papers.ztc22.claims.CLAIMS``.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .core import Result, check_bound, check_rate, not_in_regime, with_learning_gate, with_nonlearner
+from ...claims.core import Result, check_bound, check_rate, not_in_regime, with_learning_gate, with_nonlearner
 
 
 def worst_case(g: pd.DataFrame, key: str, alg: str, base: str | None = "nonprivate") -> list[dict]:
@@ -122,7 +122,7 @@ def envelope_rate(w: list[dict], exponent: float, tol: float, alpha: float, tran
     INCONCLUSIVE: bounds alone cannot show a decay."""
     from scipy import stats
 
-    from .core import FAIL_LEVEL, fail_confirmation
+    from ...claims.core import FAIL_LEVEL, fail_confirmation
 
     lo, hi = w[0], w[-1]
     top = 2 * max(o["r"] for o in w) * ENVELOPE_G
@@ -160,7 +160,7 @@ def worst_case_rate(g, key, alg, ctl, exponent, tol, alpha, rng_claim, rng_ctl, 
                     transform=None, decades=1.0, stat_ratio_max=None, term_ratio=None,
                     cost_over_stat_min=None) -> tuple[Result, Result]:
     """A rate claim on the worst case over the family (module docstring of
-    ``scenarios.ztc22``), on the points that pass the declared filter above; the control is
+    ``papers.ztc22.scenario``), on the points that pass the declared filter above; the control is
     decided on the same points (its own worst case, whatever its member).  ``term_ratio(x)``:
     Theorem 4's privacy term over its statistical term at x (privacy rates).  Fewer than 4
     points over ``decades`` left: INCONCLUSIVE, not in the regime, with the numbers."""

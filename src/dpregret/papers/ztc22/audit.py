@@ -1,7 +1,7 @@
 """Zhang, Tran, Cutkosky (NeurIPS 2022), "Differentially Private Online-to-Batch for Smooth Losses":
-white-box support for the privacy audit of Algorithm 1 (Theorem 3): :class:`FixedData` serves
+white-box support for the privacy audit of Algorithm 1 (Theorem 3, Sec. 2; proof in App. B.2): :class:`FixedData` serves
 a fixed (worst-case neighbour) data set in order, and :func:`transcript_logpdf` is the exact
-density of a released sequence under :func:`dpregret.learners.o2b.run`.
+density of a released sequence under :func:`dpregret.papers.ztc22.o2b.run`.
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def transcript_logpdf(problem, zs: list[tuple], learner, released: np.ndarray, *
     Algorithm 1 on the data set ``zs`` with a deterministic learner: replaying the algorithm on
     y fixes w_t, x_t, g_t and sigma_t, hence gamma_t = y_t - g_t and, through I_t, the node
     draw R_t = gamma_t - sum_{i in I_t, i < t} R_i ~ N(0, sigma_t^2 I).  Exact (white box)."""
-    from ..tree import binary_prefix_set
+    from ...tree import binary_prefix_set
 
     n, T, d = released.shape
     G, H = problem.G, problem.H

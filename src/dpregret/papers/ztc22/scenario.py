@@ -1,5 +1,5 @@
-"""Zhang, Tran, Cutkosky (NeurIPS 2022): the runs behind the claims of ``claims.ztc22``
-(Remark 5's worst-case rates: ``claims.ztc22_linear``).
+"""Zhang, Tran, Cutkosky (NeurIPS 2022), the experiments of Sec. 2-5: the runs behind the claims of ``papers.ztc22.claims``
+(Remark 5's worst-case rates: ``papers.ztc22.claims_linear``).
 
 Experiments (one tidy table each; one row per algorithm x point x replicate):
 
@@ -55,7 +55,7 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   the regularised losses of Theorem 11, at every T of ``T_pf`` (large enough that the iterate
   leaves 0 and the bound falls below L(x_0) - L*) and every universal constant C of
   ``C_grid_pf`` (the paper leaves the C of Lemmas 22-23 unspecified; the claim is decided at
-  the declared ``C_pf``), through the compiled path (``learners.o2b_jit.linear_pf_block``).
+  the declared ``C_pf``), through the compiled path (``papers.ztc22.o2b_jit.linear_pf_block``).
   Each row carries the measured regularised regret, Theorem 11's bound with it (and with C / 2),
   L(x_0) - L* and max_t ||gbar_t|| / Theorem 11's bound on it (its second part).
 
@@ -70,11 +70,12 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..environments.stochastic import LeastSquares, LinearFamily, Location, Logistic, TiledStreams
-from ..learners import dpsgd, o2b, o2b_bounds
-from ..learners.oco import Frozen, OptimisticOGD, ParameterFree, ProjectedOGD, StronglyConvexOSD, ogd_regret_bound
-from ..rng import ReplicateStreams, stable_key
-from ..claims.ztc22_linear import linear_T_algs  # the rows' names the claims read
+from ...environments.stochastic import LeastSquares, LinearFamily, Location, Logistic, TiledStreams
+from . import dpsgd, o2b
+from . import bounds as o2b_bounds
+from ...learners.oco import Frozen, OptimisticOGD, ParameterFree, ProjectedOGD, StronglyConvexOSD, ogd_regret_bound
+from ...rng import ReplicateStreams, stable_key
+from .claims_linear import linear_T_algs  # the rows' names the claims read
 
 EXPERIMENTS = ("rates", "linear_T", "optimistic", "sensitivity", "strongly_convex", "rho_d", "minimax", "param_free")
 
@@ -347,12 +348,12 @@ def thm4_family_bound(prob, T: int, k: float, rho: float, R: int) -> np.ndarray:
 
 
 def _user_claim(rate: str):
-    from .contract import UserClaim, in_order
+    from ...scenarios.contract import UserClaim, in_order
 
     cid = f"ZTC-rem5-rate-T-{rate}"
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from ..claims.ztc22_linear import linear_T_claims
+        from .claims_linear import linear_T_claims
         return linear_T_claims(runs, p, tol, alpha, rng_for, name=name, rates=(rate,))[cid]
 
     def paper_rows(tables, p, point):  # the door's paper rows: the pipeline's linear_T at this T
@@ -443,7 +444,7 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
         pf["ghat_controls"] = {"C_half": half["ghat"]}
         run = o2b.run(prob, ParameterFree(R, prob.d, prob.r, pf["ghat"]), T, k=3, rho=rho,
                       src=_streams(seed, reps, "pf", "data", T), noise_src=_streams(seed, reps, "pf", "noise", T),
-                      checkpoints=[T], reg="pf", pf=pf)  # compiled: learners.o2b_jit.linear_pf_block
+                      checkpoints=[T], reg="pf", pf=pf)  # compiled: papers.ztc22.o2b_jit.linear_pf_block
         reg = run.regret[:, -1]
         b_reg = o2b_bounds.bound_thm11(reg, T, rho, prob, pf) - o2b_bounds.bound_thm11(np.zeros(R), T, rho, prob, pf)
         frames.append(_rows({"subopt": run.subopt[:, -1], "regret_bar": reg, "bound": o2b_bounds.bound_thm11(reg, T, rho, prob, pf),

@@ -1,6 +1,6 @@
 """Zhang, Tran, Cutkosky (NeurIPS 2022), "Differentially Private Online-to-Batch for Smooth Losses":
-the one-pass projected DP-SGD baseline at Algorithm 1's privacy budget, run on the same data
-streams as :func:`dpregret.learners.o2b.run`.
+the one-pass projected DP-SGD baseline at Algorithm 1's privacy budget (the "sanitised
+inputs" camp of Sec. 1, Abadi et al. 2016), run on the same data streams as :func:`dpregret.papers.ztc22.o2b.run`.
 """
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import math
 
 import numpy as np
 
-from .. import _validate as V
-from ..environments.stochastic import project_ball
-from ..rng import ReplicateStreams, draw_normal
+from ... import _validate as V
+from ...environments.stochastic import project_ball
+from ...rng import ReplicateStreams, draw_normal
 from .o2b import Run
 
 
