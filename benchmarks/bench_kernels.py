@@ -33,16 +33,16 @@ import numpy as np
 from dpregret.environments.bco import switching_distance
 from dpregret.environments.polytopes import Simplex
 from dpregret.environments.stochastic import Location
-from dpregret.learners.bandits import Exp2, PrivateFeedback, exp2_params_thm4_1
-from dpregret.learners.exp2_jit import exp2_block
-from dpregret.learners.ftrl import ExpWeights, eta_thm34
+from dpregret.papers.as17.bandits import Exp2, PrivateFeedback, exp2_params_thm4_1
+from dpregret.papers.as17.exp2_jit import exp2_block
+from dpregret.papers.as17.ftrl import ExpWeights, eta_thm34
 from dpregret.learners.oco import ProjectedOGD
-from dpregret.learners.prefix_sums import TreeSum, scaled_draws
+from dpregret.papers.as17.prefix_sums import TreeSum, scaled_draws
 from dpregret.papers.env21.learners import (
     algorithm1_parameters, batch_schedule, laplace_lambda_lemma5_1, private_bandit,
 )
-from dpregret.learners.scrible import Scrible, theorem_4_5_eta
-from dpregret.learners.scrible_jit import scrible_block
+from dpregret.papers.as17.scrible import Scrible, theorem_4_5_eta
+from dpregret.papers.as17.scrible_jit import scrible_block
 from dpregret.papers.vdh19.learners import PrivatePotential, SparsePotential, log_prediction
 from dpregret.papers.ztc22 import bounds as o2b_bounds
 from dpregret.papers.ztc22 import o2b
@@ -558,11 +558,11 @@ def reference_scrible(T: int, replicates, seed: int = SEED) -> np.ndarray:
     return np.array(out)
 
 
-# --- 12. FTRL experts on TreeBasedAgg, numba (learners.experts_jit, the same rounds as kernel 2) -----
+# --- 12. FTRL experts on TreeBasedAgg, numba (papers.as17.experts_jit, the same rounds as kernel 2) -----
 def kernel_ftrl_jit(T: int, R: int, seed: int = SEED):
     """Kernel 2's learner through experts_jit.experts_block (E = 1; the nonprivate and
     fresh-noise learners of the block run on their own zero-scale draws and are ignored)."""
-    from dpregret.learners.experts_jit import experts_block
+    from dpregret.papers.as17.experts_jit import experts_block
     from dpregret.tree import draws_per_release
 
     N = FTRL_N

@@ -1,5 +1,5 @@
 """Peer comparison: our non-private EXP2 on the simplex vertices (= Exp3 with uniform exploration,
-:class:`dpregret.learners.bandits.Exp2`, vectorised over replicates) against SMPyBandits' ``Exp3``
+:class:`dpregret.papers.as17.bandits.Exp2`, vectorised over replicates) against SMPyBandits' ``Exp3``
 (one Python object per replicate, one round at a time) on the same instance, horizon and replicate
 count: mean pseudo-regret at T with 95% t-intervals, a Welch interval for the difference (equal
 within CI = it contains 0), and throughput (rounds x replicates per second) with the ratio ours/peer.
@@ -45,7 +45,7 @@ import time
 import numpy as np
 from scipy import stats
 
-from dpregret.learners.bandits import Exp2, exp2_params_thm4_1
+from dpregret.papers.as17.bandits import Exp2, exp2_params_thm4_1
 from dpregret.rng import ReplicateStreams, stable_key
 
 from bench_kernels import _best_time  # noqa: E402  (this directory is on sys.path when run as a script)

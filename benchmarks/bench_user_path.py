@@ -20,7 +20,7 @@ the numbers depend on machine load.
 Settings and what is compared (setting: paper's learner as a user's vs the fast path):
 - ``bco``: SCRiBLe (``as17_blo_user.paper_learner``, drawing from the paper rows' stream) in
   Algorithm 4 vs ``scrible_block`` (numba), rows ``dp_scrible`` and ``dp_scrible_composed``;
-- ``bandit``: EXP2 (``learners.bandits.Exp2``, the paper rows' stream) in Algorithm 4 vs
+- ``bandit``: EXP2 (``papers.as17.bandits.Exp2``, the paper rows' stream) in Algorithm 4 vs
   ``exp2_block`` (numba), row ``dp_exp2``;
 - ``experts``: exponential weights on the fed sums (``ExpWeights`` on ``ExactSum``) vs the
   scenario's block rounds (``experts_jit``), rows ``tree``, ``nonprivate``, ``fresh_noise``; the
@@ -74,8 +74,8 @@ def _pick(grid, which: str):
 
 # --- one function per setting: (claim, point label, R, fast(), user(), compare(fast_out, user_out)) -----------------
 def bco(preset: str, which: str, smoke: bool):
-    from dpregret.scenarios import as17_blo as B
-    from dpregret.scenarios import as17_blo_user as U
+    from dpregret.papers.as17 import scenario_blo as B
+    from dpregret.papers.as17 import user_blo as U
 
     run, p = preset_params("as17_blo", preset, None, None, None)
     T = 2000 if smoke else _pick(p["T"], which)
@@ -93,8 +93,8 @@ def bco(preset: str, which: str, smoke: bool):
 
 
 def bandit(preset: str, which: str, smoke: bool):
-    from dpregret.learners.bandits import Exp2
-    from dpregret.scenarios import as17_bandits as S
+    from dpregret.papers.as17.bandits import Exp2
+    from dpregret.papers.as17 import scenario_bandits as S
 
     run, p = preset_params("as17_mab", preset, None, None, None)
     T = 5000 if smoke else _pick(p["T"], which)
@@ -112,10 +112,10 @@ def bandit(preset: str, which: str, smoke: bool):
 
 
 def experts(preset: str, which: str, smoke: bool):
-    from dpregret.learners.ftrl import ExpWeights, eta_thm34
-    from dpregret.learners.prefix_sums import ExactSum
-    from dpregret.scenarios import as17_experts as X
-    from dpregret.scenarios import as17_experts_user as U
+    from dpregret.papers.as17.ftrl import ExpWeights, eta_thm34
+    from dpregret.papers.as17.prefix_sums import ExactSum
+    from dpregret.papers.as17 import scenario_experts as X
+    from dpregret.papers.as17 import user_experts as U
 
     run, p = preset_params("as17_experts", preset, None, None, None)
     T = 3000 if smoke else _pick(p["T"], which)
@@ -136,10 +136,10 @@ def experts(preset: str, which: str, smoke: bool):
 
 
 def olo(preset: str, which: str, smoke: bool):
-    from dpregret.learners.olo import BallFTRL, d_r_quadratic, eta_ftrl
-    from dpregret.learners.prefix_sums import ExactSum
-    from dpregret.scenarios import as17_olo as X
-    from dpregret.scenarios import as17_olo_user as U
+    from dpregret.papers.as17.olo import BallFTRL, d_r_quadratic, eta_ftrl
+    from dpregret.papers.as17.prefix_sums import ExactSum
+    from dpregret.papers.as17 import scenario_olo as X
+    from dpregret.papers.as17 import user_olo as U
 
     run, p = preset_params("as17_olo", preset, None, None, None)
     T = 3000 if smoke else _pick(p["T"], which)

@@ -5,11 +5,11 @@ import pytest
 from scipy.optimize import minimize_scalar
 from scipy.special import softmax
 
-from dpregret.claims.as17_experts import evaluate
-from dpregret.learners.ftrl import ExpWeights, eta_thm34
+from dpregret.papers.as17.claims_experts import evaluate
+from dpregret.papers.as17.ftrl import ExpWeights, eta_thm34
 from dpregret.calibration import fresh_noise_lambda, tree_lambda
-from dpregret.learners.prefix_sums import ExactSum
-from dpregret.scenarios.as17_experts import bound_thm3_4, d_noise_mc, simulate
+from dpregret.papers.as17.prefix_sums import ExactSum
+from dpregret.papers.as17.scenario_experts import bound_thm3_4, d_noise_mc, simulate
 from margins import assert_not_verdict, assert_verdict, assert_z
 
 
@@ -102,7 +102,7 @@ def test_fixed_leader_claims_hold_and_controls_are_caught(small_run):
 
 
 def test_exact_draws_claim_and_its_control():
-    from dpregret.claims.as17_experts import check_draws
+    from dpregret.papers.as17.claims_experts import check_draws
     Ts = [1, 2, 7, 8, 100]
     assert check_draws(Ts).verdict == "PASS"
     assert check_draws(Ts, pad=False).verdict == "FAIL"
@@ -132,11 +132,11 @@ def test_vacuous_points_are_reported_and_decide_nothing():
 
 
 def test_blocked_laplace_serves_the_streams_draws():
-    """scenarios.as17_experts.BlockedLaplace (speed only) serves exactly streams.laplace(1.0, (k, N))."""
+    """papers.as17.scenario_experts.BlockedLaplace (speed only) serves exactly streams.laplace(1.0, (k, N))."""
     import numpy as np
 
     from dpregret.rng import ReplicateStreams
-    from dpregret.scenarios import as17_experts as S
+    from dpregret.papers.as17 import scenario_experts as S
 
     a, b = ReplicateStreams(3, (1, 2), range(4)), ReplicateStreams(3, (1, 2), range(4))
     blocked = S.BlockedLaplace(b, 5)
@@ -150,12 +150,12 @@ import pytest  # noqa: E402
 @pytest.mark.parametrize("env,T,cblock", [("stochastic", 300, 7), ("switching", 77, 512), ("stochastic", 64, 64),
                                           ("fixed", 100, 33)])
 def test_compiled_rounds_equal_the_per_round_classes(monkeypatch, env, T, cblock):
-    """learners.experts_jit (speed only) gives the per-round classes' numbers, to rounding: the
+    """papers.as17.experts_jit (speed only) gives the per-round classes' numbers, to rounding: the
     same draws and arithmetic, but numpy dispatches its exp/log/sum kernels by CPU (AVX-512 here),
     so the last bits may differ from the compiled loop's (seen: 3.6e-15 on a regret of 5)."""
     import pandas as pd
 
-    from dpregret.scenarios import as17_experts as S
+    from dpregret.papers.as17 import scenario_experts as S
 
     monkeypatch.setattr(S, "CBLOCK", cblock)
     fast = S.simulate(env, 5, T, [0.5, 3], range(2, 5), 11)

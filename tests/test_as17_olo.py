@@ -3,9 +3,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpregret.claims.as17_tables import OLO_BOUNDS, evaluate_olo_bound, olo_bound_results, olo_regime
-from dpregret.learners.olo import eta_ftrl
-from dpregret.scenarios import as17_olo
+from dpregret.papers.as17.claims_tables import OLO_BOUNDS, evaluate_olo_bound, olo_bound_results, olo_regime
+from dpregret.papers.as17.olo import eta_ftrl
+from dpregret.papers.as17 import scenario_olo as as17_olo
 from margins import assert_verdict, assert_z
 
 
@@ -134,7 +134,7 @@ def test_regret_rate_grid_R_runs_at_regret_mu_and_regret_eps_and_is_read_by_the_
     """Grid R (``regret_mu``): the simulate job writes Algorithm 1's runs of one env at the sequence's own
     mean and ``regret_eps`` only, the same numbers as ``simulate`` at that mu; the regret-rate check reads
     those rows (relabelled T) for its row, every other claim the shared T grid."""
-    from dpregret.claims.as17_tables import OLO_SPECS, regret_rate_rows
+    from dpregret.papers.as17.claims_tables import OLO_SPECS, regret_rate_rows
     p = {"rate_eps": 4.0, "regret_eps": 32.0, "eps": [4.0, 32.0], "phases": 4, "mu": 0.5, "mu_fixed": 0.2,
          "regret_mu": {"stochastic": 0.2}}
     assert as17_olo.grid_mu(p, "R", "cube", "stochastic") == 0.2 and as17_olo.grid_mu(p, "T", "cube", "stochastic") == 0.5

@@ -5,9 +5,9 @@ import pytest
 
 from dpregret.claims.core import Claim
 from dpregret.claims.rates import RateSpec, evaluate_rate
-from dpregret.learners.bandits import Exp2, ExploreTree, PrivateFeedback, bound_thm4_1, exp2_params_thm4_1
+from dpregret.papers.as17.bandits import Exp2, ExploreTree, PrivateFeedback, bound_thm4_1, exp2_params_thm4_1
 from dpregret.rng import ReplicateStreams, stable_key
-from dpregret.scenarios import as17_bandits, as17_blo, as17_olo
+from dpregret.papers.as17 import scenario_bandits as as17_bandits, scenario_blo as as17_blo, scenario_olo as as17_olo
 from margins import assert_clear, assert_verdict, assert_z
 
 
@@ -182,7 +182,7 @@ def test_pulled_noise_kernel_equals_the_full_kernel_fed_the_pulled_arms_noise():
     the same regret as exp2_block when every arm's noise equals that number (Lemma 4.2: only the
     pulled arm's noise reaches the learner), over many arm switches.  Step sizes as Theorem 4.1's
     (eta N / gamma < 1): far outside, the importance weights amplify rounding chaotically."""
-    from dpregret.learners.exp2_jit import exp2_block, exp2_block_pulled
+    from dpregret.papers.as17.exp2_jit import exp2_block, exp2_block_pulled
     rng = np.random.default_rng(5)
     R, N, T = 3, 6, 4000
     eta, gam, lam = (np.repeat(v, R) for v in ([0.001, 0.01, 0.005], [0.01, 0.1, 0.05], [2.0, 0.5, 0.0]))
@@ -223,7 +223,7 @@ def test_switching_block_equals_the_sources_rounds():
 
 
 def test_eps_window_regime_passes_a_noise_dominated_window_and_flags_one_outside():
-    from dpregret.claims.as17_tables import MAB_SPECS, eps_window_regime
+    from dpregret.papers.as17.claims_tables import MAB_SPECS, eps_window_regime
     from dpregret.claims.core import Result
     spec = next(s for s in MAB_SPECS if s.claim.claim_id == "AS17-T2-mab-rate-eps")
     regime = {"noise_share_min": 0.5, "trivial_share_max": 0.5}
@@ -272,7 +272,7 @@ def test_explore_tree_rounds_equal_the_class(env):
     """ExploreTreeRounds (blocks of rounds, the scenario's path) gives the per-round class's
     sum_t <p_t, l_t> on the same draws, for two eps rows, across uneven block edges (blocks of
     7, 64 and 300 rounds, so stored tree nodes carry over between blocks)."""
-    from dpregret.learners.bandits import ExploreTree, ExploreTreeRounds
+    from dpregret.papers.as17.bandits import ExploreTree, ExploreTreeRounds
     from dpregret.rng import ReplicateStreams
     N, T, reps, eps = 3, 1000, [0, 2, 5], [0.5, 4.0]
     R = len(reps)
@@ -317,7 +317,7 @@ def test_thm41_bound_on_the_signed_grid_catches_the_halved_bound_and_the_nonlear
     """On the signed sequence at large eps EXP2 reaches ~2/3 of Theorem 4.1's bound (pilot 0.55-0.65):
     the claim passes, the same runs against half the bound fail, the uniform arm (2 T (N - 1) / N)
     fails against the bound; the step-halved secondary stays below the bound."""
-    from dpregret.claims.as17_tables import thm4_1_bound
+    from dpregret.papers.as17.claims_tables import thm4_1_bound
     plan = {"dp_exp2": [256.0], "dp_exp2_half_step": [256.0]}
     df = pd.concat([as17_bandits.simulate("signed", 32, T, plan, range(8), 7, pulled_noise=True).assign(grid="bound")
                     for T in (1000, 10000)], ignore_index=True)
@@ -332,9 +332,9 @@ def test_thm41_bound_on_the_signed_grid_catches_the_halved_bound_and_the_nonlear
 
 
 def test_learning_gates_pass_a_learner_and_fail_a_nonlearner():
-    """claims.as17_gates: the T-grid gate passes regret ~ sqrt(T) at 1/10 of the non-learner's and
+    """papers.as17.claims_gates: the T-grid gate passes regret ~ sqrt(T) at 1/10 of the non-learner's and
     fails the non-learner itself (slope 1, share 1); the point gate likewise."""
-    from dpregret.claims.as17_gates import gate_points, gate_T
+    from dpregret.papers.as17.claims_gates import gate_points, gate_T
     rng = np.random.default_rng(0)
     Ts = np.array([1e3, 3e3, 1e4, 3e4, 1e5])
     noise = [rng.normal(1, 0.05, 16) for _ in Ts]
@@ -350,7 +350,7 @@ def test_learning_gates_pass_a_learner_and_fail_a_nonlearner():
 def test_mab_rate_N_divides_out_sqrt_log_N_and_carries_its_gate():
     """AS17-T2-mab-rate-N: regret / sqrt(ln N) vs N (a regret exactly sqrt(N ln N) has slope 1/2), its
     learning gate on non-private EXP2 and its non-learner (uniform play) caught on it."""
-    from dpregret.claims.as17_tables import MAB_SPECS, decide_rate
+    from dpregret.papers.as17.claims_tables import MAB_SPECS, decide_rate
     spec = next(s for s in MAB_SPECS if s.claim.claim_id == "AS17-T2-mab-rate-N")
     rng = np.random.default_rng(2)
     rows = []
@@ -372,7 +372,7 @@ def test_mab_rate_N_divides_out_sqrt_log_N_and_carries_its_gate():
 
 
 def test_fixed_olo_sequence_is_the_stochastic_mean_and_block_invariant():
-    from dpregret.scenarios import as17_olo
+    from dpregret.papers.as17 import scenario_olo as as17_olo
     src = as17_olo.FixedOLO("cube", 4, 0.2)
     np.testing.assert_allclose(as17_olo.loss_block(src, 5, 3, 2), np.full((2, 3, 4), 0.05))
     whole = as17_olo.simulate("sphere", "fixed", 4, 300, [4.0], range(4), 3, mu=0.2)

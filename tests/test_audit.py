@@ -16,10 +16,10 @@ from dpregret.claims import privacy as P
 from dpregret.claims import privacy_audit as PA
 from dpregret.claims.core import record
 from dpregret.claims.privacy import SPECS, run_audit
-from dpregret.learners.bandits import Exp2, PrivateFeedback
-from dpregret.learners.exp2_jit import exp2_block
-from dpregret.learners.scrible import Scrible
-from dpregret.learners.scrible_jit import scrible_block
+from dpregret.papers.as17.bandits import Exp2, PrivateFeedback
+from dpregret.papers.as17.exp2_jit import exp2_block
+from dpregret.papers.as17.scrible import Scrible
+from dpregret.papers.as17.scrible_jit import scrible_block
 from dpregret.rng import ReplicateStreams
 from dpregret.tree import TreeBasedAgg
 from margins import assert_clear, assert_z

@@ -91,7 +91,7 @@ def test_as17_olo_scales(T):
     """Corollary 3.2 items 2 and 3 (sphere: ||Y||_1 = sqrt N; cube: 1; diam_1 = 2 ||Y||_1) and Theorem
     3.5's sigma = max{||Y||_2 sqrt(T / (sqrt(N) K)), sqrt(N)/eps K ln(K/delta)}, K = ceil(log2 T) (the
     tree's draws per release), as the Table 1 scenario's rows use them (delta = 1/T, ||Y||_2 = 1)."""
-    from dpregret.scenarios.as17_olo import noise_scales
+    from dpregret.papers.as17.scenario_olo import noise_scales
 
     for N in NS[1:]:
         for eps in EPSS:
@@ -106,8 +106,8 @@ def test_as17_olo_scales(T):
 def test_as17_algorithm4_lambda(T):
     """Lemma 4.2 / Theorem 4.1: lambda = B / eps, B = 1 for arms; eta and gamma of Theorem 4.1; and the
     noise PrivateFeedback forwards is lambda times a standard draw (read from a run)."""
-    from dpregret.learners.bandits import Exp2, PrivateFeedback
-    from dpregret.scenarios.as17_bandits import row_params
+    from dpregret.papers.as17.bandits import Exp2, PrivateFeedback
+    from dpregret.papers.as17.scenario_bandits import row_params
 
     for N in NS[1:]:
         for eps in EPSS:
@@ -127,7 +127,7 @@ def test_as17_algorithm4_lambda(T):
 def test_as17_scrible_lambda(domain):
     """Theorem 4.5 through Lemma 4.2 with replace-one neighbours: the forwarded <l, y> / ||y||_inf ranges
     over 2 ||Y||_1 (||Y||_1 = sqrt N on the ball, 1 on the cube), so lambda = 2 ||Y||_1 / eps."""
-    from dpregret.scenarios.as17_blo import params
+    from dpregret.papers.as17.scenario_blo import params
 
     for N in NS:
         for T in TS:
@@ -141,7 +141,7 @@ def test_as17_explore_tree_lambda(T):
     """The ExploreTree baseline: TreeBasedAgg over importance-weighted losses (N / gamma) v e_j, l1
     sensitivity N / gamma, gamma = min(1, (N ln N / T)^(1/3)): lambda = (N / gamma) (floor(log2 T)+1) / eps
     (read from the run: the first node drawn through _Unit is lambda)."""
-    from dpregret.learners.bandits import ExploreTreeRounds
+    from dpregret.papers.as17.bandits import ExploreTreeRounds
 
     for N in (2, 5):
         eps = np.array([0.5, 2.0])

@@ -28,7 +28,8 @@ LIBRARY = [m.name for m in pkgutil.walk_packages(dpregret.__path__, "dpregret.")
 
 def pipeline_claim_ids() -> set[str]:
     """Every claim id the pipeline registers (dpregret.claims.*)."""
-    from dpregret.claims import as17_experts, as17_tables, privacy
+    from dpregret.claims import privacy
+    from dpregret.papers.as17 import claims_experts as as17_experts, claims_tables as as17_tables
     from dpregret.papers.env21 import claims as env21
     from dpregret.papers.vdh19 import claims as vdh19
     from dpregret.papers.ztc22 import claims as ztc22

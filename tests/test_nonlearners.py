@@ -38,7 +38,7 @@ def _make(setting, reps, dim, T, seed=11):
         from dpregret.environments.polytopes import make_domain
         return NL.FrozenPolytope(R, make_domain("simplex", dim), T, 1.0)
     if setting == "bco":
-        from dpregret.scenarios.as17_blo_user import Domain
+        from dpregret.papers.as17.user_blo import Domain
         return NL.FrozenBCO(R, Domain("ball", dim), T, 1.0, streams)
     if setting == "experts":
         return NL.UniformExperts(R, dim, T)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from dpregret.learners.scrible import (
+from dpregret.papers.as17.scrible import (
     Scrible, eigenvectors, eta_condition_holds, ftrl_step, theorem_4_5_eta, theorem_d1_bound,
 )
 from dpregret.rng import ReplicateStreams, stable_key
@@ -202,7 +202,7 @@ def _reference_blo(domain, env, N, T, plan, replicates, root_seed, phases=4, mu=
     """as17_blo.simulate's regret written round by round with the numpy class (the
     definition the compiled kernel must reproduce)."""
     from dpregret.environments.olo import StochasticOLO, SwitchingOLO, best_in_hindsight
-    from dpregret.scenarios import as17_blo
+    from dpregret.papers.as17 import scenario_blo as as17_blo
     from dpregret.rng import stable_key
 
     R = len(replicates)
@@ -232,7 +232,7 @@ def _reference_blo(domain, env, N, T, plan, replicates, root_seed, phases=4, mu=
 def test_compiled_kernel_matches_class(domain, env, monkeypatch):
     """The scenario's fused numba rounds (blocks of 64 here, so block edges are crossed)
     equal the class's predict/update loop on the same draws, to rounding."""
-    from dpregret.scenarios import as17_blo
+    from dpregret.papers.as17 import scenario_blo as as17_blo
 
     monkeypatch.setattr(as17_blo, "BLOCK", 64)
     plan = {"scrible": [None], "dp_scrible": [1.0, 4.0], "dp_scrible_composed": [4.0]}

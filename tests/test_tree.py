@@ -151,7 +151,7 @@ def test_tree_releases_in_blocks_equal_the_streaming_class(T):
     """TreeReleases (blocks of steps) releases what TreeBasedAgg releases step by step on the
     same draws, to rounding, whatever the block edges; and the prefix-sum classes' block()
     methods equal their step() paths (ExactSum and FreshNoise exactly)."""
-    from dpregret.learners.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
+    from dpregret.papers.as17.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
     from dpregret.rng import ReplicateStreams, stable_key
     from dpregret.tree import TreeReleases
     d, reps, scales = 3, [0, 4], [1.0, 2.5]

@@ -1,5 +1,5 @@
 """Your own bandit linear optimisation learner as Algorithm 4's base learner (Agarwal and Singh
-2017, section 4.2, Theorem 4.5; ``dpregret.scenarios.as17_blo_user``): the paper's rows
+2017, section 4.2, Theorem 4.5; ``dpregret.papers.as17.user_blo``): the paper's rows
 do not move, the paper's SCRiBLe through the generic per-round path gives the compiled kernel's
 numbers, the learner is fed the pulled point's loss plus the paper's noise, and a small learner
 gets the verdict of ``AS17-T2-blo-ball-rate-T`` with its control (lambda by advanced composition)
@@ -10,8 +10,8 @@ import pytest
 
 from dpregret.environments.olo import StochasticOLO
 from dpregret.rng import ReplicateStreams, stable_key
-from dpregret.scenarios import as17_blo as B
-from dpregret.scenarios import as17_blo_user as U
+from dpregret.papers.as17 import scenario_blo as B
+from dpregret.papers.as17 import user_blo as U
 
 
 class EigenScrible:
@@ -278,7 +278,7 @@ def test_user_claim_decides_small_learners_with_their_controls_caught(small_runs
     other side of it on another), so none is asserted: what is asserted has a declared margin (each
     control and the T^(3/4) learner FAIL by at least their interval's half-width; the two SCRiBLes'
     intervals lie within 0.1 of each other) or is exact (the paper's verdict is the pipeline's)."""
-    from dpregret.claims.as17_tables import blo_rate_T_claim
+    from dpregret.papers.as17.claims_tables import blo_rate_T_claim
 
     uc, p, runs = small_runs
     assert (uc.claim, uc.scenario, uc.setting, uc.paper_name) == ("AS17-T2-blo-ball-rate-T", "as17_blo", "bco",

@@ -1,5 +1,5 @@
 """Your own experts learner fed TreeBasedAgg's private prefix sums (Agarwal and Singh 2017,
-section 3; ``dpregret.scenarios.as17_experts_user``): the paper's rows do not move,
+section 3; ``dpregret.papers.as17.user_experts``): the paper's rows do not move,
 the paper's exponential weights through the generic per-round path gives the paper's tree /
 nonprivate / fresh_noise numbers, the learner sees exactly the tree's releases, and a small
 learner gets the verdict of ``AS17-cor3.2-gap-rate-T`` with its control (fresh-noise sums) caught."""
@@ -7,12 +7,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpregret.claims import as17_experts as C
-from dpregret.learners.ftrl import ExpWeights, eta_thm34
-from dpregret.learners.prefix_sums import ExactSum, FreshNoise, scaled_draws
+from dpregret.papers.as17 import claims_experts as C
+from dpregret.papers.as17.ftrl import ExpWeights, eta_thm34
+from dpregret.papers.as17.prefix_sums import ExactSum, FreshNoise, scaled_draws
 from dpregret.rng import stable_key
-from dpregret.scenarios import as17_experts as X
-from dpregret.scenarios import as17_experts_user as U
+from dpregret.papers.as17 import scenario_experts as X
+from dpregret.papers.as17 import user_experts as U
 from dpregret.tree import TreeBasedAgg
 
 
@@ -194,7 +194,7 @@ def test_user_claim_decides_a_small_learner_with_its_control_caught(small_runs):
     for res in (paper, mine):
         _clear(res, "PASS")  # ci_high below 0 + 0.15
     assert mine.measured != paper.measured
-    # the paper's learner is decided by the pipeline's check (claims.as17_experts.evaluate): the same
+    # the paper's learner is decided by the pipeline's check (papers.as17.claims_experts.evaluate): the same
     # estimate; with the same bootstrap rng, the same result
     rows = runs[~runs.algorithm.str.startswith("hedge")]
     d_noise = pd.DataFrame([{"N": 4, "T": t, "eps": 4.0, "d_noise": 1.0, "d_noise_se": 0.0} for t in P["T"]])

@@ -1,5 +1,5 @@
 """Your own bandit learner as Algorithm 4's base learner (Agarwal and Singh 2017, section 4;
-``dpregret.scenarios.as17_bandits``): the paper's rows do not move, the generic
+``dpregret.papers.as17.scenario_bandits``): the paper's rows do not move, the generic
 per-round path reproduces the compiled kernel for the paper's EXP2, and a small learner gets
 the rate verdict of ``AS17-T2-mab-rate-T`` with its control (the O~(T^(2/3)) baseline) caught."""
 import numpy as np
@@ -7,10 +7,10 @@ import pandas as pd
 import pytest
 
 from dpregret.environments.experts import StochasticExperts
-from dpregret.learners.bandits import Exp2
-from dpregret.learners.exp2_jit import exp2_block
+from dpregret.papers.as17.bandits import Exp2
+from dpregret.papers.as17.exp2_jit import exp2_block
 from dpregret.rng import ReplicateStreams, stable_key
-from dpregret.scenarios import as17_bandits as S
+from dpregret.papers.as17 import scenario_bandits as S
 
 
 class EXP3:
@@ -204,7 +204,7 @@ def test_user_claim_decides_a_small_learner_with_its_control_caught():
     the baseline FAILs, each clear of the threshold 0.6 by at least its interval's half-width
     (measured: EXP3 0.53 [0.51, 0.55], EXP2 0.54 [0.53, 0.56], baseline 0.70 [0.67, 0.73]).  (The
     grid from T = 100 left EXP3 at 0.63 [0.60, 0.66]: on the threshold.)"""
-    from dpregret.claims.as17_tables import mab_rate_T_claim
+    from dpregret.papers.as17.claims_tables import mab_rate_T_claim
 
     (uc,) = S.USER_CLAIMS
     assert (uc.claim, uc.scenario, uc.setting, uc.paper_name) == ("AS17-T2-mab-rate-T", "as17_mab", "bandit", "dp_exp2")

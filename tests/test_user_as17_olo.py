@@ -1,5 +1,5 @@
 """Your own OLO learner over the sphere / the cube fed TreeBasedAgg's private prefix sums (Agarwal
-and Singh 2017, Table 1 rows 2-3, Corollary 3.2 items 2-3; ``dpregret.scenarios.as17_olo_user``): the paper's rows do not move, the paper's FTRL through the generic per-round path gives
+and Singh 2017, Table 1 rows 2-3, Corollary 3.2 items 2-3; ``dpregret.papers.as17.user_olo``): the paper's rows do not move, the paper's FTRL through the generic per-round path gives
 the paper's tree / nonprivate / fresh_noise numbers, the learner sees exactly the tree's releases,
 and a small learner gets the verdict of ``AS17-T1-<row>-gap-rate-T`` with its control (fresh-noise
 sums) caught."""
@@ -7,13 +7,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpregret.claims import as17_tables as C
+from dpregret.papers.as17 import claims_tables as C
 from dpregret.claims.core import check_rng
-from dpregret.learners.olo import BallFTRL, CubeFTRL, d_r_quadratic, eta_ftrl
-from dpregret.learners.prefix_sums import ExactSum, FreshNoise, scaled_draws
+from dpregret.papers.as17.olo import BallFTRL, CubeFTRL, d_r_quadratic, eta_ftrl
+from dpregret.papers.as17.prefix_sums import ExactSum, FreshNoise, scaled_draws
 from dpregret.rng import stable_key
-from dpregret.scenarios import as17_olo as X
-from dpregret.scenarios import as17_olo_user as U
+from dpregret.papers.as17 import scenario_olo as X
+from dpregret.papers.as17 import user_olo as U
 from dpregret.tree import TreeBasedAgg
 
 

@@ -4,7 +4,7 @@ Laplace scale lambda or Gaussian sigma that a paper's privacy statement prescrib
 
 - Agarwal and Singh, Lemma 3.3 / Corollary 3.2: :func:`tree_lambda` (every TreeBasedAgg node);
   the fresh-noise baseline by advanced composition: :func:`fresh_noise_lambda`,
-  :func:`fresh_lambda`.  (Table 1's per-row scales are ``learners.olo.laplace_scale_cor3_2``.)
+  :func:`fresh_lambda`.  (Table 1's per-row scales are ``papers.as17.olo.laplace_scale_cor3_2``.)
 - Ene, Nguyen, Vladu, Lemmas 5.1 and 5.4: :func:`laplace_lambda_lemma5_1`,
   :func:`gaussian_sigma_lemma5_4`, :func:`lemma5_noise_scale`; what a noise does to the run:
   :func:`noise_mu` (Lemma 3.1's mu = E||noise||); the ratio the experiments' eps are chosen

@@ -32,7 +32,7 @@ import pandas as pd
 from . import cpu
 
 # check group -> claims module (groups absent here check nothing)
-CHECKS = {"as17_experts": "dpregret.claims.as17_experts", "as17_tables": "dpregret.claims.as17_tables",
+CHECKS = {"as17_experts": "dpregret.papers.as17.claims_experts", "as17_tables": "dpregret.papers.as17.claims_tables",
           "ztc22": "dpregret.papers.ztc22.claims", "env21": "dpregret.papers.env21.claims", "vdh19": "dpregret.papers.vdh19.claims"}
 
 

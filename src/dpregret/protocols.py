@@ -166,7 +166,8 @@ def _streams(seed: int, name: str, replicates: range, *key) -> ReplicateStreams:
 
 
 def _registry() -> dict[str, LearnerSpec]:
-    from .learners import bandits, ftrl, oco, olo, prefix_sums, scrible
+    from .learners import oco
+    from .papers.as17 import bandits, ftrl, olo, prefix_sums, scrible
     from .papers.vdh19 import learners as vdh
 
     def tree_experts(reps, N, T, seed, eps=1.0):

@@ -1,5 +1,5 @@
 # Agarwal and Singh (ICML 2017): FTRL with TreeBasedAgg on prediction with expert advice.
-from dpregret.claims.as17_experts import CLAIMS as AS17_EXPERTS_CLAIMS, EXACT_CLAIM
+from dpregret.papers.as17.claims_experts import CLAIMS as AS17_EXPERTS_CLAIMS, EXACT_CLAIM
 
 AS17X = RUN.get("as17_experts", {})
 AS17_EXPERTS_CLAIM_FILES = [

@@ -1,6 +1,6 @@
 # Agarwal and Singh (ICML 2017), Tables 1 and 2: full-information rows 2-4 (as17_olo),
 # bandit linear optimisation (as17_blo) and multi-armed bandits (as17_mab).
-from dpregret.claims.as17_tables import BLO_SPECS, EXTRA, MAB_SPECS, OLO_BOUNDS, OLO_SPECS
+from dpregret.papers.as17.claims_tables import BLO_SPECS, EXTRA, MAB_SPECS, OLO_BOUNDS, OLO_SPECS
 
 OLO = RUN.get("as17_olo", {})
 MAB = RUN.get("as17_mab", {})

@@ -10,7 +10,7 @@ def all_claims() -> dict:
     from ..papers.env21 import claims as env21
     from ..papers.vdh19 import claims as vdh19
     from ..papers.ztc22 import claims as ztc22
-    from . import as17_experts, as17_tables
+    from ..papers.as17 import claims_experts as as17_experts, claims_tables as as17_tables
 
     out = {**as17_experts.CLAIMS, as17_experts.EXACT_CLAIM.claim_id: as17_experts.EXACT_CLAIM}
     for spec in as17_tables.OLO_SPECS + as17_tables.MAB_SPECS + as17_tables.BLO_SPECS:

@@ -54,11 +54,11 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
     2).  The statistical check: the forwarded noises (value minus the loss of the arm played, or
     ``v / y - l``) of the T rounds are independent (a kernel that reused a round's noise would
     forward noise-free differences)."""
-    from ..learners.bandits import Exp2, PrivateFeedback
-    from ..learners.exp2_jit import exp2_block
-    from ..learners.scrible_jit import scrible_block
-    from ..learners.bandits import row_params
-    from ..learners.scrible import blo_row_params as blo_params
+    from ..papers.as17.bandits import Exp2, PrivateFeedback
+    from ..papers.as17.exp2_jit import exp2_block
+    from ..papers.as17.scrible_jit import scrible_block
+    from ..papers.as17.bandits import row_params
+    from ..papers.as17.scrible import blo_row_params as blo_params
 
     claim_lam, claim_lam_s = 1.0 / eps, 2.0 / eps
     lam, eta, gam = row_params("dp_exp2", N, T, eps)

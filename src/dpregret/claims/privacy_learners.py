@@ -70,8 +70,8 @@ def olo_tree_spec(eps: float = 1.0, T: int = 2, N: int = 2) -> AuditSpec:
     v = (1, ..., 1)/sqrt(N) on the unit l2 ball, e_1 on the unit l1 ball), every other loss 0.  Scored
     on the node transcript under the claim's lambda = 2 ||Y||_1 (floor(log2 T) + 1) / eps
     (``laplace_scale_cor3_2``'s formula, written out).  Cells: (row, position)."""
-    from ..learners.prefix_sums import TreeSum, scaled_draws
-    from ..learners.olo import noise_scales
+    from ..papers.as17.prefix_sums import TreeSum, scaled_draws
+    from ..papers.as17.olo import noise_scales
 
     m = int(math.log2(T)) + 1
     y1 = {"sphere": math.sqrt(N), "cube": 1.0}
@@ -122,8 +122,8 @@ def ftpl_tree_spec(eps: float = 4.0, T: int = 4, N: int = 4) -> AuditSpec:
     sigma (a leaf lies in floor(log2 T) + 1 nodes), which implies the theorem's (eps, 1/T)-DP (mu =
     1.67 at the defaults: delta(eps = 4) = 0.02 < 1/4).  At these parameters the privacy term of the
     max is the larger, also at a sigma sqrt(N) times smaller."""
-    from ..learners.prefix_sums import TreeSum, scaled_draws
-    from ..learners.olo import noise_scales
+    from ..papers.as17.prefix_sums import TreeSum, scaled_draws
+    from ..papers.as17.olo import noise_scales
 
     m = int(math.log2(T)) + 1
     K = max(1, math.ceil(math.log2(T)))

@@ -45,7 +45,7 @@ def tree_as17_spec(eps: float = 1.0, T: int = 4, N: int = 2) -> AuditSpec:
     code under audit).  Controls grosser than half_noise (lambda from the l_inf sensitivity m/eps
     -- equal to half_noise at N = 2 --, lambda = N/eps, no noise) would each cost a full sweep
     and show nothing more."""
-    from ..learners.prefix_sums import TreeSum, scaled_draws
+    from ..papers.as17.prefix_sums import TreeSum, scaled_draws
     from ..calibration import tree_lambda
 
     lam = N * (int(math.log2(T)) + 1) / eps  # the claim's scale (Lemma 3.3 with the corrected node count)

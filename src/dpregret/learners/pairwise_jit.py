@@ -1,7 +1,7 @@
 """numpy's pairwise summation, compiled (numba): the reductions of the compiled rounds round as
 numpy's ``np.sum`` / ``np.linalg.norm`` do (8 accumulators, blocks of 128; numpy/_core/src/umath/
 loops_utils.h.src).  Shared by the compiled rounds of Agarwal-Singh's experts
-(:mod:`dpregret.learners.experts_jit`: the softmax normaliser) and of Zhang-Tran-Cutkosky's
+(:mod:`dpregret.papers.as17.experts_jit`: the softmax normaliser) and of Zhang-Tran-Cutkosky's
 Algorithm 1 (:mod:`dpregret.papers.ztc22.o2b_jit`)."""
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ kernel is compiled into it: editing the callee alone changes nothing).
 
 Categories: ``mechanisms`` (``dpregret.mechanisms``), ``tree`` (``dpregret.tree``),
 ``accounting`` (sensitivities, node counts and noise calibrations), ``kernel`` (the numba
-kernels ``learners/exp2_jit.py``, ``learners/scrible_jit.py`` and
+kernels ``papers/as17/exp2_jit.py``, ``papers/as17/scrible_jit.py`` and
 ``papers/env21/jit.py``), ``learner`` (learner and algorithm logic).  Papers: ``AS17``
 (Agarwal-Singh 2017), ``ZTC22`` (Zhang-Tran-Cutkosky 2022), ``ENV21`` (Ene-Nguyen-Vladu 2021),
 ``VDH19`` (Van der Hoeven 2019).
@@ -170,7 +170,7 @@ _LIST = [
         "sphere and cube learners of Table 1 are then 2 eps-DP (less noise only lowers their regret: the Table 1 rate claims "
         "cannot see it; AUDIT-as17-cor3.2-olo-tree audits their tree at the scenario's scale).",
         ("AUDIT-as17-cor3.2-olo-tree",),
-        (SourceEdit(f"{KERNEL}.olo:laplace_scale_cor3_2",
+        (SourceEdit("dpregret.papers.as17.olo:laplace_scale_cor3_2",
                     "return 2.0 * _y_l1(domain, N) * nodes_covering_leaf(T) / eps",
                     "return _y_l1(domain, N) * nodes_covering_leaf(T) / eps"),)),
     *_ztc22("ztc-sensitivity-t-power-off", "ztc-sensitivity-missing-2"),  # papers/ztc22/mutants.py
@@ -188,7 +188,7 @@ _LIST = [
         "of a block. The numpy twin (PrivateFeedback) draws fresh noise each round. A fixed bias per arm misleads "
         "EXP2 and the noise no longer protects later rounds.",
         ("AS17-T2-mab-rate-T", "AUDIT-as17-lemma4.2-bandit"),
-        (SourceEdit(f"{KERNEL}.exp2_jit:exp2_block",
+        (SourceEdit("dpregret.papers.as17.exp2_jit:exp2_block",
                     ("z = lm * (Z[r, s, j] + bias[b, j])", "lm * (Z[r, s, arm] + bias[b, arm])"),
                     ("z = lm * (Z[r, 0, j] + bias[b, j])", "lm * (Z[r, 0, arm] + bias[b, arm])")),)),
     Mutant(
@@ -197,14 +197,14 @@ _LIST = [
         "l[arm] to the EXP2 update: in a fused kernel the noise term is easily left out of the one expression that "
         "matters. The numpy twin forwards l[arm] + Z[arm]. Regret only improves, so no regret claim can see it.",
         ("AUDIT-as17-lemma4.2-bandit",),
-        (SourceEdit(f"{KERNEL}.exp2_jit:exp2_block", "value = L[r, s, arm] + lm * (Z[r, s, arm] + bias[b, arm])",
+        (SourceEdit("dpregret.papers.as17.exp2_jit:exp2_block", "value = L[r, s, arm] + lm * (Z[r, s, arm] + bias[b, arm])",
                     "value = L[r, s, arm]"),)),
     Mutant(
         "scrible-kernel-estimate-sign", "AS17", "kernel",
         "scrible_block adds -N v eps_i lambda_i^(1/2) e_i to S instead of +: the sign of the one-point estimate is "
         "flipped (the perturbation direction taken from the reflected point), so SCRiBLe ascends the loss.",
         ("AS17-T2-blo-ball-rate-T", "AS17-thm4.5-bound"),
-        (SourceEdit(f"{KERNEL}.scrible_jit:scrible_block", "coef = N * sign * root * v",
+        (SourceEdit("dpregret.papers.as17.scrible_jit:scrible_block", "coef = N * sign * root * v",
                     "coef = -N * sign * root * v"),)),
     Mutant(
         "scrible-kernel-lambda-by-replicate", "AS17", "kernel",
@@ -213,7 +213,7 @@ _LIST = [
         "forwards the noise of the first algorithm's rows: none at all when that is the non-private SCRiBLe, as in "
         "the scenario.",
         ("AUDIT-as17-lemma4.2-bandit",),
-        (SourceEdit(f"{KERNEL}.scrible_jit:scrible_block", "v += (L[r, s, j] + lam[b] * Z[r, s, j])",
+        (SourceEdit("dpregret.papers.as17.scrible_jit:scrible_block", "v += (L[r, s, j] + lam[b] * Z[r, s, j])",
                     "v += (L[r, s, j] + lam[r] * Z[r, s, j])"),)),
     # --- learners --------------------------------------------------------------------------------
     Mutant(
@@ -222,7 +222,7 @@ _LIST = [
         "Z_t is still drawn and stored in .z, so every log and the Lemma 4.3 bookkeeping look right (a refactor that "
         "moved the noise addition into the first-round branch).",
         ("AUDIT-as17-lemma4.2-bandit",),
-        (SourceEdit(f"{KERNEL}.bandits:PrivateFeedback.update",
+        (SourceEdit("dpregret.papers.as17.bandits:PrivateFeedback.update",
                     "self.inner.update(value + self.z[rows, self.inner.arm])",
                     "first = not self.__dict__.get('_fed', False)\n"
                     "    self._fed = True\n"
@@ -232,7 +232,7 @@ _LIST = [
         "eta_thm34 returns sqrt(log N) / T instead of sqrt(log N / T): the square root closes one symbol early, a step "
         "size one power of T off. Exponential weights barely move, so the regret grows linearly.",
         ("AS17-cor3.2-regret-rate-T",),
-        (SourceEdit(f"{KERNEL}.ftrl:eta_thm34", "return float(np.sqrt(np.log(N) / S))",
+        (SourceEdit("dpregret.papers.as17.ftrl:eta_thm34", "return float(np.sqrt(np.log(N) / S))",
                     "return float(np.sqrt(np.log(N)) / S)"),)),
     Mutant(
         "exp2-eta-T-power", "AS17", "learner",
@@ -240,7 +240,7 @@ _LIST = [
         "the square root, one power of T off. gamma = eta N sqrt(c) shrinks with it, so EXP2 neither learns nor "
         "explores: linear regret.",
         ("AS17-T2-mab-rate-T",),
-        (SourceEdit(f"{KERNEL}.bandits:exp2_params_thm4_1", "eta = np.sqrt(np.log(N) / (2 * N * T * c))",
+        (SourceEdit("dpregret.papers.as17.bandits:exp2_params_thm4_1", "eta = np.sqrt(np.log(N) / (2 * N * T * c))",
                     "eta = np.sqrt(np.log(N) / (2 * N * c)) / T"),)),
     *_ztc22("ztc-noise-first-round-only"),  # papers/ztc22/mutants.py
     *_paper_mutants(env21_mutants.ALGORITHM1_LOGIC),  # papers/env21/mutants.py
@@ -254,7 +254,7 @@ _LIST = [
         "step's sign taken from the gains convention (w ~ exp(eta G)) while the learner is fed losses. "
         "Exponential weights then follow the worst expert.",
         ("AS17-cor3.2-regret-rate-T",),
-        (SourceEdit("dpregret.scenarios.as17_experts:_rounds_compiled",
+        (SourceEdit("dpregret.papers.as17.scenario_experts:_rounds_compiled",
                     "neg_eta = float(-np.asarray(eta, dtype=float))", "neg_eta = float(np.asarray(eta, dtype=float))"),)),
     Mutant(
         "experts-lambda-all-releases", "AS17", "accounting",
@@ -271,35 +271,35 @@ _LIST = [
         "_QuadraticFTRL.play projects +eta L~ / 2 instead of -eta L~ / 2: argmin_X eta <x, L~> + ||x||^2 completed to "
         "||x - eta L~ / 2||^2 (a sign slip in completing the square). FTRL moves with the losses.",
         ("AS17-T1-sphere-regret-rate-T", "AS17-T1-cube-regret-rate-T"),
-        (SourceEdit(f"{KERNEL}.olo:_QuadraticFTRL.play", "return self._project(-0.5 * self.eta * estimate)",
+        (SourceEdit("dpregret.papers.as17.olo:_QuadraticFTRL.play", "return self._project(-0.5 * self.eta * estimate)",
                     "return self._project(0.5 * self.eta * estimate)"),)),
     Mutant(
         "olo-eta-missing-sqrt", "AS17", "learner",
         "eta_ftrl returns D_R / S instead of sqrt(D_R / S): the minimiser of D_R / eta + eta S written without its "
         "square root. At S = T / 2 the step is ~1/T: FTRL barely leaves the centre, linear regret.",
         ("AS17-T1-sphere-regret-rate-T", "AS17-T1-cube-regret-rate-T"),
-        (SourceEdit(f"{KERNEL}.olo:eta_ftrl", "return math.sqrt(V.positive(\"D_R\", D_R) / V.positive(\"S\", S))",
+        (SourceEdit("dpregret.papers.as17.olo:eta_ftrl", "return math.sqrt(V.positive(\"D_R\", D_R) / V.positive(\"S\", S))",
                     "return V.positive(\"D_R\", D_R) / V.positive(\"S\", S)"),)),
     Mutant(
         "olo-cube-clip-unit-interval", "AS17", "learner",
         "CubeFTRL projects onto [0, 1]^N instead of [-1, 1]^N (np.clip(y, 0, 1), the unit-interval habit of "
         "probability vectors): the learner never plays a negative coordinate.",
         ("AS17-T1-cube-regret-rate-T",),
-        (SourceEdit(f"{KERNEL}.olo:CubeFTRL._project", "return np.clip(y, -1.0, 1.0)", "return np.clip(y, 0.0, 1.0)"),)),
+        (SourceEdit("dpregret.papers.as17.olo:CubeFTRL._project", "return np.clip(y, -1.0, 1.0)", "return np.clip(y, 0.0, 1.0)"),)),
     Mutant(
         "olo-ball-projection-squared-norm", "AS17", "learner",
         "BallFTRL projects y / max(1, ||y||^2) instead of y / max(1, ||y||): the norm computed squared (to save the "
         "square root) and used as the norm. Outside the ball the iterate lands at radius 1/||y||: the larger the "
         "evidence, the closer to the centre.",
         ("AS17-T1-sphere-regret-rate-T",),
-        (SourceEdit(f"{KERNEL}.olo:BallFTRL._project", "np.linalg.norm(y, axis=-1, keepdims=True)",
+        (SourceEdit("dpregret.papers.as17.olo:BallFTRL._project", "np.linalg.norm(y, axis=-1, keepdims=True)",
                     "np.sum(y * y, axis=-1, keepdims=True)"),)),
     Mutant(
         "olo-lambda-all-releases", "AS17", "accounting",
         "laplace_scale_cor3_2 = diam_1(Y) T / eps instead of diam_1(Y) (floor(log2 T) + 1) / eps: every loss counted "
         "in all T releases instead of the tree nodes that cover it. Too much noise on the sphere and the cube.",
         ("AS17-T1-sphere-gap-rate-T", "AS17-T1-cube-gap-rate-T"),
-        (SourceEdit(f"{KERNEL}.olo:laplace_scale_cor3_2", "return 2.0 * _y_l1(domain, N) * nodes_covering_leaf(T) / eps",
+        (SourceEdit("dpregret.papers.as17.olo:laplace_scale_cor3_2", "return 2.0 * _y_l1(domain, N) * nodes_covering_leaf(T) / eps",
                     "return 2.0 * _y_l1(domain, N) * T / eps"),)),
     # Agarwal-Singh, FTPL with Gaussian tree noise (Algorithm 3, Theorem 3.5, Table 1 row 4)
     Mutant(
@@ -307,14 +307,14 @@ _LIST = [
         "linear_oracle on the ball returns +L / ||L|| instead of -L / ||L||: the maximiser of <x, L> (an oracle "
         "written for gains). FTPL plays the worst point for the perturbed cumulative loss.",
         ("AS17-T1-ftpl-regret-rate-T",),
-        (SourceEdit(f"{KERNEL}.olo:linear_oracle", "return -np.divide(L, n, out=np.zeros_like(L), where=n > 0)",
+        (SourceEdit("dpregret.papers.as17.olo:linear_oracle", "return -np.divide(L, n, out=np.zeros_like(L), where=n > 0)",
                     "return np.divide(L, n, out=np.zeros_like(L), where=n > 0)"),)),
     Mutant(
         "ftpl-sigma-as-variance", "AS17", "accounting",
         "sigma_thm3_5 returns sigma^2 where the standard deviation is expected (N(0, sigma^2)'s parameter passed on "
         "as the scale). Too much perturbation, FTPL's step: sigma^2 ~ T / (sqrt(N) log T), so FTPL plays noise.",
         ("AS17-T1-ftpl-regret-rate-T",),
-        (SourceEdit(f"{KERNEL}.olo:sigma_thm3_5",
+        (SourceEdit("dpregret.papers.as17.olo:sigma_thm3_5",
                     "return max(Y2 * math.sqrt(T / (math.sqrt(N) * K)), math.sqrt(N) / eps * K * math.log(K / delta))",
                     "return max(Y2 * math.sqrt(T / (math.sqrt(N) * K)), math.sqrt(N) / eps * K * math.log(K / delta)) ** 2"),)),
     Mutant(
@@ -324,7 +324,7 @@ _LIST = [
         "(Less perturbation does not raise FTPL's regret, slope in T 0.39 mutated against 0.53, PASS both: the rate claim "
         "is measured blind and not a target; AUDIT-as17-thm3.5-ftpl-tree audits the tree at the scenario's sigma.)",
         ("AUDIT-as17-thm3.5-ftpl-tree",),
-        (SourceEdit(f"{KERNEL}.olo:sigma_thm3_5", "math.sqrt(N) / eps * K * math.log(K / delta)",
+        (SourceEdit("dpregret.papers.as17.olo:sigma_thm3_5", "math.sqrt(N) / eps * K * math.log(K / delta)",
                     "1.0 / eps * K * math.log(K / delta)"),)),
     # Agarwal-Singh, Algorithm 4 around EXP2 (Theorem 4.1, Table 2 row 2; the scenario's compiled rounds)
     Mutant(
@@ -332,7 +332,7 @@ _LIST = [
         "exp2_block adds eta l~ to the pulled arm's log-weight instead of subtracting it (logq += instead of -=), the "
         "update written for rewards: EXP2 favours the arm with the highest loss.",
         ("AS17-T2-mab-rate-T",),
-        (SourceEdit(f"{KERNEL}.exp2_jit:exp2_block", "logq[b, arm] -= et * (value / p[arm])",
+        (SourceEdit("dpregret.papers.as17.exp2_jit:exp2_block", "logq[b, arm] -= et * (value / p[arm])",
                     "logq[b, arm] += et * (value / p[arm])"),)),
     Mutant(
         "exp2-kernel-no-importance-weight", "AS17", "kernel",
@@ -340,7 +340,7 @@ _LIST = [
         "P_t^+ e_i e_i^T l_t = (v / p_i) e_i loses its importance weight, so arms played often are charged more than "
         "arms played rarely (a biased estimate).",
         ("AS17-T2-mab-rate-T",),
-        (SourceEdit(f"{KERNEL}.exp2_jit:exp2_block", "logq[b, arm] -= et * (value / p[arm])",
+        (SourceEdit("dpregret.papers.as17.exp2_jit:exp2_block", "logq[b, arm] -= et * (value / p[arm])",
                     "logq[b, arm] -= et * value"),)),
     Mutant(
         "exp2-lambda-composed", "AS17", "accounting",
@@ -348,7 +348,7 @@ _LIST = [
         "composition of the T rounds, as if every round released every loss (what Lemma 4.2 avoids). Too much noise: "
         "eta and gamma follow lambda and the regret becomes linear.",
         ("AS17-T2-mab-rate-T",),
-        (SourceEdit(f"{KERNEL}.bandits:exp2_params_thm4_1",
+        (SourceEdit("dpregret.papers.as17.bandits:exp2_params_thm4_1",
                     "lam = 0.0 if eps is None else V.positive(\"sensitivity\", sensitivity) / V.positive(\"eps\", eps)",
                     "lam = 0.0 if eps is None else V.positive(\"sensitivity\", sensitivity) * np.sqrt(T) / V.positive(\"eps\", eps)"),)),
     Mutant(
@@ -356,7 +356,7 @@ _LIST = [
         "exp2_params_thm4_1 sets lambda = 1 / (2 eps): the sensitivity of a loss in [0, 1] taken as its largest "
         "deviation from the midpoint 1/2 instead of the range 1. Too little noise: the feedback is only 2 eps-DP.",
         ("AUDIT-as17-lemma4.2-bandit",),
-        (SourceEdit(f"{KERNEL}.bandits:exp2_params_thm4_1",
+        (SourceEdit("dpregret.papers.as17.bandits:exp2_params_thm4_1",
                     "lam = 0.0 if eps is None else V.positive(\"sensitivity\", sensitivity) / V.positive(\"eps\", eps)",
                     "lam = 0.0 if eps is None else 0.5 * V.positive(\"sensitivity\", sensitivity) / V.positive(\"eps\", eps)"),)),
     # Agarwal-Singh, Algorithm 4 around SCRiBLe (Theorem 4.5, Table 2 row 1; the scenario's compiled rounds)
@@ -365,7 +365,7 @@ _LIST = [
         "theorem_4_5_eta returns nu log T / (2 N^2 T (M^2 + lam^2 N X2^2)) without its square root: a step one power "
         "of T too small. SCRiBLe stays at the centre of the domain: linear regret.",
         ("AS17-T2-blo-ball-rate-T",),
-        (SourceEdit(f"{KERNEL}.scrible:theorem_4_5_eta",
+        (SourceEdit("dpregret.papers.as17.scrible:theorem_4_5_eta",
                     "return math.sqrt(nu * math.log(T) / (2 * N**2 * T * (M**2 + lam**2 * N * X2**2)))",
                     "return nu * math.log(T) / (2 * N**2 * T * (M**2 + lam**2 * N * X2**2))"),)),
     Mutant(
@@ -374,20 +374,20 @@ _LIST = [
         "ellipsoid's semi-axis taken as the square root of the Hessian eigenvalue instead of its inverse. The played "
         "point leaves the ellipsoid (and the domain), and the one-point estimate is no longer unbiased.",
         ("AS17-T2-blo-ball-rate-T",),
-        (SourceEdit(f"{KERNEL}.scrible_jit:scrible_block", "step = sign / root", "step = sign * root"),)),
+        (SourceEdit("dpregret.papers.as17.scrible_jit:scrible_block", "step = sign / root", "step = sign * root"),)),
     Mutant(
         "scrible-lambda-norm-not-diameter", "AS17", "accounting",
         "as17_blo.params sets lambda = ||Y||_1 / eps (Lemma 4.2 as printed) instead of 2 ||Y||_1 / eps: the "
         "add/remove sensitivity used for replace-one neighbours. Too little noise: the forwarded values are 2 eps-DP.",
         ("AUDIT-as17-lemma4.2-bandit",),
-        (SourceEdit("dpregret.learners.scrible:blo_row_params", "lam = 0.0 if e is None else 2.0 * y1 / e",
+        (SourceEdit("dpregret.papers.as17.scrible:blo_row_params", "lam = 0.0 if e is None else 2.0 * y1 / e",
                     "lam = 0.0 if e is None else y1 / e"),)),
     Mutant(
         "scrible-lambda-composed", "AS17", "accounting",
         "as17_blo.params sets lambda = 2 ||Y||_1 sqrt(T) / eps: the feedback noise calibrated for the composition of "
         "the T rounds instead of Lemma 4.2's one release per loss. Too much noise: regret ~ T.",
         ("AS17-T2-blo-ball-rate-T",),
-        (SourceEdit("dpregret.learners.scrible:blo_row_params", "lam = 0.0 if e is None else 2.0 * y1 / e",
+        (SourceEdit("dpregret.papers.as17.scrible:blo_row_params", "lam = 0.0 if e is None else 2.0 * y1 / e",
                     "lam = 0.0 if e is None else 2.0 * y1 * math.sqrt(T) / e"),)),
     # Zhang-Tran-Cutkosky, Algorithm 1 (online-to-batch) around Remark 5's OGD
     Mutant(

@@ -178,7 +178,7 @@ def _audit(ctx: Ctx, cids) -> dict[str, Outcome]:
 
 
 def _as17_draws(ctx: Ctx, cids) -> dict[str, Outcome]:
-    from ..claims.as17_experts import EXACT_CLAIM, check_draws
+    from ..papers.as17.claims_experts import EXACT_CLAIM, check_draws
 
     Ts = ctx.params("as17_draws")["T"]
     return {EXACT_CLAIM.claim_id: Outcome(EXACT_CLAIM, check_draws(Ts), check_draws(Ts, pad=False))}
@@ -187,8 +187,8 @@ def _as17_draws(ctx: Ctx, cids) -> dict[str, Outcome]:
 def _as17_experts(ctx: Ctx, cids) -> dict[str, Outcome]:
     import pandas as pd
 
-    from ..claims.as17_experts import CLAIMS, evaluate
-    from ..scenarios.as17_experts import d_noise_mc, simulate
+    from ..papers.as17.claims_experts import CLAIMS, evaluate
+    from ..papers.as17.scenario_experts import d_noise_mc, simulate
 
     p = ctx.params("as17_experts")
     reps = range(p["replicates"])
@@ -213,9 +213,9 @@ def _as17_mab(ctx: Ctx, cids) -> dict[str, Outcome]:
     control (the explore-tree baseline, a numpy loop: ~40 s on this grid) is not run: raw verdict."""
     import pandas as pd
 
-    from ..claims.as17_tables import MAB_SPECS
+    from ..papers.as17.claims_tables import MAB_SPECS
     from ..claims.rates import evaluate_rate
-    from ..scenarios.as17_bandits import simulate
+    from ..papers.as17.scenario_bandits import simulate
 
     p = ctx.params("as17_mab")
     out = {}
@@ -237,8 +237,8 @@ def _as17_extra(ctx: Ctx, cids) -> dict[str, Outcome]:
     a one-T MAB grid and a two-T SCRiBLe grid (both domains, both environments)."""
     import pandas as pd
 
-    from ..claims.as17_tables import EXTRA, evaluate_extra
-    from ..scenarios import as17_bandits, as17_blo
+    from ..papers.as17.claims_tables import EXTRA, evaluate_extra
+    from ..papers.as17 import scenario_bandits as as17_bandits, scenario_blo as as17_blo
 
     p = ctx.params("as17_extra")
     r, reps = p["rate_eps"], range(p["replicates"])
@@ -260,9 +260,9 @@ def _as17_olo(ctx: Ctx, cids) -> dict[str, Outcome]:
     ``OLO_SPECS`` entry, bootstrap keyed by claim and environment)."""
     import pandas as pd
 
-    from ..claims.as17_tables import OLO_SPECS
+    from ..papers.as17.claims_tables import OLO_SPECS
     from ..claims.rates import evaluate_rate
-    from ..scenarios.as17_olo import simulate
+    from ..papers.as17.scenario_olo import simulate
 
     p = ctx.params("as17_olo")
     specs = {s.claim.claim_id: s for s in OLO_SPECS}
@@ -284,9 +284,9 @@ def _as17_blo(ctx: Ctx, cids) -> dict[str, Outcome]:
     pipeline's check does (``evaluate_rate`` on the ``BLO_SPECS`` entry)."""
     import pandas as pd
 
-    from ..claims.as17_tables import BLO_SPECS
+    from ..papers.as17.claims_tables import BLO_SPECS
     from ..claims.rates import evaluate_rate
-    from ..scenarios.as17_blo import simulate
+    from ..papers.as17.scenario_blo import simulate
 
     p = ctx.params("as17_blo")
     specs = {s.claim.claim_id: s for s in BLO_SPECS}
@@ -308,8 +308,7 @@ def _scenario(name: str, tables_of: Callable[[Ctx, dict, list], dict], ctx: Ctx,
 
     from ..papers import SCENARIOS
 
-    folder = SCENARIOS[name].folder  # a paper in its own folder keeps its claims there
-    claims = importlib.import_module(f"{folder}.claims" if folder else f"dpregret.claims.{name}")
+    claims = importlib.import_module(f"{SCENARIOS[name].folder}.claims")  # the paper's folder keeps its claims
     p = ctx.params(inst or name)
     results = claims.evaluate(**tables_of(ctx, p, list(cids)), p=p, tol=ctx.tolerances, alpha=ctx.alpha,
                               rng_for=lambda cid: ctx.rng(cid))

@@ -1,8 +1,8 @@
 """The registry of the four papers: the only place their source files are named.
 
-A paper moved into its own folder (``dpregret.papers.vdh19``, ``dpregret.papers.env21``,
-``dpregret.papers.ztc22``) keeps there its learners, bounds, scenario, claims and user door; the others still
-live in ``learners``, ``scenarios`` and ``claims``.
+Each paper sits in its own folder (``dpregret.papers.as17``, ``dpregret.papers.ztc22``,
+``dpregret.papers.env21``, ``dpregret.papers.vdh19``), which keeps its learners, bounds, scenarios,
+claims and user doors.
 
 Claims, errata and mutants name a paper by its key; the report shows its title, authors, year and
 full reference from here (and ``docs/papers.bib`` holds the same references as BibTeX).
@@ -83,35 +83,38 @@ def paper(key_or_file: str) -> Paper:
 class Scenario:
     """A scenario of the pipeline: its name (config key, rule prefix), the paper whose claims it
     regenerates (None for the privacy audits, which span the papers), the stem prefix of its
-    figures and, for a paper moved into its own folder (``dpregret.papers.<paper>``), that folder."""
+    figures, its paper's folder (``dpregret.papers.<paper>``) and, for a paper with several
+    scenarios (AS17), its simulation module in that folder."""
 
     name: str
     paper: str | None
     figure_prefix: str
-    module: str | None = None  # its simulation module under dpregret.scenarios (default: the name)
-    folder: str | None = None  # its paper's package: simulation in <folder>.scenario, user door in <folder>.user
+    module: str | None = None  # its simulation module in the folder (default: ``scenario``)
+    folder: str | None = None  # its paper's package
 
     @property
     def scenario_module(self) -> str | None:
         if self.paper is None:
             return None
-        return f"{self.folder}.scenario" if self.folder else f"dpregret.scenarios.{self.module or self.name}"
+        return f"{self.folder}.{self.module or 'scenario'}"
 
     @property
     def user_module(self) -> str | None:
-        """The module of its user door (``USER_CLAIMS`` may also sit in the scenario module)."""
+        """The module of its user door: ``<folder>.user`` beside ``<folder>.scenario``, or
+        ``<folder>.user_<x>`` beside ``<folder>.scenario_<x>`` (``USER_CLAIMS`` may also sit in
+        the scenario module)."""
         if self.paper is None:
             return None
-        return f"{self.folder}.user" if self.folder else f"{self.scenario_module}_user"
+        return f"{self.folder}.{(self.module or 'scenario').replace('scenario', 'user', 1)}"
 
 
 # The scenarios, in the order of the config's ``scenarios`` list.  The config schema's lists
 # (``scenarios`` enum, the presets' required keys) must equal this (tests/test_config.py).
 SCENARIOS = {s.name: s for s in (
-    Scenario("as17_experts", "AS17", "experts_"),
-    Scenario("as17_olo", "AS17", "olo_"),
-    Scenario("as17_mab", "AS17", "mab_", "as17_bandits"),
-    Scenario("as17_blo", "AS17", "blo_"),
+    Scenario("as17_experts", "AS17", "experts_", "scenario_experts", folder="dpregret.papers.as17"),
+    Scenario("as17_olo", "AS17", "olo_", "scenario_olo", folder="dpregret.papers.as17"),
+    Scenario("as17_mab", "AS17", "mab_", "scenario_bandits", folder="dpregret.papers.as17"),
+    Scenario("as17_blo", "AS17", "blo_", "scenario_blo", folder="dpregret.papers.as17"),
     Scenario("ztc22", "ZTC22", "ztc22_", folder="dpregret.papers.ztc22"),
     Scenario("env21", "ENV21", "env21_", folder="dpregret.papers.env21"),
     Scenario("vdh19", "VDH19", "vdh19_", folder="dpregret.papers.vdh19"),

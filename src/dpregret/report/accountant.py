@@ -85,7 +85,7 @@ def _ftpl_rows(p: dict) -> list[dict]:
     """Agarwal-Singh Theorem 3.5: FTPL's Gaussian tree noise sigma (sigma_thm3_5) at every (T, eps) of the
     as17_olo runs, delta = 1/T; a loss in the unit l2 ball changes each of the floor(log2 T) + 1 nodes that
     cover its leaf by at most 2 (replace-one)."""
-    from ..learners.olo import sigma_thm3_5
+    from ..papers.as17.olo import sigma_thm3_5
     from ..tree import nodes_covering_leaf
 
     out, N = [], int(p["N"])

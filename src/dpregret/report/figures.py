@@ -10,7 +10,7 @@ import pandas as pd  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from ..claims.core import paired_gap  # noqa: E402
-from ..learners.ftrl import bound_thm3_4  # noqa: E402
+from ..papers.as17.ftrl import bound_thm3_4  # noqa: E402
 
 
 def mean_ci(values: pd.Series, alpha: float) -> tuple[float, float, float]:
@@ -105,10 +105,10 @@ def plot_curves(ax, d: pd.DataFrame, x: str, alpha: float, label: str, **kw):
 
 def _thm3_4_bound(row: str, g: pd.DataFrame, T: int, seed: int, samples: int = 4000) -> float:
     """Mean of Theorem 3.4's bound D_R/eta + eta sum ||l_t||^2/2 + D_{D'} over the replicates of
-    one N-grid point (``dpregret.claims.as17_tables.evaluate_olo_bound`` decides the claim with the
+    one N-grid point (``dpregret.papers.as17.claims_tables.evaluate_olo_bound`` decides the claim with the
     configured Monte Carlo size; the figure uses ``samples``)."""
-    from ..learners.olo import bound_thm3_4_quadratic, d_r_quadratic
-    from ..learners.olo import d_noise_mc
+    from ..papers.as17.olo import bound_thm3_4_quadratic, d_r_quadratic
+    from ..papers.as17.olo import d_noise_mc
 
     N, eta = int(g.N.iloc[0]), float(g.eta.iloc[0])
     D, _ = d_noise_mc(row, N, T, float(g.noise_scale.iloc[0]), samples, seed)

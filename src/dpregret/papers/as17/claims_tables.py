@@ -1,16 +1,16 @@
 """Agarwal and Singh (ICML 2017), Tables 1 and 2 as claims.
 
-Table 1 (full information): row 1 (experts) is ``dpregret.claims.as17_experts``; rows 2-4
-(sphere, cube, general OLO by FTPL) are rate claims in T here on ``scenarios.as17_olo``, and
+Table 1 (full information): row 1 (experts) is ``dpregret.papers.as17.claims_experts``; rows 2-4
+(sphere, cube, general OLO by FTPL) are rate claims in T here on ``papers.as17.scenario_olo``, and
 the dependence on N of rows 2-3 is decided through Theorem 3.4's explicit bound
 (``OLO_BOUNDS``, :func:`evaluate_olo_bound`).
 Table 2 (bandits): row 1 (bandit linear optimisation, SCRiBLe on the ball and the cube,
-``scenarios.as17_blo``) and row 2 (multi-armed bandits, ``scenarios.as17_bandits``), plus
+``papers.as17.scenario_blo``) and row 2 (multi-armed bandits, ``papers.as17.scenario_bandits``), plus
 the explicit Theorem 4.1 / 4.5 bounds, Lemma 4.3 and the headline comparison with the
 O~(T^(2/3)) baseline.
 
 Every learner claim carries its non-learner control on the same draws (:data:`NONLEARNERS`,
-:mod:`dpregret.claims.as17_gates`): the same check on the trivial learner's regret, or, for the
+:mod:`dpregret.papers.as17.claims_gates`): the same check on the trivial learner's regret, or, for the
 claims a non-learner meets by construction (gaps; rates in N and 1/eps), its result on the
 claim's learning gate (:func:`rate_gate`).  Lemma 4.3 is an identity about zero-mean noise, not
 about learning (``learns=False``).
@@ -22,10 +22,10 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from .as17_gates import gate_points, gate_T, privacy_share_regime
-from .core import (Result, check_bound, check_comparison, check_rate, claim_factory, confirm_by_se, not_in_regime,
+from .claims_gates import gate_points, gate_T, privacy_share_regime
+from ...claims.core import (Result, check_bound, check_comparison, check_rate, claim_factory, confirm_by_se, not_in_regime,
                    width_margin, with_learning_gate, with_nonlearner)
-from .rates import TRANSFORMS, RateSpec, select_rows, evaluate_rate
+from ...claims.rates import TRANSFORMS, RateSpec, select_rows, evaluate_rate
 
 PAPER = "AS17"
 FRESH = "fresh noise on every release without the tree (advanced composition): multiplicative O~(sqrt(T)/eps)"
@@ -57,7 +57,7 @@ def olo_gap_rate_T_claim(runs: pd.DataFrame, row: str, rate_eps: float, tol: dic
                          name: str = "tree", env: str = "stochastic") -> tuple[Result, Result]:
     """``AS17-T1-<row>-gap-rate-T`` (row ``sphere`` or ``cube``) on ``env`` for the learner whose rows
     are ``algorithm == name``: the paper's (``"tree"``, paired with ``nonprivate``, control
-    ``fresh_noise``) or a user's (``scenarios.as17_olo_user``: ``name`` paired with
+    ``fresh_noise``) or a user's (``papers.as17.user_olo``: ``name`` paired with
     ``name@nonprivate``, control ``name@fresh_noise``), by the pipeline's check (:func:`evaluate_rate`
     on the ``OLO_SPECS`` entry, as :func:`check_job`).  ``rng_for(claim id)`` gives the bootstrap's
     rng, used by the claim then the control (:func:`check_job` uses ``check_rng(seed, claim id,
@@ -122,7 +122,7 @@ def evaluate_olo_bound(df: pd.DataFrame, row: str, d_noise: dict, alpha: float) 
     ``df``: the N-grid rows of one (row, env) at one eps; ``d_noise[(N, algorithm)] = (mean, se)``
     of ``D_{D'}`` for that algorithm's lambda.  Points outside :func:`olo_regime` are reported
     (``detail["out_of_regime"]``) and decide nothing; with none inside, INCONCLUSIVE."""
-    from ..learners.olo import bound_thm3_4_quadratic, d_r_quadratic
+    from .olo import bound_thm3_4_quadratic, d_r_quadratic
 
     domain = "ball" if row == "sphere" else "cube"
     pts, regime = [], []
@@ -160,7 +160,7 @@ def evaluate_olo_bound(df: pd.DataFrame, row: str, d_noise: dict, alpha: float) 
 def olo_bound_results(olo: pd.DataFrame, p: dict, seed: int, alpha: float) -> dict[tuple[str, str], tuple[Result, Result]]:
     """Every ``OLO_BOUNDS`` claim per environment on the N grid at ``rate_eps``: ``{(claim id, env):
     (claim, control)}``; ``D_{D'}`` of each (N, lambda) by Monte Carlo (``p["mc_samples"]``)."""
-    from ..learners.olo import d_noise_mc
+    from .olo import d_noise_mc
 
     out = {}
     for cid in OLO_BOUNDS:
@@ -196,7 +196,7 @@ MAB_SPECS = [
 def mab_rate_T_claim(runs: pd.DataFrame, rate_eps: float, tol: dict, alpha: float, rng_for, name: str = "dp_exp2",
                      env: str = "stochastic") -> tuple[Result, Result]:
     """``AS17-T2-mab-rate-T`` for the learner whose rows are ``algorithm == name`` (the paper's:
-    ``"dp_exp2"``; a user's: Algorithm 4 around it, ``scenarios.as17_bandits.USER_CLAIMS``), by the
+    ``"dp_exp2"``; a user's: Algorithm 4 around it, ``papers.as17.scenario_bandits.USER_CLAIMS``), by the
     same rate check as the pipeline (:func:`evaluate_rate` on ``MAB_SPECS[0]``), with the same
     control (``explore_tree``) on the same draws.  ``rng_for(claim id)`` gives the bootstrap's rng."""
     spec = MAB_SPECS[0]
@@ -226,7 +226,7 @@ def blo_rate_T_claim(runs: pd.DataFrame, domain: str, rate_eps: float, tol: dict
                      name: str = "dp_scrible", env: str = "stochastic") -> tuple[Result, Result]:
     """``AS17-T2-blo-<domain>-rate-T`` for the learner whose rows are ``algorithm == name`` (the
     paper's: ``"dp_scrible"``, with its control ``dp_scrible_composed``; a user's: Algorithm 4
-    around it, ``scenarios.as17_blo_user.USER_CLAIMS``, with its control ``name@composed``, the same
+    around it, ``papers.as17.user_blo.USER_CLAIMS``, with its control ``name@composed``, the same
     learner with lambda by advanced composition on the same draws), by the pipeline's rate check
     (:func:`evaluate_rate` on the domain's ``BLO_SPECS`` entry).  ``rng_for(claim id)`` gives the
     bootstrap's rng."""
@@ -267,7 +267,7 @@ EXTRA = {
                               "check must resolve with the right sign"),
 }
 # Theorem 4.1's bandit is non-stochastic: Lemma 4.3 and the comparison with the
-# baseline are also decided on the deterministic periodic sequence (scenarios.as17_bandits.PeriodicExperts);
+# baseline are also decided on the deterministic periodic sequence (papers.as17.scenario_bandits.PeriodicExperts);
 # the Theorem 4.1 bound claim covers every (sequence, T, eps) point.
 MAB_ADVERSARIAL_ENVS = ("periodic",)
 for _cid in ("AS17-lemma4.3", "AS17-thm4.1-vs-T2-3"):
@@ -280,7 +280,7 @@ for _cid in ("AS17-lemma4.3", "AS17-thm4.1-vs-T2-3"):
 NONPRIVATE = {"dp_exp2": "exp2", "dp_scrible": "scrible"}
 
 
-# The non-learner of each scenario, measured on the same draws (claims.as17_gates): its name and the
+# The non-learner of each scenario, measured on the same draws (papers.as17.claims_gates): its name and the
 # column of the run table that holds its regret.
 NONLEARNERS = {"as17_olo": ("frozen at the centre 0 of X", "comparator"),
                "as17_mab": ("a uniformly random arm", "trivial_regret"),
@@ -440,7 +440,7 @@ def evaluate_extra(mab: pd.DataFrame, blo: pd.DataFrame, rate_eps: float, alpha:
 
 def thm4_1_bound(rows: pd.DataFrame, alpha: float) -> tuple[Result, Result, dict]:
     """Theorem 4.1's explicit bound at every (sequence, N, T, eps) of the T grid and of the bound grid
-    (the signed fixed-leader sequence, :class:`~dpregret.scenarios.as17_bandits.SignedExperts`).
+    (the signed fixed-leader sequence, :class:`~dpregret.papers.as17.scenario_bandits.SignedExperts`).
 
     A point whose bound is at or above the trivial maximum of the regret, ``sum_t max_i l_t,i -
     min_i L_T,i`` (column ``max_regret``; ``T`` for losses in [0, 1] without it), decides nothing.
@@ -542,8 +542,8 @@ def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
     environment, Theorem 3.4's bounds in N, the extra claims; and the regenerated tables
     (``tables``: with the experts records, ``tables["experts"]``).  One claim's failure never
     stops the others: it is a FAIL with the reason."""
-    from .as17_table_layout import tables_frame
-    from .core import check_rng, failed, record
+    from .claims_table_layout import tables_frame
+    from ...claims.core import check_rng, failed, record
 
     alpha, tol, seed, history = params["alpha"], params["tolerances"], params["seed"], params["history"]
     olo_p, mab_p, blo_p = params["olo"], params["mab"], params["blo"]

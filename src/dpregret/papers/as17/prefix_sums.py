@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _validate as V
-from ..rng import ReplicateStreams
-from ..tree import Draw, TreeBasedAgg, TreeReleases
+from ... import _validate as V
+from ...rng import ReplicateStreams
+from ...tree import Draw, TreeBasedAgg, TreeReleases
 
 
 def scaled_draws(streams: ReplicateStreams, scales, d: int, kind: str = "laplace") -> Draw:

@@ -1,9 +1,9 @@
 """Compiled rounds of the Agarwal-Singh experts scenario (ICML 2017, section 3:
 Algorithm 1 with exponential weights on the exact sums, on TreeBasedAgg (Algorithm 2) and on
-fresh-noise sums), for :func:`dpregret.scenarios.as17_experts.simulate`.
+fresh-noise sums), for :func:`dpregret.papers.as17.scenario_experts.simulate`.
 
-Speed only: the same numbers as the per-round classes (``learners.ftrl.ExpWeights`` on
-``learners.prefix_sums.ExactSum`` / ``TreeSum`` / ``FreshNoise``), bit for bit.  The Laplace
+Speed only: the same numbers as the per-round classes (``papers.as17.ftrl.ExpWeights`` on
+``papers.as17.prefix_sums.ExactSum`` / ``TreeSum`` / ``FreshNoise``), bit for bit.  The Laplace
 draws are the streams' own, drawn in numpy in the order the classes draw them and scaled here as
 ``scaled_draws`` scales them; every array operation is done per element in numpy's order
 (sums over tree levels and padding draws in increasing index, as ``ndarray.sum(axis=0 or 1)``
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .pairwise_jit import pairwise_base
+from ...learners.pairwise_jit import pairwise_base
 
 
 @njit(cache=True)

@@ -2,7 +2,7 @@
 
 One (environment, N, T) point and a chunk of replicates.  ``plan`` maps each algorithm to
 the eps values it runs at; every EXP2-family row (all algorithms but ``explore_tree``) is
-one row of the compiled rounds of :func:`~dpregret.learners.exp2_jit.exp2_block` (the
+one row of the compiled rounds of :func:`~dpregret.papers.as17.exp2_jit.exp2_block` (the
 arithmetic of :class:`Exp2` behind :class:`PrivateFeedback`, lambda = 0 for the non-private
 row), run on blocks of rounds.  All
 rows see the same loss sequence (common random numbers), and each replicate's standard
@@ -44,12 +44,12 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .. import _validate as V
-from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
-from ..learners.bandits import ExploreTreeRounds, bound_thm4_1, exp2_params_thm4_1, row_params
-from ..learners.exp2_jit import exp2_block, exp2_block_pulled
-from ..protocols import build_learner, check_makes, check_play
-from ..rng import ReplicateStreams, stable_key
+from ... import _validate as V
+from ...environments.experts import KINDS, StochasticExperts, SwitchingExperts
+from .bandits import ExploreTreeRounds, bound_thm4_1, exp2_params_thm4_1, row_params
+from .exp2_jit import exp2_block, exp2_block_pulled
+from ...protocols import build_learner, check_makes, check_play
+from ...rng import ReplicateStreams, stable_key
 
 SCENARIO = "as17_mab"
 BLOCK_DOUBLES = 2**20  # draws per replicate-round buffered per kernel call: memory only, the numbers are the same
@@ -112,7 +112,7 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
              root_seed: int, gap: float = 0.2, phases: int = 4, pulled_noise: bool = False,
              learners: Mapping[str, Callable] | None = None) -> pd.DataFrame:
     """``pulled_noise``: draw only the pulled arm's Laplace number per round
-    (:func:`~dpregret.learners.exp2_jit.exp2_block_pulled`; same law by Lemma 4.2, far fewer
+    (:func:`~dpregret.papers.as17.exp2_jit.exp2_block_pulled`; same law by Lemma 4.2, far fewer
     draws and exps at large N) and leave Lemma 4.3's ``noisy_regret`` out (NaN); the biased-noise
     control needs the whole vector and is refused.
 
@@ -175,7 +175,7 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
             U = np.ascontiguousarray(draws.uniform((tb,)))
             z = np.ascontiguousarray(noise.laplace(1.0, (tb,)))
             exp2_block_pulled(logq, eta_b, gam_b, lam_b, np.ascontiguousarray(L), z, U, suffered)
-        elif rows:  # the EXP2 family through the compiled kernel (learners/exp2_jit.py)
+        elif rows:  # the EXP2 family through the compiled kernel (papers/as17/exp2_jit.py)
             U = np.ascontiguousarray(draws.uniform((tb,)))
             Z = np.ascontiguousarray(noise.laplace(1.0, (tb, N)))
             exp2_block(logq, eta_b, gam_b, lam_b, bias_b, np.ascontiguousarray(L), Z, U, suffered, noisy, zsum)
@@ -360,7 +360,7 @@ def _user_claim():
     noisy losses).  Points: the T grid ``p["T"]`` on the stochastic sequence at ``rate_eps``, with
     the paper's plan for that claim (``dp_exp2`` and the baseline ``explore_tree``, the whole
     noise vector as the pipeline's T grid draws it, so the paper's rows are the pipeline's)."""
-    from .contract import UserClaim, in_order
+    from ...scenarios.contract import UserClaim, in_order
 
     def simulate_point(p, point, reps, seed, learners):
         r = p["rate_eps"]
@@ -370,7 +370,7 @@ def _user_claim():
         return df
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from ..claims.as17_tables import mab_rate_T_claim
+        from .claims_tables import mab_rate_T_claim
         return mab_rate_T_claim(runs, p["rate_eps"], tol, alpha, rng_for, name)
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)

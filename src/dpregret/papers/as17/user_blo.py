@@ -5,7 +5,7 @@ section 4.2, Theorem 4.5, Table 2 row 1): the ``bco`` setting (``dpregret.protoc
 Algorithm 4 is a black-box reduction: it asks its base learner for a point ``y_t`` of K, plays
 it, and forwards ``<l_t, y_t> + <Z_t, y_t>`` with ``Z_t`` a vector of i.i.d. Laplace(lambda)
 coordinates (Lemma 4.2: lambda = ``2 ||Y||_1 / eps`` here, the paper's ``dp_scrible`` row,
-``scenarios.as17_blo.params``).  So any non-private BLO learner is run privately by putting it in
+``papers.as17.scenario_blo.params``).  So any non-private BLO learner is run privately by putting it in
 SCRiBLe's place, and Theorem 4.5's rate in T (``AS17-T2-blo-<ball|cube>-rate-T``: regret /
 sqrt(ln T) grows at most as T^(1/2)) is the claim such a learner can get.  Its control is the
 paper's: the same learner with lambda calibrated by advanced composition over the T rounds
@@ -45,12 +45,12 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .. import _validate as V
-from ..environments.olo import best_in_hindsight
-from ..learners.scrible import Scrible, theorem_4_5_eta
-from ..protocols import build_learner, check_makes, check_play
-from ..rng import ReplicateStreams, stable_key
-from . import as17_blo as B
+from ... import _validate as V
+from ...environments.olo import best_in_hindsight
+from .scrible import Scrible, theorem_4_5_eta
+from ...protocols import build_learner, check_makes, check_play
+from ...rng import ReplicateStreams, stable_key
+from . import scenario_blo as B
 
 SCENARIO = B.SCENARIO
 CONTROL = "composed"  # a user learner ``name``'s control rows: ``name@composed``
@@ -376,7 +376,7 @@ def _user_claim(dom: str):
     Algorithm 4's base learner.  Points: the preset's T grid ``p["T"]`` at ``rate_eps`` on the
     stochastic sequence, with the paper's rows of that claim (``dp_scrible`` and its control
     ``dp_scrible_composed``, the pipeline's T-grid rows)."""
-    from .contract import UserClaim, in_order
+    from ...scenarios.contract import UserClaim, in_order
 
     def simulate_point(p, point, reps, seed, learners):
         r = p["rate_eps"]
@@ -387,7 +387,7 @@ def _user_claim(dom: str):
         return df
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from ..claims.as17_tables import blo_rate_T_claim
+        from .claims_tables import blo_rate_T_claim
         return blo_rate_T_claim(runs, dom, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)

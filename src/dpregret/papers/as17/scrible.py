@@ -32,9 +32,9 @@ import math
 
 import numpy as np
 
-from .. import _validate as V
-from ..calibration import fresh_noise_lambda
-from ..rng import ReplicateStreams
+from ... import _validate as V
+from ...calibration import fresh_noise_lambda
+from ...rng import ReplicateStreams
 
 DOMAINS = ("ball", "cube")
 

@@ -3,7 +3,7 @@
 Algorithm 1 with the entropic regulariser (exponential weights) on TreeBasedAgg prefix
 sums, ``lambda = N * nodes_covering_leaf(T) / eps`` (Corollary 3.2, item 1, with the
 leaf-covering count as the ``log T`` factor, see ``dpregret.tree``), ``eta`` from
-:func:`dpregret.learners.ftrl.eta_thm34`.  Beside it, on the same loss sequence (common
+:func:`dpregret.papers.as17.ftrl.eta_thm34`.  Beside it, on the same loss sequence (common
 random numbers): the non-private learner with the same ``eta`` and the fresh-noise
 learner (negative control, eps-DP without the tree).
 
@@ -19,13 +19,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .. import _validate as V
-from ..environments.experts import KINDS, StochasticExperts, SwitchingExperts
-from ..learners.ftrl import ExpWeights, bound_thm3_4, eta_thm34  # noqa: F401 (bound re-exported)
-from ..calibration import fresh_lambda, tree_lambda
-from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
-from ..rng import ReplicateStreams, stable_key
-from ..tree import draws_per_release
+from ... import _validate as V
+from ...environments.experts import KINDS, StochasticExperts, SwitchingExperts
+from .ftrl import ExpWeights, bound_thm3_4, eta_thm34  # noqa: F401 (bound re-exported)
+from ...calibration import fresh_lambda, tree_lambda
+from .prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
+from ...rng import ReplicateStreams, stable_key
+from ...tree import draws_per_release
 
 SCENARIO = "as17_experts"
 ALGORITHMS = ("nonprivate", "tree", "fresh_noise")
@@ -108,7 +108,7 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     """The paper's rows of one point.  ``tap``: an object given the rounds' draws as the compiled
     rounds make them (``tap.start(noise_0, fresh_0)``, then ``tap.block(t0, L, zt, zf)`` per block,
     :func:`_rounds_compiled`), so that another consumer of the same draws (a user's learner,
-    ``scenarios.as17_experts_user``) need not draw them again; the rows do not depend on it."""
+    ``papers.as17.user_experts``) need not draw them again; the rows do not depend on it."""
     if env not in ENVS:
         raise ValueError(f"env must be one of {ENVS}, got {env!r}")
     N = V.integer("N", N, minimum=2)
@@ -148,7 +148,7 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     return pd.concat(rows, ignore_index=True)
 
 
-COMPILED = True  # learners.experts_jit (speed only; False: the per-round classes, the reference)
+COMPILED = True  # papers.as17.experts_jit (speed only; False: the per-round classes, the reference)
 CBLOCK = 512  # rounds per compiled block (speed only: numpy's temporaries stay in cache)
 
 
@@ -189,13 +189,13 @@ def _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams,
 
 
 def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f, tap=None):
-    """The same rounds through learners.experts_jit.experts_block, BLOCK rounds at a time: the
+    """The same rounds through papers.as17.experts_jit.experts_block, BLOCK rounds at a time: the
     same draws in the same order (the tree's K initial draws, then 1 + K - popcount(t) per round;
     the fresh-noise learner's one initial draw, then one per round) and the same arithmetic.
     ``tap`` (:func:`simulate`) gets the initial release's noise (the K scaled draws summed, a copy)
     and the fresh sums' scaled first draw, then each block's losses and standard draws before the
     kernel reads them."""
-    from ..learners.experts_jit import accumulate, experts_block
+    from .experts_jit import accumulate, experts_block
 
     K = draws_per_release(T)
     levels = T.bit_length()

@@ -12,7 +12,7 @@ calibrated by advanced composition over the T rounds, as if each output depended
 losses -- lambda ~ sqrt(T)/eps, so regret ~ T), ``dp_scrible_eps_squared`` (control:
 lambda from eps^2, regret ~ 1/eps^2 where the noise dominates).  Regret is measured at the
 centre x_t (the played point's conditional mean): ``sum_t <l_t, x_t> - min_X <L_T, x>``.
-Sequences: those of Table 1 (``scenarios.as17_olo.loss_source``: ``fixed``, ``stochastic``,
+Sequences: those of Table 1 (``papers.as17.scenario_olo.loss_source``: ``fixed``, ``stochastic``,
 ``switching``).
 """
 from __future__ import annotations
@@ -22,12 +22,12 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .. import _validate as V
-from ..environments.olo import best_in_hindsight
-from .as17_olo import ENVS, loss_block, loss_source  # the same sequences as Table 1 (fixed: a fixed leader)
-from ..learners.scrible import blo_row_params as params  # noqa: F401 (the scenario's name)
-from ..learners.scrible_jit import scrible_block
-from ..rng import ReplicateStreams, stable_key
+from ... import _validate as V
+from ...environments.olo import best_in_hindsight
+from .scenario_olo import ENVS, loss_block, loss_source  # the same sequences as Table 1 (fixed: a fixed leader)
+from .scrible import blo_row_params as params  # noqa: F401 (the scenario's name)
+from .scrible_jit import scrible_block
+from ...rng import ReplicateStreams, stable_key
 
 SCENARIO = "as17_blo"
 BLOCK = 4096  # rounds per kernel call (memory only: any value gives the same draws)

@@ -4,10 +4,10 @@ full-information OLO setting (``dpregret.protocols``: ``predict()`` -> ``(R, d)`
 ``update((R, d) linear losses)``), X the unit l2 ball (``domain = "ball"``, the sphere row) or
 the cube ``[-1, 1]^d`` (``domain = "cube"``).
 
-As for the experts (``scenarios.as17_experts_user``), the privacy comes from the tree: the
+As for the experts (``papers.as17.user_experts``), the privacy comes from the tree: the
 prefix sums ``L~_0, ..., L~_T`` TreeBasedAgg releases are eps-DP (Lemma 3.3 with the row's
 Laplace scale ``lambda = diam_1(Y) (floor(log2 T) + 1) / eps``,
-``learners.olo.laplace_scale_cor3_2``), and anything computed from them is post-processing.  So
+``papers.as17.olo.laplace_scale_cor3_2``), and anything computed from them is post-processing.  So
 any OLO learner runs privately when fed the losses *reconstructed from the releases*,
 ``L~_t - L~_{t-1}``; its non-private twin is the same learner fed the exact losses ``l_t``, its
 control (the paper's ``fresh_noise``) the same learner fed the increments of fresh-noise prefix
@@ -40,7 +40,7 @@ user learner ``name`` and eps, rows ``name`` (tree), ``name@nonprivate`` and
 ``name@fresh_noise``.  :data:`USER_CLAIMS` declares, for the sphere and the cube, the claim that
 holds for any such learner: ``AS17-T1-<row>-gap-rate-T`` (the paired privacy gap divided by
 log2(T)^2 does not grow with T), decided on the stochastic environment at ``rate_eps`` over the
-preset's T grid, by the pipeline's check (``claims.as17_tables.olo_gap_rate_T_claim``).
+preset's T grid, by the pipeline's check (``papers.as17.claims_tables.olo_gap_rate_T_claim``).
 """
 from __future__ import annotations
 
@@ -49,13 +49,13 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .. import _validate as V
-from ..environments.olo import best_in_hindsight
-from ..learners.prefix_sums import scaled_draws
-from ..protocols import build_learner, check_makes, check_play
-from ..rng import ReplicateStreams, stable_key
-from . import as17_olo as X
-from .as17_experts_user import running_sum, play_on_releases  # the same feed in both full-information settings
+from ... import _validate as V
+from ...environments.olo import best_in_hindsight
+from .prefix_sums import scaled_draws
+from ...protocols import build_learner, check_makes, check_play
+from ...rng import ReplicateStreams, stable_key
+from . import scenario_olo as X
+from .user_experts import running_sum, play_on_releases  # the same feed in both full-information settings
 
 SCENARIO = X.SCENARIO
 ROWS = ("sphere", "cube")  # Algorithm 1's rows (Corollary 3.2 items 2-3); FTPL's is not a post-processing claim here
@@ -172,7 +172,7 @@ def _user_claim(row: str):
     Points: the preset's T grid ``p["T"]`` at ``rate_eps`` on the stochastic environment (the
     pipeline decides the paper's claim per environment; the stochastic one is the environment the
     other AS17 user claims use).  The rows carry ``grid = "T"`` (the pipeline's T grid)."""
-    from .contract import UserClaim, in_order
+    from ...scenarios.contract import UserClaim, in_order
 
     if row not in ROWS:
         raise ValueError(f"row must be one of {ROWS}, got {row!r}")
@@ -184,7 +184,7 @@ def _user_claim(row: str):
         return df
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from ..claims.as17_tables import olo_gap_rate_T_claim
+        from .claims_tables import olo_gap_rate_T_claim
         return olo_gap_rate_T_claim(runs, row, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)

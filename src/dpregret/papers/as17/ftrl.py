@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _validate as V
+from ... import _validate as V
 
 
 class ExpWeights:

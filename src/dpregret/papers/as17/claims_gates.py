@@ -34,7 +34,7 @@ import numpy as np
 
 import pandas as pd
 
-from .core import Result, check_bound, check_rate, not_in_regime
+from ...claims.core import Result, check_bound, check_rate, not_in_regime
 
 GATE_SLOPE_MAX = 0.75  # a learner's regret slope in T must stay below this (the non-learner's is 1)
 GATE_SHARE_MAX = 0.5  # and its regret below this share of the non-learner's

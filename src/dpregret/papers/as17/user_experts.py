@@ -46,12 +46,12 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..calibration import fresh_lambda, tree_lambda
-from ..learners.prefix_sums import FreshNoise, scaled_draws
-from ..protocols import build_learner, check_makes, check_play
-from ..rng import ReplicateStreams, stable_key
-from ..tree import TreeReleases
-from . import as17_experts as X
+from ...calibration import fresh_lambda, tree_lambda
+from .prefix_sums import FreshNoise, scaled_draws
+from ...protocols import build_learner, check_makes, check_play
+from ...rng import ReplicateStreams, stable_key
+from ...tree import TreeReleases
+from . import scenario_experts as X
 
 SCENARIO = X.SCENARIO
 ROLES = ("nonprivate", "fresh_noise")  # a user learner ``name``'s twin and control rows: ``name@<role>``
@@ -303,14 +303,14 @@ def _user_claim():
     decides the paper's claim per environment, ``...--stochastic`` and ``...--switching``; the
     stochastic one is the environment whose gap is not driven by the sequence's switches, and
     the one the other AS17 user claim uses)."""
-    from .contract import UserClaim, in_order
+    from ...scenarios.contract import UserClaim, in_order
 
     def simulate_point(p, point, reps, seed, learners):
         return simulate(USER_ENV, int(p["N"]), int(point), [p["rate_eps"]], reps, seed, gap=p["gap"],
                         phases=p["phases"], learners=learners)
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from ..claims.as17_experts import gap_rate_T_claim
+        from .claims_experts import gap_rate_T_claim
         return gap_rate_T_claim(runs, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)

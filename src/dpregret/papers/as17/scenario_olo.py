@@ -29,12 +29,12 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .. import _validate as V
-from ..environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
-from ..learners.olo import BallFTRL, CubeFTRL, FTPLLinear, d_r_quadratic, eta_ftrl
-from ..learners.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
-from ..rng import ReplicateStreams, stable_key
-from ..learners.olo import ROW_DOMAIN as DOMAIN, d_noise_mc, noise_scales  # noqa: F401 (the scenario's names)
+from ... import _validate as V
+from ...environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
+from .olo import BallFTRL, CubeFTRL, FTPLLinear, d_r_quadratic, eta_ftrl
+from .prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
+from ...rng import ReplicateStreams, stable_key
+from .olo import ROW_DOMAIN as DOMAIN, d_noise_mc, noise_scales  # noqa: F401 (the scenario's names)
 
 SCENARIO = "as17_olo"
 BLOCK_DOUBLES = 2**18  # (rows x rounds x N) per block: memory only, the numbers are the same to rounding
@@ -66,7 +66,7 @@ class FixedOLO:
     (s ~ polylog / eps).  No randomness: only the learners' noise varies across replicates."""
 
     def __init__(self, domain: str, N: int, mu: float):
-        from ..environments.olo import direction
+        from ...environments.olo import direction
         self.N = V.integer("N", N)
         self.mu = V.probability("mu", mu, open_left=False, open_right=False)
         self.u = direction(domain, self.N)

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _validate as V
-from ..rng import ReplicateStreams
-from ..tree import TreeReleases, nodes_covering_leaf
+from ... import _validate as V
+from ...rng import ReplicateStreams
+from ...tree import TreeReleases, nodes_covering_leaf
 from .ftrl import ExpWeights
 from .prefix_sums import TreeSum, scaled_draws
 

@@ -9,7 +9,7 @@ sphere (X = unit l2 ball) and the cube (X = {||x||_inf <= 1}).
 - The Laplace scale of Corollary 3.2 by its definition (Lemma 3.3) and as printed:
   :func:`laplace_scale_cor3_2`, :func:`laplace_scale_printed`.
 
-Learners read a prefix-sum estimate ``L~`` (``dpregret.learners.prefix_sums``), state
+Learners read a prefix-sum estimate ``L~`` (``dpregret.papers.as17.prefix_sums``), state
 ``(B, N)``, and follow ``ExpWeights``: ``predict()`` then ``update(l_t)``.
 
 Stability constant for ``R(x) = ||x||_2^2`` (eq. (4) made explicit).  Let
@@ -33,11 +33,11 @@ import math
 
 import numpy as np
 
-from .. import _validate as V
-from ..environments.olo import DOMAINS, domain_name  # noqa: F401 (re-exported)
-from ..calibration import fresh_noise_lambda
-from ..rng import stable_key
-from ..tree import draws_per_release, nodes_covering_leaf
+from ... import _validate as V
+from ...environments.olo import DOMAINS, domain_name  # noqa: F401 (re-exported)
+from ...calibration import fresh_noise_lambda
+from ...rng import stable_key
+from ...tree import draws_per_release, nodes_covering_leaf
 
 
 

@@ -1,11 +1,11 @@
 """Claims of Agarwal and Singh (ICML 2017), section 3, on prediction with expert advice.
 
 Each claim is checked per environment (the preset's ``envs``: ``fixed``, a fixed leader,
-and ``stochastic``) on the tidy table of :func:`dpregret.scenarios.as17_experts.simulate`, and
+and ``stochastic``) on the tidy table of :func:`dpregret.papers.as17.scenario_experts.simulate`, and
 its negative control -- the same FTRL reading fresh-noise prefix sums (no tree; per-release
 Laplace noise calibrated by advanced composition, whose regret is the multiplicative
 O(sqrt(T)/eps)) -- goes through the very same check.  So does the non-learner, uniform weights
-on the same losses (:mod:`dpregret.claims.as17_gates`); the two gap claims, which a learner
+on the same losses (:mod:`dpregret.papers.as17.claims_gates`); the two gap claims, which a learner
 ignoring its feedback meets with gap 0, carry the learning gate of the learner's own
 non-private regret and their non-learner control is decided on it.  The regret rate in T is
 decided at ``regret_eps`` and only where the run shows Corollary 3.2's sqrt(T) term dominating
@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..learners.ftrl import bound_thm3_4
-from .as17_gates import gate_T, privacy_share_regime
-from .core import (Claim, Result, check_bound, check_exact, check_rate, paired_gap, with_learning_gate,
+from .ftrl import bound_thm3_4
+from .claims_gates import gate_T, privacy_share_regime
+from ...claims.core import (Claim, Result, check_bound, check_exact, check_rate, paired_gap, with_learning_gate,
                    with_nonlearner)
 
 PAPER = "AS17"
@@ -58,7 +58,7 @@ def evaluate(df: pd.DataFrame, d_noise: pd.DataFrame, env: str, rate_eps: float,
     """All claims for one environment: ``{claim_id: {"claim": Result, "control": Result}}``.
 
     Every claim's result carries its non-learner control (uniform weights on the same losses,
-    decided by the same check, :mod:`dpregret.claims.as17_gates`); the two gap claims carry the
+    decided by the same check, :mod:`dpregret.papers.as17.claims_gates`); the two gap claims carry the
     learning gate of the learner's own non-private regret, and their non-learner control is the
     non-learner's result on that gate.  ``regret_eps`` (default ``rate_eps``): the eps of the
     regret rate in T; ``regime`` (``{"privacy_share_max": s}``): that rate is decided only where the
@@ -165,7 +165,7 @@ def gap_rate_T_claim(runs: pd.DataFrame, rate_eps: float, tol: dict, alpha: floa
                      env: str = "stochastic") -> tuple[Result, Result]:
     """``AS17-cor3.2-gap-rate-T`` on ``env`` for the learner whose rows are ``algorithm == name``:
     the paper's (``"tree"``, paired with ``nonprivate``, control ``fresh_noise``) or a user's
-    (``scenarios.as17_experts_user``: ``name`` paired with ``name@nonprivate``, control
+    (``papers.as17.user_experts``: ``name`` paired with ``name@nonprivate``, control
     ``name@fresh_noise``), by the check :func:`evaluate` runs.  ``rng_for(claim id)`` gives the
     bootstrap's rng, used by the claim then the control (as :func:`evaluate`, which shares one rng
     over all the claims of an environment: the same measured values, other bootstrap draws).
@@ -197,7 +197,7 @@ EXACT_CLAIM = Claim(
 
 def check_draws(Ts: list[int], pad: bool = True, d: int = 2) -> Result:
     """Run TreeBasedAgg with unit draws (counts them) and with zero draws (exact sums)."""
-    from ..tree import TreeBasedAgg, draws_per_release
+    from ...tree import TreeBasedAgg, draws_per_release
 
     failures, checked = [], 0
     for T in Ts:
@@ -226,7 +226,7 @@ def check_draws(Ts: list[int], pad: bool = True, d: int = 2) -> Result:
 def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
     """The workflow's check job (``dpregret.jobs``): every claim per environment (bootstrap keyed
     by the environment), and Lemma 3.3's exact draws."""
-    from .core import check_rng, record
+    from ...claims.core import check_rng, record
 
     p, alpha = params["p"], params["alpha"]
     out = []

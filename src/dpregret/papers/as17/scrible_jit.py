@@ -1,5 +1,5 @@
 """Fused SCRiBLe rounds (Agarwal and Singh 2017, section 4.2: Algorithm 4 around SCRiBLe),
-compiled with numba: the same arithmetic as :class:`dpregret.learners.scrible.Scrible`
+compiled with numba: the same arithmetic as :class:`dpregret.papers.as17.scrible.Scrible`
 (``predict`` / ``update``) plus Algorithm 4's forwarded noise, one row at a time.
 
 The numpy class spends ~90 us per round on ~25 small array operations at 16 rows; the
@@ -25,7 +25,7 @@ def scrible_block(ball: bool, S: np.ndarray, eta: np.ndarray, lam: np.ndarray, L
     Row ``b`` uses replicate ``r = b % R`` of the draws: ``L[r, s]`` the loss of round ``s``,
     ``Z[r, s]`` unit Laplace noise (scaled by ``lam[b]``), ``U[r, s]`` the uniform deciding
     ``(i, sign)``; ``eta[b]`` is the row's step.  Per round: the FTRL point ``x`` and the
-    Hessian spectrum (:func:`dpregret.learners.scrible.ftrl_step`), ``suffered += <l, x>``,
+    Hessian spectrum (:func:`dpregret.papers.as17.scrible.ftrl_step`), ``suffered += <l, x>``,
     play ``y = x + sign lambda_i^{-1/2} e_i``, forward ``v = <l + lam Z, y>`` and add
     ``N v sign lambda_i^{1/2} e_i`` to ``S``.
 

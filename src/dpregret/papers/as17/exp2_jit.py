@@ -1,10 +1,10 @@
 """Fused rounds of Algorithm 4 around Algorithm 5 (Agarwal and Singh 2017, section 4.1:
 EXP2 with uniform exploration on the multi-armed bandit behind the Laplace feedback
-reduction), compiled with numba: the arithmetic of :class:`dpregret.learners.bandits.Exp2`
-inside :class:`~dpregret.learners.bandits.PrivateFeedback`, one row at a time.
+reduction), compiled with numba: the arithmetic of :class:`dpregret.papers.as17.bandits.Exp2`
+inside :class:`~dpregret.papers.as17.bandits.PrivateFeedback`, one row at a time.
 
 The numpy classes spend ~0.35 ms per round at N = 200 and 24 rows; the rate of Table 2 in N
-needs a horizon of 1e6 at N up to 200 (README), so ``scenarios.as17_bandits`` runs blocks
+needs a horizon of 1e6 at N up to 200 (README), so ``papers.as17.scenario_bandits`` runs blocks
 of rounds through :func:`exp2_block`.  The draws come from the same
 :class:`~dpregret.rng.ReplicateStreams` in the same order as the classes consume them; a
 test checks that both paths agree to rounding.

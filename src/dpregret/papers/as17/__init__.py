@@ -1,0 +1,48 @@
+"""Agarwal and Singh 2017, "The Price of Differential Privacy for Online Learning" (ICML 2017),
+in one folder.  Four scenarios (``as17_experts``, ``as17_olo``, ``as17_mab``, ``as17_blo``) and
+two check groups (``as17_experts``, ``as17_tables``: Tables 1 and 2).
+
+Learners (sections 2-4, Appendix D):
+
+- :mod:`.prefix_sums`: the cumulative-loss estimates an FTRL learner reads (section 3): exact,
+  Algorithm 2's TreeBasedAgg (on the core ``dpregret.tree``), fresh noise (the control);
+- :mod:`.ftrl`: Algorithm 1 with the entropic regulariser, exponential weights (Corollary 3.2
+  item 1, Theorem 3.4's step size and bound);
+- :mod:`.experts_jit`: the experts rounds of Algorithm 1 on Algorithm 2's sums, compiled (section 3; speed only);
+- :mod:`.olo`: Algorithm 1 with ``R = ||x||^2`` on the sphere and the cube (Corollary 3.2 items 2-3,
+  Theorem 3.4, Lemma 3.3's Laplace scale), Algorithm 3 FTPL (Theorem 3.5, Appendix A);
+- :mod:`.bandits`: Algorithm 4 (the private feedback reduction, Lemma 4.2), Algorithm 5 EXP2
+  (section 4.1, Theorem 4.1), the explore-and-tree baseline (the O~(T^(2/3)) comparison);
+- :mod:`.exp2_jit`: Algorithm 4 around EXP2, compiled (section 4.1; speed only);
+- :mod:`.scrible`: SCRiBLe (section 4.2, Theorem 4.5, Appendix D) and Algorithm 4 around it;
+- :mod:`.scrible_jit`: Algorithm 4 around SCRiBLe, compiled (section 4.2; speed only).
+
+Scenarios and user doors (``Scenario.module`` in ``dpregret.papers``):
+
+- :mod:`.scenario_experts`: prediction with expert advice (section 3, Table 1 row 1);
+- :mod:`.scenario_olo`: Table 1 rows 2-4 (sphere, cube, FTPL; section 3);
+- :mod:`.scenario_bandits`: the multi-armed bandit (section 4.1, Table 2 row 2; its user door,
+  ``USER_CLAIMS``, sits in this module);
+- :mod:`.scenario_blo`: bandit linear optimisation with SCRiBLe (section 4.2, Table 2 row 1);
+- :mod:`.user_experts`, :mod:`.user_olo`, :mod:`.user_blo`: a user's learner in the slot of
+  Algorithm 1 (experts; sphere and cube) or of SCRiBLe inside Algorithm 4.
+
+Claims:
+
+- :mod:`.claims_experts`: Corollary 3.2 item 1, Theorem 3.4, Lemma 3.3 (section 3);
+- :mod:`.claims_tables`: Tables 1 and 2 (rows 2-4; bandits), Theorems 4.1 and 4.5, Lemma 4.3 and the
+  comparison with the O~(T^(2/3)) baseline (sections 3-4);
+- :mod:`.claims_gates`: the non-learner controls and learning gates of those claims;
+- :mod:`.claims_table_layout`: the layout of the regenerated Tables 1 and 2;
+- :mod:`.errata`: the paper's errata;
+- :mod:`.mutants`: the realistic bugs of its learners that its claims must catch.
+
+It imports the core (``rng``, ``tree``, ``calibration``, ``protocols``, ``environments``,
+``learners.pairwise_jit``) and the verdict layer (``claims.core``, ``claims.rates``,
+``scenarios.contract``), never another paper nor the pipeline (the ``[tool.importlinter]``
+contracts of ``pyproject.toml``).  Its figures stay in ``dpregret.report.figures`` (the report's
+shared plotting helpers); its privacy audits (``AUDIT-as17-lemma3.3-tree``,
+``AUDIT-as17-lemma4.2-bandit``, ``AUDIT-as17-cor3.2-olo-tree``, ``AUDIT-as17-thm3.5-ftpl-tree``)
+stay in ``claims.privacy_*`` beside the audit machinery and its spec list; its loss sequences in
+``environments.experts``, ``environments.olo`` and ``environments.stochastic``.
+"""
