@@ -32,16 +32,17 @@ Ene-Nguyen-Vladu PRIVATEBANDIT (Lemmas 5.1 and 5.4) on its released round sums. 
 functions of the audited values and data-independent randomness (post-processing).  The
 Agarwal-Singh experts learner releases ``softmax(-eta L~_{t-1})``, a post-processing of
 TreeBasedAgg's releases: covered by the TreeBasedAgg audit.  The learners' own noise paths that
-those do not reach (:mod:`.privacy_learners`): the sphere and cube learners of Table 1 (their
+those do not reach: the sphere and cube learners of Table 1 (their
 TreeBasedAgg at the scenario's ``laplace_scale_cor3_2``), FTPL's Gaussian tree (``sigma_thm3_5``) and
 Zhang-Tran-Cutkosky's DP-SGD baseline (``run_dpsgd``, with a check of its realised noise scale both
 ways; the l2 randomiser's audit checks its noise radius the same way).  Not audited:
 PRIVATEBANDIT's iterates (only its releases).
 
 The specs live in one module per kind, on the machinery of :mod:`.privacy_audit` (``AuditSpec``,
-``run_audit``): :mod:`.privacy_mechanisms` (single releases), :mod:`.privacy_trees` (the two trees),
-:mod:`.privacy_algorithms` (Algorithm 4, Algorithm 1), :mod:`dpregret.papers.env21.audit` (PRIVATEBANDIT, in its paper's folder) and
-:mod:`.privacy_learners` (the OLO and FTPL trees, DP-SGD).
+``run_audit``): :mod:`.privacy_mechanisms` (single releases), :mod:`.privacy_trees` (Zhang-Tran-Cutkosky's
+tree), :mod:`.privacy_algorithms` (Algorithm 1 of Zhang-Tran-Cutkosky), :mod:`.privacy_learners` (DP-SGD);
+the audits of a paper's own code in its folder: :mod:`dpregret.papers.as17.audit` (TreeBasedAgg, the OLO
+and FTPL trees, Algorithm 4) and :mod:`dpregret.papers.env21.audit` (PRIVATEBANDIT).
 This module is the entry point: ``SPECS`` is built here, at import, by calling the spec builders.
 The mutation suite re-executes this module (``mutation.patching.fresh_module``) to rebuild the
 specs from the library as a mutant patched it; the spec modules therefore hold no module-level
@@ -50,13 +51,15 @@ builder runs, here).
 """
 from __future__ import annotations
 
+from ..papers.as17.audit import (  # noqa: F401 (Received: tests) the paper's folder (the layers contract names this import)
+    Received, ftpl_tree_spec, mab_feedback_spec, olo_tree_spec, tree_as17_spec)
 from ..papers.env21.audit import env_releases_spec  # the paper's folder (the layers contract names this import)
-from .privacy_algorithms import Received, mab_feedback_spec, ztc_o2b_spec  # noqa: F401 (Received: tests)
+from .privacy_algorithms import ztc_o2b_spec
 from .privacy_audit import (  # noqa: F401 (re-exported: the public entry)
     CHECK_SAMPLES, CHECK_SHARE, RDP_ORDERS, AuditSpec, independence_check, audit_variant, run_audit)
-from .privacy_learners import dpsgd_spec, ftpl_tree_spec, olo_tree_spec
+from .privacy_learners import dpsgd_spec
 from .privacy_mechanisms import gaussian_spec, l2_spec, laplace_spec, local_laplace_spec
-from .privacy_trees import tree_as17_spec, tree_ztc_spec
+from .privacy_trees import tree_ztc_spec
 
 SPECS = {s.claim.claim_id: s for s in (laplace_spec(), gaussian_spec(), local_laplace_spec(), l2_spec(),
                                         tree_as17_spec(), tree_ztc_spec(), mab_feedback_spec(), ztc_o2b_spec(),

@@ -1,8 +1,8 @@
 """Audit specs of the learners' own noise paths that the other spec modules do not reach (see
-:mod:`dpregret.claims.privacy`): Agarwal-Singh's FTRL on the sphere and the cube (Corollary 3.2
-items 2-3, the Laplace TreeBasedAgg at the scenario's ``laplace_scale_cor3_2``), FTPL's Gaussian tree
-(Theorem 3.5, the scenario's ``sigma_thm3_5``), and Zhang-Tran-Cutkosky's one-pass DP-SGD baseline
-(``papers.ztc22.dpsgd.run_dpsgd``, its own ``s = 2G / rho``).
+:mod:`dpregret.claims.privacy`): Zhang-Tran-Cutkosky's one-pass DP-SGD baseline
+(``papers.ztc22.dpsgd.run_dpsgd``, its own ``s = 2G / rho``); Agarwal-Singh's FTRL on the sphere and
+the cube and FTPL's Gaussian tree (Corollary 3.2 items 2-3, Theorem 3.5) sit in their paper's folder
+(:mod:`dpregret.papers.as17.audit`).
 
 Each draws through the code the scenarios run -- the noise scale computed by the scenario's own
 ``noise_scales`` (resp. by ``run_dpsgd`` itself), the noise drawn by ``TreeSum`` / ``scaled_draws``
@@ -23,8 +23,7 @@ import math
 import numpy as np
 from scipy import special
 
-from .privacy_audit import AS17, CHECK_SAMPLES, ZTC, AuditSpec, chunks, privacy_claim, SampleStreams
-from .privacy_trees import node_scores, tree_layout
+from .privacy_audit import CHECK_SAMPLES, ZTC, AuditSpec, chunks, privacy_claim, SampleStreams
 
 
 # --- the realised noise scale against its formula -------------------------------------------
@@ -57,106 +56,6 @@ def with_controls(check, n, alpha, rng, factors=(2.0, 0.5)):
         info["controls"][f"noise x {f:g}"] = {"rejected": e is not None, "ratio": i["ratio"], "ci": i["ci"]}
     info["controls_caught"] = all(c["rejected"] for c in info["controls"].values())
     return err, info
-
-
-# --- Agarwal-Singh FTRL on the sphere and the cube: the Laplace tree at laplace_scale_cor3_2 --
-OLO_ROWS = {"sphere": "ball", "cube": "cube"}
-
-
-def olo_tree_spec(eps: float = 1.0, T: int = 2, N: int = 2) -> AuditSpec:
-    """TreeBasedAgg as the Table 1 sphere and cube rows run it (``TreeSum`` over ``scaled_draws``,
-    every node's scale the scenario's ``noise_scales(row, N, T, eps)["tree"]``), on losses in the
-    row's Y: D_p has l_p = +v, D'_p has l_p = -v (replace-one neighbours at the l1 diameter of Y:
-    v = (1, ..., 1)/sqrt(N) on the unit l2 ball, e_1 on the unit l1 ball), every other loss 0.  Scored
-    on the node transcript under the claim's lambda = 2 ||Y||_1 (floor(log2 T) + 1) / eps
-    (``laplace_scale_cor3_2``'s formula, written out).  Cells: (row, position)."""
-    from ..papers.as17.prefix_sums import TreeSum, scaled_draws
-    from ..papers.as17.olo import noise_scales
-
-    m = int(math.log2(T)) + 1
-    y1 = {"sphere": math.sqrt(N), "cube": 1.0}
-    lam = {row: 2.0 * y1[row] * m / eps for row in OLO_ROWS}  # the claim's scale per row
-    vec = {"sphere": np.full(N, 1.0 / math.sqrt(N)), "cube": np.eye(N)[0]}
-    cover, pairs = tree_layout(T)
-
-    def run(variant, row, p, sign, n, rng):
-        lam_v = noise_scales(row, N, T, eps)["tree"] if variant == "correct" else lam[row] / 2
-        nodes = np.empty((n, T, N))
-        for a, b in chunks(n):
-            tree = TreeSum(T, b - a, N, scaled_draws(SampleStreams(rng, b - a), lam_v, N)).tree
-            for t in range(1, T + 1):
-                tree.step(sign * vec[row] if t == p else np.zeros(N))
-                nodes[a:b, t - 1] = tree.last_node[1]
-        return nodes
-
-    def draw(variant, n, rng):
-        out = {}
-        for row in OLO_ROWS:
-            v, lm = vec[row], lam[row]
-
-            def llr(y, v=v, lm=lm):  # log Lap(y - v; lam) - log Lap(y + v; lam), per coordinate
-                return (np.abs(y + v) - np.abs(y - v)) / lm
-            for p in range(1, T + 1):
-                out[f"{row} t={p}"] = (node_scores(run(variant, row, p, 1.0, n, rng("D", row, p)), p, llr, cover, pairs),
-                                       node_scores(run(variant, row, p, -1.0, n, rng("D'", row, p)), p, llr, cover, pairs))
-        return out
-
-    controls = {"half_noise": "lambda / 2: ||Y||_1 (Corollary 3.2 as printed, the add/remove sensitivity) for the "
-                              "replace-one diameter 2 ||Y||_1 (eps x 2)"}
-    return AuditSpec(privacy_claim("AUDIT-as17-cor3.2-olo-tree", AS17, "Corollary 3.2 items 2-3 (Lemma 3.3), sphere and cube",
-                                   f"the Table 1 sphere and cube learners' TreeBasedAgg, Lap^N(2 ||Y||_1 (floor(log2 T)+1)/eps) "
-                                   f"per node (the scenario's laplace_scale_cor3_2), is eps-DP on the node transcript (eps = "
-                                   f"{eps:g}, T = {T}, N = {N}; replace-one neighbours l = v, l' = -v at the l1 diameter of Y, "
-                                   f"the record at every step)", controls, "half_noise"),
-                     eps, 0.0, draw, "half_noise", controls, tight_floor=None)
-
-
-# --- Agarwal-Singh FTPL (Theorem 3.5): the Gaussian tree at sigma_thm3_5 ----------------------
-def ftpl_tree_spec(eps: float = 4.0, T: int = 4, N: int = 4) -> AuditSpec:
-    """FTPL's perturbation as the Table 1 row 4 runs it (``TreeSum`` over Gaussian ``scaled_draws``,
-    sigma the scenario's ``noise_scales("ftpl", N, T, eps)["tree"]``, i.e. ``sigma_thm3_5`` at delta =
-    1/T and ||Y||_2 = 1), on losses in the unit l2 ball: D_p has l_p = e_1, D'_p has l_p = -e_1 (l2
-    distance 2), every other loss 0.  Claimed: the node transcript is mu-GDP with mu = 2
-    sqrt(floor(log2 T) + 1) / sigma, sigma = Theorem 3.5's max{sqrt(T / (sqrt(N) K)), sqrt(N) K
-    log(K T) / eps} (K = ceil(log2 T); written out): the exact privacy of the tree at the formula's
-    sigma (a leaf lies in floor(log2 T) + 1 nodes), which implies the theorem's (eps, 1/T)-DP (mu =
-    1.67 at the defaults: delta(eps = 4) = 0.02 < 1/4).  At these parameters the privacy term of the
-    max is the larger, also at a sigma sqrt(N) times smaller."""
-    from ..papers.as17.prefix_sums import TreeSum, scaled_draws
-    from ..papers.as17.olo import noise_scales
-
-    m = int(math.log2(T)) + 1
-    K = max(1, math.ceil(math.log2(T)))
-    sigma = max(math.sqrt(T / (math.sqrt(N) * K)), math.sqrt(N) / eps * K * math.log(K * T))
-    mu = 2.0 * math.sqrt(m) / sigma
-    cover, pairs = tree_layout(T)
-
-    def run(variant, p, sign, n, rng):
-        s = noise_scales("ftpl", N, T, eps)["tree"] if variant == "correct" else sigma / 2
-        nodes = np.empty((n, T, N))
-        for a, b in chunks(n):
-            tree = TreeSum(T, b - a, N, scaled_draws(SampleStreams(rng, b - a), s, N, "gaussian")).tree
-            for t in range(1, T + 1):
-                tree.step(sign * np.eye(N)[0] if t == p else np.zeros(N))
-                nodes[a:b, t - 1] = tree.last_node[1]
-        return nodes
-
-    def llr(y):  # log N(y - e1; sigma) - log N(y + e1; sigma), first coordinate (the others: 0)
-        return 2.0 * y[..., :1] / sigma**2
-
-    def draw(variant, n, rng):
-        return {f"t={p}": (node_scores(run(variant, p, 1.0, n, rng("D", p)), p, llr, cover, pairs)[:, :1],
-                           node_scores(run(variant, p, -1.0, n, rng("D'", p)), p, llr, cover, pairs)[:, :1])
-                for p in range(1, T + 1)}
-
-    controls = {"half_noise": f"sigma / 2 (mu x 2; sigma_thm3_5 without the sqrt(N) of its privacy term is sigma / "
-                              f"{math.sqrt(N):g} here)"}
-    return AuditSpec(privacy_claim("AUDIT-as17-thm3.5-ftpl-tree", AS17, "Theorem 3.5 (Algorithm 3), FTPL's Gaussian tree",
-                                   f"FTPL's tree with N(0, sigma^2 I_N) per node, sigma = Theorem 3.5's (the scenario's "
-                                   f"sigma_thm3_5 at delta = 1/T, ||Y||_2 = 1), is mu-GDP on the node transcript with mu = 2 "
-                                   f"sqrt(floor(log2 T)+1)/sigma = {mu:.4g} (eps = {eps:g}, T = {T}, N = {N}, l = e_1 vs -e_1, "
-                                   f"the record at every step); implies the theorem's (eps, 1/T)-DP", controls, "half_noise"),
-                     mu, 0.0, draw, "half_noise", controls, gaussian_mu=mu, rdp=lambda al: al * mu**2 / 2, gdp_only=True)
 
 
 # --- Zhang-Tran-Cutkosky's one-pass DP-SGD baseline ----------------------------------------

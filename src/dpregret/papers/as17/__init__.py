@@ -34,15 +34,17 @@ Claims:
   comparison with the O~(T^(2/3)) baseline (sections 3-4);
 - :mod:`.claims_gates`: the non-learner controls and learning gates of those claims;
 - :mod:`.claims_table_layout`: the layout of the regenerated Tables 1 and 2;
+- :mod:`.audit`: the privacy audits of its own code (Lemma 3.3's TreeBasedAgg, Corollary 3.2 items 2-3's
+  OLO trees, Theorem 3.5's FTPL tree, Lemma 4.2's Algorithm 4), collected by ``claims.privacy.SPECS``;
 - :mod:`.errata`: the paper's errata;
 - :mod:`.mutants`: the realistic bugs of its learners that its claims must catch.
 
 It imports the core (``rng``, ``tree``, ``calibration``, ``protocols``, ``environments``,
 ``learners.pairwise_jit``) and the verdict layer (``claims.core``, ``claims.rates``,
-``scenarios.contract``), never another paper nor the pipeline (the ``[tool.importlinter]``
+``scenarios.contract``, the audit machinery ``claims.privacy_audit`` and ``claims.privacy_trees``'
+node-transcript helpers), never another paper nor the pipeline (the ``[tool.importlinter]``
 contracts of ``pyproject.toml``).  Its figures stay in ``dpregret.report.figures`` (the report's
-shared plotting helpers); its privacy audits (``AUDIT-as17-lemma3.3-tree``,
-``AUDIT-as17-lemma4.2-bandit``, ``AUDIT-as17-cor3.2-olo-tree``, ``AUDIT-as17-thm3.5-ftpl-tree``)
-stay in ``claims.privacy_*`` beside the audit machinery and its spec list; its loss sequences in
-``environments.experts``, ``environments.olo`` and ``environments.stochastic``.
+shared plotting helpers); its loss sequences in ``environments.experts``, ``environments.olo`` and
+``environments.stochastic``; the noise calibrations it shares (``calibration.tree_lambda``,
+``fresh_lambda``) in ``dpregret.calibration``; the tree itself (``dpregret.tree``) in the core.
 """
