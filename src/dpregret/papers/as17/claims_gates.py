@@ -1,5 +1,6 @@
-"""Agarwal and Singh (ICML 2017): the non-learner controls and the learning gates of the claims
-(the verdict rule's "a learner that does not learn must not pass", :mod:`dpregret.claims.core`).
+"""Agarwal and Singh (ICML 2017), sections 3-4 (Tables 1 and 2): the non-learner controls and the
+learning gates of the claims (the verdict rule's "a learner that does not learn must not pass",
+:mod:`dpregret.claims.core`).
 
 The trivial learner of each setting is measured on the same draws as the paper's learner and
 stored beside it in every run table, so no extra simulation is needed:

@@ -1,8 +1,9 @@
 """FTRL with the entropic regulariser on the simplex (exponential weights).
 
-Agarwal and Singh (ICML 2017), Algorithm 1 with ``R(x) = sum_i x_i log x_i`` (Corollary
+Agarwal and Singh (ICML 2017), section 3: Algorithm 1 with ``R(x) = sum_i x_i log x_i`` (Corollary
 3.2, item 1): ``x_t = argmin_x eta <x, L~_{t-1}> + R(x) = softmax(-eta L~_{t-1})``, where
-``L~`` is whatever prefix-sum estimate it is given (exact, tree, input-perturbed).
+``L~`` is whatever prefix-sum estimate it is given (exact, tree, input-perturbed); Theorem 3.4's
+step size and bound (:func:`eta_thm34`, :func:`bound_thm3_4`).
 """
 from __future__ import annotations
 
