@@ -18,7 +18,7 @@ kernel), the rest the wrapper's (``docs/workflow.md``, "Your own learner").  No 
 the numbers depend on machine load.
 
 Settings and what is compared (setting: paper's learner as a user's vs the fast path):
-- ``bco``: SCRiBLe (``as17_blo_user.paper_learner``, drawing from the paper rows' stream) in
+- ``bco``: SCRiBLe (``papers.as17.user_blo.paper_learner``, drawing from the paper rows' stream) in
   Algorithm 4 vs ``scrible_block`` (numba), rows ``dp_scrible`` and ``dp_scrible_composed``;
 - ``bandit``: EXP2 (``papers.as17.bandits.Exp2``, the paper rows' stream) in Algorithm 4 vs
   ``exp2_block`` (numba), row ``dp_exp2``;
