@@ -15,17 +15,20 @@ from dpregret.audit import bernoulli_renyi, clopper_pearson, eps_lower_bound, gd
 from dpregret.claims import privacy as P
 from dpregret.claims import privacy_audit as PA
 from dpregret.claims.core import record
-from dpregret.claims.privacy import SPECS, run_audit
+from dpregret.claims.privacy import run_audit
+from dpregret.papers.as17.audit import Received
 from dpregret.papers.as17.bandits import Exp2, PrivateFeedback
 from dpregret.papers.as17.exp2_jit import exp2_block
 from dpregret.papers.as17.scrible import Scrible
 from dpregret.papers.as17.scrible_jit import scrible_block
+from dpregret.registry import audit_specs
 from dpregret.rng import ReplicateStreams
 from dpregret.tree import TreeBasedAgg
 from margins import assert_clear, assert_z
 
 FAST_N = 200_000  # every margin below holds at this sample count (the default preset runs 1e6)
 SEED, ALPHA = 20261122, 0.05
+SPECS = audit_specs()
 
 
 # --- margins: a lower bound beside its point estimate -------------------------------------------------
@@ -511,7 +514,7 @@ def test_numpy_wrapper_records_what_exp2_receives():
             return self.rng.laplace(0.0, 1.0, (self.R, *shape)) * scale
 
     st = St(np.random.default_rng(7), 50)
-    inner = P.Received(Exp2(3, 0.1, 0.2, st, 50))
+    inner = Received(Exp2(3, 0.1, 0.2, st, 50))
     learner = PrivateFeedback(inner, 1.0, st)
     losses = np.random.default_rng(8).random((5, 3))
     for row in losses:

@@ -214,7 +214,6 @@ def test_ztc_algorithm1_runs_at_eq6(monkeypatch, T, k, rho):
     """Algorithm 1 (o2b.run, the tree conversion) asks its tree for eq. (6)'s sigma_t at every step, with
     the run's own max ||w_i - x_{i-1}|| (a fixed-schedule learner with one jump); the plain conversion
     adds 2 t^k G / rho times a standard draw."""
-    from dpregret.claims.privacy_algorithms import HuberPair, Schedule
     from dpregret.papers.ztc22 import audit as o2b_audit
     from dpregret.papers.ztc22 import o2b
 

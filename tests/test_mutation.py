@@ -27,17 +27,10 @@ LIBRARY = [m.name for m in pkgutil.walk_packages(dpregret.__path__, "dpregret.")
 
 
 def pipeline_claim_ids() -> set[str]:
-    """Every claim id the pipeline registers (dpregret.claims.*)."""
-    from dpregret.claims import privacy
-    from dpregret.papers.as17 import claims_experts as as17_experts, claims_tables as as17_tables
-    from dpregret.papers.env21 import claims as env21
-    from dpregret.papers.vdh19 import claims as vdh19
-    from dpregret.papers.ztc22 import claims as ztc22
+    """Every claim id the pipeline registers (dpregret.registry: the papers' claims and the audits)."""
+    from dpregret.registry import all_claims, audit_specs
 
-    ids = set(as17_experts.CLAIMS) | {as17_experts.EXACT_CLAIM.claim_id}
-    ids |= {s.claim.claim_id for s in as17_tables.OLO_SPECS + as17_tables.MAB_SPECS + as17_tables.BLO_SPECS}
-    ids |= set(as17_tables.EXTRA) | set(ztc22.CLAIMS) | set(env21.CLAIMS) | set(vdh19.CLAIMS) | set(privacy.SPECS)
-    return ids
+    return set(all_claims()) | set(audit_specs())
 
 
 def test_registry_size_and_spread():
@@ -111,22 +104,19 @@ def test_function_imported_by_name_is_patched_where_looked_up():
     assert S.tree_lambda(2, 4, 1.0) == 6.0
 
 
-def test_fresh_privacy_rebuilds_the_specs_of_its_submodules_from_the_patched_library():
-    """The specs live in claims.privacy_* and are built when claims.privacy runs: the runner's fresh copy
-    of claims.privacy must build them from the library as the mutant patched it (here the PRIVATEBANDIT
+def test_audit_specs_are_built_from_the_patched_library():
+    """The runner builds the audit specs under the mutant's patch (registry.audit_specs builds them on
+    every call): they must come from the library as the mutant patched it (here the PRIVATEBANDIT
     Lemma 5.4 audit's library mu, computed from nodes_covering_leaf when its spec is built), while the
-    imported SPECS keep the unpatched values."""
-    from dpregret.claims import privacy
-    from dpregret.mutation.patching import fresh_module
+    specs built before and after keep the unpatched values."""
+    from dpregret.registry import audit_specs
 
     cid = "AUDIT-env-lemma5.4-releases"
-    before = fresh_module("dpregret.claims.privacy").SPECS[cid].accountant["mu_library"]
-    assert before == privacy.SPECS[cid].accountant["mu_library"]
+    before = audit_specs()[cid].accountant["mu_library"]
     with MUTANTS["tree-leaf-cover-off-by-one"].patch():
-        during = fresh_module("dpregret.claims.privacy").SPECS[cid].accountant["mu_library"]
+        during = audit_specs()[cid].accountant["mu_library"]
     assert during != before
-    assert privacy.SPECS[cid].accountant["mu_library"] == before
-    assert fresh_module("dpregret.claims.privacy").SPECS[cid].accountant["mu_library"] == before
+    assert audit_specs()[cid].accountant["mu_library"] == before
 
 
 def test_patch_reverted_when_the_block_raises():
@@ -206,13 +196,16 @@ def margins():
         return r
 
     def audit(ctx, cids):
-        P = runner.fresh_module("dpregret.claims.privacy")
+        from dpregret.claims.privacy import run_audit
+        from dpregret.registry import audit_specs
+
+        specs = audit_specs()
         out = {}
         for cid in cids:
-            spec = P.SPECS[cid]
+            spec = specs[cid]
             calls, rec = _recording()
             try:
-                res, primary, *_ = P.run_audit(spec, runner.audit_samples(ctx, cid), ctx.alpha, ctx.seed)
+                res, primary, *_ = run_audit(spec, runner.audit_samples(ctx, cid), ctx.alpha, ctx.seed)
             finally:
                 rec.undo()
             crit = _criteria(spec, calls, res.detail["correct"])

@@ -208,8 +208,8 @@ def test_the_door_without_the_papers_rows_gives_simulates_table(claim, tmp_path,
 
 
 def _records(verdict_paper="PASS", nl_verdict="PASS"):
-    from dpregret.claims import all_claims
     from dpregret.claims.core import Result, record
+    from dpregret.registry import all_claims
 
     claim = all_claims()["AS17-T2-mab-rate-T"]
     res = Result(verdict_paper, 0.5, 0.5, 0.45, 0.55, 0.1, {"margin": -2.0})

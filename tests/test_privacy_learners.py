@@ -1,4 +1,4 @@
-"""The audits of the learners' own noise paths (dpregret.claims.privacy_learners) and the realised
+"""The audits of the learners' own noise paths (papers.as17.audit, papers.ztc22.audit) and the realised
 noise-scale checks: the correct code passes, the half-noise control is caught by a wide margin, the
 scale check accepts the formula's noise and rejects twice and half of it (test_audit.py runs the
 generic checks of every spec, these included)."""
@@ -7,11 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpregret.claims.privacy import SPECS, run_audit
-from dpregret.claims.privacy_learners import scale_check
+from dpregret.claims.privacy import run_audit
+from dpregret.claims.privacy_audit import scale_check
+from dpregret.registry import audit_specs
 
 NEW = ("AUDIT-as17-cor3.2-olo-tree", "AUDIT-as17-thm3.5-ftpl-tree", "AUDIT-ztc-dpsgd")
 N, ALPHA, SEED = 20_000, 0.05, 20221
+SPECS = audit_specs()
 
 
 @pytest.fixture(scope="module")

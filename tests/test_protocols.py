@@ -1,10 +1,11 @@
-"""The learner contract (dpregret.protocols) over every registered learner: the setting's
+"""The learner contract (dpregret.protocols) over every registered learner (dpregret.registry.learners): the setting's
 shapes, determinism for a seed, and chunk invariance (replicates split across two learners
 play the same rows as one learner holding them all)."""
 import numpy as np
 import pytest
 
 from dpregret import protocols as P
+from dpregret.registry import learners
 
 T, DIM, R = 16, 4, 4
 
@@ -30,9 +31,9 @@ def _play(spec, reps, fb):
     return np.stack(plays)
 
 
-@pytest.mark.parametrize("name", sorted(P.learners()))
+@pytest.mark.parametrize("name", sorted(learners()))
 def test_learner_contract(name):
-    spec = P.learners()[name]
+    spec = learners()[name]
     assert spec.setting in P.SETTINGS and spec.role in ("paper", "control")
     fb = _feedback(spec.setting, T, R, DIM)
     whole = _play(spec, range(R), fb)
@@ -42,7 +43,7 @@ def test_learner_contract(name):
 
 
 def test_every_setting_has_a_paper_learner_and_check_play_names_the_problem():
-    assert {s.setting for s in P.learners().values() if s.role == "paper"} == set(P.SETTINGS)
+    assert {s.setting for s in learners().values() if s.role == "paper"} == set(P.SETTINGS)
     with pytest.raises(ValueError, match=r"shape \(4, 3\)"):
         P.check_play("olo", np.zeros((4, 2)), 4, 3)
     with pytest.raises(ValueError, match="simplex"):

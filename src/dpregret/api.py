@@ -45,8 +45,8 @@ def applicable() -> ClaimsTable:
     the ``setting`` of the learner, how ``make`` is called, what runs your learner (and what its
     primary control is), and the paper's learner it is shown beside.  Printed, it reads as a table
     with every cell in full (:class:`ClaimsTable`, a DataFrame); the objects behind it are :func:`dpregret.scenarios.contract.user_claims`."""
-    from .claims import all_claims
     from .papers import paper
+    from .registry import all_claims
     from .scenarios.contract import user_claims
 
     known = all_claims()
@@ -228,7 +228,7 @@ def decide_user_claim(claim: str, name: str, make_spec: str, runs: pd.DataFrame,
 
 def _claim_object(cid: str):
     """The registry's Claim of ``cid`` (its statement, control and near-miss flag)."""
-    from .claims import all_claims
+    from .registry import all_claims
     return all_claims()[cid]
 
 

@@ -26,23 +26,20 @@ user's learner can get: ``dpregret.scenarios.contract``).
 Randomised learners draw from a :class:`dpregret.rng.ReplicateStreams` whose streams are keyed
 by replicate, so a learner built for replicates ``range(0, 4)`` plays the same rows as two built
 for ``range(0, 2)`` and ``range(2, 4)`` (chunk invariance); that, determinism for a given seed
-and the shapes above are the contract ``tests/test_protocols.py`` checks over :func:`learners`
-(the papers' learners and their controls), and a user's learner meets it the same way.
+and the shapes above are the contract ``tests/test_protocols.py`` checks over the papers' learners
+and their controls (:class:`LearnerSpec`, each folder's ``paper.learners()``, collected by
+:func:`dpregret.registry.learners`), and a user's learner meets it the same way.
 """
 from __future__ import annotations
 
-import functools
 import importlib
 import inspect
-import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol, runtime_checkable
 
 import numpy as np
-
-from .rng import ReplicateStreams, stable_key
 
 SETTINGS = ("experts", "olo", "oco", "oco_polytope", "bandit", "bco")
 # how a user's learner is built, per setting with claims for user learners (one signature a setting)
@@ -150,7 +147,8 @@ def feedback_shape(setting: str, R: int, dim: int) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class LearnerSpec:
-    """A registered learner: its setting, the paper it comes from (``dpregret.papers`` key) and
+    """A registered learner (each paper folder's ``paper.learners()``, collected by
+    :func:`dpregret.registry.learners`): its setting, the paper it comes from (``dpregret.papers`` key) and
     ``make(replicates, dim, T, seed)``, which builds it for those replicates (a range) with
     its randomness drawn from streams keyed by ``seed`` and the learner's name."""
 
@@ -159,85 +157,6 @@ class LearnerSpec:
     paper: str
     make: Callable[[range, int, int, int], Learner]
     role: str = "paper"  # "paper" (the paper's algorithm) or "control" (a near miss / baseline)
-
-
-def _streams(seed: int, name: str, replicates: range, *key) -> ReplicateStreams:
-    return ReplicateStreams(seed, stable_key("learner", name, *key), replicates)
-
-
-def _registry() -> dict[str, LearnerSpec]:
-    from .learners import oco
-    from .papers.as17 import bandits, ftrl, olo, prefix_sums, scrible
-    from .papers.vdh19 import learners as vdh
-
-    def tree_experts(reps, N, T, seed, eps=1.0):
-        lam = nodes_lambda(T, eps)
-        draw = prefix_sums.scaled_draws(_streams(seed, "tree_experts", reps), lam, N)
-        return ftrl.ExpWeights(ftrl.eta_thm34(N, T), prefix_sums.TreeSum(T, len(reps), N, draw))
-
-    def nodes_lambda(T, eps):
-        from .tree import nodes_covering_leaf
-        return nodes_covering_leaf(T) / eps
-
-    def ball_ftrl(reps, d, T, seed):
-        draw = prefix_sums.scaled_draws(_streams(seed, "ball_ftrl", reps), nodes_lambda(T, 1.0), d)
-        return olo.BallFTRL(math.sqrt(1.0 / T), prefix_sums.TreeSum(T, len(reps), d, draw))
-
-    def ftpl(reps, d, T, seed):
-        draw = prefix_sums.scaled_draws(_streams(seed, "ftpl", reps), 1.0, d, kind="gaussian")
-        return olo.FTPLLinear("cube", prefix_sums.TreeSum(T, len(reps), d, draw))
-
-    def exp2(reps, N, T, seed):
-        eta = math.sqrt(math.log(N) / (N * T))
-        return bandits.PrivateFeedback(bandits.Exp2(N, eta, min(1.0, N * eta), _streams(seed, "exp2", reps)), 1.0,
-                                       _streams(seed, "exp2_noise", reps))
-
-    def explore_tree(reps, N, T, seed):
-        return bandits.ExploreTree(N, T, 1.0, _streams(seed, "explore", reps), _streams(seed, "explore_tree", reps))
-
-    def frank_wolfe(reps, n, T, seed):  # Algorithm 1's learner on the simplex, one LMO step a round
-        from .environments.polytopes import make_domain
-        from .papers.env21.learners import FrankWolfeOCO
-        return FrankWolfeOCO(make_domain("simplex", n), len(reps), 1.0 / math.sqrt(T), 1)
-
-    def scrible_ball(reps, d, T, seed):
-        return scrible.Scrible("ball", d, 1.0 / math.sqrt(T), _streams(seed, "scrible", reps))
-
-    specs = [
-        LearnerSpec("tree_experts", "experts", "AS17", tree_experts),
-        LearnerSpec("exact_experts", "experts", "AS17",
-                    lambda reps, N, T, seed: ftrl.ExpWeights(ftrl.eta_thm34(N, T), prefix_sums.ExactSum(len(reps), N)),
-                    "control"),
-        LearnerSpec("ball_ftrl", "olo", "AS17", ball_ftrl),
-        LearnerSpec("ftpl_cube", "olo", "AS17", ftpl),
-        LearnerSpec("exp2_private", "bandit", "AS17", exp2),
-        LearnerSpec("explore_tree", "bandit", "AS17", explore_tree, "control"),
-        LearnerSpec("scrible_ball", "bco", "AS17", scrible_ball),
-        LearnerSpec("projected_ogd", "oco", "ZTC22",
-                    lambda reps, d, T, seed: oco.ProjectedOGD(len(reps), d, 1.0, lambda t: 1.0)),
-        LearnerSpec("optimistic_ogd", "oco", "ZTC22",
-                    lambda reps, d, T, seed: oco.OptimisticOGD(len(reps), d, 1.0, 1.0)),
-        LearnerSpec("strongly_convex_osd", "oco", "ZTC22",
-                    lambda reps, d, T, seed: oco.StronglyConvexOSD(len(reps), d, 1.0, lambda t: t / 2)),
-        LearnerSpec("parameter_free", "oco", "ZTC22",
-                    lambda reps, d, T, seed: oco.ParameterFree(len(reps), d, 1.0, lambda t: 2.0 * t)),
-        LearnerSpec("frozen", "oco", "ZTC22",
-                    lambda reps, d, T, seed: oco.Frozen(len(reps), np.full(d, 1.0 / math.sqrt(d))), "control"),
-        LearnerSpec("frank_wolfe", "oco_polytope", "ENV21", frank_wolfe),
-        LearnerSpec("black_box_reduction", "oco", "VDH19",
-                    lambda reps, d, T, seed: vdh.BlackBoxReduction(1.0, d, batch=(len(reps),))),
-        LearnerSpec("sparse_potential", "oco", "VDH19",
-                    lambda reps, d, T, seed: vdh.SparsePotential(1.0, d, batch=(len(reps),))),
-        LearnerSpec("diagonal_adagrad", "oco", "VDH19",
-                    lambda reps, d, T, seed: vdh.DiagonalAdaGrad(10.0, d, batch=(len(reps),)), "control"),
-    ]
-    return {s.name: s for s in specs}
-
-
-@functools.cache
-def learners() -> dict[str, LearnerSpec]:
-    """name -> :class:`LearnerSpec`: the papers' learners and controls (built on first use)."""
-    return _registry()
 
 
 def load_learner(spec: str):

@@ -5,12 +5,13 @@ import sys
 
 from dpregret import cpu
 from dpregret.claims.core import record
-from dpregret.claims.privacy import SPECS, run_audit
+from dpregret.claims.privacy import run_audit
+from dpregret.registry import audit_specs
 
 cpu.require_pinned("the audit job")  # the same bits on every x86-64 CPU (dpregret.cpu)
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")
-spec = SPECS[sm.wildcards.audit_id]
+spec = audit_specs()[sm.wildcards.audit_id]
 res, primary, secondary = run_audit(spec, sm.params.samples, sm.params.alpha, sm.params.seed)
 rec = record(spec.claim, res, primary, secondary=secondary, scenario="audit", env=None, ci_level=1 - sm.params.alpha)
 with open(sm.output[0], "w") as fh:

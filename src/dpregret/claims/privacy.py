@@ -39,29 +39,29 @@ ways; the l2 randomiser's audit checks its noise radius the same way).  Not audi
 PRIVATEBANDIT's iterates (only its releases).
 
 The specs live in one module per kind, on the machinery of :mod:`.privacy_audit` (``AuditSpec``,
-``run_audit``): :mod:`.privacy_mechanisms` (single releases), :mod:`.privacy_trees` (Zhang-Tran-Cutkosky's
-tree), :mod:`.privacy_algorithms` (Algorithm 1 of Zhang-Tran-Cutkosky), :mod:`.privacy_learners` (DP-SGD);
-the audits of a paper's own code in its folder: :mod:`dpregret.papers.as17.audit` (TreeBasedAgg, the OLO
-and FTPL trees, Algorithm 4) and :mod:`dpregret.papers.env21.audit` (PRIVATEBANDIT).
-This module is the entry point: ``SPECS`` is built here, at import, by calling the spec builders.
-The mutation suite re-executes this module (``mutation.patching.fresh_module``) to rebuild the
-specs from the library as a mutant patched it; the spec modules therefore hold no module-level
+``run_audit``, the realised-noise-scale check ``scale_check``): the shared mechanisms' here,
+:mod:`.privacy_mechanisms` (single releases) and :mod:`.privacy_trees` (Zhang-Tran-Cutkosky's tree);
+the audits of a paper's own code in its folder, declared by its ``paper.audits()``:
+:mod:`dpregret.papers.as17.audit` (TreeBasedAgg, the OLO and FTPL trees, Algorithm 4),
+:mod:`dpregret.papers.ztc22.audit` (Algorithm 1 end to end, DP-SGD) and
+:mod:`dpregret.papers.env21.audit` (PRIVATEBANDIT).  :func:`dpregret.registry.audit_specs` collects
+them all, building them afresh on every call (the mutation suite calls it under a mutant's patch
+to rebuild the specs from the patched library); the spec modules therefore hold no module-level
 value computed from the library (everything a spec reads from the library is read when its
-builder runs, here).
+builder runs).  This module offers the shared mechanisms' specs (:func:`shared_audits`) and the
+machinery's public entry.
 """
 from __future__ import annotations
 
-from ..papers.as17.audit import (  # noqa: F401 (Received: tests) the paper's folder (the layers contract names this import)
-    Received, ftpl_tree_spec, mab_feedback_spec, olo_tree_spec, tree_as17_spec)
-from ..papers.env21.audit import env_releases_spec  # the paper's folder (the layers contract names this import)
-from .privacy_algorithms import ztc_o2b_spec
 from .privacy_audit import (  # noqa: F401 (re-exported: the public entry)
     CHECK_SAMPLES, CHECK_SHARE, RDP_ORDERS, AuditSpec, independence_check, audit_variant, run_audit)
-from .privacy_learners import dpsgd_spec
 from .privacy_mechanisms import gaussian_spec, l2_spec, laplace_spec, local_laplace_spec
 from .privacy_trees import tree_ztc_spec
 
-SPECS = {s.claim.claim_id: s for s in (laplace_spec(), gaussian_spec(), local_laplace_spec(), l2_spec(),
-                                        tree_as17_spec(), tree_ztc_spec(), mab_feedback_spec(), ztc_o2b_spec(),
-                                        env_releases_spec("laplace"), env_releases_spec("gaussian"),
-                                        olo_tree_spec(), ftpl_tree_spec(), dpsgd_spec())}
+
+def shared_audits() -> dict[str, AuditSpec]:
+    """claim id -> :class:`AuditSpec` of the shared mechanisms' audits (the Laplace and Gaussian
+    mechanisms, Van der Hoeven's local Laplace randomiser, the l2 randomiser, Zhang-Tran-Cutkosky's
+    NOISE(t) tree), built now from the library as it is."""
+    return {s.claim.claim_id: s for s in (laplace_spec(), gaussian_spec(), local_laplace_spec(), l2_spec(),
+                                           tree_ztc_spec())}

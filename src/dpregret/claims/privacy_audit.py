@@ -4,7 +4,9 @@ An :class:`AuditSpec` fixes worst-case neighbouring inputs and a ``draw`` that s
 the code under audit and scores them by the exact log-likelihood ratio under the *claimed*
 noise; :func:`run_audit` runs the recipe of :mod:`dpregret.audit` on it.  Also here: the helpers
 the specs share (:func:`privacy_claim`, :func:`chunks`, :func:`one_release`,
-:func:`independence_check`, :class:`SampleStreams`, :func:`mean_shift_projection`).
+:func:`independence_check`, :class:`SampleStreams`, :func:`mean_shift_projection`) and the check
+of a learner's realised noise scale against its formula (:func:`scale_check`, :func:`with_controls`:
+too much noise is no privacy violation, so the l2 randomiser's and DP-SGD's audits check it both ways).
 
 Cells.  A mechanism that releases a sequence is audited with the differing record at *every*
 position t = 1..T of its small instance (and, for Lemma 4.2, on every implementation the
@@ -28,6 +30,7 @@ loose (eps, delta), is caught on the exact accountant's mu, see :mod:`dpregret.p
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -280,3 +283,35 @@ def run_audit(spec: AuditSpec, n: int, alpha: float, seed: int) -> tuple[Result,
     ctl[spec.primary].detail.update({"variants": variants, "caught": {k: c.verdict == "FAIL" for k, c in ctl.items()},
                                      "primary": spec.primary})
     return res, ctl[spec.primary], {k: ctl[k] for k in spec.secondary}
+
+
+# --- the realised noise scale against its formula -------------------------------------------
+def scale_check(stat: np.ndarray, want: float, alpha: float, what: str) -> tuple[str | None, dict]:
+    """Is ``want`` (the formula's value of E[stat]) inside the two-sided (1 - alpha) normal
+    confidence interval of the mean of ``stat`` (i.i.d. draws, n >= 1e4: the CLT)?  Over- and
+    under-noising by a factor both move E[stat] away from ``want``."""
+    stat = np.asarray(stat, dtype=float).ravel()
+    n = stat.size
+    m, se = float(stat.mean()), float(stat.std(ddof=1) / math.sqrt(n))
+    z = float(special.ndtri(1 - alpha / 2))
+    lo, hi = m - z * se, m + z * se
+    info = {"statistic": what, "formula": float(want), "estimate": m, "ci": [lo, hi], "ratio": m / want,
+            "samples": int(n), "false_alarm_level": alpha,
+            # as the independence checks report it: |z| of the formula against the estimate, and the critical |z|
+            "max_abs_z": abs(m - want) / se if se > 0 else float("inf"), "threshold": z}
+    if not lo <= want <= hi:
+        return (f"the realised noise disagrees with its formula: {what} = {m:.5g} [{lo:.5g}, {hi:.5g}], "
+                f"formula {want:.5g} (ratio {m / want:.4g})"), info
+    return None, info
+
+
+def with_controls(check, n, alpha, rng, factors=(2.0, 0.5)):
+    """``check(factor, n, alpha, rng)`` on the correct code (factor 1) and on its controls (the
+    noise scaled by each factor), which the check must reject: recorded in the info."""
+    err, info = check(1.0, n, alpha, rng)
+    info["controls"] = {}
+    for f in factors:
+        e, i = check(f, n, alpha, rng)
+        info["controls"][f"noise x {f:g}"] = {"rejected": e is not None, "ratio": i["ratio"], "ci": i["ci"]}
+    info["controls_caught"] = all(c["rejected"] for c in info["controls"].values())
+    return err, info

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import mechanisms as M
-from .privacy_audit import AS17, CHECK_SAMPLES, VDH, ZTC, AuditSpec, privacy_claim, one_release, mean_shift_projection, SampleStreams
-from .privacy_learners import with_controls, scale_check
+from .privacy_audit import (AS17, CHECK_SAMPLES, VDH, ZTC, AuditSpec, privacy_claim, one_release, mean_shift_projection,
+                            SampleStreams, scale_check, with_controls)
 
 
 # --- Laplace mechanism ------------------------------------------------------------------

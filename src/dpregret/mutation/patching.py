@@ -16,17 +16,15 @@ function imported by name into another module, e.g. ``from ..tree import
 nodes_covering_leaf``).  On exit every binding is restored, including bindings to the
 mutant made by modules imported inside the block.
 
-Module-level values computed from a mutated function at import time (e.g. the audit specs
-of ``claims.privacy``) do not change by monkeypatching; :func:`fresh_module` executes a
-private copy of such a module, so that it sees the patched library as a fresh process with
-the bug in its source would.
+A module-level value computed from a mutated function at import time would not change by
+monkeypatching: the library keeps none that a mutant reaches (the audit specs are built by
+:func:`dpregret.registry.audit_specs` on every call, so the runner builds them under the patch).
 """
 from __future__ import annotations
 
 import __future__
 import contextlib
 import importlib
-import importlib.util
 import inspect
 import sys
 import textwrap
@@ -181,28 +179,6 @@ def patched(edits, label: str = "mutant") -> Iterator[None]:
                 for k, v in list(vars(m).items()):
                     if v is new:
                         setattr(m, k, orig)
-
-
-def fresh_module(name: str) -> types.ModuleType:
-    """A private, freshly executed copy of module ``name`` (not registered in sys.modules):
-    its module-level values are recomputed from the library as currently patched.  Only
-    ``name`` itself is re-executed: the modules it imports are the loaded ones (patched by
-    :func:`patched` where they hold a mutated object by name), so their own module-level values
-    are not recomputed (``claims.privacy`` builds ``SPECS`` by calling the builders of its
-    ``claims.privacy_*`` modules, which therefore hold no value computed from the library)."""
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.origin is None:
-        raise MutantError(f"module {name!r} not found")
-    alias = f"{name}__fresh"  # registered only while it executes (dataclasses look their module up)
-    fresh = importlib.util.spec_from_file_location(alias, spec.origin)
-    mod = importlib.util.module_from_spec(fresh)
-    mod.__package__ = spec.parent  # relative imports resolve against the real package
-    sys.modules[alias] = mod
-    try:
-        fresh.loader.exec_module(mod)
-    finally:
-        sys.modules.pop(alias, None)
-    return mod
 
 
 def snapshot(modules=None) -> dict[tuple[str, str], int]:

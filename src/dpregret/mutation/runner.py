@@ -31,7 +31,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .patching import fresh_module
 from .registry import MUTANTS, Mutant
 
 # Grids of the small instances: overrides of the smoke preset (same keys as config.yaml).
@@ -168,11 +167,14 @@ def audit_samples(ctx: Ctx, cid: str) -> int:
 
 
 def _audit(ctx: Ctx, cids) -> dict[str, Outcome]:
-    P = fresh_module("dpregret.claims.privacy")  # specs rebuilt from the library as (maybe) patched
+    from ..claims.privacy_audit import run_audit
+    from ..registry import audit_specs
+
+    specs = audit_specs()  # built afresh from the library as (maybe) patched
     out = {}
     for cid in cids:
-        spec = P.SPECS[cid]
-        decided = P.run_audit(spec, audit_samples(ctx, cid), ctx.alpha, ctx.seed)  # (result, primary control[, secondary controls])
+        spec = specs[cid]
+        decided = run_audit(spec, audit_samples(ctx, cid), ctx.alpha, ctx.seed)  # (result, primary control[, secondary controls])
         out[cid] = Outcome(spec.claim, decided[0], decided[1])
     return out
 

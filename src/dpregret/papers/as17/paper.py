@@ -1,0 +1,86 @@
+"""What Agarwal and Singh's folder contributes to the pipeline's registries
+(:mod:`dpregret.registry` collects every folder's): its built-in learners, its claims and its
+privacy audits.  Light at import: each function imports the modules it needs when it runs."""
+from __future__ import annotations
+
+import math
+
+from ...protocols import LearnerSpec
+from ...rng import ReplicateStreams, stable_key
+
+
+def _streams(seed: int, name: str, replicates: range, *key) -> ReplicateStreams:
+    return ReplicateStreams(seed, stable_key("learner", name, *key), replicates)
+
+
+def learners() -> dict[str, LearnerSpec]:
+    """name -> :class:`~dpregret.protocols.LearnerSpec`: the experts learner on TreeBasedAgg
+    (Algorithm 2, Theorem 3.4) and its exact-sums control, Algorithm 1 on the ball over the tree
+    (Corollary 3.2), FTPL on the cube (Theorem 3.5), Algorithm 4 around EXP2 (Theorem 4.1), the
+    explore-and-tree baseline (the control) and SCRiBLe on the ball (Theorem 4.5)."""
+    from . import bandits, ftrl, olo, prefix_sums, scrible
+
+    def tree_experts(reps, N, T, seed, eps=1.0):
+        lam = nodes_lambda(T, eps)
+        draw = prefix_sums.scaled_draws(_streams(seed, "tree_experts", reps), lam, N)
+        return ftrl.ExpWeights(ftrl.eta_thm34(N, T), prefix_sums.TreeSum(T, len(reps), N, draw))
+
+    def nodes_lambda(T, eps):
+        from ...tree import nodes_covering_leaf
+        return nodes_covering_leaf(T) / eps
+
+    def ball_ftrl(reps, d, T, seed):
+        draw = prefix_sums.scaled_draws(_streams(seed, "ball_ftrl", reps), nodes_lambda(T, 1.0), d)
+        return olo.BallFTRL(math.sqrt(1.0 / T), prefix_sums.TreeSum(T, len(reps), d, draw))
+
+    def ftpl(reps, d, T, seed):
+        draw = prefix_sums.scaled_draws(_streams(seed, "ftpl", reps), 1.0, d, kind="gaussian")
+        return olo.FTPLLinear("cube", prefix_sums.TreeSum(T, len(reps), d, draw))
+
+    def exp2(reps, N, T, seed):
+        eta = math.sqrt(math.log(N) / (N * T))
+        return bandits.PrivateFeedback(bandits.Exp2(N, eta, min(1.0, N * eta), _streams(seed, "exp2", reps)), 1.0,
+                                       _streams(seed, "exp2_noise", reps))
+
+    def explore_tree(reps, N, T, seed):
+        return bandits.ExploreTree(N, T, 1.0, _streams(seed, "explore", reps), _streams(seed, "explore_tree", reps))
+
+    def scrible_ball(reps, d, T, seed):
+        return scrible.Scrible("ball", d, 1.0 / math.sqrt(T), _streams(seed, "scrible", reps))
+
+    specs = [
+        LearnerSpec("tree_experts", "experts", "AS17", tree_experts),
+        LearnerSpec("exact_experts", "experts", "AS17",
+                    lambda reps, N, T, seed: ftrl.ExpWeights(ftrl.eta_thm34(N, T), prefix_sums.ExactSum(len(reps), N)),
+                    "control"),
+        LearnerSpec("ball_ftrl", "olo", "AS17", ball_ftrl),
+        LearnerSpec("ftpl_cube", "olo", "AS17", ftpl),
+        LearnerSpec("exp2_private", "bandit", "AS17", exp2),
+        LearnerSpec("explore_tree", "bandit", "AS17", explore_tree, "control"),
+        LearnerSpec("scrible_ball", "bco", "AS17", scrible_ball),
+    ]
+    return {s.name: s for s in specs}
+
+
+def claims() -> dict:
+    """claim id -> :class:`~dpregret.claims.core.Claim`: section 3's (:mod:`.claims_experts`, with
+    Lemma 3.3's exact check), then Tables 1 and 2's (:mod:`.claims_tables`: the OLO, bandit and BLO
+    rates, the OLO bounds, the extra comparisons)."""
+    from . import claims_experts as experts, claims_tables as tables
+
+    out = {**experts.CLAIMS, experts.EXACT_CLAIM.claim_id: experts.EXACT_CLAIM}
+    for spec in tables.OLO_SPECS + tables.MAB_SPECS + tables.BLO_SPECS:
+        out[spec.claim.claim_id] = spec.claim
+    out.update(tables.OLO_BOUNDS)
+    out.update(tables.EXTRA)
+    return out
+
+
+def audits() -> dict:
+    """claim id -> :class:`~dpregret.claims.privacy_audit.AuditSpec` of the audits of its own code
+    (:mod:`.audit`), built now from the library as it is: Lemma 3.3's TreeBasedAgg, Lemma 4.2's
+    Algorithm 4, Corollary 3.2's OLO trees, Theorem 3.5's FTPL tree."""
+    from . import audit
+
+    specs = (audit.tree_as17_spec(), audit.mab_feedback_spec(), audit.olo_tree_spec(), audit.ftpl_tree_spec())
+    return {s.claim.claim_id: s for s in specs}

@@ -1,0 +1,69 @@
+"""The registries of every paper's code: the built-in learners (:func:`learners`), the claims
+(:func:`all_claims`) and the privacy audits (:func:`audit_specs`).
+
+Each paper folder declares what it contributes in its light module ``dpregret.papers.<p>.paper``
+(``learners()``, ``claims()``, ``audits()``); this module collects them, in the pipeline layer
+above the papers (the layers contract of ``pyproject.toml``): a paper folder and everything below
+the papers (``protocols``, ``claims``) never import it, so no module below the papers depends on
+every paper.  The audits of shared mechanisms (the Laplace and Gaussian mechanisms, the local
+randomisers, Zhang-Tran-Cutkosky's NOISE(t) tree) come from :func:`dpregret.claims.privacy.shared_audits`.
+"""
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+from .papers import ORDER
+from .papers.as17 import paper as as17
+from .papers.env21 import paper as env21
+from .papers.vdh19 import paper as vdh19
+from .papers.ztc22 import paper as ztc22
+from .protocols import LearnerSpec
+
+if TYPE_CHECKING:
+    from .claims.core import Claim
+    from .claims.privacy_audit import AuditSpec
+
+# paper key -> its folder's paper module (the keys of dpregret.papers.PAPERS)
+FOLDERS = {"AS17": as17, "ZTC22": ztc22, "ENV21": env21, "VDH19": vdh19}
+
+# The audits in the order the pipeline runs and lists them (config ``audit.audits``): the shared
+# mechanisms and the papers' own code as the audits were added.  An audit not named here follows them.
+AUDIT_ORDER = ("AUDIT-laplace-mechanism", "AUDIT-gaussian-mechanism", "AUDIT-vdh-lemma4-local-laplace",
+               "AUDIT-l2-randomiser", "AUDIT-as17-lemma3.3-tree", "AUDIT-ztc-thm3-tree", "AUDIT-as17-lemma4.2-bandit",
+               "AUDIT-ztc-thm3-o2b", "AUDIT-env-lemma5.1-releases", "AUDIT-env-lemma5.4-releases",
+               "AUDIT-as17-cor3.2-olo-tree", "AUDIT-as17-thm3.5-ftpl-tree", "AUDIT-ztc-dpsgd")
+
+
+@functools.cache
+def learners() -> dict[str, LearnerSpec]:
+    """name -> :class:`~dpregret.protocols.LearnerSpec`: the papers' learners and controls, paper by
+    paper in :data:`dpregret.papers.ORDER` (built on first use)."""
+    out: dict[str, LearnerSpec] = {}
+    for key in ORDER:
+        out.update(FOLDERS[key].learners())
+    return out
+
+
+def all_claims() -> dict[str, Claim]:
+    """claim id -> :class:`~dpregret.claims.core.Claim`, over every paper's claims (the base ids,
+    without an env suffix), paper by paper in the alphabetical order of their keys (AS17, ENV21,
+    VDH19, ZTC22: the registry's order since its first paper)."""
+    out: dict[str, Claim] = {}
+    for key in sorted(ORDER):
+        out.update(FOLDERS[key].claims())
+    return out
+
+
+def audit_specs() -> dict[str, AuditSpec]:
+    """claim id -> :class:`~dpregret.claims.privacy_audit.AuditSpec` of every privacy audit, in
+    :data:`AUDIT_ORDER`.  Built afresh on every call from the library as it is then: the spec
+    builders read everything they take from the library when they run, so the mutation suite calls
+    this under a mutant's patch to audit the mutated code."""
+    from .claims.privacy import shared_audits
+
+    specs = shared_audits()
+    for key in ORDER:
+        specs.update(FOLDERS[key].audits())
+    ordered = {cid: specs.pop(cid) for cid in AUDIT_ORDER if cid in specs}
+    return {**ordered, **specs}
