@@ -216,6 +216,7 @@ def test_ztc_algorithm1_runs_at_eq6(monkeypatch, T, k, rho):
     adds 2 t^k G / rho times a standard draw."""
     from dpregret.papers.ztc22 import audit as o2b_audit
     from dpregret.papers.ztc22 import o2b
+    from dpregret.papers.ztc22.audit import HuberPair, Schedule
 
     q = T // 2 + 1
     ws = [0.0] * (q - 1) + [1.0] * (T - q + 1)
