@@ -1,4 +1,4 @@
-"""The audit machinery of the privacy claims (:mod:`dpregret.claims.privacy` gathers the specs).
+"""The audit machinery of the privacy claims (:func:`dpregret.registry.audit_specs` gathers the specs).
 
 An :class:`AuditSpec` fixes worst-case neighbouring inputs and a ``draw`` that samples outputs of
 the code under audit and scores them by the exact log-likelihood ratio under the *claimed*

@@ -35,7 +35,9 @@ Claims:
 - :mod:`.claims_gates`: the non-learner controls and learning gates of those claims;
 - :mod:`.claims_table_layout`: the layout of the regenerated Tables 1 and 2;
 - :mod:`.audit`: the privacy audits of its own code (Lemma 3.3's TreeBasedAgg, Corollary 3.2 items 2-3's
-  OLO trees, Theorem 3.5's FTPL tree, Lemma 4.2's Algorithm 4), collected by ``claims.privacy.SPECS``;
+  OLO trees, Theorem 3.5's FTPL tree, Lemma 4.2's Algorithm 4);
+- :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.registry``):
+  its built-in learners, claims and audits;
 - :mod:`.errata`: the paper's errata;
 - :mod:`.mutants`: the realistic bugs of its learners that its claims must catch.
 

@@ -1,5 +1,6 @@
-"""The privacy audits of Agarwal and Singh's own code (see :mod:`dpregret.claims.privacy`, which
-collects them in ``SPECS``), on the shared audit machinery (:mod:`dpregret.claims.privacy_audit`;
+"""The privacy audits of Agarwal and Singh's own code (see :mod:`dpregret.claims.privacy`; declared by
+:func:`.paper.audits`, collected by :func:`dpregret.registry.audit_specs`), on the shared audit
+machinery (:mod:`dpregret.claims.privacy_audit`;
 the node-transcript helpers of :mod:`dpregret.claims.privacy_trees`):
 
 - :func:`tree_as17_spec` (``AUDIT-as17-lemma3.3-tree``): TreeBasedAgg, Algorithm 2 (Lemma 3.3,
@@ -11,8 +12,8 @@ the node-transcript helpers of :mod:`dpregret.claims.privacy_trees`):
 - :func:`mab_feedback_spec` (``AUDIT-as17-lemma4.2-bandit``): Algorithm 4 (Lemma 4.2, section 4) on
   what its inner learner receives (compiled EXP2 and SCRiBLe rounds, numpy classes; :class:`Received`).
 
-Each builder imports the library code it audits when it runs (the mutation suite re-executes
-``claims.privacy`` to rebuild the specs from a patched library)."""
+Each builder imports the library code it audits when it runs (the registry builds the specs afresh
+on every call; the mutation suite calls it under a mutant's patch)."""
 from __future__ import annotations
 
 import math

@@ -1,6 +1,6 @@
 """Ene, Nguyen, Vladu (AAAI 2021), section 5 (privacy analysis): the audit specs of PRIVATEBANDIT
-(Lemmas 5.1 and 5.4) on its released round sums, collected by :mod:`dpregret.claims.privacy`
-(``SPECS``) on the shared audit machinery (:mod:`dpregret.claims.privacy_audit`)."""
+(Lemmas 5.1 and 5.4) on its released round sums, declared by :func:`.paper.audits` and collected by
+:func:`dpregret.registry.audit_specs`, on the shared audit machinery (:mod:`dpregret.claims.privacy_audit`)."""
 from __future__ import annotations
 
 import math

@@ -9,8 +9,8 @@
 - :mod:`.bounds`: Theorem 4 (Sec. 2), Theorem 8 and Remark 9's OSD regret (Sec. 4), Theorem 11
   (Sec. 5), with their second parts;
 - :mod:`.dpsgd`: the one-pass DP-SGD baseline at Algorithm 1's budget (Sec. 1's comparison);
-- :mod:`.audit`: the exact transcript density of Algorithm 1 for its privacy audit (Theorem 3,
-  Sec. 2 and App. B.2);
+- :mod:`.audit`: the privacy audits of its own code: Algorithm 1 end to end with its exact
+  transcript density (Theorem 3, Sec. 2 and App. B.2) and the DP-SGD baseline;
 - :mod:`.scenario`: the experiments of Sec. 2-5 (rates, minimax, linear_T, optimistic, strongly
   convex, rho_d, sensitivity, param_free) and the user door (``USER_CLAIMS``: a user's OCO learner
   inside Algorithm 1);
@@ -20,12 +20,15 @@
   the family of linear losses;
 - :mod:`.errata`: the paper's errata (Sec. 1.1: the RDP -> DP conversion, Definition 2);
 - :mod:`.mutants`: the realistic bugs of Algorithm 1, eq. (6) and the DP-SGD baseline that its
-  claims and audits must catch.
+  claims and audits must catch;
+- :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.registry``):
+  its built-in learners, claims and audits.
 
-It imports the core (``rng``, ``tree``, ``environments``, the shared OCO learners
+It imports the core (``rng``, ``tree``, ``protocols``, ``environments``, the shared OCO learners
 ``learners.oco`` and ``learners.pairwise_jit``) and the verdict layer (``claims.core``,
-``scenarios.contract``), never another paper nor the pipeline (the ``[tool.importlinter]``
-contracts of ``pyproject.toml``).  Its figures stay in ``dpregret.report.figures`` (the report's
-shared plotting helpers); its privacy audits (``AUDIT-ztc-thm3-tree``, ``AUDIT-ztc-thm3-o2b``,
-``AUDIT-ztc-dpsgd``) stay in ``claims.privacy_*`` beside the audit machinery and its spec list.
+``claims.privacy_audit``, ``scenarios.contract``), never another paper nor the pipeline (the
+``[tool.importlinter]`` contracts of ``pyproject.toml``).  Its figures stay in
+``dpregret.report.figures`` (the report's shared plotting helpers); the audit of Theorem 3's tree
+alone (``AUDIT-ztc-thm3-tree``, the core's ``tree.TreeNoise``) stays with the shared mechanisms'
+audits in ``claims.privacy_trees``.
 """

@@ -3,7 +3,7 @@ Theorems 3, 4 and Remark 5 (Sec. 2), Theorem 6 (Sec. 3), Theorem 8 and Remark 9 
 and the comparison with one-pass DP-SGD.
 
 The privacy audit of Algorithm 1 end to end (Theorem 3) is ``AUDIT-ztc-thm3-o2b`` in
-``claims.privacy``; its tree alone is ``AUDIT-ztc-thm3-tree``.  Remark 5's rates in T, rho and d,
+``papers.ztc22.audit``; its tree alone is ``AUDIT-ztc-thm3-tree`` (``claims.privacy_trees``).  Remark 5's rates in T, rho and d,
 decided on the worst case over a family of linear losses, are in ``papers.ztc22.claims_linear``.
 """
 from __future__ import annotations
