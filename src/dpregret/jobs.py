@@ -53,7 +53,21 @@ def simulate(group: str, params: dict, wildcards: dict, outputs: list[str]) -> N
 
     if group not in SCENARIOS or SCENARIOS[group].scenario_module is None:
         raise ValueError(f"simulate group must be one of {sorted(SCENARIOS)} or 'user', got {group!r}")
-    importlib.import_module(SCENARIOS[group].scenario_module).simulate_job(params, wildcards, outputs)
+    mod = importlib.import_module(SCENARIOS[group].scenario_module)
+    if SCENARIOS[group].generic:
+        return generic_simulate(mod, params, wildcards, outputs)
+    mod.simulate_job(params, wildcards, outputs)
+
+
+def generic_simulate(mod, params: dict, wildcards: dict, outputs: list[str]) -> None:
+    """A registered paper's simulate job (workflow/rules/papers.smk): its scenario module's
+    ``simulate(p, point, replicates, seed)`` at the rule's point and replicate chunk ("lo-hi"),
+    written to the rule's one output."""
+    lo, hi = (int(x) for x in wildcards["chunk"].split("-"))
+    point = {str(x): x for x in mod.points(params["p"])}[wildcards["point"]]
+    df = mod.simulate(params["p"], point, range(lo, hi), params["seed"])
+    df.to_parquet(outputs[0], index=False)
+    print(len(df), "rows")
 
 
 def check(group: str, params: dict, inputs: dict, outputs: dict, wildcards: dict | None = None) -> list[dict]:
@@ -75,6 +89,11 @@ def check(group: str, params: dict, inputs: dict, outputs: dict, wildcards: dict
         nonlearners = tables.pop("nonlearners", [])
         records, extra = importlib.import_module(CHECKS[group]).check_job(params, tables)
         records = attach_nonlearners(records, nonlearners)
+    elif _generic(group):  # a registered paper: its claims module's CLAIMS and evaluate()
+        from .claims.core import evaluate_records
+
+        mod = importlib.import_module(f"{_generic(group).folder}.claims")
+        records, extra = evaluate_records(mod, group, params, tables), {}
     else:
         raise ValueError(f"check group must be one of {sorted(CHECKS)}, 'user' or 'nonlearner', got {group!r}")
     declared = {str(p) for v in outputs.values() for p in (v if isinstance(v, list) else [v])}
@@ -226,7 +245,18 @@ PLOTS = {"as17_experts": _plot_as17_experts, "as17_tables": _plot_as17_tables, "
          "env21": _plot_scenario("env21"), "vdh19": _plot_scenario("vdh19")}
 
 
+def _generic(group: str):
+    """The registered paper's scenario ``group`` (``Scenario.generic``), or None."""
+    from .papers import SCENARIOS
+
+    sc = SCENARIOS.get(group)
+    return sc if sc is not None and sc.generic else None
+
+
 def plot(group: str, params: dict, inputs: dict, outputs: list[str]) -> None:
+    if _generic(group):  # a registered paper: its figures module's draw(tables, p, alpha, outputs)
+        mod = importlib.import_module(f"{_generic(group).folder}.figures")
+        return mod.draw(read_inputs(inputs), params["p"], params["alpha"], outputs)
     if group not in PLOTS:
         raise ValueError(f"plot group must be one of {sorted(PLOTS)}, got {group!r}")
     PLOTS[group](read_inputs(inputs), params, outputs)
