@@ -27,9 +27,6 @@ validate(config, "src/dpregret/config.schema.yaml")
 
 include: "workflow/rules/as17.smk"
 include: "workflow/rules/as17_tables.smk"
-include: "workflow/rules/ztc22.smk"
-include: "workflow/rules/env21.smk"
-include: "workflow/rules/vdh19.smk"
 include: "workflow/rules/papers.smk"
 include: "workflow/rules/user.smk"
 include: "workflow/rules/audit.smk"

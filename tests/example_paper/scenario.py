@@ -11,11 +11,12 @@ from .learners import eta_thm_2_2, hedge_losses
 ALGS = ("hedge", "hedge_no8", "uniform")
 
 
-def points(p: dict) -> list[str]:
-    return [f"T{T}" for T in p["T"]]
+def experiments(p: dict) -> dict[str, list[str]]:
+    """The one experiment and its points (a job per point and replicate chunk)."""
+    return {"runs": [f"T{T}" for T in p["T"]]}
 
 
-def simulate(p: dict, point: str, replicates: range, seed: int) -> pd.DataFrame:
+def simulate(p: dict, experiment: str, point: str, replicates: range, seed: int) -> pd.DataFrame:
     """One row per replicate and forecaster: its regret against the best expert in hindsight."""
     T, N = int(point.removeprefix("T")), int(p["N"])
     u = ReplicateStreams(seed, stable_key("cbl06_hedge", "losses", T), replicates).uniform((T, N))

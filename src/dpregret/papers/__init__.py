@@ -124,9 +124,9 @@ SCENARIOS = {s.name: s for s in (
     Scenario("as17_olo", "AS17", "olo_", "scenario_olo", folder="dpregret.papers.as17"),
     Scenario("as17_mab", "AS17", "mab_", "scenario_bandits", folder="dpregret.papers.as17"),
     Scenario("as17_blo", "AS17", "blo_", "scenario_blo", folder="dpregret.papers.as17"),
-    Scenario("ztc22", "ZTC22", "ztc22_", folder="dpregret.papers.ztc22"),
-    Scenario("env21", "ENV21", "env21_", folder="dpregret.papers.env21"),
-    Scenario("vdh19", "VDH19", "vdh19_", folder="dpregret.papers.vdh19"),
+    Scenario("ztc22", "ZTC22", "ztc22_", folder="dpregret.papers.ztc22", generic=True),
+    Scenario("env21", "ENV21", "env21_", folder="dpregret.papers.env21", generic=True),
+    Scenario("vdh19", "VDH19", "vdh19_", folder="dpregret.papers.vdh19", generic=True),
     Scenario("audit", None, "audit_"),
 )}
 

@@ -54,7 +54,7 @@ CLAIM_FIGURE: tuple[tuple[str, str], ...] = (
 
 def figure_paths(group: str) -> list[str]:
     """The files the plotting rule of ``group`` writes, in its script's order."""
-    if group in SCENARIOS and SCENARIOS[group].generic:  # a registered paper's (its figures module's FIGURES)
+    if group not in FIGURES and group in SCENARIOS and SCENARIOS[group].generic:  # a registered paper's (its figures module's FIGURES)
         return [f"figures/{group}/{s}.png" for s in _registered_figures(group)]
     if group not in FIGURES:
         raise ValueError(f"group must be one of {sorted(FIGURES)}, got {group!r}")
@@ -68,7 +68,7 @@ def figure_for(claim_id: str) -> str | None:
     base, _, env = claim_id.partition("--")
     if env.startswith("learner-"):  # a user's learner: its own figure (report.figures_user)
         return f"{base}--{env.removeprefix('learner-')}"
-    for sc in (s for s in SCENARIOS.values() if s.generic):  # a registered paper declares its figures' claims
+    for sc in (s for s in SCENARIOS.values() if s.generic and s.name not in FIGURES):  # a registered paper declares its figures' claims
         for stem, ids in _registered_figures(sc.name).items():
             if base in ids:
                 return stem
