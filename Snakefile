@@ -27,9 +27,7 @@ validate(config, "src/dpregret/config.schema.yaml")
 
 include: "workflow/rules/as17.smk"
 include: "workflow/rules/as17_tables.smk"
-include: "workflow/rules/ztc22.smk"
-include: "workflow/rules/env21.smk"
-include: "workflow/rules/vdh19.smk"
+include: "workflow/rules/papers.smk"
 include: "workflow/rules/user.smk"
 include: "workflow/rules/audit.smk"
 include: "workflow/rules/mutation.smk"
@@ -41,6 +39,6 @@ rule all:
     input:
         "results/claims.csv",
         "report/index.html",
-        "results/mutation.json",
+        MUTATION,
         # the notebook explores the experts runs: built when as17_experts runs
         ["results/notebooks/explore.ipynb"] if "as17_experts" in RUN["scenarios"] else [],

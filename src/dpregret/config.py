@@ -14,9 +14,9 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from .papers import SCENARIOS as _SCENARIOS
+from .papers import SCENARIOS as _SCENARIOS, register
 
-SCENARIOS = tuple(_SCENARIOS)  # dpregret.papers.SCENARIOS
+SCENARIOS = tuple(_SCENARIOS)  # dpregret.papers.SCENARIOS (the four papers' and the audits; not a registered paper's)
 SCHEMA_PATH = Path(__file__).resolve().parent / "config.schema.yaml"  # package data: found in a wheel too
 
 
@@ -62,6 +62,10 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
         raise ConfigError(f"config key 'preset': {preset!r} is not defined under 'presets' (defined: {sorted(cfg['presets'])})")
     out = {k: cfg[k] for k in ("preset", "seed", "ci_level", "bootstrap", "chunk_size", "scenarios", "tolerances")}
     out["history"] = cfg.get("history", {})
+    if cfg.get("papers"):  # further papers (dpregret.papers.register): their scenarios run by the generic rules
+        out["papers"] = registered_papers(cfg["papers"], preset)
+        for params in out["papers"].values():
+            out.update(params)
     for sc in cfg["scenarios"]:
         params = _merge(cfg["presets"][preset][sc], cfg.get(sc, {}))
         validate({**cfg, "presets": {preset: {**cfg["presets"][preset], sc: params}}}, schema)
@@ -90,6 +94,34 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
         if z["C_pf"] not in z["C_grid_pf"]:
             raise ConfigError(f"config key 'ztc22.C_grid_pf': {z['C_grid_pf']} must contain ztc22.C_pf = {z['C_pf']} "
                               "(the claim is decided at C_pf; a smaller C is a secondary control)")
+    return out
+
+
+def registered_papers(packages: list[str], preset: str) -> dict[str, dict]:
+    """Config key ``papers``: each package registered (``dpregret.papers.register``) and its
+    scenarios' parameters of ``preset`` (its ``PRESETS``, checked by its ``validate(params)`` if it
+    has one).  ``{package: {scenario: params}}``."""
+    out = {}
+    for pkg in packages:
+        try:
+            mod = register(pkg)
+        except ValueError as err:
+            raise ConfigError(str(err)) from err
+        if preset not in mod.PRESETS:
+            raise ConfigError(f"config key 'papers': {pkg}.paper.PRESETS defines presets {sorted(mod.PRESETS)}, "
+                              f"not {preset!r}")
+        out[pkg] = {}
+        for s in mod.SCENARIOS:
+            params = copy.deepcopy(mod.PRESETS[preset].get(s.name))
+            if not isinstance(params, dict) or "replicates" not in params:
+                raise ConfigError(f"config key 'papers': {pkg}.paper.PRESETS[{preset!r}][{s.name!r}] must be a dict "
+                                  "of the scenario's parameters with 'replicates'")
+            if hasattr(mod, "validate"):
+                try:
+                    mod.validate(params)
+                except ValueError as err:
+                    raise ConfigError(f"config key 'papers': {pkg}, scenario {s.name}: {err}") from err
+            out[pkg][s.name] = params
     return out
 
 

@@ -32,8 +32,8 @@ import pandas as pd
 from . import cpu
 
 # check group -> claims module (groups absent here check nothing)
-CHECKS = {"as17_experts": "dpregret.papers.as17.claims_experts", "as17_tables": "dpregret.papers.as17.claims_tables",
-          "ztc22": "dpregret.papers.ztc22.claims", "env21": "dpregret.papers.env21.claims", "vdh19": "dpregret.papers.vdh19.claims"}
+# (a scenario of the generic rules, ``Scenario.generic``, checks with its folder's ``claims`` module)
+CHECKS = {"as17_experts": "dpregret.papers.as17.claims_experts", "as17_tables": "dpregret.papers.as17.claims_tables"}
 
 
 def read_inputs(named: dict) -> dict:
@@ -53,7 +53,26 @@ def simulate(group: str, params: dict, wildcards: dict, outputs: list[str]) -> N
 
     if group not in SCENARIOS or SCENARIOS[group].scenario_module is None:
         raise ValueError(f"simulate group must be one of {sorted(SCENARIOS)} or 'user', got {group!r}")
-    importlib.import_module(SCENARIOS[group].scenario_module).simulate_job(params, wildcards, outputs)
+    mod = importlib.import_module(SCENARIOS[group].scenario_module)
+    if not hasattr(mod, "simulate_job"):  # a registered paper's: its simulate() at each output's point and chunk
+        return generic_simulate(group, mod, params, outputs)
+    mod.simulate_job(params, wildcards, outputs)
+
+
+def generic_simulate(scenario: str, mod, params: dict, outputs: list[str]) -> None:
+    """A simulate job of the generic rules (workflow/rules/papers.smk) for a scenario module without
+    its own ``simulate_job``: each output ``results/<scenario>/<experiment>/<point>/chunk<lo>-<hi>.parquet``
+    is ``mod.simulate(p, experiment, point, replicates, seed)``."""
+    import re
+
+    for path in outputs:
+        m = re.fullmatch(rf"results/{re.escape(scenario)}/(\w+)/([^/]+)/chunk(\d+)-(\d+)\.parquet", path)
+        if m is None:
+            raise ValueError(f"{path} is not results/{scenario}/<experiment>/<point>/chunk<lo>-<hi>.parquet")
+        experiment, point, lo, hi = m.groups()
+        df = mod.simulate(params["p"], experiment, point, range(int(lo), int(hi)), params["seed"])
+        df.to_parquet(path, index=False)
+        print(path, len(df), "rows")
 
 
 def check(group: str, params: dict, inputs: dict, outputs: dict, wildcards: dict | None = None) -> list[dict]:
@@ -74,6 +93,14 @@ def check(group: str, params: dict, inputs: dict, outputs: dict, wildcards: dict
     elif group in CHECKS:
         nonlearners = tables.pop("nonlearners", [])
         records, extra = importlib.import_module(CHECKS[group]).check_job(params, tables)
+        records = attach_nonlearners(records, nonlearners)
+    elif _generic(group):  # its folder's claims module: check_job(params, tables), else CLAIMS and evaluate()
+        from .claims.core import evaluate_records
+
+        nonlearners = tables.pop("nonlearners", [])
+        mod = importlib.import_module(f"{_generic(group).folder}.claims")
+        records, extra = (mod.check_job(params, tables) if hasattr(mod, "check_job")
+                          else (evaluate_records(mod, group, params, tables), {}))
         records = attach_nonlearners(records, nonlearners)
     else:
         raise ValueError(f"check group must be one of {sorted(CHECKS)}, 'user' or 'nonlearner', got {group!r}")
@@ -226,7 +253,18 @@ PLOTS = {"as17_experts": _plot_as17_experts, "as17_tables": _plot_as17_tables, "
          "env21": _plot_scenario("env21"), "vdh19": _plot_scenario("vdh19")}
 
 
+def _generic(group: str):
+    """The registered paper's scenario ``group`` (``Scenario.generic``), or None."""
+    from .papers import SCENARIOS
+
+    sc = SCENARIOS.get(group)
+    return sc if sc is not None and sc.generic else None
+
+
 def plot(group: str, params: dict, inputs: dict, outputs: list[str]) -> None:
+    if group not in PLOTS and _generic(group):  # its folder's figures module: draw(tables, p, alpha, outputs)
+        mod = importlib.import_module(f"{_generic(group).folder}.figures")
+        return mod.draw(read_inputs(inputs), params["p"], params["alpha"], outputs)
     if group not in PLOTS:
         raise ValueError(f"plot group must be one of {sorted(PLOTS)}, got {group!r}")
     PLOTS[group](read_inputs(inputs), params, outputs)

@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 from dpregret.config import ConfigError, effective, replicate_chunks
+from dpregret.papers import ENV_VAR as PAPERS_VAR
 from dpregret.provenance import ENV_VAR as PROVENANCE_VAR, provenance
 from dpregret.nonlearners import PREFIX as NONLEARNER_PREFIX
 from dpregret.report.figure_map import figure_paths
@@ -16,6 +17,10 @@ except ConfigError as err:
     raise WorkflowError(str(err))
 
 SEED = RUN["seed"]
+# config key `mutation` (default true): run the mutation suite, whose score the report shows
+MUTATION = "results/mutation.json" if config.get("mutation", True) else []
+# the further papers of config key `papers` (dpregret.papers.register): every job registers them too
+os.environ[PAPERS_VAR] = ",".join(RUN.get("papers", {}))
 # what produced this run (dpregret.provenance): every job reads it from the environment
 PROVENANCE = provenance(RUN, repo=workflow.basedir)
 os.environ[PROVENANCE_VAR] = json.dumps(PROVENANCE)

@@ -25,7 +25,7 @@ rule report_html:
         details=claim_files(),
         figures=figure_files(),
         tables=["results/as17/tables.csv"] if "as17_mab" in RUN["scenarios"] else [],
-        mutation="results/mutation.json",
+        mutation=MUTATION,
         provenance="results/claims.provenance.json",
     output:
         report("report/index.html", caption="../report/index.rst", category="Report"),

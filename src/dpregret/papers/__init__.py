@@ -6,9 +6,17 @@ claims and user doors.
 
 Claims, errata and mutants name a paper by its key; the report shows its title, authors, year and
 full reference from here (and ``docs/papers.bib`` holds the same references as BibTeX).
+
+A further paper is a package of its own, anywhere on the Python path, registered by name
+(:func:`register`; the config key ``papers``, which the workflow passes to every job in the
+environment variable ``DPREGRET_PAPERS``).  Its module ``<package>.paper`` declares ``PAPER``
+(a :class:`Paper`), ``SCENARIOS`` (its :class:`Scenario` entries, ``generic=True``) and
+``PRESETS`` (its parameters per preset); docs/add-a-paper.md says what its modules hold.
 """
 from __future__ import annotations
 
+import importlib
+import os
 from dataclasses import dataclass
 
 
@@ -65,8 +73,8 @@ PAPERS = {p.key: p for p in (
           "Leiden University thesis, The Many Faces of Online Learning, chapter 3", "vanderhoeven2019user",
           "000_7eed9852d6745801.txt"),
 )}
-# a paper's claims are listed in this order in the report
-ORDER = ("AS17", "ZTC22", "ENV21", "VDH19")
+# a paper's claims are listed in this order in the report (a registered paper is appended)
+ORDER = ["AS17", "ZTC22", "ENV21", "VDH19"]
 
 
 def paper(key_or_file: str) -> Paper:
@@ -91,6 +99,7 @@ class Scenario:
     figure_prefix: str
     module: str | None = None  # its simulation module in the folder (default: ``scenario``)
     folder: str | None = None  # its paper's package
+    generic: bool = False  # run by the workflow's generic rules (workflow/rules/papers.smk; a registered paper's)
 
     @property
     def scenario_module(self) -> str | None:
@@ -115,8 +124,55 @@ SCENARIOS = {s.name: s for s in (
     Scenario("as17_olo", "AS17", "olo_", "scenario_olo", folder="dpregret.papers.as17"),
     Scenario("as17_mab", "AS17", "mab_", "scenario_bandits", folder="dpregret.papers.as17"),
     Scenario("as17_blo", "AS17", "blo_", "scenario_blo", folder="dpregret.papers.as17"),
-    Scenario("ztc22", "ZTC22", "ztc22_", folder="dpregret.papers.ztc22"),
-    Scenario("env21", "ENV21", "env21_", folder="dpregret.papers.env21"),
-    Scenario("vdh19", "VDH19", "vdh19_", folder="dpregret.papers.vdh19"),
+    Scenario("ztc22", "ZTC22", "ztc22_", folder="dpregret.papers.ztc22", generic=True),
+    Scenario("env21", "ENV21", "env21_", folder="dpregret.papers.env21", generic=True),
+    Scenario("vdh19", "VDH19", "vdh19_", folder="dpregret.papers.vdh19", generic=True),
     Scenario("audit", None, "audit_"),
 )}
+
+
+ENV_VAR = "DPREGRET_PAPERS"  # the registered papers' packages, comma-separated (set by the workflow for its jobs)
+REGISTERED: dict[str, object] = {}  # package name -> its ``paper`` module
+
+
+def register(package: str):
+    """Register the paper of ``package`` (an importable package whose module ``paper`` declares
+    ``PAPER``, ``SCENARIOS`` and ``PRESETS``): its paper joins :data:`PAPERS` and :data:`ORDER`,
+    its scenarios :data:`SCENARIOS`.  Registering a package twice is a no-op; a key or scenario
+    name already taken by another paper is an error.  Returns the ``paper`` module."""
+    if package in REGISTERED:
+        return REGISTERED[package]
+    try:
+        mod = importlib.import_module(f"{package}.paper")
+    except ImportError as err:
+        raise ValueError(f"config key 'papers': cannot import {package}.paper ({err}); the package must be on "
+                         "the Python path (PYTHONPATH) and hold a module paper.py (docs/add-a-paper.md)") from err
+    missing = [k for k in ("PAPER", "SCENARIOS", "PRESETS") if not hasattr(mod, k)]
+    if missing:
+        raise ValueError(f"config key 'papers': {package}.paper lacks {missing} (docs/add-a-paper.md)")
+    p = mod.PAPER
+    if p.key in PAPERS:
+        raise ValueError(f"config key 'papers': {package} declares the paper key {p.key!r}, already taken")
+    taken = [s.name for s in mod.SCENARIOS if s.name in SCENARIOS]
+    if taken:
+        raise ValueError(f"config key 'papers': {package} declares scenarios {taken}, names already taken")
+    PAPERS[p.key] = p
+    ORDER.append(p.key)
+    for s in mod.SCENARIOS:
+        if s.paper != p.key or s.folder != package or not s.generic:
+            raise ValueError(f"config key 'papers': {package}'s scenario {s.name!r} must name paper {p.key!r}, "
+                             f"folder {package!r} and generic=True")
+        SCENARIOS[s.name] = s
+    REGISTERED[package] = mod
+    return mod
+
+
+def registered_from_env() -> list[str]:
+    """The packages named by :data:`ENV_VAR`, registered (a job's view of the run's papers)."""
+    names = [x for x in os.environ.get(ENV_VAR, "").split(",") if x]
+    for name in names:
+        register(name)
+    return names
+
+
+registered_from_env()

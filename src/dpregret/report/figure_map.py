@@ -3,6 +3,7 @@ order the plot scripts write them) and which figure shows each claim (read by th
 which puts every claim card beside its figure)."""
 from __future__ import annotations
 
+import importlib
 import re
 
 from ..papers import SCENARIOS
@@ -53,6 +54,8 @@ CLAIM_FIGURE: tuple[tuple[str, str], ...] = (
 
 def figure_paths(group: str) -> list[str]:
     """The files the plotting rule of ``group`` writes, in its script's order."""
+    if group not in FIGURES and group in SCENARIOS and SCENARIOS[group].generic:  # a registered paper's (its figures module's FIGURES)
+        return [f"figures/{group}/{s}.png" for s in _registered_figures(group)]
     if group not in FIGURES:
         raise ValueError(f"group must be one of {sorted(FIGURES)}, got {group!r}")
     d, stems = FIGURES[group]
@@ -65,7 +68,16 @@ def figure_for(claim_id: str) -> str | None:
     base, _, env = claim_id.partition("--")
     if env.startswith("learner-"):  # a user's learner: its own figure (report.figures_user)
         return f"{base}--{env.removeprefix('learner-')}"
+    for sc in (s for s in SCENARIOS.values() if s.generic and s.name not in FIGURES):  # a registered paper declares its figures' claims
+        for stem, ids in _registered_figures(sc.name).items():
+            if base in ids:
+                return stem
     for pattern, stem in CLAIM_FIGURE:
         if re.match(pattern, base):
             return stem
     return None
+
+
+def _registered_figures(scenario: str) -> dict[str, tuple[str, ...]]:
+    """A registered paper's figures (``<package>.figures.FIGURES``: stem -> the claim ids it shows)."""
+    return importlib.import_module(f"{SCENARIOS[scenario].folder}.figures").FIGURES

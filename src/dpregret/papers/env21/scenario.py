@@ -393,6 +393,14 @@ def points(p: dict) -> dict[str, list]:
     }
 
 
+JOBS = "point"  # the workflow runs one job per point and replicate chunk
+
+
+def experiments(p: dict) -> dict[str, list[str]]:
+    """Every experiment's points, as the workflow names them (its generic rules, workflow/rules/papers.smk)."""
+    return {e: [f"{pt[0]}:{pt[1]}" if isinstance(pt, tuple) else str(pt) for pt in pts] for e, pts in points(p).items()}
+
+
 def simulate(experiment: str, p: dict, point, reps, seed: int) -> pd.DataFrame:
     if experiment not in SIMULATE:
         raise ValueError(f"experiment must be one of {EXPERIMENTS}, got {experiment!r}")

@@ -297,6 +297,15 @@ def simulate_sparse(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     return df
 
 
+JOBS = "experiment"  # the workflow runs every point and chunk of one experiment in one job (one start-up)
+
+
+def experiments(p: dict) -> dict[str, list[str]]:
+    """Every experiment's points, as the workflow names them (its generic rules, workflow/rules/papers.smk)."""
+    return {"minority": [f"T{T}" for T in p["T"]], "minority_eps": ["all"], "minority_n": ["all"], "unorm": ["all"],
+            "sparse": [f"T{T}" for T in p["T_sparse"]]}
+
+
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
     """The workflow's simulate job (``dpregret.jobs``): points (``T<value>`` or ``all``) and replicate
     chunks of one experiment, each output ``results/vdh19/{experiment}/{point}/chunk{lo-hi}.parquet``

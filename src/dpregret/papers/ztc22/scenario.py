@@ -460,6 +460,25 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     return df
 
 
+JOBS = "experiment"  # every point of one experiment in one job: the start-up (~1.5 s CPU) paid once per experiment
+PRIORITY = {"minimax": 10}  # the longest job (~100 s): started first, it never runs last
+PLOT_EXPERIMENTS = ("rates", "optimistic", "strongly_convex", "rho_d", "minimax", "param_free", "linear_T")
+
+
+def experiments(p: dict) -> dict[str, list[str]]:
+    """Every experiment's points, as the workflow names them (its generic rules, workflow/rules/papers.smk)."""
+    return {
+        "rates": [f"T{T}" for T in p["T"]],
+        "linear_T": [f"T{T}" for T in sorted(set(p["T_lin_stat"]) | set(p["T_lin_priv"]))],
+        "optimistic": [f"s{s}" for s in p["s_grid"]],
+        "sensitivity": ["least_squares", "logistic", "linear"],
+        "strongly_convex": [f"T{T}" for T in p["T"]],
+        "rho_d": [f"rho{r}" for r in p["rho_grid"]] + [f"d{d}" for d in p["d_grid"]],
+        "minimax": [f"rho{r}" for r in p["rho_grid_mm"]] + [f"d{d}" for d in p["d_grid_mm"]],
+        "param_free": [f"T{T}" for T in p["T_pf"]],
+    }
+
+
 def _simulate_point(p: dict, experiment: str, point: str, reps, seed: int) -> pd.DataFrame:
     """One point of one experiment (``point``: ``T<value>``, ``s<value>``, or the experiment's own)."""
     if experiment in ("rates", "linear_T", "strongly_convex", "param_free"):

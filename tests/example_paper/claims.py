@@ -1,0 +1,33 @@
+"""The claim of the example paper: Theorem 2.2's bound, checked as a bound at every T, with its
+near-miss control (eta without the 8) and the non-learner (uniform weights) on the same draws."""
+import numpy as np
+
+from dpregret.claims.core import check_bound, claim_factory, with_nonlearner
+
+from .bounds import bound_thm_2_2
+
+claim = claim_factory("CBL06")
+CLAIMS = {c.claim_id: c for c in (
+    claim("CBL06-thm2.2-bound", "Theorem 2.2", "bound",
+          "Hedge with eta = sqrt(8 ln N / T) has regret <= sqrt((T / 2) ln N) on losses in [0, 1]",
+          "regret against the best expert in hindsight, per replicate, against the bound",
+          "the same forecaster with eta = sqrt(ln N / T) (the 8 dropped) must exceed the bound"),
+)}
+
+
+def _bound_check(runs, p, alg, alpha):
+    diffs, ratios, bounds = [], [], []
+    for T in p["T"]:
+        r = runs[(runs.alg == alg) & (runs["T"] == T)].sort_values("replicate")["regret"].to_numpy()
+        b = bound_thm_2_2(p["N"], T)
+        diffs.append(r - b)
+        ratios.append(float(np.mean(r) / b))
+        bounds.append(b)
+    return check_bound(diffs, ratios, alpha, labels=[f"T{T}" for T in p["T"]], bounds=bounds)
+
+
+def evaluate(tables, p, tol, alpha, rng_for):
+    """claim id -> (result, control result), the contract of ``claims.core.evaluate_records``."""
+    runs = tables["runs"]
+    result = with_nonlearner(_bound_check(runs, p, "hedge", alpha), "uniform", _bound_check(runs, p, "uniform", alpha))
+    return {"CBL06-thm2.2-bound": (result, _bound_check(runs, p, "hedge_no8", alpha))}

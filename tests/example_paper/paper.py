@@ -1,0 +1,22 @@
+"""The example paper's declarations (``dpregret.papers.register`` reads them): the paper, its one
+scenario (run by the generic rules) and its parameters per preset."""
+from dpregret.papers import Paper, Scenario
+
+PAPER = Paper("CBL06", "Cesa-Bianchi and Lugosi 2006", "Prediction, Learning, and Games",
+              "Nicolo Cesa-Bianchi and Gabor Lugosi", 2006, "Cambridge University Press", "cesa2006prediction", "")
+SCENARIOS = (Scenario("cbl06_hedge", "CBL06", "cbl06_", folder=__package__, generic=True),)
+PRESETS = {
+    "smoke": {"cbl06_hedge": {"N": 2, "mu": [0.25, 0.75], "T": [100, 400, 1600], "replicates": 16}},
+    "default": {"cbl06_hedge": {"N": 2, "mu": [0.25, 0.75], "T": [100, 400, 1600, 6400], "replicates": 32}},
+}
+PRESETS["paper"] = PRESETS["default"]
+
+
+def validate(p: dict) -> None:
+    """The parameters the scenario accepts (a ValueError names the key)."""
+    if len(p["mu"]) != p["N"] or not all(0 <= m <= 1 for m in p["mu"]):
+        raise ValueError(f"mu must hold N = {p['N']} means in [0, 1], got {p['mu']}")
+    if not p["T"] or min(p["T"]) < 1:
+        raise ValueError(f"T must be a non-empty list of horizons >= 1, got {p['T']}")
+    if p["replicates"] < 2:
+        raise ValueError(f"replicates must be >= 2, got {p['replicates']}")

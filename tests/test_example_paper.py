@@ -1,0 +1,105 @@
+"""A new paper in one folder: tests/example_paper (Cesa-Bianchi and Lugosi 2006, Theorem 2.2) is
+registered by the config key ``papers`` and runs through the workflow's generic rules, the claims
+table and the report, while no file outside its folder (this test and the how-to aside) names it."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dpregret import papers
+from dpregret.config import ConfigError, effective
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDER = ROOT / "tests" / "example_paper"
+
+
+@pytest.fixture
+def registry_restored(monkeypatch):
+    """Registering mutates dpregret.papers' registries: each test gets them back as they were."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests"))
+    saved = dict(papers.PAPERS), dict(papers.SCENARIOS), list(papers.ORDER), dict(papers.REGISTERED)
+    yield
+    for target, old in zip((papers.PAPERS, papers.SCENARIOS, papers.REGISTERED), (saved[0], saved[1], saved[3])):
+        target.clear()
+        target.update(old)
+    papers.ORDER[:] = saved[2]
+
+
+def _config(**over):
+    cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    cfg.update(over)
+    return cfg
+
+
+def test_the_config_key_papers_registers_the_folder_and_its_parameters(registry_restored):
+    run = effective(_config(preset="smoke", scenarios=["vdh19"], papers=["example_paper"]))
+    assert run["papers"] == {"example_paper": {"cbl06_hedge": run["cbl06_hedge"]}}
+    assert run["cbl06_hedge"]["T"] == [100, 400, 1600]
+    assert papers.ORDER[-1] == "CBL06" and papers.SCENARIOS["cbl06_hedge"].generic
+
+
+@pytest.mark.parametrize("pkg, says", [("no_such_paper", "cannot import no_such_paper.paper"),
+                                       ("example_paper.learners", "cannot import example_paper.learners.paper")])
+def test_a_package_that_is_not_a_paper_is_a_clear_config_error(registry_restored, pkg, says):
+    with pytest.raises(ConfigError, match="config key 'papers'") as err:
+        effective(_config(preset="smoke", scenarios=["vdh19"], papers=[pkg]))
+    assert says in str(err.value)
+
+
+def test_bad_parameters_of_the_paper_are_a_clear_config_error(registry_restored, monkeypatch):
+    from example_paper import paper
+
+    monkeypatch.setitem(paper.PRESETS, "smoke", {"cbl06_hedge": {**paper.PRESETS["smoke"]["cbl06_hedge"], "mu": [0.5]}})
+    with pytest.raises(ConfigError, match=r"config key 'papers': example_paper, scenario cbl06_hedge: mu must hold N = 2"):
+        effective(_config(preset="smoke", scenarios=["vdh19"], papers=["example_paper"]))
+
+
+def test_a_paper_key_already_taken_is_refused(registry_restored, monkeypatch):
+    from example_paper import paper
+
+    monkeypatch.setattr(paper, "PAPER", papers.PAPERS["AS17"])
+    with pytest.raises(ConfigError, match="paper key 'AS17', already taken"):
+        effective(_config(preset="smoke", scenarios=["vdh19"], papers=["example_paper"]))
+
+
+def test_no_file_outside_the_folder_names_the_example_paper():
+    """The folder is the whole of the paper: no central list, rule, schema or report table names it."""
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    allowed = {"tests/test_example_paper.py", "docs/add-a-paper.md"}
+    naming = []
+    for rel in listed:
+        if rel.startswith("tests/example_paper/") or rel in allowed or not (ROOT / rel).is_file():
+            continue
+        text = (ROOT / rel).read_bytes()
+        if any(word in text for word in (b"example_paper", b"CBL06", b"cbl06")):
+            naming.append(rel)
+    assert naming == []
+    assert len([r for r in listed if r.startswith("tests/example_paper/")]) >= 7
+
+
+def test_the_example_paper_runs_through_the_workflow_and_the_report(tmp_path):
+    """A smoke run with the example paper beside one of the four (the mutation suite off): its claim
+    is decided with its near-miss and non-learner controls caught, its figure drawn, and the report
+    shows both under the paper's name."""
+    shutil.copytree(ROOT / "config", tmp_path / "config")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
+    subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(tmp_path), "--cores", "2",
+                    "--config", "preset=smoke", "scenarios=[vdh19]", "papers=[example_paper]", "mutation=False"],
+                   check=True, capture_output=True, text=True, env=env)
+    table = pd.read_csv(tmp_path / "results" / "claims.csv").set_index("claim_id")
+    row = table.loc["CBL06-thm2.2-bound"]
+    rec = json.loads((tmp_path / "results" / "claims" / "CBL06-thm2.2-bound.json").read_text())
+    highs = rec["result"]["detail"]["ci_high"]
+    assert max(highs) < -1.0  # far below the bound at every T (the interval nowhere near 0)
+    assert row.verdict == "PASS" and row.control_verdict == "FAIL" and bool(row.control_caught)
+    assert rec["nonlearner"] == "uniform" and rec["result"]["detail"]["nonlearner"]["caught"]
+    assert (tmp_path / "figures" / "cbl06_hedge" / "cbl06_regret_vs_T.png").stat().st_size > 10_000
+    html = (tmp_path / "report" / "index.html").read_text()
+    assert "Cesa-Bianchi and Lugosi 2006" in html and "CBL06-thm2.2-bound" in html and "cbl06_regret_vs_T.png" in html
+    assert set(table.paper.unique()) == {"VDH19", "CBL06"}
