@@ -27,6 +27,18 @@ if TYPE_CHECKING:
 # paper key -> its folder's paper module (the keys of dpregret.papers.PAPERS)
 FOLDERS = {"AS17": as17, "ZTC22": ztc22, "ENV21": env21, "VDH19": vdh19}
 
+
+def folders() -> dict:
+    """paper key -> its ``paper`` module: the four folders and every paper registered by the config key
+    ``papers`` (``dpregret.papers.register``; their ``learners``, ``claims`` and ``audits`` are optional)."""
+    from .papers import REGISTERED
+
+    return {**FOLDERS, **{m.PAPER.key: m for m in REGISTERED.values()}}
+
+
+def _declared(mod, what: str) -> dict:
+    return getattr(mod, what)() if hasattr(mod, what) else {}
+
 # The audits in the order the pipeline runs and lists them (config ``audit.audits``): the shared
 # mechanisms and the papers' own code as the audits were added.  An audit not named here follows them.
 AUDIT_ORDER = ("AUDIT-laplace-mechanism", "AUDIT-gaussian-mechanism", "AUDIT-vdh-lemma4-local-laplace",
@@ -40,8 +52,9 @@ def learners() -> dict[str, LearnerSpec]:
     """name -> :class:`~dpregret.protocols.LearnerSpec`: the papers' learners and controls, paper by
     paper in :data:`dpregret.papers.ORDER` (built on first use)."""
     out: dict[str, LearnerSpec] = {}
+    found = folders()
     for key in ORDER:
-        out.update(FOLDERS[key].learners())
+        out.update(_declared(found[key], "learners"))
     return out
 
 
@@ -50,8 +63,9 @@ def all_claims() -> dict[str, Claim]:
     without an env suffix), paper by paper in the alphabetical order of their keys (AS17, ENV21,
     VDH19, ZTC22: the registry's order since its first paper)."""
     out: dict[str, Claim] = {}
+    found = folders()
     for key in sorted(ORDER):
-        out.update(FOLDERS[key].claims())
+        out.update(_declared(found[key], "claims"))
     return out
 
 
@@ -63,7 +77,8 @@ def audit_specs() -> dict[str, AuditSpec]:
     from .claims.privacy import shared_audits
 
     specs = shared_audits()
+    found = folders()
     for key in ORDER:
-        specs.update(FOLDERS[key].audits())
+        specs.update(_declared(found[key], "audits"))
     ordered = {cid: specs.pop(cid) for cid in AUDIT_ORDER if cid in specs}
     return {**ordered, **specs}

@@ -12,6 +12,13 @@ PRESETS = {
 PRESETS["paper"] = PRESETS["default"]
 
 
+def claims() -> dict:
+    """claim id -> Claim, for the registry (``dpregret.registry.all_claims``, ``dpregret.check``'s lookup)."""
+    from .claims import CLAIMS
+
+    return dict(CLAIMS)
+
+
 def validate(p: dict) -> None:
     """The parameters the scenario accepts (a ValueError names the key)."""
     if len(p["mu"]) != p["N"] or not all(0 <= m <= 1 for m in p["mu"]):
