@@ -12,8 +12,9 @@ which library code runs, by one convention:
   non-learner (``dpregret.nonlearners``) through a door's every point and claim in one job
   (:func:`nonlearner_door`).  A check rule's input ``nonlearners`` (those records) is attached to
   the paper's records as their non-learner controls (:func:`attach_nonlearners`);
-- plot: :data:`PLOTS` maps the group to its figures, drawn to the rule's outputs in order
-  (``dpregret.report.figure_map``).
+- plot: :data:`PLOTS` maps the group to the drawing code in its paper's folder
+  (``dpregret.papers.<paper>.figures``), drawn to the rule's outputs in the order the folder
+  declares them (its ``FIGURES``, collected by ``dpregret.report.figure_map``).
 
 Every job first requires the pinned arithmetic (:func:`dpregret.cpu.require_pinned`): the
 workflow starts its jobs with it, so their numbers are the same on every x86-64 CPU.
@@ -194,19 +195,19 @@ def _user_simulate(params: dict, wildcards: dict, outputs: list[str]) -> None:
 
 
 def _plot_as17_experts(t, params, outputs):
-    from .report.figures import as17_experts_figures
+    from .papers.as17.figures import as17_experts_figures
     as17_experts_figures(t["runs"], t["d_noise"], params["p"], params["alpha"], outputs)
 
 
 def _plot_as17_tables(t, params, outputs):
-    from .report.figures import as17_tables_figures
+    from .papers.as17.figures import as17_tables_figures
     mab = t["mab"]
     as17_tables_figures(t["olo"], mab[mab.env == "stochastic"], t["blo"],
                         {k: params[k] for k in ("olo", "mab", "blo")}, params["alpha"], outputs, seed=params["seed"])
 
 
 def _plot_ztc22(t, params, outputs):
-    from .report.figures import ztc22_figures, ztc22_linear_T_figure, ztc22_param_free_figure
+    from .papers.ztc22.figures import ztc22_figures, ztc22_linear_T_figure, ztc22_param_free_figure
     p, alpha = params["p"], params["alpha"]
     ztc22_figures(t["rates"], t["optimistic"], t["strongly_convex"], t["rho_d"], p, alpha, outputs,
                   minimax=t["minimax"])
@@ -216,12 +217,12 @@ def _plot_ztc22(t, params, outputs):
 
 def _plot_scenario(scenario):
     def plot(t, params, outputs):
-        figures = importlib.import_module(f"dpregret.report.figures_{scenario}")
+        figures = importlib.import_module(f"dpregret.papers.{scenario}.figures")
         getattr(figures, f"{scenario}_figures")(t, params["p"], params["alpha"], outputs)
     return plot
 
 
-# plot group -> the function that draws its figures (in the order of figure_map.FIGURES[group])
+# plot group -> the function that draws its figures (in the order of its folder's FIGURES[group])
 PLOTS = {"as17_experts": _plot_as17_experts, "as17_tables": _plot_as17_tables, "ztc22": _plot_ztc22,
          "env21": _plot_scenario("env21"), "vdh19": _plot_scenario("vdh19")}
 
