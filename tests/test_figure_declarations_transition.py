@@ -119,4 +119,7 @@ def test_declarations_reproduce_todays_figure_map():
     diff = {i: (_old_figure_for(i), _new_figure_for(i, shows)) for i in ids
             if _old_figure_for(i) != _new_figure_for(i, shows)}
     assert diff == {}
+    from dpregret.report import figure_map as new
+    assert new.FIGURES == OLD_FIGURES and list(new.FIGURES) == list(OLD_FIGURES)
+    assert {i: new.figure_for(i) for i in ids} == {i: _old_figure_for(i) for i in ids}
     print(len(ids), "ids compared")
