@@ -79,6 +79,53 @@ def test_every_claim_has_its_figure_and_the_rules_read_the_same_registry():
     assert figure_paths("ztc22")[-1] == "figures/ztc22/ztc22_linear_T.png"
 
 
+def test_each_folder_declares_one_figure_per_claim_of_its_paper():
+    """papers/<p>/figures.py FIGURES: every claim of the registry (all_claims, without its
+    environment suffix) is shown by exactly one figure, of its own paper's folder; every declared id
+    is a claim; every figure shows a claim but the three descriptive ones; a user's learner has its
+    own figure (report.figures_user); and the stems the rules write are the declared ones, in order."""
+    from dpregret.claims import all_claims
+    from dpregret.papers.as17 import figures as as17
+    from dpregret.papers.env21 import figures as env21
+    from dpregret.papers.vdh19 import figures as vdh19
+    from dpregret.papers.ztc22 import figures as ztc22
+    from dpregret.report.figure_map import FIGURES, figure_for
+
+    claims = all_claims()
+    paper_of = {cid.partition("--")[0]: c.paper for cid, c in claims.items()}
+    shown, declared = {}, {}
+    for key, m in (("AS17", as17), ("ZTC22", ztc22), ("ENV21", env21), ("VDH19", vdh19)):
+        for group, (d, figs) in m.FIGURES.items():
+            assert FIGURES[group] == (d, tuple(f.stem for f in figs)), group
+            for f in figs:
+                declared[f.stem] = f.shows
+                for cid in f.shows:
+                    shown.setdefault(cid, []).append(f.stem)
+                    assert paper_of.get(cid) == key, (cid, key)
+    assert sorted(declared) == sorted(s for _, ss in FIGURES.values() for s in ss)
+    assert set(shown) == set(paper_of)
+    assert all(len(stems) == 1 for stems in shown.values()), {c: s for c, s in shown.items() if len(s) > 1}
+    for cid in claims:
+        base = cid.partition("--")[0]
+        assert figure_for(cid) == figure_for(f"{base}--fixed") == shown[base][0], cid
+        assert figure_for(f"{base}--learner-mine") == f"{base}--mine"
+    assert sorted(s for s, ids in declared.items() if not ids) == ["vdh19_regret_vs_eps", "vdh19_regret_vs_nprivate",
+                                                                   "ztc22_rho_d"]
+
+
+def test_the_rules_and_the_report_read_the_declarations_without_drawing():
+    """figure_map (read by the Snakefile and the report job) imports the folders' figure modules
+    but neither matplotlib nor scipy.stats: the drawing code imports them at its first use
+    (dpregret.plotting), so reading the declarations costs no import time."""
+    import subprocess
+    import sys
+
+    code = ("import sys, dpregret.report.figure_map, dpregret.report.html; "
+            "print(sorted(m for m in ('matplotlib', 'scipy.stats') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
 def test_a_user_learner_sits_beside_the_papers_in_its_section_with_its_figure(tmp_path):
     """Config key learners: the user's record (<claim>--learner-<name>) is a card in the paper's
     scenario section beside its own figure, says what the claim applies to and shows the paper's

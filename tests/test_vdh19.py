@@ -221,7 +221,7 @@ def test_claims_on_a_small_run(small_tables):
 
 
 def test_figures(small_tables, tmp_path):
-    from dpregret.report.figures_vdh19 import vdh19_figures
+    from dpregret.papers.vdh19.figures import vdh19_figures
 
     outs = [str(tmp_path / f"f{i}.png") for i in range(5)]
     vdh19_figures(small_tables, P, 0.05, outs)

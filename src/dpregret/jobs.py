@@ -3,17 +3,22 @@
 Every rule names its job group (``params.group``) and passes its params; the group decides
 which library code runs, by one convention:
 
-- simulate: ``dpregret.scenarios.<module>.simulate_job(params, wildcards, outputs)`` writes the
-  rule's outputs (the module from the scenario registry, ``dpregret.papers.SCENARIOS``); the
-  group ``user`` runs a user's learner beside the paper's (``dpregret.scenarios.contract``);
-- check: ``dpregret.claims.<module>.check_job(params, tables)`` returns the claims' records and
+- simulate: the scenario module's (``dpregret.papers.SCENARIOS``) ``simulate_job(params, wildcards,
+  outputs)`` writes the rule's outputs, or, for a module without one (a registered paper's),
+  :func:`generic_simulate` calls its ``simulate`` per output; the group ``user`` runs a user's
+  learner beside the paper's (``dpregret.scenarios.contract``);
+- check: the claims module's ``check_job(params, tables)`` (:data:`CHECKS` for Agarwal-Singh's
+  groups, the folder's ``claims`` for a scenario of the generic rules; one with ``CLAIMS`` and
+  ``evaluate`` alone goes through ``claims.core.evaluate_records``) returns the claims' records and
   any further tables (``{output name: DataFrame}``, written as CSV); ``user`` decides a claim for a
   user's learner (``dpregret.api.decide_user_claim``) and draws it; ``nonlearner`` runs a built-in
   non-learner (``dpregret.nonlearners``) through a door's every point and claim in one job
   (:func:`nonlearner_door`).  A check rule's input ``nonlearners`` (those records) is attached to
   the paper's records as their non-learner controls (:func:`attach_nonlearners`);
-- plot: :data:`PLOTS` maps the group to its figures, drawn to the rule's outputs in order
-  (``dpregret.report.figure_map``).
+- plot: :data:`PLOTS` maps Agarwal-Singh's groups to the drawing code in their folder, a scenario of
+  the generic rules draws with its folder's ``figures.draw(tables, p, alpha, outputs)``; drawn to
+  the rule's outputs in the order the folder
+  declares them (its ``FIGURES``, collected by ``dpregret.report.figure_map``).
 
 Every job first requires the pinned arithmetic (:func:`dpregret.cpu.require_pinned`): the
 workflow starts its jobs with it, so their numbers are the same on every x86-64 CPU.
@@ -221,40 +226,24 @@ def _user_simulate(params: dict, wildcards: dict, outputs: list[str]) -> None:
 
 
 def _plot_as17_experts(t, params, outputs):
-    from .report.figures import as17_experts_figures
+    from .papers.as17.figures import as17_experts_figures
     as17_experts_figures(t["runs"], t["d_noise"], params["p"], params["alpha"], outputs)
 
 
 def _plot_as17_tables(t, params, outputs):
-    from .report.figures import as17_tables_figures
+    from .papers.as17.figures import as17_tables_figures
     mab = t["mab"]
     as17_tables_figures(t["olo"], mab[mab.env == "stochastic"], t["blo"],
                         {k: params[k] for k in ("olo", "mab", "blo")}, params["alpha"], outputs, seed=params["seed"])
 
 
-def _plot_ztc22(t, params, outputs):
-    from .report.figures import ztc22_figures, ztc22_linear_T_figure, ztc22_param_free_figure
-    p, alpha = params["p"], params["alpha"]
-    ztc22_figures(t["rates"], t["optimistic"], t["strongly_convex"], t["rho_d"], p, alpha, outputs,
-                  minimax=t["minimax"])
-    ztc22_param_free_figure(t["param_free"], p, alpha, outputs[5])
-    ztc22_linear_T_figure(t["linear_T"], p, alpha, outputs[6])
-
-
-def _plot_scenario(scenario):
-    def plot(t, params, outputs):
-        figures = importlib.import_module(f"dpregret.report.figures_{scenario}")
-        getattr(figures, f"{scenario}_figures")(t, params["p"], params["alpha"], outputs)
-    return plot
-
-
-# plot group -> the function that draws its figures (in the order of figure_map.FIGURES[group])
-PLOTS = {"as17_experts": _plot_as17_experts, "as17_tables": _plot_as17_tables, "ztc22": _plot_ztc22,
-         "env21": _plot_scenario("env21"), "vdh19": _plot_scenario("vdh19")}
+# plot group -> the function that draws its figures (in the order of its folder's FIGURES[group]); a scenario
+# of the generic rules (Scenario.generic) draws with its folder's figures.draw(tables, p, alpha, outputs)
+PLOTS = {"as17_experts": _plot_as17_experts, "as17_tables": _plot_as17_tables}
 
 
 def _generic(group: str):
-    """The registered paper's scenario ``group`` (``Scenario.generic``), or None."""
+    """The scenario ``group`` of the generic rules (``Scenario.generic``), or None."""
     from .papers import SCENARIOS
 
     sc = SCENARIOS.get(group)
@@ -266,5 +255,5 @@ def plot(group: str, params: dict, inputs: dict, outputs: list[str]) -> None:
         mod = importlib.import_module(f"{_generic(group).folder}.figures")
         return mod.draw(read_inputs(inputs), params["p"], params["alpha"], outputs)
     if group not in PLOTS:
-        raise ValueError(f"plot group must be one of {sorted(PLOTS)}, got {group!r}")
+        raise ValueError(f"plot group must be one of {sorted(PLOTS)} or a generic scenario, got {group!r}")
     PLOTS[group](read_inputs(inputs), params, outputs)

@@ -1,9 +1,13 @@
 """The example paper's figure: mean regret against T (log-log) with 95% bands, the bound drawn in."""
 import numpy as np
 
+from dpregret.plotting import Figure
+
 from .bounds import bound_thm_2_2
 
-FIGURES = {"cbl06_regret_vs_T": ("CBL06-thm2.2-bound",)}  # stem -> the claims it shows
+# plot group (the scenario) -> (its directory under figures/, its figures in the order draw writes them,
+# each with the claims it shows)
+FIGURES = {"cbl06_hedge": ("cbl06_hedge", (Figure("cbl06_regret_vs_T", ("CBL06-thm2.2-bound",)),))}
 
 
 def draw(tables, p, alpha, outputs):

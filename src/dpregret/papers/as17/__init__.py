@@ -36,6 +36,8 @@ Claims:
 - :mod:`.claims_table_layout`: the layout of the regenerated Tables 1 and 2;
 - :mod:`.audit`: the privacy audits of its own code (Lemma 3.3's TreeBasedAgg, Corollary 3.2 items 2-3's
   OLO trees, Theorem 3.5's FTPL tree, Lemma 4.2's Algorithm 4);
+- :mod:`.figures`: its figures (the experts' and Tables 1-2's plot groups), declared with the claims
+  each shows (``FIGURES``, read by the workflow and the report);
 - :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.registry``):
   its built-in learners, claims and audits;
 - :mod:`.errata`: the paper's errata;
@@ -45,8 +47,8 @@ It imports the core (``rng``, ``tree``, ``calibration``, ``protocols``, ``enviro
 ``learners.pairwise_jit``) and the verdict layer (``claims.core``, ``claims.rates``,
 ``scenarios.contract``, the audit machinery ``claims.privacy_audit`` and ``claims.privacy_trees``'
 node-transcript helpers), never another paper nor the pipeline (the ``[tool.importlinter]``
-contracts of ``pyproject.toml``).  Its figures stay in ``dpregret.report.figures`` (the report's
-shared plotting helpers); its loss sequences in ``environments.experts``, ``environments.olo`` and
+contracts of ``pyproject.toml``); its figures draw with the shared helpers of ``dpregret.plotting``.
+Its loss sequences in ``environments.experts``, ``environments.olo`` and
 ``environments.stochastic``; the noise calibrations it shares (``calibration.tree_lambda``,
 ``fresh_lambda``) in ``dpregret.calibration``; the tree itself (``dpregret.tree``) in the core.
 """

@@ -11,6 +11,8 @@ in one folder:
 - :mod:`.scenario`: the experiments (rates in T, n and eps; the cost of privacy; NOISYOCO);
 - :mod:`.rates`: how the rate claims are fitted (Theorem 1.1, Lemmas 3.1, 5.2, 5.5);
 - :mod:`.claims`: the claims decided on the scenario's tables;
+- :mod:`.figures`: its figures, declared with the claims each shows (``FIGURES``, read by the
+  workflow and the report);
 - :mod:`.errata`: the paper's errata (Algorithm 1 line 14, Lemma 5.1's proof, Algorithm 2 line 1, Lemma 3.1's proof);
 - :mod:`.mutants`: the realistic bugs of its learners that its claims must catch;
 - :mod:`.audit`: the privacy audits of PRIVATEBANDIT's released round sums (Lemmas 5.1, 5.4, section 5);
@@ -21,8 +23,8 @@ in one folder:
 It imports the core (``rng``, ``tree``, ``calibration``, ``mechanisms``, ``protocols``,
 ``environments``) and the verdict layer (``claims.core``, ``claims.privacy_audit``,
 ``scenarios.contract``), never another paper nor the pipeline (the ``[tool.importlinter]``
-contracts of ``pyproject.toml``).  Its figures stay in ``dpregret.report.figures_env21`` (they
-draw with the report's shared plotting helpers); the paper's noise calibrations (Lemmas 5.1, 5.4:
+contracts of ``pyproject.toml``); its figures draw with the shared helpers of ``dpregret.plotting``.
+The paper's noise calibrations (Lemmas 5.1, 5.4:
 ``calibration.laplace_lambda_lemma5_1``, ``gaussian_sigma_lemma5_4``) stay in the shared
 ``dpregret.calibration``, and its domains and losses (``environments.polytopes``,
 ``environments.bco``) in ``dpregret.environments``.

@@ -7,6 +7,8 @@ Learning" (NeurIPS 2019; the appendix proofs in his 2021 thesis, chapter 3), in 
 - :mod:`.run`: the round engine of the Sec. 3.4 experiments;
 - :mod:`.scenario`: the Sec. 3.4 experiments (wdbc minority privacy, ``||u||``, sparse);
 - :mod:`.claims`: the claims decided on the scenario's tables;
+- :mod:`.figures`: its figures (Sec. 3.4), declared with the claims each shows (``FIGURES``, read
+  by the workflow and the report);
 - :mod:`.errata`: the paper's errata (Lemma 4, eq. (3.3.4), Theorems 10-12);
 - :mod:`.mutants`: the realistic bugs of its learners that its claims must catch;
 - :mod:`.user`: a user's learner in Algorithm 2's black-box slot (Sec. 3.3.1);
@@ -15,6 +17,6 @@ Learning" (NeurIPS 2019; the appendix proofs in his 2021 thesis, chapter 3), in 
 
 It imports the core (``rng``, ``mechanisms``, ``protocols``, ``environments``) and the verdict
 layer (``claims.core``, ``scenarios.contract``), never another paper nor the pipeline (the
-``[tool.importlinter]`` contracts of ``pyproject.toml``).  Its figures stay in
-``dpregret.report.figures_vdh19`` (they draw with the report's shared plotting helpers).
+``[tool.importlinter]`` contracts of ``pyproject.toml``); its figures draw with the shared helpers
+of ``dpregret.plotting``.
 """

@@ -18,6 +18,8 @@
   (Sec. 5) decided on the scenario's tables;
 - :mod:`.claims_linear`: Remark 5's rates in T, rho and d (Sec. 2) decided on the worst case over
   the family of linear losses;
+- :mod:`.figures`: its figures (Sec. 2-5), declared with the claims each shows (``FIGURES``, read by
+  the workflow and the report);
 - :mod:`.errata`: the paper's errata (Sec. 1.1: the RDP -> DP conversion, Definition 2);
 - :mod:`.mutants`: the realistic bugs of Algorithm 1, eq. (6) and the DP-SGD baseline that its
   claims and audits must catch;
@@ -27,8 +29,7 @@
 It imports the core (``rng``, ``tree``, ``protocols``, ``environments``, the shared OCO learners
 ``learners.oco`` and ``learners.pairwise_jit``) and the verdict layer (``claims.core``,
 ``claims.privacy_audit``, ``scenarios.contract``), never another paper nor the pipeline (the
-``[tool.importlinter]`` contracts of ``pyproject.toml``).  Its figures stay in
-``dpregret.report.figures`` (the report's shared plotting helpers); the audit of Theorem 3's tree
-alone (``AUDIT-ztc-thm3-tree``, the core's ``tree.TreeNoise``) stays with the shared mechanisms'
-audits in ``claims.privacy_trees``.
+``[tool.importlinter]`` contracts of ``pyproject.toml``); its figures draw with the shared helpers of
+``dpregret.plotting``.  The audit of Theorem 3's tree alone (``AUDIT-ztc-thm3-tree``, the core's
+``tree.TreeNoise``) stays with the shared mechanisms' audits in ``claims.privacy_trees``.
 """

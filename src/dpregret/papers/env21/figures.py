@@ -1,22 +1,34 @@
 """Ene-Nguyen-Vladu figures: regret vs T (T^(3/4) drawn), privacy gap vs n and vs eps for
 both noises, oracle calls and wall time against the projection baseline, and the measured
 quantities of Lemmas C.2, C.5 and 4.1 against their bounds.  Mean with t-interval bands
-(``figures.mean_ci``); on log axes a band reaching 0 is cut at a tenth of the mean.
+(``dpregret.plotting.mean_ci``); on log axes a band reaching 0 is cut at a tenth of the mean.
 
 Outputs (in order): ``env21_regret_vs_T.png``, ``env21_gap_vs_n.png``,
-``env21_gap_vs_eps.png``, ``env21_cost.png``, ``env21_bounds.png``.
+``env21_gap_vs_eps.png``, ``env21_cost.png``, ``env21_bounds.png``, as :data:`FIGURES` declares
+them with the claims each shows (read by the workflow's plotting rule and the report).
 """
 from __future__ import annotations
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+from ...claims.core import paired_gap
+from ...plotting import Figure, mean_ci, plt
 
-from ..claims.core import paired_gap  # noqa: E402
-from .figures import mean_ci  # noqa: E402
+# plot group -> (its directory under figures/, its figures in the order its plot job writes them,
+# each with the claims it shows): read by the workflow's plotting rule and the report
+# (dpregret.report.figure_map collects the four folders')
+FIGURES = {
+    "env21": ("env21", (
+        Figure("env21_regret_vs_T", ("ENV-lemma3.1-rate-T", "ENV-lemma3.1-rate-T-tree", "ENV-lemma3.1-rate-T-switching",
+                                     "ENV-lemma3.1-rate-T-noise", "ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T",
+                                     "ENV-thm1.1-rate-T", "ENV-oracle-calls")),
+        Figure("env21_gap_vs_n", ("ENV-lemma5.2-rate-n", "ENV-lemma5.5-rate-n")),
+        Figure("env21_gap_vs_eps", ("ENV-lemma5.2-rate-eps", "ENV-lemma5.5-rate-eps")),
+        Figure("env21_cost", ("ENV-gauss-vs-laplace-n",)),
+        Figure("env21_bounds", ("ENV-lemma4.1-bound", "ENV-lemmaC.2-bound", "ENV-corC.5-bound")),
+    )),
+}
 
 STYLE = {
     "none": dict(color="k", label="no noise"),
@@ -181,3 +193,6 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
                 title=f"Lemma 4.1, NOISYOCO on the l1 ball (rho = {p['rho_oco']:g})")
     axes[2].legend(fontsize=6.5)
     _save(fig, outputs[4])
+
+
+draw = env21_figures  # the plot job of the generic rules (dpregret.jobs.plot): draw(tables, p, alpha, outputs)

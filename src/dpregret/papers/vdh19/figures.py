@@ -1,19 +1,29 @@
 """Van der Hoeven (thesis ch. 3) figures: log-log axes, confidence bands (t intervals over
-replicates; on log axes a band reaching 0 is cut at a tenth of the mean), bounds drawn."""
+replicates; on log axes a band reaching 0 is cut at a tenth of the mean), bounds drawn; and which
+figure shows which claim (:data:`FIGURES`, read by the workflow's plotting rule and the report)."""
 from __future__ import annotations
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+from ...claims.core import select
+from ...plotting import Figure, plot_curves, plt
+from . import bounds as vdh_bounds
 
-from matplotlib.ticker import NullFormatter  # noqa: E402
-
-from ..claims.core import select
-from ..papers.vdh19 import bounds as vdh_bounds  # noqa: E402
-from .figures import plot_curves  # noqa: E402
+# plot group -> (its directory under figures/, its figures in the order its plot job writes them,
+# each with the claims it shows): read by the workflow's plotting rule and the report
+# (dpregret.report.figure_map collects the four folders')
+FIGURES = {
+    "vdh19": ("vdh19", (
+        Figure("vdh19_regret_vs_T", ("VDH-thm10-printed-bound", "VDH-thm10-proof-bound", "VDH-thm12-printed-bound",
+                                     "VDH-eq3.3.5-bound", "VDH-sec3.4-minority-cost-rate-T",
+                                     "VDH-sec3.4-minority-cost-rate-T-adversarial")),
+        Figure("vdh19_regret_vs_eps"),  # shows no claim (regret vs eps, d/eps drawn)
+        Figure("vdh19_regret_vs_nprivate"),  # shows no claim (regret vs the number of private providers)
+        Figure("vdh19_sparse_vs_D", ("VDH-thm11-bound", "VDH-thm11-proof-bound", "VDH-sec3.4-sparse-vs-adagrad")),
+        Figure("vdh19_regret_vs_u", ("VDH-eq3.3.5-rate-u",)),
+    )),
+}
 
 NAMES = {"alg2": "Algorithm 2 (black-box reduction)", "alg3": "Algorithm 3 (coordinate-wise)",
          "adagrad": "diagonal AdaGrad, guessed D", "ogd": "OGD tuned to worst-case noise",
@@ -160,6 +170,8 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
         ax.plot(fs, B, "k", ls=ls, lw=1, label=f"Theorem 11 bound ({constants} constants)")
     ax.set(xscale="log", yscale="log", xlabel="f  (comparator u = f u*)", ylabel="R_T(u)",
            title=f"Algorithm 3 vs Theorem 11, T = {Tmax}")
+    from matplotlib.ticker import NullFormatter
+
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.legend(fontsize=6)
     _save(fig, outputs[3])
@@ -180,3 +192,6 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
                title=f"synthetic instances, T = {int(un['T'].iloc[0])}, eps = {p['rate_eps']:g}")
         ax.legend(fontsize=6)
         _save(fig, outputs[4])
+
+
+draw = vdh19_figures  # the plot job of the generic rules (dpregret.jobs.plot): draw(tables, p, alpha, outputs)
