@@ -353,7 +353,9 @@ def _user_claim(placement: str):
         paper_on_door=PaperOnDoor(lambda p, point, reps, seed: paper_direction, (("", "alg2"),), MINORITY_COLUMNS))
 
 
-MINORITY_COLUMNS = ("placement", "u_frac", "replicate", "T", "regret")  # what the door reproduces of alg2's rows
+MINORITY_COLUMNS = ("replicate", "u_frac", "u_norm", "u_star_norm", "regret", "sum_sq", "sum_sq_true", "mag_regret",
+                    "mag_sum_sq", "mag_sum_sq_true", "placement", "eps", "n_private", "experiment", "data", "T", "d")
+# (every column of the minority rows but ``alg``: the door reproduces alg2's rows to the last bit)
 
 
 def paper_direction(R: int, d: int, r: float):
