@@ -3,8 +3,7 @@
 - each setting's trivial learner is a learner of its protocol (shapes, determinism, chunk
   invariance) and does not learn: its plays ignore the feedback, and its regret on a simple
   instance (a fixed loss with a better action) is linear in T;
-- the door without the paper's rows: a claim's ``user_rows`` beside the paper's rows taken from the
-  table the pipeline's own simulate job writes is ``simulate``'s table (``contract.door_rows``);
+- (the door without the paper's rows, ``contract.door_rows``: tests/test_door.py)
 - the pipeline's attach (``jobs.attach_nonlearners``): a PASS whose non-learner passes becomes
   INCONCLUSIVE, one whose non-learner is caught stays PASS, and the claim's records of other
   environments say why they have none;
@@ -15,7 +14,6 @@ import math
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 import yaml
 
@@ -129,79 +127,6 @@ def test_the_polytope_nonlearner_plays_the_wrappers_start_and_the_frozen_centre(
     nl = NL.FrozenPolytope(3, dom, 10, 1.0)
     np.testing.assert_array_equal(nl.predict(), FrozenCentre(3, dom, 10, 1.0).predict())
     np.testing.assert_array_equal(nl.predict(), FrankWolfeOCO(dom, 3, 0.1, 1).predict())  # where Algorithm 1 starts
-
-
-# ---- the door without the paper's rows: the pipeline's simulate job's table + user_rows == simulate
-
-
-def _smoke():
-    from dpregret.config import effective
-
-    cfg = yaml.safe_load((ROOT / "config/config.yaml").read_text())
-    return effective({**cfg, "preset": "smoke"})
-
-
-def _paper_job(uc, p, T, R):
-    """(group, wildcards, outputs) of the pipeline's simulate job holding the paper's rows of ``uc`` at T."""
-    c = f"0-{R}"
-    if uc.scenario == "as17_experts":
-        return "as17_experts", {"env": "stochastic", "T": str(T), "chunk": c}, [f"results/as17/experts/stochastic/T{T}/chunk{c}.parquet"]
-    if uc.scenario == "as17_olo":
-        row = uc.claim.split("-")[2]
-        return "as17_olo", {"row": row, "env": "stochastic", "chunk": c}, \
-            [f"results/as17/olo/{row}/stochastic/T_N{p['N']}_T{T}/chunk{c}.parquet"]
-    if uc.scenario == "as17_mab":
-        return "as17_mab", {"env": "stochastic", "grid": "T", "N": str(p["N"]), "T": str(T), "chunk": c}, \
-            [f"results/as17/mab/stochastic/T_N{p['N']}_T{T}/chunk{c}.parquet"]
-    if uc.scenario == "as17_blo":
-        row = uc.claim.split("-")[3]
-        return "as17_blo", {"row": row, "env": "stochastic", "grid": "T", "T": str(T), "chunk": c}, \
-            [f"results/as17/blo/{row}/stochastic/T_T{T}/chunk{c}.parquet"]
-    if uc.scenario == "ztc22":
-        return "ztc22", {}, [f"results/ztc22/linear_T/T{T}/chunk{c}.parquet"]
-    if uc.scenario == "env21":
-        return "env21", {"experiment": "rates", "point": f"simplex:{T}", "chunk": c}, \
-            [f"results/env21/rates/simplex:{T}/chunk{c}.parquet"]
-    return "vdh19", {"experiment": "minority", "point": f"T{T}", "chunk": c}, [f"results/vdh19/minority/T{T}/chunk{c}.parquet"]
-
-
-def _canonical(df):
-    df = df.drop(columns=[c for c in df if c.endswith("_time")])
-    keys = [c for c in ("algorithm", "alg", "placement", "u_frac", "noise", "eps", "c", "replicate") if c in df]
-    return df.sort_values(keys, kind="stable").reset_index(drop=True)
-
-
-@pytest.mark.parametrize("claim", sorted(__import__("dpregret.scenarios.contract", fromlist=["x"]).user_claims()))
-def test_the_door_without_the_papers_rows_gives_simulates_table(claim, tmp_path, monkeypatch):
-    """At the claim's first smoke point: the paper's rows taken from the table the pipeline's simulate
-    job writes, beside ``user_rows`` (the non-learner's rows alone), equal ``simulate``'s table with
-    the non-learner -- the same rows, columns and numbers (timing columns aside)."""
-    from dpregret import jobs
-    from dpregret.scenarios.contract import door_rows, user_claims
-
-    uc = user_claims()[claim]
-    assert uc.reuses_paper_rows
-    run = _smoke()
-    p = dict(run[uc.scenario])
-    R = 3 if uc.scenario != "as17_experts" else 4
-    p["replicates"] = R
-    T = uc.points(p)[0]
-    learners = {NL.name(uc.setting): NL.MAKES[uc.setting]}
-    monkeypatch.chdir(tmp_path)
-    group, wildcards, outputs = _paper_job(uc, p, T, R)
-    for o in outputs:
-        Path(o).parent.mkdir(parents=True, exist_ok=True)
-    jobs.simulate(group, {"group": group, "p": p, "seed": run["seed"]}, wildcards, outputs)
-    table = pd.read_parquet(outputs[0])
-    keys = [c for c in ("scenario", "row", "grid", "env", "algorithm", "N", "T", "eps", "replicate") if c in table]
-    table = table.sort_values(keys, kind="stable").reset_index(drop=True)  # as workflow/scripts/merge_tables.py
-    got = door_rows(uc, p, T, uc.user_rows(p, T, range(R), run["seed"], learners), {uc.paper_tables[0]: table})
-    want = uc.simulate(p, T, range(R), run["seed"], learners)
-    assert list(got.columns) == list(want.columns)
-    pd.testing.assert_frame_equal(_canonical(got), _canonical(want), check_exact=True)
-    if uc.scenario not in ("env21", "vdh19"):  # the rows in simulate's order too (the checks' float sums follow it)
-        pd.testing.assert_frame_equal(got.drop(columns=[c for c in got if c.endswith("_time")]),
-                                      want.drop(columns=[c for c in want if c.endswith("_time")]), check_exact=True)
 
 
 # ---- the pipeline's attach

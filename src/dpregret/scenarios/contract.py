@@ -25,6 +25,13 @@ from those tables beside them (:func:`door_rows`; a test per claim: the same dec
 claims, Van der Hoeven's two placements) share one simulation per learner and point.  ``env``:
 the environment of the paper's record the door decides (``<claim>--<env>``; "" for a claim
 recorded once), where the pipeline attaches a non-learner's record (``dpregret.nonlearners``).
+
+``paper_on_door`` (:class:`PaperOnDoor`): the paper's own algorithm as a learner of the claim's
+setting, so that the door (the generic per-round path a user's learner takes) can be checked
+against the paper's fast path: run through ``simulate`` as a user learner it gives the paper's
+rows (a test per claim, ``tests/test_door.py``).  None where the door runs the paper's learner
+itself (``ZTC-rem5-*``: ``simulate_linear_T`` builds Remark 5's OGD and a user's learner into the
+same ``o2b.run``, so there is no second path to compare).
 """
 from __future__ import annotations
 
@@ -32,6 +39,21 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import pandas as pd
+
+
+@dataclass(frozen=True)
+class PaperOnDoor:
+    """The paper's own algorithm on the door: ``make(p, point, reps, seed)`` returns a ``make`` of
+    the claim's setting (``UserClaim.signature``) building the paper's learner with the paper's
+    parameters, drawing from the paper rows' streams; run through ``simulate`` as a user learner
+    ``name`` at ``point`` on ``reps`` and ``seed``, its rows ``name + suffix`` equal the paper's rows
+    ``alg`` for each ``(suffix, alg)`` of ``rows``: the ``columns`` to ``rtol`` relative (0: to the
+    last bit; the per-round path sums in another order than a compiled kernel)."""
+
+    make: Callable[[dict, Any, range, int], Callable]
+    rows: tuple[tuple[str, str], ...]  # (suffix of the learner's row name, the paper's row it reproduces)
+    columns: tuple[str, ...]  # the columns that must agree (others are the learner's own, e.g. NaN eta)
+    rtol: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -52,6 +74,7 @@ class UserClaim:
     user_rows: Callable[[dict, Any, range, int, dict], pd.DataFrame] | None = None  # simulate's rows but the paper's
     paper_tables: tuple[str, ...] = ()  # the pipeline's tables holding the paper's rows of ``simulate``
     paper_rows: Callable[[dict, dict, Any], pd.DataFrame] | None = None  # ({path: table}, p, point) -> those rows
+    paper_on_door: PaperOnDoor | None = None  # the paper's learner as a user learner: the door's check against the fast path
 
     @property
     def door_id(self) -> str:

@@ -360,7 +360,7 @@ def _user_claim():
     noisy losses).  Points: the T grid ``p["T"]`` on the stochastic sequence at ``rate_eps``, with
     the paper's plan for that claim (``dp_exp2`` and the baseline ``explore_tree``, the whole
     noise vector as the pipeline's T grid draws it, so the paper's rows are the pipeline's)."""
-    from ...scenarios.contract import UserClaim, in_order
+    from ...scenarios.contract import PaperOnDoor, UserClaim, in_order
 
     def simulate_point(p, point, reps, seed, learners):
         r = p["rate_eps"]
@@ -393,7 +393,22 @@ def _user_claim():
         "explore-and-feed baseline (explore_tree) on the same draws",
         "dp_exp2", "paper (Algorithm 4 + EXP2)", ALGORITHMS,
         lambda p: [int(t) for t in p["T"]], simulate_point, decide, env="stochastic", user_rows=user_rows,
-        paper_tables=(PAPER_TABLE,), paper_rows=paper_rows)
+        paper_tables=(PAPER_TABLE,), paper_rows=paper_rows,
+        paper_on_door=PaperOnDoor(lambda p, point, reps, seed: paper_exp2(seed, int(p["N"]), int(point), p["gap"], reps),
+                                  (("", "dp_exp2"),), ("eps", "replicate", "lambda", "regret", "noisy_regret")))
+
+
+def paper_exp2(root_seed: int, N: int, T: int, gap: float, replicates: Sequence[int]) -> Callable:
+    """The paper's learner in this signature at the stochastic point (N, T, gap): EXP2 with Theorem
+    4.1's eta and gamma for eps = 1/lam, drawing its arms from the paper rows' stream (not from
+    ``streams``), so the door plays the compiled kernel's arms."""
+    from .bandits import Exp2
+
+    def make(R, N_, T_, lam, streams):
+        _, eta, gam = row_params("dp_exp2", N_, T_, 1.0 / lam)
+        return Exp2(N_, eta, gam, ReplicateStreams(root_seed, stable_key(SCENARIO, "stochastic", N, T, gap, "exp2"),
+                                                   replicates))
+    return make
 
 
 PAPER_TABLE = "results/as17/mab/runs.parquet"  # the pipeline's table of the paper's rows (rule as17_tables_merge)

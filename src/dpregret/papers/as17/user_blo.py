@@ -376,7 +376,7 @@ def _user_claim(dom: str):
     Algorithm 4's base learner.  Points: the preset's T grid ``p["T"]`` at ``rate_eps`` on the
     stochastic sequence, with the paper's rows of that claim (``dp_scrible`` and its control
     ``dp_scrible_composed``, the pipeline's T-grid rows)."""
-    from ...scenarios.contract import UserClaim, in_order
+    from ...scenarios.contract import PaperOnDoor, UserClaim, in_order
 
     def simulate_point(p, point, reps, seed, learners):
         r = p["rate_eps"]
@@ -410,7 +410,19 @@ def _user_claim(dom: str):
         "composition over the T rounds (~ sqrt(T)/eps), on the same draws",
         "dp_scrible", f"paper (Algorithm 4 + SCRiBLe, {dom})", B.ALGORITHMS,
         lambda p: [int(t) for t in p["T"]], simulate_point, decide, env=USER_ENV, user_rows=user_rows,
-        paper_tables=(PAPER_TABLE,), paper_rows=paper_rows)
+        paper_tables=(PAPER_TABLE,), paper_rows=paper_rows,
+        paper_on_door=PaperOnDoor(
+            lambda p, point, reps, seed: paper_scrible(seed, point_key(dom, USER_ENV, int(p["N"]), int(point), p["phases"],
+                                                                       p["mu"]), reps),
+            (("", "dp_scrible"), ("@composed", "dp_scrible_composed")), ("eps", "replicate", "lambda", "regret"), 1e-12))
+
+
+def paper_scrible(root_seed: int, point: tuple, replicates: Sequence[int]) -> Callable:
+    """:func:`paper_learner` drawing from the paper rows' stream at ``point`` (:func:`point_key`), not
+    from ``streams``: through the door it plays the compiled kernel's rounds."""
+    def make(R, domain, T, lam, streams):
+        return paper_learner(R, domain, T, lam, ReplicateStreams(root_seed, stable_key(*point, "scrible"), replicates))
+    return make
 
 
 # Theorem 4.5's rate in T holds for any BLO learner inside Algorithm 4 (dpregret.scenarios.contract)

@@ -303,7 +303,7 @@ def _user_claim():
     decides the paper's claim per environment, ``...--stochastic`` and ``...--switching``; the
     stochastic one is the environment whose gap is not driven by the sequence's switches, and
     the one the other AS17 user claim uses)."""
-    from ...scenarios.contract import UserClaim, in_order
+    from ...scenarios.contract import PaperOnDoor, UserClaim, in_order
 
     def simulate_point(p, point, reps, seed, learners):
         return simulate(USER_ENV, int(p["N"]), int(point), [p["rate_eps"]], reps, seed, gap=p["gap"],
@@ -330,7 +330,18 @@ def _user_claim():
         "no tree)",
         "tree", "paper (Algorithm 1: exponential weights on TreeBasedAgg)", X.ALGORITHMS,
         lambda p: [int(t) for t in p["T"]], simulate_point, decide, env=USER_ENV, user_rows=user_rows,
-        paper_tables=(PAPER_TABLE,), paper_rows=paper_rows)
+        paper_tables=(PAPER_TABLE,), paper_rows=paper_rows,
+        paper_on_door=PaperOnDoor(lambda p, point, reps, seed: paper_expweights,
+                                  (("", "tree"), ("@nonprivate", "nonprivate"), ("@fresh_noise", "fresh_noise")),
+                                  ("eps", "replicate", "regret", "sum_sq_dual", "max_regret", "lambda"), 1e-12))
+
+
+def paper_expweights(R: int, N: int, T: int):
+    """The paper's learner in this signature: exponential weights with Theorem 3.4's eta, reading
+    the running sum of what it is fed (the door feeds L~_0, then the increments of the releases)."""
+    from .ftrl import ExpWeights, eta_thm34
+    from .prefix_sums import ExactSum
+    return ExpWeights(eta_thm34(N, T), ExactSum(R, N))
 
 
 # Corollary 3.2's additive gap holds for any post-processing of the tree's releases (dpregret.scenarios.contract)

@@ -172,7 +172,7 @@ def _user_claim(row: str):
     Points: the preset's T grid ``p["T"]`` at ``rate_eps`` on the stochastic environment (the
     pipeline decides the paper's claim per environment; the stochastic one is the environment the
     other AS17 user claims use).  The rows carry ``grid = "T"`` (the pipeline's T grid)."""
-    from ...scenarios.contract import UserClaim, in_order
+    from ...scenarios.contract import PaperOnDoor, UserClaim, in_order
 
     if row not in ROWS:
         raise ValueError(f"row must be one of {ROWS}, got {row!r}")
@@ -210,7 +210,19 @@ def _user_claim(row: str):
         "sums (advanced composition, no tree)",
         "tree", f"paper (Algorithm 1: FTRL with R = ||x||^2 on TreeBasedAgg, {row})", RESERVED,
         lambda p: [int(t) for t in p["T"]], simulate_point, decide, env=USER_ENV, user_rows=user_rows,
-        paper_tables=(PAPER_TABLE,), paper_rows=paper_rows)
+        paper_tables=(PAPER_TABLE,), paper_rows=paper_rows,
+        paper_on_door=PaperOnDoor(lambda p, point, reps, seed: paper_ftrl,
+                                  (("", "tree"), ("@nonprivate", "nonprivate"), ("@fresh_noise", "fresh_noise")),
+                                  ("row", "env", "N", "T", "eps", "replicate", "regret", "sum_sq_dual", "comparator",
+                                   "noise_scale"), 1e-12))
+
+
+def paper_ftrl(R: int, d: int, T: int, domain: str):
+    """The paper's learner in this signature: Algorithm 1 (FTRL with R = ||x||^2 and the scenario's
+    eta) on ``domain``, reading the running sum of what it is fed."""
+    from .olo import BallFTRL, CubeFTRL, d_r_quadratic, eta_ftrl
+    from .prefix_sums import ExactSum
+    return (BallFTRL if domain == "ball" else CubeFTRL)(eta_ftrl(d_r_quadratic(domain, d), T / 2.0), ExactSum(R, d))
 
 
 # Corollary 3.2's additive gap holds for any post-processing of the tree's releases (dpregret.scenarios.contract)

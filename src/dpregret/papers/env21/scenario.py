@@ -111,7 +111,7 @@ from .noisy_oco import noisy_oco
 from .learners import algorithm1_parameters, batch_schedule, private_bandit, projected_bandit
 from .bounds import bound_lemma4_1, bound_lemma5_2, bound_lemma5_5
 from ...rng import stable_key
-from .rates import PAPER_LEARNER, REFERENCE
+from .rates import PAPER_LEARNER, REFERENCE, USER_RATE_ROLES
 from .learners import FrozenCentre
 from .run import NONLEARNER, RoundMeter, row_bounds, variant_frame, frozen_frame, run_variants, env21_streams, rate_losses
 
@@ -434,7 +434,7 @@ def _paper_rows(tables, p, point):
 
 
 def _user_claim(cid: str):
-    from ...scenarios.contract import UserClaim
+    from ...scenarios.contract import PaperOnDoor, UserClaim
 
     noise = {"ENV-lemma5.2-rate-T": "Laplace noise of Lemma 5.1", "ENV-lemma5.5-rate-T": "Gaussian noise of Lemma 5.4",
              "ENV-thm1.1-rate-T": "Laplace (Lemma 5.1) and Gaussian (Lemma 5.4) noise, the worse of the two"}[cid]
@@ -462,7 +462,15 @@ def _user_claim(cid: str):
         decide, door="env21-rates-simplex",
         user_rows=lambda p, point, reps, seed, learners: simulate_rates(
             p, ("simplex", int(point)), reps, seed, learners={**learners, REFERENCE: FrozenCentre}, paper=False),
-        paper_tables=(RATES_TABLE,), paper_rows=_paper_rows)
+        paper_tables=(RATES_TABLE,), paper_rows=_paper_rows,
+        paper_on_door=PaperOnDoor(_paper_frank_wolfe, tuple((f"@{r}" if r != "laplace" else "", r) for r in USER_RATE_ROLES),
+                                  ("replicate", "noise", "noise_scale", "regret", "best", "T_batch", "T_round", "zeta"),
+                                  1e-9))
+
+
+def _paper_frank_wolfe(p, point, reps, seed):
+    from .user import paper_frank_wolfe
+    return paper_frank_wolfe(p, int(point), reps, seed)
 
 
 # Theorem 1.1 and Lemmas 5.2 / 5.5 (rates in T) hold for any OCO learner of the rounds inside

@@ -156,3 +156,23 @@ def user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, si
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "rates", "simplex", dom.n, dom.dim, T, L, dom.D
     return df
+
+
+def paper_frank_wolfe(p: dict, T: int, reps, seed: int):
+    """Algorithm 1's learner (:class:`FrankWolfeOCO`, Algorithm 1's eta, ``T_batch`` LMO steps a round) in
+    ``make(R, domain, T_round, G)``'s signature at the simplex point ``T`` of ``rates``, for the door's
+    runs of the Laplace and Gaussian rows together (``R = 2 len(reps)``, :func:`user_rates`).  The door
+    does not hand a learner L~_0, the tree's noise-only release before the first round, which the fast
+    path's first Frank-Wolfe steps use: this learner gets it out of band (``s0``), drawn from fresh
+    streams of the paper's noise keys, so that through the door it plays the fast path's rounds."""
+    from ...calibration import lemma5_noise_scale
+    from ...tree import TreeBasedAgg
+    from .learners import noise_draw
+
+    dom = make_domain("simplex", p["n_simplex"])
+    d, L, delta = dom.dim, float(p["L"]), float(p["delta"])
+    scales = [lemma5_noise_scale(k, T, d, L, p[f"eps_rate_{k}"], delta) for k in ("laplace", "gaussian")]
+    nz = RowStreams(env21_streams(seed, reps, "rates", "simplex", T, "noise"), 2, scales, ["laplace", "gaussian"])
+    s0 = TreeBasedAgg(batch_schedule(T)[1], d, noise_draw("laplace", 1.0, nz, nz.R, d), nz.R).released @ dom.Q.T
+    eta, b = algorithm1_parameters(T, d, L, dom.D)[1], batch_schedule(T)[0]
+    return lambda R, domain, T_round, G: FrankWolfeOCO(domain, R, eta, b, s0=s0)

@@ -334,7 +334,7 @@ def _paper_rows(tables, p, point):
 
 
 def _user_claim(placement: str):
-    from ...scenarios.contract import UserClaim
+    from ...scenarios.contract import PaperOnDoor, UserClaim
 
     cid = "VDH-sec3.4-minority-cost-rate-T" + ("" if placement == "random" else f"-{placement}")
 
@@ -358,7 +358,19 @@ def _user_claim(placement: str):
         decide, door="vdh19-minority",
         user_rows=lambda p, point, reps, seed, learners: simulate_minority(p, int(point), reps, seed,
                                                                            learners=learners, paper_algs=()),
-        paper_tables=(MINORITY_TABLE,), paper_rows=_paper_rows)
+        paper_tables=(MINORITY_TABLE,), paper_rows=_paper_rows,
+        paper_on_door=PaperOnDoor(lambda p, point, reps, seed: paper_direction, (("", "alg2"),), MINORITY_COLUMNS))
+
+
+MINORITY_COLUMNS = ("replicate", "u_frac", "u_norm", "u_star_norm", "regret", "sum_sq", "sum_sq_true", "mag_regret",
+                    "mag_sum_sq", "mag_sum_sq_true", "placement", "eps", "n_private", "experiment", "data", "T", "d")
+# (every column of the minority rows but ``alg``: the door reproduces alg2's rows to the last bit)
+
+
+def paper_direction(R: int, d: int, r: float):
+    """The paper's direction learner A_Z in ``make(R, d, r)``'s signature: projected OGD on the unit
+    ball with eta_t = (sum ||g~||^2)^(-1/2), as ``alg2`` builds it."""
+    return vdh.ProjectedOGDBall(d, batch=(R,))
 
 
 # Sec. 3.4's privacy cost of a minority holds for Algorithm 2 with any direction learner whose
