@@ -4,25 +4,25 @@ import os
 
 from snakemake.utils import min_version, validate
 
-from dpregret import cpu
+from dpregret.core import cpu
 
 min_version("9.0")
 
 # The same bits on every x86-64 CPU: every job (a process started from here) runs with NumPy's
 # baseline kernels, glibc's non-FMA libm, numba's generic target and single-threaded Nehalem
-# OpenBLAS (dpregret.cpu; DPREGRET_PIN_CPU=0 switches it off).
+# OpenBLAS (dpregret.core.cpu; DPREGRET_PIN_CPU=0 switches it off).
 os.environ.update(cpu.pinned_env())
 
 
 configfile: "config/config.yaml"
 
 
-# common.smk first checks the config with dpregret.config (messages name the key and
+# common.smk first checks the config with dpregret.pipeline.config (messages name the key and
 # the allowed values), then Snakemake's validate() applies the same schema.
 include: "workflow/rules/common.smk"
 
 
-validate(config, "src/dpregret/config.schema.yaml")
+validate(config, "src/dpregret/pipeline/config.schema.yaml")
 
 
 include: "workflow/rules/as17.smk"

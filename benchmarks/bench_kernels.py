@@ -2,7 +2,7 @@
 reference of the same algorithm (one replicate and one round at a time, scalar floats and lists,
 the same numbers on the same seed) and (b) the random-number bound: the time numpy needs only to
 draw the uniforms the kernel consumes (``Generator.random`` in the same block sizes as
-:class:`dpregret.rng.ReplicateStreams`).
+:class:`dpregret.core.rng.ReplicateStreams`).
 
     python benchmarks/bench_kernels.py [--smoke] [--R 1 16 256]
 
@@ -30,13 +30,13 @@ import time
 
 import numpy as np
 
-from dpregret.environments.bco import switching_distance
-from dpregret.environments.polytopes import Simplex
-from dpregret.environments.stochastic import Location
+from dpregret.core.environments.bco import switching_distance
+from dpregret.core.environments.polytopes import Simplex
+from dpregret.core.environments.stochastic import Location
 from dpregret.papers.as17.bandits import Exp2, PrivateFeedback, exp2_params_thm4_1
 from dpregret.papers.as17.exp2_jit import exp2_block
 from dpregret.papers.as17.ftrl import ExpWeights, eta_thm34
-from dpregret.learners.oco import ProjectedOGD
+from dpregret.core.learners.oco import ProjectedOGD
 from dpregret.papers.as17.prefix_sums import TreeSum, scaled_draws
 from dpregret.papers.env21.learners import (
     algorithm1_parameters, batch_schedule, laplace_lambda_lemma5_1, private_bandit,
@@ -46,8 +46,8 @@ from dpregret.papers.as17.scrible_jit import scrible_block
 from dpregret.papers.vdh19.learners import PrivatePotential, SparsePotential, log_prediction
 from dpregret.papers.ztc22 import bounds as o2b_bounds
 from dpregret.papers.ztc22 import o2b
-from dpregret.rng import ReplicateStreams, replicate_generator, stable_key
-from dpregret.tree import TreeBasedAgg, TreeNoise, nodes_covering_leaf
+from dpregret.core.rng import ReplicateStreams, replicate_generator, stable_key
+from dpregret.core.tree import TreeBasedAgg, TreeNoise, nodes_covering_leaf
 
 SEED = 1
 TINY = np.finfo(float).tiny
@@ -563,7 +563,7 @@ def kernel_ftrl_jit(T: int, R: int, seed: int = SEED):
     """Kernel 2's learner through experts_jit.experts_block (E = 1; the nonprivate and
     fresh-noise learners of the block run on their own zero-scale draws and are ignored)."""
     from dpregret.papers.as17.experts_jit import experts_block
-    from dpregret.tree import draws_per_release
+    from dpregret.core.tree import draws_per_release
 
     N = FTRL_N
     L = _fixed_losses(T, N)
@@ -589,7 +589,7 @@ MM_D, MM_C, MM_RHO = 3, 0.2, 0.5
 
 
 def kernel_o2b_mm_jit(T: int, R: int, seed: int = SEED):
-    from dpregret.environments.stochastic import LinearFamily
+    from dpregret.core.environments.stochastic import LinearFamily
 
     prob = LinearFamily(MM_D, [MM_C], R)
     sd, sn = _streams("o2b_mm", "data", R, seed), _streams("o2b_mm", "noise", R, seed)
@@ -599,7 +599,7 @@ def kernel_o2b_mm_jit(T: int, R: int, seed: int = SEED):
 
 
 def reference_o2b_mm(T: int, replicates, seed: int = SEED) -> np.ndarray:
-    from dpregret.environments.stochastic import LinearFamily
+    from dpregret.core.environments.stochastic import LinearFamily
 
     prob = LinearFamily(MM_D, [MM_C], 1)
     d, k, rho = MM_D, O2B_K, MM_RHO

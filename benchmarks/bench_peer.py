@@ -46,7 +46,7 @@ import numpy as np
 from scipy import stats
 
 from dpregret.papers.as17.bandits import Exp2, exp2_params_thm4_1
-from dpregret.rng import ReplicateStreams, stable_key
+from dpregret.core.rng import ReplicateStreams, stable_key
 
 from bench_kernels import _best_time  # noqa: E402  (this directory is on sys.path when run as a script)
 

@@ -48,9 +48,9 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from dpregret import config
-from dpregret.environments.stochastic import TiledStreams
-from dpregret.rng import ReplicateStreams
+from dpregret.pipeline import config
+from dpregret.core.environments.stochastic import TiledStreams
+from dpregret.core.rng import ReplicateStreams
 from dpregret.papers.env21 import scenario as env21
 from dpregret.papers.vdh19 import scenario as vdh19
 from dpregret.papers.ztc22 import scenario as ztc22

@@ -45,8 +45,8 @@ import time
 
 import numpy as np
 
-from dpregret.api import preset_params
-from dpregret.rng import ReplicateStreams, RowStreams, stable_key
+from dpregret.pipeline.api import preset_params
+from dpregret.core.rng import ReplicateStreams, RowStreams, stable_key
 
 SEED = None  # the preset's root seed
 
@@ -161,13 +161,13 @@ def olo(preset: str, which: str, smoke: bool):
 
 
 def oco_polytope(preset: str, which: str, smoke: bool):
-    from dpregret.environments.bco import stationary_distance
-    from dpregret.environments.polytopes import make_domain
-    from dpregret.calibration import lemma5_noise_scale
+    from dpregret.core.environments.bco import stationary_distance
+    from dpregret.core.environments.polytopes import make_domain
+    from dpregret.core.calibration import lemma5_noise_scale
     from dpregret.papers.env21.learners import noise_draw, algorithm1_parameters, batch_schedule
     from dpregret.papers.env21 import user as U
     from dpregret.papers.env21.run import run_variants, env21_streams
-    from dpregret.tree import TreeBasedAgg
+    from dpregret.core.tree import TreeBasedAgg
 
     run, p = preset_params("env21", preset, None, None, None)
     T = 1000 if smoke else _pick(p["T"], which)
@@ -198,10 +198,10 @@ def oco_polytope(preset: str, which: str, smoke: bool):
 
 
 def oco(preset: str, which: str, smoke: bool):
-    from dpregret.environments.stochastic import LinearFamily, TiledStreams
+    from dpregret.core.environments.stochastic import LinearFamily, TiledStreams
     from dpregret.papers.ztc22 import bounds as o2b_bounds
     from dpregret.papers.ztc22 import o2b
-    from dpregret.learners.oco import ProjectedOGD
+    from dpregret.core.learners.oco import ProjectedOGD
 
     run, p = preset_params("ztc22", preset, None, None, None)
     T = 1000 if smoke else _pick(p["T_lin_priv"], which)

@@ -28,7 +28,8 @@ def main(workdir: str, groups: list[str]) -> None:
 
     from test_jobs import CASES, _params
 
-    from dpregret import cpu, jobs
+    from dpregret.core import cpu
+    from dpregret.pipeline import jobs
 
     os.chdir(workdir)
     out = {"state": cpu.state(), "tables": {}}

@@ -71,7 +71,7 @@ def assert_z(stat: float, se: float, threshold: float, side: str, k: float, what
 
 
 def intervals(r) -> list[tuple[float, float, float, float | None]]:
-    """The deciding intervals of a check's :class:`~dpregret.claims.core.Result` as
+    """The deciding intervals of a check's :class:`~dpregret.verdict.core.Result` as
     ``(low, high, threshold, estimate)``: one per grid point for ``check_bound`` (mean(metric - B)
     against 0, estimate its mean), else the result's interval against its threshold (``bound +
     tolerance`` for a rate, ``bound`` for a comparison, a slope difference or a coverage rate;

@@ -4,8 +4,8 @@ import math
 import pytest
 import yaml
 
-from dpregret.config import effective
-from dpregret.report import accountant as A
+from dpregret.pipeline.config import effective
+from dpregret.pipeline.report import accountant as A
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,4 @@
-"""Tests of dpregret.accounting (Zhang, Tran & Cutkosky: Definition 2, the conversion
+"""Tests of dpregret.core.accounting (Zhang, Tran & Cutkosky: Definition 2, the conversion
 after it, Remark 2, Lemma 18)."""
 import math
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import integrate, optimize, stats
 
-from dpregret import accounting as A
+from dpregret.core import accounting as A
 
 
 def gaussian_exact_delta(eps, mu):
@@ -162,7 +162,7 @@ def test_exact_gaussian_accountant_matches_pld(mu, delta):
     Dong, Roth and Su) against dp-accounting's PLD of one Gaussian mechanism with sigma = 1 / mu (an upper
     bound with a fine grid): equal to the PLD's discretisation, and never above it."""
     from dpregret.papers.env21.audit import gdp_delta, gdp_eps
-    from dpregret.report.accountant import pld_delta, pld_epsilon
+    from dpregret.pipeline.report.accountant import pld_delta, pld_epsilon
 
     pytest.importorskip("dp_accounting")
     e = gdp_eps(mu, delta)

@@ -26,11 +26,11 @@ def _readme_example() -> str:
     return _readme_examples()["own-learner"]
 
 
-# Runs an example as written, recording the checks it makes (dpregret.api.decide_learners): each learner's
+# Runs an example as written, recording the checks it makes (dpregret.pipeline.api.decide_learners): each learner's
 # result and primary control, so that the test can assert their margins.
 _PROBE = """
 import json, runpy, sys
-import dpregret.api as api
+import dpregret.pipeline.api as api
 decide, seen = api.decide_learners, []
 def probe(uc, runs, p, run, name):
     got = decide(uc, runs, p, run, name)
@@ -63,7 +63,7 @@ def test_readme_example_runs_as_written(tmp_path, marker):
     (the oco example: Zhang et al.'s and van der Hoeven's claims); the controls caught with margin,
     and the claims the example shows as PASS ("near miss caught") by >= 1 half-width (measured:
     >= 1.08, the control >= 5.46), except UNDECIDED_USER."""
-    from dpregret.claims.core import Result
+    from dpregret.verdict.core import Result
 
     script, probe, seen = tmp_path / "example.py", tmp_path / "probe.py", tmp_path / "seen.json"
     script.write_text(_readme_examples()[marker])
@@ -92,7 +92,7 @@ def test_readme_example_runs_as_written(tmp_path, marker):
 
 
 def test_user_rows_leave_the_papers_rows_unchanged():
-    from dpregret.learners.oco import ProjectedOGD
+    from dpregret.core.learners.oco import ProjectedOGD
     from dpregret.papers.ztc22 import scenario as S
 
     p = dict(k=1, d_lin=3, c_grid=[0.05, 0.5], T_lin_stat=[200], T_lin_priv=[200], rho_lin=0.3, rho_stat=100.0)
@@ -116,7 +116,7 @@ def test_bad_input_is_named():
         dpregret.check(lambda R, d, T, domain: None, "ZTC-rem5-rate-T-stat")  # an olo make on an oco claim
     with pytest.raises(ValueError, match="replicates must be >= 2"):
         dpregret.check(lambda R, d, r: None, "ZTC-rem5-rate-T-stat", replicates=1)
-    from dpregret.api import main
+    from dpregret.pipeline.api import main
     assert main(["check", "--learner", "no_module_here:X", "--claim", "ZTC-rem5-rate-T-stat"]) == 2
     assert main(["check", "--learner", "missing-colon", "--claim", "ZTC-rem5-rate-T-stat"]) == 2
     with pytest.raises(SystemExit):  # --claim is required: no silent default of another setting
@@ -130,7 +130,7 @@ def test_snakemake_runs_a_user_learner_beside_the_papers(tmp_path):
     import json
     import shutil
 
-    from dpregret.claims.core import Result
+    from dpregret.verdict.core import Result
 
     shutil.copytree(ROOT / "config", tmp_path / "config")
     (tmp_path / "mine.py").write_text(_readme_example().split("\nprint(")[0])  # the learner, not the calls
@@ -150,7 +150,7 @@ def test_snakemake_runs_a_user_learner_beside_the_papers(tmp_path):
     # dpregret.check on the same smoke preset)
     assert rec["paper_learner"]["control_verdict"] == "FAIL"
     assert (tmp_path / "figures/user/ZTC-rem5-rate-T-stat--mine.png").stat().st_size > 0  # drawn beside the paper's
-    from dpregret.report.figure_map import figure_for
+    from dpregret.pipeline.report.figure_map import figure_for
     assert figure_for("ZTC-rem5-rate-T-stat--learner-mine") == "ZTC-rem5-rate-T-stat--mine"
 
 
@@ -159,20 +159,20 @@ def test_one_signature_per_setting():
     key learners accepts exactly the settings that have such claims."""
     import yaml
 
-    from dpregret.scenarios.contract import user_claims
-    from dpregret.protocols import SIGNATURES
+    from dpregret.core.contract import user_claims
+    from dpregret.core.protocols import SIGNATURES
 
     claims = user_claims()
     assert {uc.setting for uc in claims.values()} == set(SIGNATURES)
     for cid, uc in claims.items():
         assert uc.signature == SIGNATURES[uc.setting], cid
-    schema = yaml.safe_load((ROOT / "src/dpregret/config.schema.yaml").read_text())
+    schema = yaml.safe_load((ROOT / "src/dpregret/pipeline/config.schema.yaml").read_text())
     assert set(schema["properties"]["learners"]["additionalProperties"]["properties"]["setting"]["enum"]) == set(SIGNATURES)
 
 
 def test_import_dpregret_exposes_the_door_and_applicable_prints_as_a_table():
     import dpregret
-    from dpregret.scenarios.contract import user_claims
+    from dpregret.core.contract import user_claims
 
     assert callable(dpregret.check) and dpregret.api.check is not None and dpregret.protocols.SIGNATURES
     t = dpregret.applicable()
@@ -188,7 +188,7 @@ def test_applicable_prints_every_claim_in_full():
     """``python -c "import dpregret; print(dpregret.applicable())"`` (the README's pointer, and
     ``dpregret.api`` after a bare ``import dpregret``) prints a table with every column's header,
     each claim's row on its own line, and no cell cut to "..."."""
-    from dpregret.scenarios.contract import user_claims
+    from dpregret.core.contract import user_claims
 
     run = subprocess.run([sys.executable, "-c", "import dpregret; assert callable(dpregret.api.applicable); "
                           "print(dpregret.applicable())"], capture_output=True, text=True, cwd=ROOT, timeout=300)

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpregret.environments.olo import StochasticOLO
-from dpregret.rng import ReplicateStreams, stable_key
+from dpregret.core.environments.olo import StochasticOLO
+from dpregret.core.rng import ReplicateStreams, stable_key
 from dpregret.papers.as17 import scenario_blo as B
 from dpregret.papers.as17 import user_blo as U
 

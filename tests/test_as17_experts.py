@@ -7,7 +7,7 @@ from scipy.special import softmax
 
 from dpregret.papers.as17.claims_experts import evaluate
 from dpregret.papers.as17.ftrl import ExpWeights, eta_thm34
-from dpregret.calibration import fresh_noise_lambda, tree_lambda
+from dpregret.core.calibration import fresh_noise_lambda, tree_lambda
 from dpregret.papers.as17.prefix_sums import ExactSum
 from dpregret.papers.as17.scenario_experts import bound_thm3_4, d_noise_mc, simulate
 from margins import assert_not_verdict, assert_verdict, assert_z
@@ -80,7 +80,7 @@ def test_fixed_leader_claims_hold_and_controls_are_caught(small_run):
     """The fixed-leader sequence: every claim's check, its control, its non-learner (uniform weights,
     on the same losses) and, for the gap claims, the learning gate (the non-private learner learns:
     slope ~0.5, ~1/10 of the uniform weights' regret at T = 1e4; the uniform weights' slope is 1)."""
-    from dpregret.claims.core import Result
+    from dpregret.verdict.core import Result
 
     df, dn = small_run
     res = evaluate(df, dn, "fixed", 4.0, {"AS17-cor3.2-regret-rate-T": 0.1, "AS17-cor3.2-gap-rate-T": 0.15}, 0.05,
@@ -135,7 +135,7 @@ def test_blocked_laplace_serves_the_streams_draws():
     """papers.as17.scenario_experts.BlockedLaplace (speed only) serves exactly streams.laplace(1.0, (k, N))."""
     import numpy as np
 
-    from dpregret.rng import ReplicateStreams
+    from dpregret.core.rng import ReplicateStreams
     from dpregret.papers.as17 import scenario_experts as S
 
     a, b = ReplicateStreams(3, (1, 2), range(4)), ReplicateStreams(3, (1, 2), range(4))
@@ -171,10 +171,10 @@ def test_compiled_rounds_equal_the_per_round_classes(monkeypatch, env, T, cblock
 
 from dpregret.papers.as17 import claims_experts as C  # noqa: E402
 from dpregret.papers.as17.prefix_sums import FreshNoise, scaled_draws  # noqa: E402
-from dpregret.rng import stable_key  # noqa: E402
+from dpregret.core.rng import stable_key  # noqa: E402
 from dpregret.papers.as17 import scenario_experts as X  # noqa: E402
 from dpregret.papers.as17 import user_experts as U  # noqa: E402
-from dpregret.tree import TreeBasedAgg  # noqa: E402
+from dpregret.core.tree import TreeBasedAgg  # noqa: E402
 
 
 class Hedge:

@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpregret.environments.experts import StochasticExperts
+from dpregret.core.environments.experts import StochasticExperts
 from dpregret.papers.as17.bandits import Exp2
 from dpregret.papers.as17.exp2_jit import exp2_block
-from dpregret.rng import ReplicateStreams, stable_key
+from dpregret.core.rng import ReplicateStreams, stable_key
 from dpregret.papers.as17 import scenario_bandits as S
 
 

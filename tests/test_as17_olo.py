@@ -99,8 +99,8 @@ def test_blocks_of_rounds_equal_the_per_round_learners(row, env, monkeypatch):
     """simulate() runs blocks of rounds through the prefix sums' block(); the per-round
     predict/update loop of the same learners on the same draws gives the same regret to rounding,
     whatever the block size (here blocks of 37 rounds, so tree nodes carry over block edges)."""
-    from dpregret.environments.olo import StochasticOLO, SwitchingOLO, best_in_hindsight
-    from dpregret.rng import ReplicateStreams, stable_key
+    from dpregret.core.environments.olo import StochasticOLO, SwitchingOLO, best_in_hindsight
+    from dpregret.core.rng import ReplicateStreams, stable_key
     N, T, eps, reps = 4, 300, [1.0, 4.0], [0, 3, 5]
     monkeypatch.setattr(as17_olo, "BLOCK_DOUBLES", 37 * len(eps) * len(reps) * N)
     got = as17_olo.simulate(row, env, N, T, eps, reps, 17, mu=0.3)
@@ -167,12 +167,12 @@ def test_regret_rate_grid_R_runs_at_regret_mu_and_regret_eps_and_is_read_by_the_
 # pipeline's, the check's missing rows
 
 from dpregret.papers.as17 import claims_tables as C  # noqa: E402
-from dpregret.claims.core import check_rng  # noqa: E402
+from dpregret.verdict.core import check_rng  # noqa: E402
 from dpregret.papers.as17.prefix_sums import FreshNoise, scaled_draws  # noqa: E402
-from dpregret.rng import stable_key  # noqa: E402
+from dpregret.core.rng import stable_key  # noqa: E402
 from dpregret.papers.as17 import scenario_olo as X  # noqa: E402
 from dpregret.papers.as17 import user_olo as U  # noqa: E402
-from dpregret.tree import TreeBasedAgg  # noqa: E402
+from dpregret.core.tree import TreeBasedAgg  # noqa: E402
 
 
 def _proj(y, domain):

@@ -3,10 +3,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpregret.claims.core import Claim
-from dpregret.claims.rates import RateSpec, evaluate_rate
+from dpregret.verdict.core import Claim
+from dpregret.verdict.rates import RateSpec, evaluate_rate
 from dpregret.papers.as17.bandits import Exp2, ExploreTree, PrivateFeedback, bound_thm4_1, exp2_params_thm4_1
-from dpregret.rng import ReplicateStreams, stable_key
+from dpregret.core.rng import ReplicateStreams, stable_key
 from dpregret.papers.as17 import scenario_bandits as as17_bandits, scenario_blo as as17_blo, scenario_olo as as17_olo
 from margins import assert_clear, assert_verdict, assert_z
 
@@ -111,7 +111,7 @@ def test_rate_spec_recovers_slopes_and_catches_control():
 def test_a_diverging_learner_is_a_fail_with_its_reason_not_a_crash():
     """SCRiBLe with eta tuned as if there were no noise can blow up: that is a result (FAIL,
     reason recorded); a control that diverges is not counted as caught."""
-    from dpregret.claims.core import record
+    from dpregret.verdict.core import record
 
     rng = np.random.default_rng(1)
     rows = []
@@ -135,7 +135,7 @@ def _reference_mab(env, N, T, plan, replicates, root_seed, gap=0.2, phases=4):
     """The EXP2-family rows of as17_bandits.simulate written round by round with the numpy
     classes (Exp2 behind PrivateFeedback): the definition the compiled kernel reproduces.
     Returns (regret, noisy_regret), rows in the scenario's order."""
-    from dpregret.environments.experts import StochasticExperts, SwitchingExperts
+    from dpregret.core.environments.experts import StochasticExperts, SwitchingExperts
 
     R = len(replicates)
     point = (as17_bandits.SCENARIO, env, N, T, gap if env == "stochastic" else phases)
@@ -215,7 +215,7 @@ def test_pulled_noise_scenario_is_block_and_chunk_invariant(env, monkeypatch):
 
 
 def test_switching_block_equals_the_sources_rounds():
-    from dpregret.environments.experts import SwitchingExperts
+    from dpregret.core.environments.experts import SwitchingExperts
     src = SwitchingExperts(103, 5, 4)
     got = as17_bandits.switching_block(src, 20, 60, 3)
     want = np.stack([src.loss(t, 3) for t in range(21, 81)], axis=1)
@@ -224,7 +224,7 @@ def test_switching_block_equals_the_sources_rounds():
 
 def test_eps_window_regime_passes_a_noise_dominated_window_and_flags_one_outside():
     from dpregret.papers.as17.claims_tables import MAB_SPECS, eps_window_regime
-    from dpregret.claims.core import Result
+    from dpregret.verdict.core import Result
     spec = next(s for s in MAB_SPECS if s.claim.claim_id == "AS17-T2-mab-rate-eps")
     regime = {"noise_share_min": 0.5, "trivial_share_max": 0.5}
 
@@ -244,7 +244,7 @@ def test_eps_window_regime_passes_a_noise_dominated_window_and_flags_one_outside
 
 
 def test_rate_window_of_one_decade_is_decided_only_when_declared():
-    from dpregret.claims.core import check_rate
+    from dpregret.verdict.core import check_rate
     rng = np.random.default_rng(1)
     x = np.array([1.0, 2.0, 4.0, 10.0])
     samples = [x_ * rng.lognormal(0, 0.02, 20) for x_ in x]
@@ -273,7 +273,7 @@ def test_explore_tree_rounds_equal_the_class(env):
     sum_t <p_t, l_t> on the same draws, for two eps rows, across uneven block edges (blocks of
     7, 64 and 300 rounds, so stored tree nodes carry over between blocks)."""
     from dpregret.papers.as17.bandits import ExploreTree, ExploreTreeRounds
-    from dpregret.rng import ReplicateStreams
+    from dpregret.core.rng import ReplicateStreams
     N, T, reps, eps = 3, 1000, [0, 2, 5], [0.5, 4.0]
     R = len(reps)
     rng = np.random.default_rng(3)

@@ -10,20 +10,20 @@ import copy
 
 from scipy import special
 
-from dpregret import audit as A
-from dpregret.audit import bernoulli_renyi, clopper_pearson, eps_lower_bound, gdp_mu_lower_bound
-from dpregret.claims import privacy as P
-from dpregret.claims import privacy_audit as PA
-from dpregret.claims.core import record
-from dpregret.claims.privacy import run_audit
+from dpregret.verdict import audit as A
+from dpregret.verdict.audit import bernoulli_renyi, clopper_pearson, eps_lower_bound, gdp_mu_lower_bound
+from dpregret.verdict import privacy as P
+from dpregret.verdict import privacy_audit as PA
+from dpregret.verdict.core import record
+from dpregret.verdict.privacy import run_audit
 from dpregret.papers.as17.audit import Received
 from dpregret.papers.as17.bandits import Exp2, PrivateFeedback
 from dpregret.papers.as17.exp2_jit import exp2_block
 from dpregret.papers.as17.scrible import Scrible
 from dpregret.papers.as17.scrible_jit import scrible_block
-from dpregret.registry import audit_specs
-from dpregret.rng import ReplicateStreams
-from dpregret.tree import TreeBasedAgg
+from dpregret.pipeline.registry import audit_specs
+from dpregret.core.rng import ReplicateStreams
+from dpregret.core.tree import TreeBasedAgg
 from margins import assert_clear, assert_z
 
 FAST_N = 200_000  # every margin below holds at this sample count (the default preset runs 1e6)
@@ -543,8 +543,8 @@ def test_a_flag_on_the_correct_mechanism_must_be_confirmed_on_a_fresh_sample():
     """A statistical check that flags the correct mechanism at random (probability 1/2 per sample,
     whatever the level): the audit FAILs only where the fresh confirmation sample flags too, and
     otherwise PASSes with the unconfirmed flag recorded; the confirmation draws its own stream."""
-    from dpregret.claims.core import Claim
-    from dpregret.claims.privacy_audit import AuditSpec, run_audit
+    from dpregret.verdict.core import Claim
+    from dpregret.verdict.privacy_audit import AuditSpec, run_audit
 
     def draw(variant, n, rng):  # randomised response at eps = 1 (the claim holds)
         p = np.exp(1.0) / (1 + np.exp(1.0))

@@ -22,9 +22,9 @@ import math
 import numpy as np
 import pytest
 
-from dpregret import calibration as C
-from dpregret import mechanisms as M
-from dpregret.rng import ReplicateStreams
+from dpregret.core import calibration as C
+from dpregret.core import mechanisms as M
+from dpregret.core.rng import ReplicateStreams
 
 REL = 1e-12
 TS = [2, 3, 4, 5, 7, 8, 9, 100, 1000, 1023, 1024, 1025, 10**6]
@@ -181,7 +181,7 @@ def test_private_bandit_releases_at_the_lemmas_scale(kind, T, dim, eps):
     unit draws, the first release is its K = ceil(log2 T_round) draws (T_round = ceil(T / ceil(sqrt T))
     rounds), i.e. K times the scale the run uses."""
     from dpregret.papers.env21.audit import FixedDirections, OneStepLoss
-    from dpregret.environments.polytopes import Simplex
+    from dpregret.core.environments.polytopes import Simplex
     from dpregret.papers.env21.learners import private_bandit
 
     dom, delta, L = Simplex(dim + 1), 0.1, 1.0

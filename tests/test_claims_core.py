@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from dpregret.claims.core import check_bound, check_rate
+from dpregret.verdict.core import check_bound, check_rate
 from margins import assert_clear, assert_verdict
 
 
@@ -66,7 +66,7 @@ def test_rate_transform_divides_out_stated_factor():
 
 
 def test_exact_comparison_privacy_kinds():
-    from dpregret.claims.core import check_comparison, check_exact, check_privacy
+    from dpregret.verdict.core import check_comparison, check_exact, check_privacy
     assert check_exact([], 10).verdict == "PASS"
     assert check_exact(["t=3"], 10).verdict == "FAIL"
     rng = np.random.default_rng(6)
@@ -83,7 +83,7 @@ def test_coverage_verdicts_and_clopper_pearson_limits(n, v, verdict):
     """The limits are exact binomial: P(Bin(n, hi) <= v) = alpha and P(Bin(n, lo) >= v) = alpha."""
     from scipy import stats
 
-    from dpregret.claims.core import check_coverage
+    from dpregret.verdict.core import check_coverage
 
     res = check_coverage(np.arange(n) >= v, 0.05, 0.05)
     assert res.verdict == verdict and res.measured == v / n and res.detail["violations"] == v
@@ -95,7 +95,7 @@ def test_coverage_verdicts_and_clopper_pearson_limits(n, v, verdict):
 @pytest.mark.parametrize("control_verdict", ["PASS", "INCONCLUSIVE"])
 def test_pass_whose_control_is_not_caught_is_recorded_inconclusive(control_verdict):
     """The verdict rule: PASS needs the check to pass AND the primary control to be caught."""
-    from dpregret.claims.core import Claim, Result, record
+    from dpregret.verdict.core import Claim, Result, record
 
     c = Claim("X", "p", "t", "rate", "s", "m", "ctl")
     ok = Result("PASS", 0.5, 0.5, 0.4, 0.6, 0.1)
@@ -106,7 +106,7 @@ def test_pass_whose_control_is_not_caught_is_recorded_inconclusive(control_verdi
 
 
 def test_pass_with_caught_control_records_margin_and_secondaries():
-    from dpregret.claims.core import Claim, check_rate, record
+    from dpregret.verdict.core import Claim, check_rate, record
 
     rng = np.random.default_rng(5)
     x = np.logspace(2, 5, 6)
@@ -128,7 +128,7 @@ def test_pass_with_caught_control_records_margin_and_secondaries():
 
 
 def test_fail_stays_fail_whatever_the_control():
-    from dpregret.claims.core import Claim, Result, record
+    from dpregret.verdict.core import Claim, Result, record
 
     c = Claim("X", "p", "t", "bound", "s", "m", "ctl")
     bad = Result("FAIL", 2.0, 1.0, 0.5, 1.5, 0.0)
@@ -138,7 +138,7 @@ def test_fail_stays_fail_whatever_the_control():
 
 
 def test_non_finite_metric_is_a_fail_with_reason_and_a_diverged_control_is_not_caught():
-    from dpregret.claims.core import Claim, check_bound, check_comparison, check_rate, record
+    from dpregret.verdict.core import Claim, check_bound, check_comparison, check_rate, record
 
     rng = np.random.default_rng(6)
     x = np.logspace(2, 5, 6)
@@ -168,7 +168,7 @@ def test_vacuous_points_decide_nothing():
 
 
 def test_not_in_regime_is_never_pass():
-    from dpregret.claims.core import Result, not_in_regime
+    from dpregret.verdict.core import Result, not_in_regime
     r = Result("PASS", 0.5, 0.5, 0.4, 0.6, 0.1, {"margin": 1.0})
     out = not_in_regime(r, "privacy cost is 3% of the regret", {"cost_share": 0.03})
     assert out.verdict == "INCONCLUSIVE"
@@ -181,7 +181,7 @@ def test_not_in_regime_is_never_pass():
 def test_samples_by_and_paired_gap():
     import pandas as pd
 
-    from dpregret.claims.core import paired_gap, samples_by
+    from dpregret.verdict.core import paired_gap, samples_by
 
     df = pd.DataFrame({"alg": ["a", "none", "a", "none", "a", "none"], "T": [10, 10, 10, 10, 100, 100],
                        "replicate": [1, 1, 0, 0, 0, 0], "regret": [5.0, 1.0, 7.0, 2.0, 9.0, 4.0]})
@@ -200,7 +200,7 @@ def test_samples_by_and_paired_gap():
 # --- run-wide control of false FAILs (claims.core: FAIL_LEVEL) ---------------------------------
 
 def _recorded(result):
-    from dpregret.claims.core import Claim, Result, apply_rule
+    from dpregret.verdict.core import Claim, Result, apply_rule
 
     claim = Claim("X-1", "AS17", "Thm 0", "comparison", "s", "m", "c")
     control = Result("FAIL", 1.0, 0.0, 0.5, 1.5, 0.0, {"margin": 1.0})
@@ -208,7 +208,7 @@ def _recorded(result):
 
 
 def test_a_clear_fail_is_confirmed_at_the_run_wide_level():
-    from dpregret.claims.core import check_comparison
+    from dpregret.verdict.core import check_comparison
 
     d = np.random.default_rng(1).normal(1.0, 1.0, 400)  # mean 1, se 0.05: 20 standard errors past 0
     res = check_comparison(d, 0.05)
@@ -219,7 +219,7 @@ def test_a_clear_fail_is_confirmed_at_the_run_wide_level():
 def test_a_flag_at_the_claims_level_alone_is_not_a_fail():
     """3 standard errors past the threshold: FAIL at alpha = 0.05 (t quantile ~1.98), not at the
     run-wide one-sided 5e-4 (~3.4): recorded INCONCLUSIVE with the reason."""
-    from dpregret.claims.core import check_comparison
+    from dpregret.verdict.core import check_comparison
 
     d = np.random.default_rng(2).normal(0.0, 1.0, 100)
     d = (d - d.mean()) / d.std(ddof=1) + 3.0 / np.sqrt(100)  # exactly 3 se above 0
@@ -232,7 +232,7 @@ def test_a_flag_at_the_claims_level_alone_is_not_a_fail():
 def test_false_fail_rate_on_null_data_is_the_run_wide_level_not_alpha():
     """4000 null comparisons (true mean exactly at the threshold): about alpha / 2 = 2.5% are flagged,
     the recorded FAILs are at the run-wide level 5e-4 (expected 2; 12 or more has probability < 1e-5)."""
-    from dpregret.claims.core import FAIL_LEVEL, check_comparison
+    from dpregret.verdict.core import FAIL_LEVEL, check_comparison
 
     rng = np.random.default_rng(3)
     flagged = recorded = 0
@@ -253,7 +253,7 @@ def test_a_rate_fail_is_confirmed_by_its_bootstrap_spread():
 
 
 def test_a_pass_whose_non_learner_passes_too_is_inconclusive():
-    from dpregret.claims.core import (Claim, Result, apply_rule, attach_nonlearner_record, record, with_learning_gate,
+    from dpregret.verdict.core import (Claim, Result, apply_rule, attach_nonlearner_record, record, with_learning_gate,
                                       with_nonlearner)
 
     claim = Claim("X-rate", "p.pdf", "Thm 1", "rate", "s", "regret", "half noise")
@@ -302,7 +302,7 @@ def test_detectable_factor_is_the_largest_scale_of_the_bound_that_would_be_caugh
     from the ratios and gives the same factor."""
     from scipy import stats
 
-    from dpregret.claims.intervals import confidence_limits
+    from dpregret.verdict.intervals import confidence_limits
 
     d = _symmetric(-3.0)
     lo = -3.0 - stats.t.ppf(1 - 0.05, 7) * np.sqrt(60 / 7) / np.sqrt(8)
@@ -329,8 +329,8 @@ def test_detectable_factor_is_the_largest_scale_of_the_bound_that_would_be_caugh
 
 def test_detectable_factor_with_the_bounds_monte_carlo_error():
     """With a Monte Carlo error on B the scaled bound's error is c x bse: the factor is the root."""
-    from dpregret.claims.core import detectable_factor
-    from dpregret.claims.intervals import confidence_limits
+    from dpregret.verdict.core import detectable_factor
+    from dpregret.verdict.intervals import confidence_limits
 
     d = _symmetric(-3.0)
     c0, c = detectable_factor(d, 10.0, 0.05), detectable_factor(d, 10.0, 0.05, bound_se=0.5)
@@ -343,7 +343,7 @@ def test_detectable_factor_with_the_bounds_monte_carlo_error():
 
 
 def _bound_claim():
-    from dpregret.claims.core import Claim
+    from dpregret.verdict.core import Claim
     return Claim("X-bound", "p.pdf", "Thm 1", "bound", "s", "regret / bound", "the bound halved")
 
 
@@ -358,8 +358,8 @@ def _loose_result(search="the worst of 12 adversaries (periodic, switching, stoc
 
 
 def test_a_bound_passing_with_uncaught_control_is_loose_only_with_its_worst_case_search():
-    from dpregret.claims.core import NO_SEARCH, Result, record
-    from dpregret.report.tables import undecided_reason
+    from dpregret.verdict.core import NO_SEARCH, Result, record
+    from dpregret.pipeline.report.tables import undecided_reason
 
     ctl = check_bound([_symmetric(-20.0)], [0.6], 0.05)  # the near miss stays below its bound too
     assert_verdict(ctl, "PASS", k=3)
@@ -397,7 +397,7 @@ def test_a_bound_passing_with_uncaught_control_is_loose_only_with_its_worst_case
     rec = record(_bound_claim(), _loose_result(), blown, scenario="s", env=None, ci_level=0.95)
     assert rec["result"]["verdict"] == "INCONCLUSIVE" and "diverged" in rec["result"]["detail"]["control_not_caught"]
     # a rate is never LOOSE, whatever its detail says
-    from dpregret.claims.core import Claim
+    from dpregret.verdict.core import Claim
     rate = Result("PASS", 0.5, 0.5, 0.4, 0.6, 0.1, {"margin": -2.0, "worst_case_search": "a family"})
     rec = record(Claim("X-rate", "p", "t", "rate", "s", "m", "c"), rate, Result("PASS", 0.5, 0.5, 0.4, 0.6, 0.1),
                  scenario="s", env=None, ci_level=0.95)
@@ -408,8 +408,8 @@ def test_a_bound_passing_with_uncaught_control_is_loose_only_with_its_worst_case
 def test_undecidable_bound_data_stay_inconclusive_even_with_a_worst_case_search():
     """LOOSE needs the bound to hold at every non-vacuous point: data straddling it, or a bound
     vacuous at every point (it decides nothing), stay INCONCLUSIVE with their reason."""
-    from dpregret.claims.core import record
-    from dpregret.report.tables import undecided_reason
+    from dpregret.verdict.core import record
+    from dpregret.pipeline.report.tables import undecided_reason
 
     ctl = check_bound([_symmetric(-20.0)], [0.6], 0.05)
     straddle = check_bound([_symmetric(0.0)], [1.0], 0.05, bounds=[100.0])
@@ -425,7 +425,7 @@ def test_undecidable_bound_data_stay_inconclusive_even_with_a_worst_case_search(
 
 
 def test_a_loose_bound_whose_non_learner_passes_too_is_inconclusive():
-    from dpregret.claims.core import Result, apply_rule, attach_nonlearner_record, record, with_nonlearner
+    from dpregret.verdict.core import Result, apply_rule, attach_nonlearner_record, record, with_nonlearner
 
     ctl = check_bound([_symmetric(-20.0)], [0.6], 0.05)
     frozen_passes = Result("PASS", 0.9, 1.0, -5.0, -1.0, 0.0, {"margin": -2.0})
@@ -447,7 +447,7 @@ def test_a_coverage_bound_is_loose_with_its_worst_ratio_and_coverage_detectable_
     """A high-probability bound (kind coverage) met by every run with slack: its detectable factor is the
     k-th largest ratio, k the fewest violations of n runs that Clopper-Pearson puts above delta; LOOSE
     (with the search) reports the worst ratio from detail, not the violation rate (deterministic data)."""
-    from dpregret.claims.core import Claim, apply_rule, check_coverage, coverage_detectable_factor
+    from dpregret.verdict.core import Claim, apply_rule, check_coverage, coverage_detectable_factor
 
     ratios = np.linspace(0.01, 0.3, 64)  # subopt / bound of 64 runs
     c, k = coverage_detectable_factor(ratios, 0.05, 0.05)

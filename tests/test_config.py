@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dpregret.config import ConfigError, effective, replicate_chunks
+from dpregret.pipeline.config import ConfigError, effective, replicate_chunks
 
 ROOT = Path(__file__).resolve().parents[1]
 CFG = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
@@ -78,7 +78,7 @@ def test_the_scenario_list_has_one_source():
     default config's scenarios repeat it exactly (the schema is static YAML for Snakemake)."""
     import yaml
 
-    from dpregret import config as C
+    from dpregret.pipeline import config as C
     from dpregret.papers import SCENARIOS
 
     schema = C.load_schema()
@@ -86,7 +86,7 @@ def test_the_scenario_list_has_one_source():
     assert list(C.SCENARIOS) == names
     assert schema["properties"]["scenarios"]["items"]["enum"] == names
     assert set(schema["definitions"]["preset"]["required"]) == set(names)
-    cfg = yaml.safe_load(open(C.SCHEMA_PATH.parents[2] / "config" / "config.yaml"))
+    cfg = yaml.safe_load(open(C.SCHEMA_PATH.parents[3] / "config" / "config.yaml"))
     assert cfg["scenarios"] == names
 
 

@@ -1,4 +1,4 @@
-"""The same numbers on every x86-64 machine (dpregret.cpu).
+"""The same numbers on every x86-64 machine (dpregret.core.cpu).
 
 A small simulate job of each paper (tests/cross_cpu_job.py: the smoke points of test_jobs, the
 compiled kernels included) runs twice, each in a process started as the workflow starts its jobs
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from dpregret import cpu
+from dpregret.core import cpu
 
 JOB = Path(__file__).resolve().parent / "cross_cpu_job.py"
 QEMU = shutil.which("qemu-x86_64")
@@ -75,7 +75,7 @@ def test_without_the_pins_a_second_libm_changes_the_tables(tmp_path):
 
 
 def test_the_test_process_runs_pinned():
-    """pyproject's ``-p dpregret.pinned_pytest`` restarted pytest with the pins: in-process tests
+    """pyproject's ``-p dpregret.pipeline.pinned_pytest`` restarted pytest with the pins: in-process tests
     compute the workflow's bits."""
     state = cpu.state()
     assert state["pinned"], state

@@ -1,6 +1,6 @@
-"""The door for your own learner, one contract over every claim of ``dpregret.scenarios.contract``
+"""The door for your own learner, one contract over every claim of ``dpregret.core.contract``
 (``user_claims()``; the pytest id is the claim id), each at its first smoke point (or on the smoke
-grid) with a few replicates, the learner being its setting's non-learner (``dpregret.nonlearners``)
+grid) with a few replicates, the learner being its setting's non-learner (``dpregret.pipeline.nonlearners``)
 or the paper's own algorithm on the door (``UserClaim.paper_on_door``):
 
 1. the paper's rows do not move with a learner beside them and are the pipeline's: the paper's rows
@@ -28,12 +28,12 @@ import yaml
 
 # every dpregret name this module uses (a moved module is a one-line change here)
 import dpregret
-from dpregret import jobs
-from dpregret import nonlearners as NL
-from dpregret.api import decide_learners, preset_params
-from dpregret.config import effective
-from dpregret.protocols import SIGNATURES
-from dpregret.scenarios.contract import door_rows, user_claims
+from dpregret.pipeline import jobs
+from dpregret.pipeline import nonlearners as NL
+from dpregret.pipeline.api import decide_learners, preset_params
+from dpregret.pipeline.config import effective
+from dpregret.core.protocols import SIGNATURES
+from dpregret.core.contract import door_rows, user_claims
 
 ROOT = Path(__file__).resolve().parents[1]
 CLAIMS = user_claims()

@@ -6,14 +6,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpregret.calibration import lemma5_noise_scale, noise_mu
+from dpregret.core.calibration import lemma5_noise_scale, noise_mu
 from dpregret.papers.env21.learners import noise_to_smoothing
 from dpregret.papers.env21 import claims as C
-from dpregret.claims.core import VERDICTS
-from dpregret.environments.bco import OffsetLosses, stationary_distance
-from dpregret.environments.polytopes import Simplex, two_call_domain
+from dpregret.verdict.core import VERDICTS
+from dpregret.core.environments.bco import OffsetLosses, stationary_distance
+from dpregret.core.environments.polytopes import Simplex, two_call_domain
 from dpregret.papers.env21.learners import private_bandit
-from dpregret.rng import ReplicateStreams, RowStreams, stable_key
+from dpregret.core.rng import ReplicateStreams, RowStreams, stable_key
 from dpregret.papers.env21 import scenario as S
 from dpregret.papers.env21.run import RoundMeter, run_variants, env21_streams, instrument
 from margins import assert_not_verdict, assert_verdict, assert_z
@@ -128,7 +128,7 @@ def test_claims_on_a_tiny_run(monkeypatch):
     (with 6 replicates: 0.67 at seed 2028).  The non-learner (the learner frozen at the centre, same
     draws, same check) is caught on the simplex (seed 2026: 0.934 against 0.85) and, for the gap
     claims, on their learning gate (its regret is 2 x the gate's threshold by construction)."""
-    from dpregret.claims.core import check_bound
+    from dpregret.verdict.core import check_bound
 
     full = []  # round_bound keeps only its most critical point: keep every point's interval
 
@@ -172,7 +172,7 @@ def test_claims_on_a_tiny_run(monkeypatch):
         assert_verdict(out[cid][0], "PASS", what=cid)
     assert out["ENV-oracle-calls"][1].measured == 2.0
     # the non-learner controls: attached where the user door does not serve the claim, caught
-    from dpregret.claims.core import Result
+    from dpregret.verdict.core import Result
     for cid in ("ENV-lemma3.1-rate-T", "ENV-lemma3.1-rate-T-noise", "ENV-lemma4.1-bound", "ENV-lemma5.2-rate-n",
                 "ENV-lemma5.2-rate-eps", "ENV-gauss-vs-laplace-n"):
         nl = {k: v for k, v in out[cid][0].detail["nonlearner"].items() if k in Result.__dataclass_fields__}
@@ -249,8 +249,8 @@ def test_corollary_c5_worst_case_search_is_deterministic_and_covers_its_family()
 import math  # noqa: E402
 
 import dpregret  # noqa: E402
-from dpregret.api import preset_params  # noqa: E402
-from dpregret.environments.polytopes import make_domain  # noqa: E402
+from dpregret.pipeline.api import preset_params  # noqa: E402
+from dpregret.core.environments.polytopes import make_domain  # noqa: E402
 from dpregret.papers.env21 import user as U  # noqa: E402
 
 
@@ -325,7 +325,7 @@ def test_paper_learner_through_the_generic_path_gives_the_fast_paths_noise_free_
 def test_paper_learner_gets_the_pipelines_verdicts(smoke):
     """The user claims' decide() for the paper's learner gives evaluate()'s numbers."""
     from dpregret.papers.env21 import claims as C
-    from dpregret.rng import stable_key
+    from dpregret.core.rng import stable_key
 
     run, p = smoke
     reps = range(int(p["replicates"]))
@@ -355,8 +355,8 @@ def _clear(res, verdict, k=1.0):
 
 def _decided(out, claim, name, preset="smoke"):
     """The check's own results for both learners (rule applied, check, control), recomputed from its runs."""
-    from dpregret.api import decide_learners
-    from dpregret.scenarios.contract import user_claims
+    from dpregret.pipeline.api import decide_learners
+    from dpregret.core.contract import user_claims
 
     uc = user_claims()[claim]
     run, p = preset_params(uc.scenario, preset, None, None, None)

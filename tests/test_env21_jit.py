@@ -3,10 +3,10 @@ same draws, same numbers to 1e-9, same oracle-call count, same monitor feed."""
 import numpy as np
 import pytest
 
-from dpregret.environments.bco import stationary_distance, switching_distance
-from dpregret.environments.polytopes import L1Ball, Simplex, SpanningTreePolytope, two_call_domain
+from dpregret.core.environments.bco import stationary_distance, switching_distance
+from dpregret.core.environments.polytopes import L1Ball, Simplex, SpanningTreePolytope, two_call_domain
 from dpregret.papers.env21.learners import private_bandit
-from dpregret.rng import ReplicateStreams, RowStreams, stable_key
+from dpregret.core.rng import ReplicateStreams, RowStreams, stable_key
 from dpregret.papers.env21.run import RoundMeter
 
 

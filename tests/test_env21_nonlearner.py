@@ -7,11 +7,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpregret.claims.core import Result, check_rate
+from dpregret.verdict.core import Result, check_rate
 from dpregret.papers.env21.rates import gap_rate, learning_gate
-from dpregret.environments.polytopes import make_domain
+from dpregret.core.environments.polytopes import make_domain
 from dpregret.papers.env21.learners import batch_schedule, private_bandit
-from dpregret.rng import RowStreams
+from dpregret.core.rng import RowStreams
 from dpregret.papers.env21 import scenario as S
 from dpregret.papers.env21 import user as U
 from dpregret.papers.env21.run import run_variants, env21_streams
@@ -130,7 +130,7 @@ def _gap_table(xs, gap, nonpriv, frozen, R=16, seed=0):
 
 
 def _decide(df):
-    from dpregret.claims.core import paired_gap
+    from dpregret.verdict.core import paired_gap
     g = paired_gap(df[df.alg != "frozen"], ["dim", "replicate"], base_as="regret_none")
     return gap_rate("t", g, df[df.alg == "frozen"], "dim", "laplace", "ctl", 1.0, 0.1, 0.05,
                     lambda cid: np.random.default_rng(1), {"noise_share_min": 0.5, "trivial_share_max": 0.5})

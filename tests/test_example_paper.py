@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from dpregret import papers
-from dpregret.config import ConfigError, effective
+from dpregret.pipeline.config import ConfigError, effective
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,7 +42,7 @@ def test_the_config_key_papers_registers_the_folder_and_its_parameters(registry_
     assert run["papers"] == {"example_paper": {"cbl06_hedge": run["cbl06_hedge"]}}
     assert run["cbl06_hedge"]["T"] == [100, 400, 1600]
     assert papers.ORDER[-1] == "CBL06" and papers.SCENARIOS["cbl06_hedge"].generic
-    from dpregret.registry import all_claims
+    from dpregret.pipeline.registry import all_claims
 
     assert "CBL06-thm2.2-bound" in all_claims() and "AS17-T2-mab-rate-T" in all_claims()
 

@@ -4,7 +4,7 @@ import math
 import pandas as pd
 import pytest
 
-from dpregret.report.expectations import differences, main
+from dpregret.pipeline.report.expectations import differences, main
 
 
 def _csv(tmp_path, name, rows):
@@ -44,7 +44,7 @@ def test_a_claim_drifting_onto_the_knife_edge_is_a_difference(tmp_path):
 
 
 def test_decision_distance_reads_the_margin_and_the_control():
-    from dpregret.report.tables import BORDERLINE_WIDTHS, decision_distance
+    from dpregret.pipeline.report.tables import BORDERLINE_WIDTHS, decision_distance
 
     def rec(verdict, margin, control_margin=5.0, kind="rate", **extra):
         return {"kind": kind, "result": {"verdict": verdict, "detail": {"margin": margin, **extra}},
@@ -62,7 +62,7 @@ def test_decision_distance_reads_the_margin_and_the_control():
 def test_loose_is_a_verdict_of_its_own_and_must_carry_its_search(tmp_path, capsys):
     """A claim moving from INCONCLUSIVE to LOOSE is a difference; the counts keep LOOSE apart; a LOOSE
     row without its worst-case search or detectable factor is a difference of its own."""
-    from dpregret.report.expectations import loose_unrecorded, verdict_counts
+    from dpregret.pipeline.report.expectations import loose_unrecorded, verdict_counts
 
     cols = ["claim_id", "verdict", "control_caught", "detectable_factor", "worst_case_search"]
     want = _csv(tmp_path, "want.csv", [("A", "PASS", True), ("L", "INCONCLUSIVE", False), ("M", "LOOSE", False)])
@@ -87,7 +87,7 @@ def test_loose_is_a_verdict_of_its_own_and_must_carry_its_search(tmp_path, capsy
 def test_decision_distance_of_a_loose_bound_reads_its_control():
     """LOOSE moves to PASS when its control is caught: its distance is the nearer of the check's
     interval and the control's margin, as a PASS's is."""
-    from dpregret.report.tables import decision_distance
+    from dpregret.pipeline.report.tables import decision_distance
 
     def rec(verdict, margin, control_margin):
         return {"kind": "bound", "result": {"verdict": verdict, "detail": {"margin": margin}},

@@ -1,4 +1,4 @@
-"""dpregret.claims.intervals: coverage by simulation, the review's left-tail example,
+"""dpregret.verdict.intervals: coverage by simulation, the review's left-tail example,
 ``extra_se``, monotonicity in alpha, argument checks.
 
 Coverage is asserted at >= nominal minus a Monte Carlo allowance of 3 binomial standard
@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-from dpregret.claims.intervals import confidence_limits, lower_limit, upper_limit, upper_limits
+from dpregret.verdict.intervals import confidence_limits, lower_limit, upper_limit, upper_limits
 from margins import assert_z
 
 ALPHAS = (0.05, 0.01, 0.0025)

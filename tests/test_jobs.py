@@ -1,4 +1,4 @@
-"""The workflow's generic jobs (dpregret.jobs): the paper's tables are the same numbers as before
+"""The workflow's generic jobs (dpregret.pipeline.jobs): the paper's tables are the same numbers as before
 the scripts were made generic.  Each case runs one smoke point through ``jobs.simulate``, as the
 rule does, and compares its fingerprint with the one of the same file written by the per-paper
 scripts before (tests/data/table_fingerprints.json, from the smoke run of commit cd4d1ec, the last
@@ -40,7 +40,7 @@ def fingerprint(df: pd.DataFrame) -> str:
 
 
 def _params(group):
-    from dpregret.config import effective
+    from dpregret.pipeline.config import effective
     from dpregret.papers import SCENARIOS
 
     cfg = yaml.safe_load((ROOT / "config/config.yaml").read_text())
@@ -50,7 +50,7 @@ def _params(group):
 
 @pytest.mark.parametrize("group,wildcards,outputs", CASES, ids=[c[2][0].split("results/")[1] for c in CASES])
 def test_generic_simulate_gives_the_papers_tables_as_before(tmp_path, monkeypatch, group, wildcards, outputs):
-    from dpregret import jobs
+    from dpregret.pipeline import jobs
 
     monkeypatch.chdir(tmp_path)
     for o in outputs:
@@ -60,7 +60,7 @@ def test_generic_simulate_gives_the_papers_tables_as_before(tmp_path, monkeypatc
 
 
 def test_unknown_groups_are_named():
-    from dpregret import jobs
+    from dpregret.pipeline import jobs
 
     with pytest.raises(ValueError, match="simulate group must be one of"):
         jobs.simulate("nope", {}, {}, [])

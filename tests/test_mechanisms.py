@@ -1,12 +1,12 @@
-"""Tests of dpregret.mechanisms (thesis ch. 3 Sec. 3.2.1 / Lemma 4; Zhang et al. Remark 2)."""
+"""Tests of dpregret.core.mechanisms (thesis ch. 3 Sec. 3.2.1 / Lemma 4; Zhang et al. Remark 2)."""
 import math
 
 import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from dpregret import mechanisms as M
-from dpregret.rng import ReplicateStreams, stable_key
+from dpregret.core import mechanisms as M
+from dpregret.core.rng import ReplicateStreams, stable_key
 from margins import assert_z
 
 N = 20_000

@@ -1,9 +1,9 @@
-"""The mutation suite (dpregret.mutation): registry, patch/revert, target claim ids.
+"""The mutation suite (dpregret.pipeline.mutation): registry, patch/revert, target claim ids.
 
 The end-to-end run (every mutant decided on its small instance, unpatched and mutated) is
 marked ``slow`` and skipped by default (``addopts = -m "not slow"`` in pyproject.toml); run it
 with ``python -m pytest -m slow tests/test_mutation.py`` (its catches are asserted with margins, on the
-runner's own instances), or the whole suite from the command line: ``python -m dpregret.mutation``.
+runner's own instances), or the whole suite from the command line: ``python -m dpregret.pipeline.mutation``.
 """
 import contextlib
 import dataclasses
@@ -16,10 +16,10 @@ import pytest
 
 import dpregret
 
-from dpregret.mutation import MUTANTS, REQUIRED
-from dpregret.mutation.patching import SourceEdit, resolve, snapshot
-from dpregret.mutation.registry import CATEGORIES, COVERAGE, PAPERS
-from dpregret.mutation.runner import INSTANCES, instance_of, run_mutant
+from dpregret.pipeline.mutation import MUTANTS, REQUIRED
+from dpregret.pipeline.mutation.patching import SourceEdit, resolve, snapshot
+from dpregret.pipeline.mutation.registry import CATEGORIES, COVERAGE, PAPERS
+from dpregret.pipeline.mutation.runner import INSTANCES, instance_of, run_mutant
 from margins import not_verdict_clearance, verdict_clearance
 
 # every module of the library (the mutants patch it, or hold their targets by name), found, not listed
@@ -27,8 +27,8 @@ LIBRARY = [m.name for m in pkgutil.walk_packages(dpregret.__path__, "dpregret.")
 
 
 def pipeline_claim_ids() -> set[str]:
-    """Every claim id the pipeline registers (dpregret.registry: the papers' claims and the audits)."""
-    from dpregret.registry import all_claims, audit_specs
+    """Every claim id the pipeline registers (dpregret.pipeline.registry: the papers' claims and the audits)."""
+    from dpregret.pipeline.registry import all_claims, audit_specs
 
     return set(all_claims()) | set(audit_specs())
 
@@ -92,8 +92,8 @@ def test_patch_applies_and_is_reverted(name):
 
 def test_function_imported_by_name_is_patched_where_looked_up():
     import dpregret.papers.env21.audit as P  # the PRIVATEBANDIT Lemma 5.4 audit's library mu reads nodes_covering_leaf
-    import dpregret.calibration as S
-    import dpregret.tree as tree
+    import dpregret.core.calibration as S
+    import dpregret.core.tree as tree
 
     m = MUTANTS["tree-leaf-cover-off-by-one"]
     assert tree.nodes_covering_leaf(4) == 3
@@ -109,7 +109,7 @@ def test_audit_specs_are_built_from_the_patched_library():
     every call): they must come from the library as the mutant patched it (here the PRIVATEBANDIT
     Lemma 5.4 audit's library mu, computed from nodes_covering_leaf when its spec is built), while the
     specs built before and after keep the unpatched values."""
-    from dpregret.registry import audit_specs
+    from dpregret.pipeline.registry import audit_specs
 
     cid = "AUDIT-env-lemma5.4-releases"
     before = audit_specs()[cid].accountant["mu_library"]
@@ -120,7 +120,7 @@ def test_audit_specs_are_built_from_the_patched_library():
 
 
 def test_patch_reverted_when_the_block_raises():
-    import dpregret.tree as tree
+    import dpregret.core.tree as tree
 
     before = snapshot()
     with pytest.raises(RuntimeError), MUTANTS["tree-leaf-cover-off-by-one"].patch():
@@ -129,9 +129,9 @@ def test_patch_reverted_when_the_block_raises():
 
 
 def test_source_edit_must_match_once():
-    from dpregret.mutation.patching import MutantError, patched
+    from dpregret.pipeline.mutation.patching import MutantError, patched
 
-    with pytest.raises(MutantError, match="exactly once"), patched([SourceEdit("dpregret.tree:nodes_covering_leaf",
+    with pytest.raises(MutantError, match="exactly once"), patched([SourceEdit("dpregret.core.tree:nodes_covering_leaf",
                                                                                 "no such text", "x")]):
         pass
 
@@ -174,8 +174,8 @@ class _Margins:
 @pytest.fixture(scope="module")
 def margins():
     import dpregret.papers.env21.claims as C_env
-    from dpregret.claims.core import check_bound
-    from dpregret.mutation import registry, runner
+    from dpregret.verdict.core import check_bound
+    from dpregret.pipeline.mutation import registry, runner
     from test_audit import PASS_MARGIN, _clearance, _criteria, _recording
 
     M, mp = _Margins(), pytest.MonkeyPatch()
@@ -196,8 +196,8 @@ def margins():
         return r
 
     def audit(ctx, cids):
-        from dpregret.claims.privacy import run_audit
-        from dpregret.registry import audit_specs
+        from dpregret.verdict.privacy import run_audit
+        from dpregret.pipeline.registry import audit_specs
 
         specs = audit_specs()
         out = {}
@@ -261,6 +261,6 @@ def test_mutant_is_caught(name, mutation_cache, margins):
 @pytest.fixture(scope="module")
 def mutation_cache(margins):
     """Every target's unpatched verdict, decided once per instance (as the workflow's mutation_unpatched)."""
-    from dpregret.mutation.runner import unpatched_verdicts
+    from dpregret.pipeline.mutation.runner import unpatched_verdicts
 
     return unpatched_verdicts()

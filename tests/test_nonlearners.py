@@ -1,4 +1,4 @@
-"""The non-learners (dpregret.nonlearners) and the pipeline's non-learner controls.
+"""The non-learners (dpregret.pipeline.nonlearners) and the pipeline's non-learner controls.
 
 - each setting's trivial learner is a learner of its protocol (shapes, determinism, chunk
   invariance) and does not learn: its plays ignore the feedback, and its regret on a simple
@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 import yaml
 
-from dpregret import nonlearners as NL
-from dpregret import protocols as P
-from dpregret.rng import ReplicateStreams, stable_key
+from dpregret.pipeline import nonlearners as NL
+from dpregret.core import protocols as P
+from dpregret.core.rng import ReplicateStreams, stable_key
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,7 +33,7 @@ def _make(setting, reps, dim, T, seed=11):
     if setting == "olo":
         return NL.FrozenOLO(R, dim, T, "ball")
     if setting == "oco_polytope":
-        from dpregret.environments.polytopes import make_domain
+        from dpregret.core.environments.polytopes import make_domain
         return NL.FrozenPolytope(R, make_domain("simplex", dim), T, 1.0)
     if setting == "bco":
         from dpregret.papers.as17.user_blo import Domain
@@ -120,7 +120,7 @@ def test_the_nonlearner_does_not_learn_its_regret_is_linear(setting):
 
 
 def test_the_polytope_nonlearner_plays_the_wrappers_start_and_the_frozen_centre():
-    from dpregret.environments.polytopes import make_domain
+    from dpregret.core.environments.polytopes import make_domain
     from dpregret.papers.env21.user import FrankWolfeOCO, FrozenCentre
 
     dom = make_domain("simplex", 5)
@@ -133,8 +133,8 @@ def test_the_polytope_nonlearner_plays_the_wrappers_start_and_the_frozen_centre(
 
 
 def _records(verdict_paper="PASS", nl_verdict="PASS"):
-    from dpregret.claims.core import Result, record
-    from dpregret.registry import all_claims
+    from dpregret.verdict.core import Result, record
+    from dpregret.pipeline.registry import all_claims
 
     claim = all_claims()["AS17-T2-mab-rate-T"]
     res = Result(verdict_paper, 0.5, 0.5, 0.45, 0.55, 0.1, {"margin": -2.0})
@@ -147,8 +147,8 @@ def _records(verdict_paper="PASS", nl_verdict="PASS"):
 
 
 def test_a_pass_whose_nonlearner_passes_becomes_inconclusive_through_the_pipelines_attach(tmp_path):
-    from dpregret.jobs import attach_nonlearners
-    from dpregret.report.tables import claims_table
+    from dpregret.pipeline.jobs import attach_nonlearners
+    from dpregret.pipeline.report.tables import claims_table
 
     recs, nl = _records("PASS", "PASS")
     assert recs[0]["result"]["verdict"] == "PASS"
@@ -174,7 +174,7 @@ def test_a_pass_whose_nonlearner_passes_becomes_inconclusive_through_the_pipelin
 
 
 def test_a_caught_nonlearner_keeps_the_pass_and_a_stray_record_is_an_error():
-    from dpregret.jobs import attach_nonlearners
+    from dpregret.pipeline.jobs import attach_nonlearners
 
     recs, nl = _records("PASS", "FAIL")
     out = attach_nonlearners(recs, [nl])
@@ -188,8 +188,8 @@ def test_a_caught_nonlearner_keeps_the_pass_and_a_stray_record_is_an_error():
 
 
 def test_config_key_nonlearners():
-    from dpregret.config import ConfigError, effective
-    from dpregret.scenarios.contract import user_claims
+    from dpregret.pipeline.config import ConfigError, effective
+    from dpregret.core.contract import user_claims
 
     cfg = yaml.safe_load((ROOT / "config/config.yaml").read_text())
     assert cfg["nonlearners"] is True
@@ -210,4 +210,4 @@ def test_config_key_nonlearners():
     with pytest.raises(ConfigError, match=r"config key 'nonlearners'.*boolean"):
         effective({**cfg, "nonlearners": "yes"})
     with pytest.raises(ConfigError, match=r"config key 'learners.nonlearner_mine'.*built-in non-learners"):
-        effective({**cfg, "learners": {"nonlearner_mine": {"make": "dpregret.nonlearners:FrozenOCO", "setting": "oco"}}})
+        effective({**cfg, "learners": {"nonlearner_mine": {"make": "dpregret.pipeline.nonlearners:FrozenOCO", "setting": "oco"}}})

@@ -4,12 +4,12 @@ import math
 import numpy as np
 import pytest
 
-from dpregret.environments.stochastic import LinearFamily, TiledStreams
+from dpregret.core.environments.stochastic import LinearFamily, TiledStreams
 from dpregret.papers.ztc22 import bounds as o2b_bounds
 from dpregret.papers.ztc22 import o2b
-from dpregret.learners.pairwise_jit import pairwise_sum
-from dpregret.learners.oco import ProjectedOGD
-from dpregret.rng import stable_key
+from dpregret.core.learners.pairwise_jit import pairwise_sum
+from dpregret.core.learners.oco import ProjectedOGD
+from dpregret.core.rng import stable_key
 
 
 def _run(d, conversion, sensitivity, factor, T, cps, reps=range(3, 6), cg=(0.01, 0.3)):
@@ -47,7 +47,7 @@ def test_pairwise_sum_rounds_as_numpy():
 
 
 def test_blocked_normal_serves_the_streams_draws_and_stops_where_they_stop():
-    from dpregret.rng import ReplicateStreams
+    from dpregret.core.rng import ReplicateStreams
 
     a, b = ReplicateStreams(5, (9,), range(3)), ReplicateStreams(5, (9,), range(3))
     bn = o2b.BlockedNormal(b, 4, block=7, limit=20)
@@ -64,7 +64,7 @@ def test_blocked_normal_serves_the_streams_draws_and_stops_where_they_stop():
                                              (1, 77, [77], (0.5,), 2.0), (9, 40, [20, 40], (0.95,), 1.0)])
 def test_parameter_free_fast_path_equals_reference_loop(monkeypatch, d, T, cps, cg, rho):
     """Theorem 11's regularised losses around the parameter-free learner (papers.ztc22.o2b_jit.linear_pf_block)."""
-    from dpregret.learners.oco import ParameterFree
+    from dpregret.core.learners.oco import ParameterFree
 
     def go():
         reps = range(2, 5)

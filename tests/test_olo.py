@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from dpregret.environments.olo import (SwitchingOLO, StochasticOLO, best_in_hindsight, direction,
+from dpregret.core.environments.olo import (SwitchingOLO, StochasticOLO, best_in_hindsight, direction,
                                        loss_norm)
 from dpregret.papers.as17.olo import (BallFTRL, CubeFTRL, FTPLLinear, bound_thm3_4_quadratic, bound_thm3_5,
                                    d_noise_range, d_r_quadratic, dual_norm_sq, eta_ftrl, laplace_scale_cor3_2,
                                    laplace_scale_printed, linear_oracle, sigma_thm3_5)
 from dpregret.papers.as17.prefix_sums import ExactSum, TreeSum
-from dpregret.rng import ReplicateStreams, stable_key
+from dpregret.core.rng import ReplicateStreams, stable_key
 from margins import assert_z
-from dpregret.tree import draws_per_release, nodes_covering_leaf
+from dpregret.core.tree import draws_per_release, nodes_covering_leaf
 
 FTRL = {"ball": BallFTRL, "cube": CubeFTRL}
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpregret.claims.privacy import run_audit
-from dpregret.claims.privacy_audit import scale_check
-from dpregret.registry import audit_specs
+from dpregret.verdict.privacy import run_audit
+from dpregret.verdict.privacy_audit import scale_check
+from dpregret.pipeline.registry import audit_specs
 
 NEW = ("AUDIT-as17-cor3.2-olo-tree", "AUDIT-as17-thm3.5-ftpl-tree", "AUDIT-ztc-dpsgd")
 N, ALPHA, SEED = 20_000, 0.05, 20221

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from dpregret.environments.bco import (
+from dpregret.core.environments.bco import (
     AbsLinearLosses, DistanceLosses, geometric_median, stationary_distance, switching_abs_linear,
     switching_distance,
 )
-from dpregret.environments.polytopes import L1Ball, Simplex, SpanningTreePolytope, chebyshev_centre
+from dpregret.core.environments.polytopes import L1Ball, Simplex, SpanningTreePolytope, chebyshev_centre
 from dpregret.papers.env21.noisy_oco import noisy_oco
 from dpregret.papers.env21.learners import (
     algorithm1_parameters, batch_schedule, batch_sensitivity, frank_wolfe_step, gaussian_sigma_lemma5_4,
@@ -20,8 +20,8 @@ from dpregret.papers.env21.learners import (
 from dpregret.papers.env21.bounds import (
     bound_cor_c5, bound_lemma3_1, bound_lemma4_1, bound_lemma5_2, bound_lemma5_5, bound_lemma_c2,
 )
-from dpregret.rng import ReplicateStreams, stable_key
-from dpregret.tree import nodes_covering_leaf
+from dpregret.core.rng import ReplicateStreams, stable_key
+from dpregret.core.tree import nodes_covering_leaf
 from margins import assert_z
 
 
@@ -428,7 +428,7 @@ def test_round_records_match_step_records():
 
 
 def test_rule_schedules_equal_array_schedules():
-    from dpregret.environments.bco import ConstantSchedule, SwitchingSchedule, switching_schedule
+    from dpregret.core.environments.bco import ConstantSchedule, SwitchingSchedule, switching_schedule
 
     dom = Simplex(3)
     for T, phases in ((1, 1), (7, 3), (10, 4), (101, 7), (64, 64)):

@@ -1,11 +1,11 @@
-"""The learner contract (dpregret.protocols) over every registered learner (dpregret.registry.learners): the setting's
+"""The learner contract (dpregret.core.protocols) over every registered learner (dpregret.pipeline.registry.learners): the setting's
 shapes, determinism for a seed, and chunk invariance (replicates split across two learners
 play the same rows as one learner holding them all)."""
 import numpy as np
 import pytest
 
-from dpregret import protocols as P
-from dpregret.registry import learners
+from dpregret.core import protocols as P
+from dpregret.pipeline.registry import learners
 
 T, DIM, R = 16, 4, 4
 

@@ -1,10 +1,10 @@
 """Every record says which code, versions and configuration produced it."""
 import json
 
-from dpregret import provenance as P
-from dpregret.claims.core import Claim, Result, record
-from dpregret.report.html import render
-from dpregret.report.tables import claims_table
+from dpregret.core import provenance as P
+from dpregret.verdict.core import Claim, Result, record
+from dpregret.pipeline.report.html import render
+from dpregret.pipeline.report.tables import claims_table
 
 
 def test_provenance_names_the_commit_the_config_hash_and_the_versions():
@@ -37,7 +37,7 @@ def test_records_carry_the_workflows_provenance(monkeypatch, tmp_path):
 def test_provenance_names_the_machine_and_the_pinned_arithmetic(tmp_path):
     """The machine a job sees (asked of a process started as the workflow starts its jobs): the CPU,
     its x86-64 level, NumPy's kernels, libm, numba's target and OpenBLAS's kernels; the footer shows them."""
-    from dpregret import cpu
+    from dpregret.core import cpu
 
     m = P.provenance({"seed": 1})["machine"]
     assert m["cpu"]["model"] and m["cpu"]["host_level"]

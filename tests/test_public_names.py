@@ -3,7 +3,7 @@ module of the package imports a ``_name`` from another of its modules (a name us
 is public, with a docstring).  Read with ``ast``: ``from dpregret.x import _y``, ``x._y`` and
 ``setattr(x, "_y", ...)`` / ``getattr`` / ``monkeypatch.setattr`` on a dpregret module ``x``.
 
-A private *module* of the package (``dpregret._validate``) is imported by its own package's
+A private *module* of the package (``dpregret.core._validate``) is imported by its own package's
 modules, which is what it is for; a test may not import it."""
 from __future__ import annotations
 
@@ -97,24 +97,24 @@ def test_no_module_imports_a_private_name_of_another():
 
 def test_the_check_sees_each_kind_of_reach():
     test_src = (
-        "from dpregret.claims.privacy_audit import audit_rng, _hidden\n"
+        "from dpregret.verdict.privacy_audit import audit_rng, _hidden\n"
         "from dpregret.papers.ztc22 import o2b\n"
-        "import dpregret.api as api\n"
-        "from dpregret import _validate\n"
+        "import dpregret.pipeline.api as api\n"
+        "from dpregret.core import _validate\n"
         "def test(monkeypatch):\n"
         "    o2b._fast(1)\n"
         "    monkeypatch.setattr(api, '_decide', None)\n"
         "    o2b.run, api.check, obj._own\n")
     found = violations(test_src, "t.py")
     assert sorted(f.split(": ", 1)[1] for f in found) == sorted([
-        "from dpregret.claims.privacy_audit import _hidden", "from dpregret import _validate",
-        "o2b._fast (dpregret.papers.ztc22.o2b)", "monkeypatch.setattr(api, '_decide') (dpregret.api)"]), found
-    module_src = ("from .. import _validate as V\n"
+        "from dpregret.verdict.privacy_audit import _hidden", "from dpregret.core import _validate",
+        "o2b._fast (dpregret.papers.ztc22.o2b)", "monkeypatch.setattr(api, '_decide') (dpregret.pipeline.api)"]), found
+    module_src = ("from ..core import _validate as V\n"
                   "from .privacy_audit import chunks, _claim\n"
                   "from dpregret.papers.ztc22 import o2b\n"
                   "from .core import _diverged\n"
                   "def _own(): return o2b._pf(), _own()\n")
-    found = violations(module_src, "m.py", "dpregret.claims.privacy", False)
+    found = violations(module_src, "m.py", "dpregret.verdict.privacy", False)
     assert sorted(f.split(": ", 1)[1] for f in found) == sorted([
-        "from dpregret.claims.privacy_audit import _claim", "from dpregret.claims.core import _diverged",
+        "from dpregret.verdict.privacy_audit import _claim", "from dpregret.verdict.core import _diverged",
         "o2b._pf (dpregret.papers.ztc22.o2b)"]), found

@@ -12,9 +12,9 @@ import pytest
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from dpregret.claims.core import Claim, Result, record  # noqa: E402
-from dpregret.report.html import write_report  # noqa: E402
-from dpregret.report.tables import claims_table  # noqa: E402
+from dpregret.verdict.core import Claim, Result, record  # noqa: E402
+from dpregret.pipeline.report.html import write_report  # noqa: E402
+from dpregret.pipeline.report.tables import claims_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

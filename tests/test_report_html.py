@@ -3,10 +3,10 @@ cannot decide the claims."""
 import json
 from pathlib import Path
 
-from dpregret.claims.core import Claim, Result, record
+from dpregret.verdict.core import Claim, Result, record
 from dpregret.papers import PAPERS
-from dpregret.report.html import render
-from dpregret.report.tables import claims_table
+from dpregret.pipeline.report.html import render
+from dpregret.pipeline.report.tables import claims_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,7 +49,7 @@ def test_the_smoke_preset_carries_a_banner(tmp_path):
 def test_undecided_reason_prefers_the_claims_numbered_reason():
     """An undecided claim's own numbered account (e.g. a bound looser than any near miss) is
     what the report shows, ahead of the generic "control not caught"."""
-    from dpregret.report.tables import undecided_reason
+    from dpregret.pipeline.report.tables import undecided_reason
 
     rec = {"result": {"verdict": "INCONCLUSIVE", "detail": {"control_not_caught": "generic",
                                                              "numbered_reason": "1. loose; 2. near miss 0.01"}}}
@@ -65,7 +65,7 @@ def test_every_claim_has_its_figure_and_the_rules_read_the_same_registry():
     rule draws (figure_map), the privacy audits to none; the rules take their outputs from it."""
     import csv
 
-    from dpregret.report.figure_map import FIGURES, figure_for, figure_paths
+    from dpregret.pipeline.report.figure_map import FIGURES, figure_for, figure_paths
 
     stems = {s for _, ss in FIGURES.values() for s in ss}
     ids = [r["claim_id"] for r in csv.DictReader(open(ROOT / "config" / "expected_verdicts.csv"))]
@@ -88,8 +88,8 @@ def test_each_folder_declares_one_figure_per_claim_of_its_paper():
     from dpregret.papers.env21 import figures as env21
     from dpregret.papers.vdh19 import figures as vdh19
     from dpregret.papers.ztc22 import figures as ztc22
-    from dpregret.registry import all_claims
-    from dpregret.report.figure_map import FIGURES, figure_for
+    from dpregret.pipeline.registry import all_claims
+    from dpregret.pipeline.report.figure_map import FIGURES, figure_for
 
     claims = all_claims()
     paper_of = {cid.partition("--")[0]: c.paper for cid, c in claims.items()}
@@ -116,11 +116,11 @@ def test_each_folder_declares_one_figure_per_claim_of_its_paper():
 def test_the_rules_and_the_report_read_the_declarations_without_drawing():
     """figure_map (read by the Snakefile and the report job) imports the folders' figure modules
     but neither matplotlib nor scipy.stats: the drawing code imports them at its first use
-    (dpregret.plotting), so reading the declarations costs no import time."""
+    (dpregret.core.plotting), so reading the declarations costs no import time."""
     import subprocess
     import sys
 
-    code = ("import sys, dpregret.report.figure_map, dpregret.report.html; "
+    code = ("import sys, dpregret.pipeline.report.figure_map, dpregret.pipeline.report.html; "
             "print(sorted(m for m in ('matplotlib', 'scipy.stats') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
@@ -132,8 +132,8 @@ def test_a_user_learner_sits_beside_the_papers_in_its_section_with_its_figure(tm
     learner on the same draws; the scoreboard counts the paper's claims only."""
     import base64
 
-    from dpregret.report.figures_user import user_figure
-    from dpregret.report.tables import applicability
+    from dpregret.pipeline.report.figures_user import user_figure
+    from dpregret.pipeline.report.tables import applicability
 
     cid = "AS17-T2-mab-rate-T"
     paths = []
@@ -172,7 +172,7 @@ def test_loose_is_counted_coloured_and_explained_apart_from_pass_and_inconclusiv
     import numpy as np
     import pandas as pd
 
-    from dpregret.claims.core import check_bound
+    from dpregret.verdict.core import check_bound
 
     x = np.arange(1.0, 5.0)
     held = lambda: check_bound([np.concatenate([-30 + x, -30 - x])], [0.7], 0.05, bounds=[100.0])  # noqa: E731

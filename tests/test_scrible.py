@@ -7,7 +7,7 @@ from scipy.optimize import minimize
 from dpregret.papers.as17.scrible import (
     Scrible, eigenvectors, eta_condition_holds, ftrl_step, theorem_4_5_eta, theorem_d1_bound,
 )
-from dpregret.rng import ReplicateStreams, stable_key
+from dpregret.core.rng import ReplicateStreams, stable_key
 from margins import assert_z
 
 
@@ -201,9 +201,9 @@ def test_center_cache_follows_S(domain):
 def _reference_blo(domain, env, N, T, plan, replicates, root_seed, phases=4, mu=0.5):
     """as17_blo.simulate's regret written round by round with the numpy class (the
     definition the compiled kernel must reproduce)."""
-    from dpregret.environments.olo import StochasticOLO, SwitchingOLO, best_in_hindsight
+    from dpregret.core.environments.olo import StochasticOLO, SwitchingOLO, best_in_hindsight
     from dpregret.papers.as17 import scenario_blo as as17_blo
-    from dpregret.rng import stable_key
+    from dpregret.core.rng import stable_key
 
     R = len(replicates)
     point = (as17_blo.SCENARIO, domain, env, N, T, phases if env == "switching" else mu)

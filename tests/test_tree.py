@@ -4,8 +4,8 @@ import math
 import numpy as np
 import pytest
 
-from dpregret.rng import ReplicateStreams, stable_key
-from dpregret.tree import (TreeBasedAgg, TreeNoise, binary_prefix_set, draws_per_release,
+from dpregret.core.rng import ReplicateStreams, stable_key
+from dpregret.core.tree import (TreeBasedAgg, TreeNoise, binary_prefix_set, draws_per_release,
                            nodes_covering_leaf, prefix_nodes)
 
 
@@ -131,7 +131,7 @@ def test_unpadded_tree_is_jain_private_sum():
 
 @pytest.mark.parametrize("T", [1, 6, 8, 13])
 def test_releases_are_node_map_applied_to_node_transcript(T):
-    from dpregret.tree import prefix_node_matrix
+    from dpregret.core.tree import prefix_node_matrix
     R, d = 3, 2
     s = ReplicateStreams(3, stable_key("map"), range(R))
     tree = TreeBasedAgg(T, d, lambda k: s.laplace(1.5, (k, d)), R)
@@ -152,8 +152,8 @@ def test_tree_releases_in_blocks_equal_the_streaming_class(T):
     same draws, to rounding, whatever the block edges; and the prefix-sum classes' block()
     methods equal their step() paths (ExactSum and FreshNoise exactly)."""
     from dpregret.papers.as17.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
-    from dpregret.rng import ReplicateStreams, stable_key
-    from dpregret.tree import TreeReleases
+    from dpregret.core.rng import ReplicateStreams, stable_key
+    from dpregret.core.tree import TreeReleases
     d, reps, scales = 3, [0, 4], [1.0, 2.5]
     B = len(reps) * len(scales)
     losses = np.random.default_rng(T).normal(size=(B, T, d))

@@ -8,8 +8,8 @@ import pytest
 
 from scipy import special
 
-from dpregret import mechanisms as M
-from dpregret.claims.intervals import confidence_limits
+from dpregret.core import mechanisms as M
+from dpregret.verdict.intervals import confidence_limits
 from dpregret.papers.vdh19 import bounds as vdh_bounds
 from dpregret.papers.vdh19 import learners as vdh
 
@@ -222,7 +222,7 @@ def _run_1d(predict_update, R, T, tau, seed):
 # Margins: E[R_T(u)] is estimated by the replicates' mean loss, whose distribution has one heavy tail (the
 # learner's wealth can grow a lot, its loss is bounded above); a statement about it is asserted on the
 # one-sided limit of the mean 3 standard errors out on the side that could break it (the skew-aware limits
-# of dpregret.claims.intervals: a heavy tail on the other side does not widen them).  Measured at seeds
+# of dpregret.verdict.intervals: a heavy tail on the other side does not widen them).  Measured at seeds
 # 11-13: the upper limits stay under the bounds by >= 16, the printed rule's lower limit exceeds Theorem
 # 10's bound by >= 10; the mean alone was only 1.1-2.6 of its (tail-inflated) standard errors from either.
 THREE_SE = float(special.ndtr(-3.0))

@@ -7,12 +7,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpregret.environments.absolute_loss import sphere_abs_mean, wdbc_problem
+from dpregret.core.environments.absolute_loss import sphere_abs_mean, wdbc_problem
 from dpregret.papers.vdh19 import bounds as vdh_bounds
 from dpregret.papers.vdh19 import learners as vdh
 from dpregret.papers.vdh19.controls import FixedStepOGD, Frozen, LazySparsePotential, PrintedRule
-from dpregret.mechanisms import l2_laplace_randomiser
-from dpregret.rng import ReplicateStreams, stable_key
+from dpregret.core.mechanisms import l2_laplace_randomiser
+from dpregret.core.rng import ReplicateStreams, stable_key
 from dpregret.papers.vdh19 import scenario as S
 from dpregret.papers.vdh19.run import Masks, smallest_positions
 from margins import assert_not_verdict, assert_verdict, assert_z
@@ -159,7 +159,7 @@ def small_tables():
 
 def test_claims_on_a_small_run(small_tables):
     from dpregret.papers.vdh19 import claims as C
-    from dpregret.claims.core import VERDICTS
+    from dpregret.verdict.core import VERDICTS
 
     tol = {"VDH-eq3.3.5-rate-u": 0.35, "VDH-sec3.4-minority-cost-rate-T": 0.25,
            "VDH-sec3.4-minority-cost-rate-T-adversarial": 0.25}
@@ -194,7 +194,7 @@ def test_claims_on_a_small_run(small_tables):
                  0.9, "above", k=3, what=f"AdaGrad's regret slope in D at T = {T}")
     assert "printed_3_3_4_rule" in out["VDH-thm10-printed-bound"][0].detail
     # the non-learner (frozen at 0) by each claim's own check on the same draws
-    from dpregret.claims.core import Result
+    from dpregret.verdict.core import Result
 
     def nl(cid):
         d = out[cid][0].detail["nonlearner"]
@@ -409,7 +409,7 @@ def test_a_small_user_learner_gets_a_verdict_with_its_control_caught():
 
     from scipy import stats
 
-    from dpregret.api import decide_learners, preset_params
+    from dpregret.pipeline.api import decide_learners, preset_params
     from dpregret.papers.vdh19.claims import minority_cost
 
     c = dpregret.check(BallOGD, CID, name="ball_ogd", preset="default", replicates=8)
@@ -454,7 +454,7 @@ class Still:
 
 def test_a_direction_learner_that_never_moves_fails_the_learning_gate():
     from dpregret.papers.vdh19 import claims as C
-    from dpregret.claims.core import record
+    from dpregret.verdict.core import record
     from margins import assert_clear
 
     runs = pd.concat([_claim().simulate(P, T, range(4), 3, {"still": Still}) for T in P["T"]], ignore_index=True)

@@ -7,13 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dpregret.environments.stochastic import WDBC_SHA256, LeastSquares, Location, Logistic
+from dpregret.core.environments.stochastic import WDBC_SHA256, LeastSquares, Location, Logistic
 from dpregret.papers.ztc22 import audit as o2b_audit
 from dpregret.papers.ztc22 import bounds as o2b_bounds
 from dpregret.papers.ztc22 import o2b
-from dpregret.learners.oco import OptimisticOGD, ProjectedOGD
-from dpregret.rng import ReplicateStreams, stable_key
-from dpregret.tree import binary_prefix_set
+from dpregret.core.learners.oco import OptimisticOGD, ProjectedOGD
+from dpregret.core.rng import ReplicateStreams, stable_key
+from dpregret.core.tree import binary_prefix_set
 from margins import assert_verdict, assert_z
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -111,7 +111,7 @@ def test_runtime_sensitivity_check_holds_and_catches_understatement():
 def test_linear_instance_attains_eq6_up_to_k_over_k_plus_1():
     """With H = 0 and the antipodal replacement, ||delta_t - delta'_t|| / Delta_t is exactly
     (t^k - (t-1)^k) / ((k+1) t^(k-1)) (s/G of it for a member with noise scale s = G - c)."""
-    from dpregret.environments.stochastic import LinearFamily
+    from dpregret.core.environments.stochastic import LinearFamily
 
     T, R, k = 50, 3, 3
     fam = LinearFamily(4, [0.01], R)
@@ -254,7 +254,7 @@ def test_worst_case_filter_drops_edge_saturated_and_out_of_regime_points():
 def test_fresh_sample_control_breaks_the_telescoping():
     """conversion='fresh' keeps g_t unbiased but its sampling noise grows as t^(k+1/2): on a
     linear loss Algorithm 1's g_t = sum_s z_s (noise ~ sqrt(t)), the fresh variant's is not."""
-    from dpregret.environments.stochastic import LinearFamily, TiledStreams
+    from dpregret.core.environments.stochastic import LinearFamily, TiledStreams
 
     fam = LinearFamily(2, [0.5], R=64)
     out = {}
@@ -272,7 +272,7 @@ def test_fresh_sample_control_breaks_the_telescoping():
 
 
 def test_linear_family_shares_draws_and_has_exact_minimisers():
-    from dpregret.environments.stochastic import LinearFamily, TiledStreams
+    from dpregret.core.environments.stochastic import LinearFamily, TiledStreams
 
     fam = LinearFamily(3, [0.1, 0.5], R=2)
     src = TiledStreams(1, stable_key("t"), range(2), 2)
@@ -300,7 +300,7 @@ def test_chunking_does_not_change_rows():
 def test_parameter_free_learner_learns_a_constant_loss():
     """KT betting x unit-ball OGD with the constraint reduction: on <g, w> with g = -(1, 0),
     the iterate reaches the boundary point (r, 0) and the regret against it is sublinear."""
-    from dpregret.learners.oco import ParameterFree
+    from dpregret.core.learners.oco import ParameterFree
 
     R, T, r = 2, 4000, 1.0
     learner = ParameterFree(R, 2, r, lambda t: 1.0)
@@ -345,8 +345,8 @@ def test_param_free_runs_share_draws_across_C_and_chunks():
 def test_frozen_learner_rows_equal_a_run():
     """The non-learner's rows are computed (x_t = x_0 = 0 whatever the draws); a run of Algorithm 1
     around ``Frozen`` at 0 gives the same suboptimality, on a family and on a single problem."""
-    from dpregret.environments.stochastic import LinearFamily, TiledStreams
-    from dpregret.learners.oco import Frozen
+    from dpregret.core.environments.stochastic import LinearFamily, TiledStreams
+    from dpregret.core.learners.oco import Frozen
     from dpregret.papers.ztc22 import scenario as S
 
     fam = LinearFamily(3, [0.1, 0.5], 2)
@@ -379,7 +379,7 @@ def test_learning_gate_of_a_paired_cost_rate():
     its start, fails for the learner frozen at its start (slope 0, all of it), and on too few points is
     INCONCLUSIVE with a finite-or-nan margin (it can be attached)."""
     from dpregret.papers.ztc22 import claims as C
-    from dpregret.claims.core import Result, with_learning_gate
+    from dpregret.verdict.core import Result, with_learning_gate
 
     x = np.array([100.0, 316.0, 1000.0, 3162.0, 10000.0])
     rng = np.random.default_rng(0)
@@ -423,7 +423,7 @@ def test_privacy_rate_in_T_has_the_scenarios_frozen_rows_as_its_nonlearner():
     import pandas as pd
 
     from dpregret.papers.ztc22 import claims_linear as CL
-    from dpregret.nonlearners import LEFT_OUT
+    from dpregret.pipeline.nonlearners import LEFT_OUT
     from dpregret.papers.ztc22 import scenario as S
 
     p = dict(k=1, d_lin=2, c_grid=[0.1, 0.5], T_lin_priv=[50, 100, 200], T_lin_stat=[50, 100, 200], rho_lin=0.5,

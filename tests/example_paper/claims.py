@@ -2,7 +2,7 @@
 near-miss control (eta without the 8) and the non-learner (uniform weights) on the same draws."""
 import numpy as np
 
-from dpregret.claims.core import check_bound, claim_factory, with_nonlearner
+from dpregret.verdict.core import check_bound, claim_factory, with_nonlearner
 
 from .bounds import bound_thm_2_2
 

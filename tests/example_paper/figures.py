@@ -1,7 +1,7 @@
 """The example paper's figure: mean regret against T (log-log) with 95% bands, the bound drawn in."""
 import numpy as np
 
-from dpregret.plotting import Figure
+from dpregret.core.plotting import Figure
 
 from .bounds import bound_thm_2_2
 

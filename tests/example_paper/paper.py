@@ -13,7 +13,7 @@ PRESETS["paper"] = PRESETS["default"]
 
 
 def claims() -> dict:
-    """claim id -> Claim, for the registry (``dpregret.registry.all_claims``, ``dpregret.check``'s lookup)."""
+    """claim id -> Claim, for the registry (``dpregret.pipeline.registry.all_claims``, ``dpregret.check``'s lookup)."""
     from .claims import CLAIMS
 
     return dict(CLAIMS)

@@ -4,7 +4,7 @@ the same draws, at each horizon T."""
 import numpy as np
 import pandas as pd
 
-from dpregret.rng import ReplicateStreams, stable_key
+from dpregret.core.rng import ReplicateStreams, stable_key
 
 from .learners import eta_thm_2_2, hedge_losses
 

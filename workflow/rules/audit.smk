@@ -1,4 +1,4 @@
-# Empirical privacy audits: one job per audited mechanism (dpregret.registry.audit_specs).
+# Empirical privacy audits: one job per audited mechanism (dpregret.pipeline.registry.audit_specs).
 AUDIT = RUN.get("audit", {})
 AUDIT_CLAIM_FILES = [f"results/claims/{a}.json" for a in AUDIT.get("audits", [])]
 if "audit" in RUN["scenarios"]:

@@ -4,12 +4,12 @@ import json
 import os
 from pathlib import Path
 
-from dpregret.config import ConfigError, effective, replicate_chunks
+from dpregret.pipeline.config import ConfigError, effective, replicate_chunks
 from dpregret.papers import ENV_VAR as PAPERS_VAR
-from dpregret.provenance import ENV_VAR as PROVENANCE_VAR, provenance
-from dpregret.nonlearners import PREFIX as NONLEARNER_PREFIX
-from dpregret.report.figure_map import figure_paths
-from dpregret.scenarios.contract import user_claims
+from dpregret.core.provenance import ENV_VAR as PROVENANCE_VAR, provenance
+from dpregret.pipeline.nonlearners import PREFIX as NONLEARNER_PREFIX
+from dpregret.pipeline.report.figure_map import figure_paths
+from dpregret.core.contract import user_claims
 
 try:
     RUN = effective(config)
@@ -21,7 +21,7 @@ SEED = RUN["seed"]
 MUTATION = "results/mutation.json" if config.get("mutation", True) else []
 # the further papers of config key `papers` (dpregret.papers.register): every job registers them too
 os.environ[PAPERS_VAR] = ",".join(RUN.get("papers", {}))
-# what produced this run (dpregret.provenance): every job reads it from the environment
+# what produced this run (dpregret.core.provenance): every job reads it from the environment
 PROVENANCE = provenance(RUN, repo=workflow.basedir)
 os.environ[PROVENANCE_VAR] = json.dumps(PROVENANCE)
 ALPHA = round(1 - RUN["ci_level"], 12)
@@ -70,7 +70,7 @@ def grid_points(p):
 
 
 # Learners run through the user claims' door (user.smk): the config key learners and the built-in
-# non-learners (config key nonlearners, dpregret.nonlearners)
+# non-learners (config key nonlearners, dpregret.pipeline.nonlearners)
 USER = RUN["learners"]
 USER_CLAIMS = user_claims() if USER else {}
 
@@ -85,6 +85,6 @@ def user_check_inputs(w):
 
 def nonlearner_files(scenarios):
     """The non-learners' records of the user claims of ``scenarios`` (an input of their check rule,
-    which attaches each to the paper's claim as its non-learner control; dpregret.jobs)."""
+    which attaches each to the paper's claim as its non-learner control; dpregret.pipeline.jobs)."""
     return [f"results/claims/{cid}--learner-{name}.json" for name, spec in USER.items()
             if name.startswith(NONLEARNER_PREFIX) for cid in spec["claims"] if USER_CLAIMS[cid].scenario in scenarios]

@@ -1,8 +1,8 @@
 # Mutation suite: realistic implementation bugs patched into the library at
 # test time, each judged by the claims that must catch it on small instances derived from the
-# smoke preset (dpregret.mutation).  The mutants are the registry's.
+# smoke preset (dpregret.pipeline.mutation).  The mutants are the registry's.
 # One job: every target claim decided unpatched once, then each mutant in the registry's order
-# (mutation.runner.run_all, as `python -m dpregret.mutation`).  Five jobs (the unpatched verdicts,
+# (mutation.runner.run_all, as `python -m dpregret.pipeline.mutation`).  Five jobs (the unpatched verdicts,
 # four groups of mutants) cost about 12 s more CPU in process start-ups; the job has no input, so
 # its priority starts it first and it never runs last.
 

@@ -5,9 +5,9 @@
 #                      replicate chunk, default; "experiment": one job writes every point and chunk of an
 #                      experiment, one process start-up); PRIORITY {experiment: priority}; PLOT_EXPERIMENTS
 #                      (the tables its figures read, default all); simulate_job(params, wildcards, outputs)
-#                      or simulate(p, experiment, point, replicates, seed) (dpregret.jobs.simulate)
+#                      or simulate(p, experiment, point, replicates, seed) (dpregret.pipeline.jobs.simulate)
 #   <folder>.claims:   CLAIMS, and check_job(params, tables) or evaluate(tables, p, tol, alpha, rng_for)
-#   <folder>.figures:  the figures it draws (dpregret.report.figure_map.figure_paths) and how
+#   <folder>.figures:  the figures it draws (dpregret.pipeline.report.figure_map.figure_paths) and how
 # Tables: results/<s>/<experiment>/<point>/chunk<lo-hi>.parquet, merged to results/<s>/<experiment>.parquet.
 import importlib
 import re

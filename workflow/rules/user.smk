@@ -1,14 +1,14 @@
 # Your own learners (config key learners; README "Your own algorithm"): each runs beside the paper's
-# learner on every claim of its setting among the run's scenarios (dpregret.scenarios.contract),
+# learner on every claim of its setting among the run's scenarios (dpregret.core.contract),
 # one point per job on the paper's draws, then is decided by the paper's check with its own primary
 # control and drawn beside the paper's learner.  Claims are recorded as <claim>--learner-<name>.
 # A simulate job makes the learner's rows only: user_check puts the paper's rows beside them from the
 # pipeline's own tables (UserClaim.paper_tables), so they are not simulated twice; claims of one door
 # (UserClaim.door) share the simulation.
-# The built-in non-learners (config key nonlearners, dpregret.nonlearners: learners nonlearner_<setting>)
+# The built-in non-learners (config key nonlearners, dpregret.pipeline.nonlearners: learners nonlearner_<setting>)
 # take the same door; their records (below) are inputs of the scenario's check rule, which attaches each
 # to the paper's claim as its non-learner control (nonlearner_files, common.smk).
-from dpregret.report.figures_user import user_figure_stem
+from dpregret.pipeline.report.figures_user import user_figure_stem
 
 USER_JOBS = [(name, cid) for name, spec in USER.items() for cid in spec["claims"]]
 OWN_JOBS = [(name, cid) for name, cid in USER_JOBS if not name.startswith(NONLEARNER_PREFIX)]
@@ -57,7 +57,7 @@ rule user_check:
 
 
 # The built-in non-learners (config key nonlearners): one job per (non-learner, door) makes the learner's
-# rows at every point and decides every claim of the door (dpregret.jobs.nonlearner_door: user_simulate's
+# rows at every point and decides every claim of the door (dpregret.pipeline.jobs.nonlearner_door: user_simulate's
 # and user_check's library calls, in one process instead of one per point and claim); no figure.
 NONLEARNER_DOORS = {}
 for _name, _cid in USER_JOBS:

@@ -3,12 +3,12 @@ its primary control and its secondary controls."""
 import json
 import sys
 
-from dpregret import cpu
-from dpregret.claims.core import record
-from dpregret.claims.privacy import run_audit
-from dpregret.registry import audit_specs
+from dpregret.core import cpu
+from dpregret.verdict.core import record
+from dpregret.verdict.privacy import run_audit
+from dpregret.pipeline.registry import audit_specs
 
-cpu.require_pinned("the audit job")  # the same bits on every x86-64 CPU (dpregret.cpu)
+cpu.require_pinned("the audit job")  # the same bits on every x86-64 CPU (dpregret.core.cpu)
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")
 spec = audit_specs()[sm.wildcards.audit_id]

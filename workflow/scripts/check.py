@@ -1,7 +1,7 @@
-"""Every check job of the workflow: dpregret.jobs.check(params.group, ...) writes each claim's record."""
+"""Every check job of the workflow: dpregret.pipeline.jobs.check(params.group, ...) writes each claim's record."""
 import sys
 
-from dpregret import jobs
+from dpregret.pipeline import jobs
 
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")

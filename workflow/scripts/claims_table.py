@@ -1,10 +1,10 @@
 """results/claims.csv: one row per claim, the table users and CI read; its sidecar
-results/claims.provenance.json: what produced it (dpregret.provenance) and the effective config."""
+results/claims.provenance.json: what produced it (dpregret.core.provenance) and the effective config."""
 import json
 import sys
 
-from dpregret.provenance import current
-from dpregret.report.tables import claims_table
+from dpregret.core.provenance import current
+from dpregret.pipeline.report.tables import claims_table
 
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")

@@ -3,10 +3,10 @@ judged against those verdicts in the registry's order; results/mutation.json (sc
 import json
 import sys
 
-from dpregret import cpu
-from dpregret.mutation.runner import run_all
+from dpregret.core import cpu
+from dpregret.pipeline.mutation.runner import run_all
 
-cpu.require_pinned("the mutation job")  # the same bits on every x86-64 CPU (dpregret.cpu)
+cpu.require_pinned("the mutation job")  # the same bits on every x86-64 CPU (dpregret.core.cpu)
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")
 settings = {"base": sm.params.smoke, "tolerances": sm.params.tolerances, "seed": sm.params.seed,

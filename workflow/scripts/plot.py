@@ -1,7 +1,7 @@
-"""Every plot job of the workflow: dpregret.jobs.plot(params.group, ...) draws the rule's outputs in order."""
+"""Every plot job of the workflow: dpregret.pipeline.jobs.plot(params.group, ...) draws the rule's outputs in order."""
 import sys
 
-from dpregret import jobs
+from dpregret.pipeline import jobs
 
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")

@@ -2,8 +2,8 @@
 import json
 import sys
 
-from dpregret.report.accountant import rows as accountant_rows
-from dpregret.report.html import write_report
+from dpregret.pipeline.report.accountant import rows as accountant_rows
+from dpregret.pipeline.report.html import write_report
 
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")

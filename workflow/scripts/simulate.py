@@ -1,7 +1,7 @@
-"""Every simulate job of the workflow: dpregret.jobs.simulate(params.group, ...)."""
+"""Every simulate job of the workflow: dpregret.pipeline.jobs.simulate(params.group, ...)."""
 import sys
 
-from dpregret import jobs  # BLAS runs single-threaded in every job (dpregret.cpu)
+from dpregret.pipeline import jobs  # BLAS runs single-threaded in every job (dpregret.core.cpu)
 
 sm = snakemake  # noqa: F821
 sys.stdout = sys.stderr = open(sm.log[0], "w")

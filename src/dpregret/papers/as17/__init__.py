@@ -5,7 +5,7 @@ two check groups (``as17_experts``, ``as17_tables``: Tables 1 and 2).
 Learners (sections 2-4, Appendix D):
 
 - :mod:`.prefix_sums`: the cumulative-loss estimates an FTRL learner reads (section 3): exact,
-  Algorithm 2's TreeBasedAgg (on the core ``dpregret.tree``), fresh noise (the control);
+  Algorithm 2's TreeBasedAgg (on the core ``dpregret.core.tree``), fresh noise (the control);
 - :mod:`.ftrl`: Algorithm 1 with the entropic regulariser, exponential weights (Corollary 3.2
   item 1, Theorem 3.4's step size and bound);
 - :mod:`.experts_jit`: the experts rounds of Algorithm 1 on Algorithm 2's sums, compiled (section 3; speed only);
@@ -38,7 +38,7 @@ Claims:
   OLO trees, Theorem 3.5's FTPL tree, Lemma 4.2's Algorithm 4);
 - :mod:`.figures`: its figures (the experts' and Tables 1-2's plot groups), declared with the claims
   each shows (``FIGURES``, read by the workflow and the report);
-- :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.registry``):
+- :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.pipeline.registry``):
   its built-in learners, claims and audits;
 - :mod:`.errata`: the paper's errata;
 - :mod:`.mutants`: the realistic bugs of its learners that its claims must catch.
@@ -47,8 +47,8 @@ It imports the core (``rng``, ``tree``, ``calibration``, ``protocols``, ``enviro
 ``learners.pairwise_jit``) and the verdict layer (``claims.core``, ``claims.rates``,
 ``scenarios.contract``, the audit machinery ``claims.privacy_audit`` and ``claims.privacy_trees``'
 node-transcript helpers), never another paper nor the pipeline (the ``[tool.importlinter]``
-contracts of ``pyproject.toml``); its figures draw with the shared helpers of ``dpregret.plotting``.
+contracts of ``pyproject.toml``); its figures draw with the shared helpers of ``dpregret.core.plotting``.
 Its loss sequences in ``environments.experts``, ``environments.olo`` and
 ``environments.stochastic``; the noise calibrations it shares (``calibration.tree_lambda``,
-``fresh_lambda``) in ``dpregret.calibration``; the tree itself (``dpregret.tree``) in the core.
+``fresh_lambda``) in ``dpregret.core.calibration``; the tree itself (``dpregret.core.tree``) in the core.
 """

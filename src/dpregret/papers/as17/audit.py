@@ -1,7 +1,7 @@
-"""The privacy audits of Agarwal and Singh's own code (see :mod:`dpregret.claims.privacy`; declared by
-:func:`.paper.audits`, collected by :func:`dpregret.registry.audit_specs`), on the shared audit
-machinery (:mod:`dpregret.claims.privacy_audit`;
-the node-transcript helpers of :mod:`dpregret.claims.privacy_trees`):
+"""The privacy audits of Agarwal and Singh's own code (see :mod:`dpregret.verdict.privacy`; declared by
+:func:`.paper.audits`, collected by :func:`dpregret.pipeline.registry.audit_specs`), on the shared audit
+machinery (:mod:`dpregret.verdict.privacy_audit`;
+the node-transcript helpers of :mod:`dpregret.verdict.privacy_trees`):
 
 - :func:`tree_as17_spec` (``AUDIT-as17-lemma3.3-tree``): TreeBasedAgg, Algorithm 2 (Lemma 3.3,
   section 3), as the experts scenario runs it, on its node transcript;
@@ -20,10 +20,10 @@ import math
 
 import numpy as np
 
-from ...claims.privacy_audit import AS17, CHECK_SAMPLES, AuditSpec, chunks, independence_check, privacy_claim, SampleStreams
-from ...claims.privacy_trees import node_scores, tree_layout
-from ...rng import ReplicateStreams
-from ...tree import prefix_node_matrix
+from dpregret.verdict.privacy_audit import AS17, CHECK_SAMPLES, AuditSpec, chunks, independence_check, privacy_claim, SampleStreams
+from dpregret.verdict.privacy_trees import node_scores, tree_layout
+from dpregret.core.rng import ReplicateStreams
+from dpregret.core.tree import prefix_node_matrix
 
 
 # --- Agarwal-Singh TreeBasedAgg, node transcript ------------------------------------------
@@ -36,8 +36,8 @@ def tree_as17_spec(eps: float = 1.0, T: int = 4, N: int = 2) -> AuditSpec:
     code under audit).  Controls grosser than half_noise (lambda from the l_inf sensitivity m/eps
     -- equal to half_noise at N = 2 --, lambda = N/eps, no noise) would each cost a full sweep
     and show nothing more."""
-    from .prefix_sums import TreeSum, scaled_draws
-    from ...calibration import tree_lambda
+    from dpregret.papers.as17.prefix_sums import TreeSum, scaled_draws
+    from dpregret.core.calibration import tree_lambda
 
     lam = N * (int(math.log2(T)) + 1) / eps  # the claim's scale (Lemma 3.3 with the corrected node count)
     m = int(math.log2(T)) + 1
@@ -119,8 +119,8 @@ def olo_tree_spec(eps: float = 1.0, T: int = 2, N: int = 2) -> AuditSpec:
     v = (1, ..., 1)/sqrt(N) on the unit l2 ball, e_1 on the unit l1 ball), every other loss 0.  Scored
     on the node transcript under the claim's lambda = 2 ||Y||_1 (floor(log2 T) + 1) / eps
     (``laplace_scale_cor3_2``'s formula, written out).  Cells: (row, position)."""
-    from .prefix_sums import TreeSum, scaled_draws
-    from .olo import noise_scales
+    from dpregret.papers.as17.prefix_sums import TreeSum, scaled_draws
+    from dpregret.papers.as17.olo import noise_scales
 
     m = int(math.log2(T)) + 1
     y1 = {"sphere": math.sqrt(N), "cube": 1.0}
@@ -171,8 +171,8 @@ def ftpl_tree_spec(eps: float = 4.0, T: int = 4, N: int = 4) -> AuditSpec:
     sigma (a leaf lies in floor(log2 T) + 1 nodes), which implies the theorem's (eps, 1/T)-DP (mu =
     1.67 at the defaults: delta(eps = 4) = 0.02 < 1/4).  At these parameters the privacy term of the
     max is the larger, also at a sigma sqrt(N) times smaller."""
-    from .prefix_sums import TreeSum, scaled_draws
-    from .olo import noise_scales
+    from dpregret.papers.as17.prefix_sums import TreeSum, scaled_draws
+    from dpregret.papers.as17.olo import noise_scales
 
     m = int(math.log2(T)) + 1
     K = max(1, math.ceil(math.log2(T)))
@@ -251,11 +251,11 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
     2).  The statistical check: the forwarded noises (value minus the loss of the arm played, or
     ``v / y - l``) of the T rounds are independent (a kernel that reused a round's noise would
     forward noise-free differences)."""
-    from .bandits import Exp2, PrivateFeedback
-    from .exp2_jit import exp2_block
-    from .scrible_jit import scrible_block
-    from .bandits import row_params
-    from .scrible import blo_row_params as blo_params
+    from dpregret.papers.as17.bandits import Exp2, PrivateFeedback
+    from dpregret.papers.as17.exp2_jit import exp2_block
+    from dpregret.papers.as17.scrible_jit import scrible_block
+    from dpregret.papers.as17.bandits import row_params
+    from dpregret.papers.as17.scrible import blo_row_params as blo_params
 
     claim_lam, claim_lam_s = 1.0 / eps, 2.0 / eps
     lam, eta, gam = row_params("dp_exp2", N, T, eps)

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _validate as V
-from ...rng import ReplicateStreams
-from ...tree import TreeReleases, nodes_covering_leaf
-from .ftrl import ExpWeights
-from .prefix_sums import TreeSum, scaled_draws
+from dpregret.core import _validate as V
+from dpregret.core.rng import ReplicateStreams
+from dpregret.core.tree import TreeReleases, nodes_covering_leaf
+from dpregret.papers.as17.ftrl import ExpWeights
+from dpregret.papers.as17.prefix_sums import TreeSum, scaled_draws
 
 
 def _tile(u: np.ndarray, batch: int) -> np.ndarray:
@@ -159,7 +159,7 @@ class ExploreTreeRounds:
     Whether a round explores, and which arm it explores, depend on that round's two uniforms
     alone, and the full-information learner is fed only explored losses; so its input, and with
     it the tree's releases, do not depend on its own plays.  A block of rounds therefore takes
-    its uniforms at once and its releases from :class:`~dpregret.tree.TreeReleases` (the same
+    its uniforms at once and its releases from :class:`~dpregret.core.tree.TreeReleases` (the same
     streams, in the same order as the class) and accumulates ``sum_t <p_t, l_t>``.  Rows: one
     per eps, sharing the replicates' draws (row ``e R + r`` uses replicate ``r``), as in the class."""
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .ftrl import bound_thm3_4
-from .claims_gates import gate_T, privacy_share_regime
-from ...claims.core import (Claim, Result, check_bound, check_exact, check_rate, paired_gap, with_learning_gate,
+from dpregret.papers.as17.ftrl import bound_thm3_4
+from dpregret.papers.as17.claims_gates import gate_T, privacy_share_regime
+from dpregret.verdict.core import (Claim, Result, check_bound, check_exact, check_rate, paired_gap, with_learning_gate,
                    with_nonlearner)
 
 PAPER = "AS17"
@@ -197,7 +197,7 @@ EXACT_CLAIM = Claim(
 
 def check_draws(Ts: list[int], pad: bool = True, d: int = 2) -> Result:
     """Run TreeBasedAgg with unit draws (counts them) and with zero draws (exact sums)."""
-    from ...tree import TreeBasedAgg, draws_per_release
+    from dpregret.core.tree import TreeBasedAgg, draws_per_release
 
     failures, checked = [], 0
     for T in Ts:
@@ -224,9 +224,9 @@ def check_draws(Ts: list[int], pad: bool = True, d: int = 2) -> Result:
 
 
 def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
-    """The workflow's check job (``dpregret.jobs``): every claim per environment (bootstrap keyed
+    """The workflow's check job (``dpregret.pipeline.jobs``): every claim per environment (bootstrap keyed
     by the environment), and Lemma 3.3's exact draws."""
-    from ...claims.core import check_rng, record
+    from dpregret.verdict.core import check_rng, record
 
     p, alpha = params["p"], params["alpha"]
     out = []

@@ -1,6 +1,6 @@
 """Agarwal and Singh (ICML 2017), sections 3-4 (Tables 1 and 2): the non-learner controls and the
 learning gates of the claims (the verdict rule's "a learner that does not learn must not pass",
-:mod:`dpregret.claims.core`).
+:mod:`dpregret.verdict.core`).
 
 The trivial learner of each setting is measured on the same draws as the paper's learner and
 stored beside it in every run table, so no extra simulation is needed:
@@ -12,17 +12,17 @@ stored beside it in every run table, so no extra simulation is needed:
 - bandit linear optimisation: the centre of the domain (column ``trivial_regret``).
 
 A rate, bound or comparison claim decides that learner by its own check on the same draws
-(:func:`dpregret.claims.core.with_nonlearner`).  A claim that a non-learner meets by construction
+(:func:`dpregret.verdict.core.with_nonlearner`).  A claim that a non-learner meets by construction
 -- a paired gap (private minus non-private: 0 for a learner that ignores its feedback), a rate in
 N or in 1/eps (its regret is flat in both) -- carries a *learning gate* instead
-(:func:`dpregret.claims.core.with_learning_gate`), and its non-learner control is the
+(:func:`dpregret.verdict.core.with_learning_gate`), and its non-learner control is the
 non-learner's result on that gate:
 
 - :func:`gate_T` (a grid in T): the learner's regret grows at most as ``T^GATE_SLOPE_MAX``
-  (the upper limit of its log-log slope's interval, :func:`~dpregret.claims.core.check_rate`
+  (the upper limit of its log-log slope's interval, :func:`~dpregret.verdict.core.check_rate`
   with exponent 0.75 and no tolerance) *and* at the largest T it is at most ``GATE_SHARE_MAX``
   of the non-learner's on the same replicates (the paired upper limit of ``R - R_nl / 2`` below
-  0, :func:`~dpregret.claims.core.check_bound`);
+  0, :func:`~dpregret.verdict.core.check_bound`);
 - :func:`gate_points` (a grid in N or eps): at every point the learner's regret is at most
   ``GATE_SHARE_MAX`` of the non-learner's (paired, Bonferroni over the points).
 
@@ -35,7 +35,7 @@ import numpy as np
 
 import pandas as pd
 
-from ...claims.core import Result, check_bound, check_rate, not_in_regime
+from dpregret.verdict.core import Result, check_bound, check_rate, not_in_regime
 
 GATE_SLOPE_MAX = 0.75  # a learner's regret slope in T must stay below this (the non-learner's is 1)
 GATE_SHARE_MAX = 0.5  # and its regret below this share of the non-learner's
@@ -95,7 +95,7 @@ def privacy_share_regime(priv: pd.Series, base: pd.Series, res: Result, share_ma
     """A regret rate in T stated for the paper's sqrt(T) term (Corollary 3.2) is decided only where
     that term dominates the additive privacy term: the run must show the private-minus-non-private
     share of the mean regret, ``1 - base / priv`` (means by T), at most ``share_max`` at every T;
-    else :func:`~dpregret.claims.core.not_in_regime` with the numbers."""
+    else :func:`~dpregret.verdict.core.not_in_regime` with the numbers."""
     base = base.reindex(priv.index)
     share = 1.0 - base / priv
     numbers = {"T": [int(t) for t in priv.index], "mean_regret": priv.tolist(), "nonprivate_regret": base.tolist(),

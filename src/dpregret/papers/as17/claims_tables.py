@@ -22,10 +22,10 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from .claims_gates import gate_points, gate_T, privacy_share_regime
-from ...claims.core import (Result, check_bound, check_comparison, check_rate, claim_factory, confirm_by_se, not_in_regime,
+from dpregret.papers.as17.claims_gates import gate_points, gate_T, privacy_share_regime
+from dpregret.verdict.core import (Result, check_bound, check_comparison, check_rate, claim_factory, confirm_by_se, not_in_regime,
                    width_margin, with_learning_gate, with_nonlearner)
-from ...claims.rates import TRANSFORMS, RateSpec, select_rows, evaluate_rate
+from dpregret.verdict.rates import TRANSFORMS, RateSpec, select_rows, evaluate_rate
 
 PAPER = "AS17"
 FRESH = "fresh noise on every release without the tree (advanced composition): multiplicative O~(sqrt(T)/eps)"
@@ -122,7 +122,7 @@ def evaluate_olo_bound(df: pd.DataFrame, row: str, d_noise: dict, alpha: float) 
     ``df``: the N-grid rows of one (row, env) at one eps; ``d_noise[(N, algorithm)] = (mean, se)``
     of ``D_{D'}`` for that algorithm's lambda.  Points outside :func:`olo_regime` are reported
     (``detail["out_of_regime"]``) and decide nothing; with none inside, INCONCLUSIVE."""
-    from .olo import bound_thm3_4_quadratic, d_r_quadratic
+    from dpregret.papers.as17.olo import bound_thm3_4_quadratic, d_r_quadratic
 
     domain = "ball" if row == "sphere" else "cube"
     pts, regime = [], []
@@ -160,7 +160,7 @@ def evaluate_olo_bound(df: pd.DataFrame, row: str, d_noise: dict, alpha: float) 
 def olo_bound_results(olo: pd.DataFrame, p: dict, seed: int, alpha: float) -> dict[tuple[str, str], tuple[Result, Result]]:
     """Every ``OLO_BOUNDS`` claim per environment on the N grid at ``rate_eps``: ``{(claim id, env):
     (claim, control)}``; ``D_{D'}`` of each (N, lambda) by Monte Carlo (``p["mc_samples"]``)."""
-    from .olo import d_noise_mc
+    from dpregret.papers.as17.olo import d_noise_mc
 
     out = {}
     for cid in OLO_BOUNDS:
@@ -538,12 +538,12 @@ def decide_rate(df: pd.DataFrame, spec: RateSpec, scen: str, p: dict, tol: float
 
 
 def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
-    """The workflow's check job (``dpregret.jobs``) of Tables 1 and 2: every rate claim per
+    """The workflow's check job (``dpregret.pipeline.jobs``) of Tables 1 and 2: every rate claim per
     environment, Theorem 3.4's bounds in N, the extra claims; and the regenerated tables
     (``tables``: with the experts records, ``tables["experts"]``).  One claim's failure never
     stops the others: it is a FAIL with the reason."""
-    from .claims_table_layout import tables_frame
-    from ...claims.core import check_rng, failed, record
+    from dpregret.papers.as17.claims_table_layout import tables_frame
+    from dpregret.verdict.core import check_rng, failed, record
 
     alpha, tol, seed, history = params["alpha"], params["tolerances"], params["seed"], params["history"]
     olo_p, mab_p, blo_p = params["olo"], params["mab"], params["blo"]

@@ -2,9 +2,9 @@
 tree nodes covering a leaf, and the sensitivity of a node under replace-one neighbours, Corollary 3.2
 items 2-3), the first term of Theorem 3.4 (section 3), the parameters of Theorem 4.1 (section 4.1) and
 Appendix D's proof of Theorem 4.5 (section 4.2).  The code they concern is this folder's
-(:mod:`.olo`, :mod:`.ftrl`, :mod:`.bandits`, :mod:`.scrible`) and the shared ``dpregret.tree`` /
-``dpregret.calibration`` (the node count).  Each entry names the test that shows the disagreement
-(key ``test``); ``dpregret.errata`` lists them in the report."""
+(:mod:`.olo`, :mod:`.ftrl`, :mod:`.bandits`, :mod:`.scrible`) and the shared ``dpregret.core.tree`` /
+``dpregret.core.calibration`` (the node count).  Each entry names the test that shows the disagreement
+(key ``test``); ``dpregret.pipeline.errata`` lists them in the report."""
 
 ERRATA = [
     {"paper": "AS17", "where": "Theorem 3.1 / Lemma 3.3 (lambda = ||Y||_1 log T / eps)",

@@ -6,7 +6,7 @@ inside :class:`~dpregret.papers.as17.bandits.PrivateFeedback`, one row at a time
 The numpy classes spend ~0.35 ms per round at N = 200 and 24 rows; the rate of Table 2 in N
 needs a horizon of 1e6 at N up to 200 (README), so ``papers.as17.scenario_bandits`` runs blocks
 of rounds through :func:`exp2_block`.  The draws come from the same
-:class:`~dpregret.rng.ReplicateStreams` in the same order as the classes consume them; a
+:class:`~dpregret.core.rng.ReplicateStreams` in the same order as the classes consume them; a
 test checks that both paths agree to rounding.
 """
 from __future__ import annotations

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...learners.pairwise_jit import pairwise_base
+from dpregret.core.learners.pairwise_jit import pairwise_base
 
 
 @njit(cache=True)

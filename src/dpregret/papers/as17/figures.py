@@ -1,18 +1,18 @@
 """Agarwal-Singh figures (sections 3-4, Tables 1 and 2), the talk kind: log-log axes, confidence
-bands (``dpregret.plotting``), bounds drawn; and which figure shows which claim (:data:`FIGURES`,
+bands (``dpregret.core.plotting``), bounds drawn; and which figure shows which claim (:data:`FIGURES`,
 read by the workflow's plotting rules and the report)."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from ...claims.core import paired_gap
-from ...plotting import Figure, band, mean_ci, plot_curves, plt
-from .ftrl import bound_thm3_4
+from dpregret.verdict.core import paired_gap
+from dpregret.core.plotting import Figure, band, mean_ci, plot_curves, plt
+from dpregret.papers.as17.ftrl import bound_thm3_4
 
 # plot group -> (its directory under figures/, its figures in the order its plot job writes them,
 # each with the claims it shows): read by the workflow's plotting rule and the report
-# (dpregret.report.figure_map collects the four folders')
+# (dpregret.pipeline.report.figure_map collects the four folders')
 FIGURES = {
     "as17_experts": ("as17", (
         Figure("experts_regret_vs_T", ("AS17-thm3.4-bound", "AS17-cor3.2-regret-rate-T", "AS17-lemma3.3-draws")),
@@ -100,8 +100,8 @@ def _thm3_4_bound(row: str, g: pd.DataFrame, T: int, seed: int, samples: int = 4
     """Mean of Theorem 3.4's bound D_R/eta + eta sum ||l_t||^2/2 + D_{D'} over the replicates of
     one N-grid point (``dpregret.papers.as17.claims_tables.evaluate_olo_bound`` decides the claim with the
     configured Monte Carlo size; the figure uses ``samples``)."""
-    from .olo import bound_thm3_4_quadratic, d_r_quadratic
-    from .olo import d_noise_mc
+    from dpregret.papers.as17.olo import bound_thm3_4_quadratic, d_r_quadratic
+    from dpregret.papers.as17.olo import d_noise_mc
 
     N, eta = int(g.N.iloc[0]), float(g.eta.iloc[0])
     D, _ = d_noise_mc(row, N, T, float(g.noise_scale.iloc[0]), samples, seed)

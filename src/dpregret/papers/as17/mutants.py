@@ -3,10 +3,10 @@ Algorithm 1's exponential weights (:mod:`.ftrl`, section 3), its experts rounds 
 the sphere / cube FTRL and FTPL (:mod:`.olo`: Corollary 3.2 items 2-3, Theorem 3.5), Algorithm 4 around
 EXP2 (:mod:`.bandits`, :mod:`.exp2_jit`: section 4.1, Theorem 4.1) and around SCRiBLe (:mod:`.scrible`,
 :mod:`.scrible_jit`: section 4.2, Theorem 4.5) -- each a small edit of this folder's code, with the
-claims that must catch it.  Plain data (a ``dpregret.mutation.registry.Mutant``'s fields, an edit as
+claims that must catch it.  Plain data (a ``dpregret.pipeline.mutation.registry.Mutant``'s fields, an edit as
 ``(target, old, new)``): the mutation registry, in the pipeline, builds them and places each at its
-place in its list.  The mutants of the shared ``dpregret.tree``, ``dpregret.calibration`` and
-``dpregret.mechanisms`` that concern the paper stay in the registry."""
+place in its list.  The mutants of the shared ``dpregret.core.tree``, ``dpregret.core.calibration`` and
+``dpregret.core.mechanisms`` that concern the paper stay in the registry."""
 
 MUTANTS = [
     dict(

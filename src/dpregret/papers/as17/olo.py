@@ -33,11 +33,11 @@ import math
 
 import numpy as np
 
-from ... import _validate as V
-from ...environments.olo import DOMAINS, domain_name  # noqa: F401 (re-exported)
-from ...calibration import fresh_noise_lambda
-from ...rng import stable_key
-from ...tree import draws_per_release, nodes_covering_leaf
+from dpregret.core import _validate as V
+from dpregret.core.environments.olo import DOMAINS, domain_name  # noqa: F401 (re-exported)
+from dpregret.core.calibration import fresh_noise_lambda
+from dpregret.core.rng import stable_key
+from dpregret.core.tree import draws_per_release, nodes_covering_leaf
 
 
 
@@ -227,7 +227,7 @@ def laplace_scale_cor3_2(domain: str, N: int, T: int, eps: float) -> float:
     neighbours (Definition 2.1) a tree node changes by ``l - l'``, whose l1 norm reaches
     ``diam_1(Y) = 2 ||Y||_1`` for symmetric Y (take ``l' = -l``): 2 sqrt(N) on the sphere,
     2 on the cube.  And one leaf lies in ``floor(log2 T) + 1`` released nodes, not
-    ``ceil(log2 T)`` (see ``dpregret.tree``).  Ratio to :func:`laplace_scale_printed`:
+    ``ceil(log2 T)`` (see ``dpregret.core.tree``).  Ratio to :func:`laplace_scale_printed`:
     ``2 nodes_covering_leaf(T) / draws_per_release(T)`` (2 unless T is a power of two).
     """
     eps = V.positive("eps", eps)

@@ -1,12 +1,12 @@
 """What Agarwal and Singh's folder contributes to the pipeline's registries
-(:mod:`dpregret.registry` collects every folder's): its built-in learners, its claims and its
+(:mod:`dpregret.pipeline.registry` collects every folder's): its built-in learners, its claims and its
 privacy audits.  Light at import: each function imports the modules it needs when it runs."""
 from __future__ import annotations
 
 import math
 
-from ...protocols import LearnerSpec
-from ...rng import ReplicateStreams, stable_key
+from dpregret.core.protocols import LearnerSpec
+from dpregret.core.rng import ReplicateStreams, stable_key
 
 
 def _streams(seed: int, name: str, replicates: range, *key) -> ReplicateStreams:
@@ -14,11 +14,11 @@ def _streams(seed: int, name: str, replicates: range, *key) -> ReplicateStreams:
 
 
 def learners() -> dict[str, LearnerSpec]:
-    """name -> :class:`~dpregret.protocols.LearnerSpec`: the experts learner on TreeBasedAgg
+    """name -> :class:`~dpregret.core.protocols.LearnerSpec`: the experts learner on TreeBasedAgg
     (Algorithm 2, Theorem 3.4) and its exact-sums control, Algorithm 1 on the ball over the tree
     (Corollary 3.2), FTPL on the cube (Theorem 3.5), Algorithm 4 around EXP2 (Theorem 4.1), the
     explore-and-tree baseline (the control) and SCRiBLe on the ball (Theorem 4.5)."""
-    from . import bandits, ftrl, olo, prefix_sums, scrible
+    from dpregret.papers.as17 import bandits, ftrl, olo, prefix_sums, scrible
 
     def tree_experts(reps, N, T, seed, eps=1.0):
         lam = nodes_lambda(T, eps)
@@ -26,7 +26,7 @@ def learners() -> dict[str, LearnerSpec]:
         return ftrl.ExpWeights(ftrl.eta_thm34(N, T), prefix_sums.TreeSum(T, len(reps), N, draw))
 
     def nodes_lambda(T, eps):
-        from ...tree import nodes_covering_leaf
+        from dpregret.core.tree import nodes_covering_leaf
         return nodes_covering_leaf(T) / eps
 
     def ball_ftrl(reps, d, T, seed):
@@ -63,10 +63,10 @@ def learners() -> dict[str, LearnerSpec]:
 
 
 def claims() -> dict:
-    """claim id -> :class:`~dpregret.claims.core.Claim`: section 3's (:mod:`.claims_experts`, with
+    """claim id -> :class:`~dpregret.verdict.core.Claim`: section 3's (:mod:`.claims_experts`, with
     Lemma 3.3's exact check), then Tables 1 and 2's (:mod:`.claims_tables`: the OLO, bandit and BLO
     rates, the OLO bounds, the extra comparisons)."""
-    from . import claims_experts as experts, claims_tables as tables
+    from dpregret.papers.as17 import claims_experts as experts, claims_tables as tables
 
     out = {**experts.CLAIMS, experts.EXACT_CLAIM.claim_id: experts.EXACT_CLAIM}
     for spec in tables.OLO_SPECS + tables.MAB_SPECS + tables.BLO_SPECS:
@@ -77,10 +77,10 @@ def claims() -> dict:
 
 
 def audits() -> dict:
-    """claim id -> :class:`~dpregret.claims.privacy_audit.AuditSpec` of the audits of its own code
+    """claim id -> :class:`~dpregret.verdict.privacy_audit.AuditSpec` of the audits of its own code
     (:mod:`.audit`), built now from the library as it is: Lemma 3.3's TreeBasedAgg, Lemma 4.2's
     Algorithm 4, Corollary 3.2's OLO trees, Theorem 3.5's FTPL tree."""
-    from . import audit
+    from dpregret.papers.as17 import audit
 
     specs = (audit.tree_as17_spec(), audit.mab_feedback_spec(), audit.olo_tree_spec(), audit.ftpl_tree_spec())
     return {s.claim.claim_id: s for s in specs}

@@ -5,16 +5,16 @@ through such an estimate.  Each class has ``estimate`` (the current ``L~_t``, sh
 ``(B, d)``) and ``step(l_t)``; the noisy ones draw through ``draw(k) -> (B, k, d)``.
 
 - :class:`ExactSum`: no privacy (the non-private baseline).
-- :class:`TreeSum`: Algorithm 2, TreeBasedAgg (``dpregret.tree``).
+- :class:`TreeSum`: Algorithm 2, TreeBasedAgg (``dpregret.core.tree``).
 - :class:`FreshNoise`: fresh noise on every release, no tree (negative control).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ... import _validate as V
-from ...rng import ReplicateStreams
-from ...tree import Draw, TreeBasedAgg, TreeReleases
+from dpregret.core import _validate as V
+from dpregret.core.rng import ReplicateStreams
+from dpregret.core.tree import Draw, TreeBasedAgg, TreeReleases
 
 
 def scaled_draws(streams: ReplicateStreams, scales, d: int, kind: str = "laplace") -> Draw:
@@ -49,7 +49,7 @@ class ExactSum:
 
 class TreeSum:
     """Prefix sums released by TreeBasedAgg; :meth:`block` runs blocks of steps through
-    :class:`~dpregret.tree.TreeReleases` (same draws; the two paths are not mixed)."""
+    :class:`~dpregret.core.tree.TreeReleases` (same draws; the two paths are not mixed)."""
 
     def __init__(self, T: int, B: int, d: int, draw: Draw):
         self.tree = TreeBasedAgg(T, d, draw, B)
@@ -78,7 +78,7 @@ class FreshNoise:
 
     Each loss enters all later releases, so privacy needs composition over the T
     releases; with advanced composition the per-release scale grows like sqrt(T)/eps
-    (:func:`dpregret.calibration.fresh_noise_lambda`): the multiplicative regret of the pre-tree approaches.
+    (:func:`dpregret.core.calibration.fresh_noise_lambda`): the multiplicative regret of the pre-tree approaches.
     """
 
     def __init__(self, B: int, d: int, draw: Draw):

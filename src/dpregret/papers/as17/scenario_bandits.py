@@ -30,8 +30,8 @@ non-learner's on the same losses) and the trivial maximum ``sum_t max_i l_t,i - 
 (``max_regret``).  Sequences (``env``): ``stochastic``, ``switching``, ``periodic``
 (:class:`PeriodicExperts`) and ``signed`` (:class:`SignedExperts`, Theorem 4.1's bound grid).
 
-Your own learner (``dpregret.scenarios.contract``): Algorithm 4 is a black-box
-reduction, so any non-private bandit learner (``dpregret.protocols``, setting ``bandit``) is
+Your own learner (``dpregret.core.contract``): Algorithm 4 is a black-box
+reduction, so any non-private bandit learner (``dpregret.core.protocols``, setting ``bandit``) is
 run as its base learner by :func:`simulate`'s ``learners`` (:func:`run_user_block`, one round
 at a time) on the paper rows' loss blocks and noise draws, and :data:`USER_CLAIMS` declares the
 claim that holds for any such learner: the rate in T of Table 2 row 2 (``AS17-T2-mab-rate-T``),
@@ -44,12 +44,12 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ... import _validate as V
-from ...environments.experts import KINDS, StochasticExperts, SwitchingExperts
-from .bandits import ExploreTreeRounds, bound_thm4_1, exp2_params_thm4_1, row_params
-from .exp2_jit import exp2_block, exp2_block_pulled
-from ...protocols import build_learner, check_makes, check_play
-from ...rng import ReplicateStreams, stable_key
+from dpregret.core import _validate as V
+from dpregret.core.environments.experts import KINDS, StochasticExperts, SwitchingExperts
+from dpregret.papers.as17.bandits import ExploreTreeRounds, bound_thm4_1, exp2_params_thm4_1, row_params
+from dpregret.papers.as17.exp2_jit import exp2_block, exp2_block_pulled
+from dpregret.core.protocols import build_learner, check_makes, check_play
+from dpregret.core.rng import ReplicateStreams, stable_key
 
 SCENARIO = "as17_mab"
 BLOCK_DOUBLES = 2**20  # draws per replicate-round buffered per kernel call: memory only, the numbers are the same
@@ -225,9 +225,9 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
 
 # --- your own learner as Algorithm 4's base learner ---------------------------------
 SIGNATURE = "make(R, N, T, lam, streams)"
-SIGNATURE_DOC = ("make(R, N, T, lam, streams) -> a bandit learner (dpregret.protocols) for R replicate rows on N arms "
+SIGNATURE_DOC = ("make(R, N, T, lam, streams) -> a bandit learner (dpregret.core.protocols) for R replicate rows on N arms "
                  "and horizon T, fed losses plus Laplace(lam) noise (lam = 1/eps, Lemma 4.2); streams: a "
-                 "dpregret.rng.ReplicateStreams for its own randomness (R rows, keyed by the scenario point and its name)")
+                 "dpregret.core.rng.ReplicateStreams for its own randomness (R rows, keyed by the scenario point and its name)")
 
 
 def streams_of(root_seed: int, point: tuple, name: str, replicates: Sequence[int]) -> ReplicateStreams:
@@ -360,7 +360,7 @@ def _user_claim():
     noisy losses).  Points: the T grid ``p["T"]`` on the stochastic sequence at ``rate_eps``, with
     the paper's plan for that claim (``dp_exp2`` and the baseline ``explore_tree``, the whole
     noise vector as the pipeline's T grid draws it, so the paper's rows are the pipeline's)."""
-    from ...scenarios.contract import PaperOnDoor, UserClaim, in_order
+    from dpregret.core.contract import PaperOnDoor, UserClaim, in_order
 
     def simulate_point(p, point, reps, seed, learners):
         r = p["rate_eps"]
@@ -370,7 +370,7 @@ def _user_claim():
         return df
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from .claims_tables import mab_rate_T_claim
+        from dpregret.papers.as17.claims_tables import mab_rate_T_claim
         return mab_rate_T_claim(runs, p["rate_eps"], tol, alpha, rng_for, name)
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
@@ -402,7 +402,7 @@ def paper_exp2(root_seed: int, N: int, T: int, gap: float, replicates: Sequence[
     """The paper's learner in this signature at the stochastic point (N, T, gap): EXP2 with Theorem
     4.1's eta and gamma for eps = 1/lam, drawing its arms from the paper rows' stream (not from
     ``streams``), so the door plays the compiled kernel's arms."""
-    from .bandits import Exp2
+    from dpregret.papers.as17.bandits import Exp2
 
     def make(R, N_, T_, lam, streams):
         _, eta, gam = row_params("dp_exp2", N_, T_, 1.0 / lam)
@@ -412,7 +412,7 @@ def paper_exp2(root_seed: int, N: int, T: int, gap: float, replicates: Sequence[
 
 
 PAPER_TABLE = "results/as17/mab/runs.parquet"  # the pipeline's table of the paper's rows (rule as17_tables_merge)
-# Theorem 4.1's rate in T holds for any bandit learner inside Algorithm 4 (dpregret.scenarios.contract)
+# Theorem 4.1's rate in T holds for any bandit learner inside Algorithm 4 (dpregret.core.contract)
 USER_CLAIMS = (_user_claim(),)
 
 
@@ -433,7 +433,7 @@ def grid_plan(p: dict, grid: str) -> dict[str, list]:
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
-    """The workflow's simulate job (``dpregret.jobs``): one (env, grid, N, T, replicate chunk), or
+    """The workflow's simulate job (``dpregret.pipeline.jobs``): one (env, grid, N, T, replicate chunk), or
     every T of the bound grid in one process (each output its own point, named
     ``results/as17/mab/{env}/{grid}_N{N}_T{T}/chunk{lo-hi}.parquet``: the same numbers as one job per
     point, the start-up paid once).  Lemma 4.3's noisy-loss regret is needed on the T grid only;

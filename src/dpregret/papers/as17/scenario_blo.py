@@ -22,12 +22,12 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ... import _validate as V
-from ...environments.olo import best_in_hindsight
-from .scenario_olo import ENVS, loss_block, loss_source  # the same sequences as Table 1 (fixed: a fixed leader)
-from .scrible import blo_row_params as params  # noqa: F401 (the scenario's name)
-from .scrible_jit import scrible_block
-from ...rng import ReplicateStreams, stable_key
+from dpregret.core import _validate as V
+from dpregret.core.environments.olo import best_in_hindsight
+from dpregret.papers.as17.scenario_olo import ENVS, loss_block, loss_source  # the same sequences as Table 1 (fixed: a fixed leader)
+from dpregret.papers.as17.scrible import blo_row_params as params  # noqa: F401 (the scenario's name)
+from dpregret.papers.as17.scrible_jit import scrible_block
+from dpregret.core.rng import ReplicateStreams, stable_key
 
 SCENARIO = "as17_blo"
 BLOCK = 4096  # rounds per kernel call (memory only: any value gives the same draws)
@@ -84,7 +84,7 @@ def grid_plan(p: dict, grid: str) -> dict[str, list]:
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
-    """The workflow's simulate job (``dpregret.jobs``): one (domain, env, grid, T, replicate chunk),
+    """The workflow's simulate job (``dpregret.pipeline.jobs``): one (domain, env, grid, T, replicate chunk),
     or every T of a fixed-leader grid in one process (each output its own point, named
     ``results/as17/blo/{row}/{env}/{grid}_T{T}/chunk{lo-hi}.parquet``: the same numbers as one job
     per point, the start-up paid once)."""

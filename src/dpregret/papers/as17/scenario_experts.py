@@ -2,7 +2,7 @@
 
 Algorithm 1 with the entropic regulariser (exponential weights) on TreeBasedAgg prefix
 sums, ``lambda = N * nodes_covering_leaf(T) / eps`` (Corollary 3.2, item 1, with the
-leaf-covering count as the ``log T`` factor, see ``dpregret.tree``), ``eta`` from
+leaf-covering count as the ``log T`` factor, see ``dpregret.core.tree``), ``eta`` from
 :func:`dpregret.papers.as17.ftrl.eta_thm34`.  Beside it, on the same loss sequence (common
 random numbers): the non-private learner with the same ``eta`` and the fresh-noise
 learner (negative control, eps-DP without the tree).
@@ -19,13 +19,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ... import _validate as V
-from ...environments.experts import KINDS, StochasticExperts, SwitchingExperts
-from .ftrl import ExpWeights, bound_thm3_4, eta_thm34  # noqa: F401 (bound re-exported)
-from ...calibration import fresh_lambda, tree_lambda
-from .prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
-from ...rng import ReplicateStreams, stable_key
-from ...tree import draws_per_release
+from dpregret.core import _validate as V
+from dpregret.core.environments.experts import KINDS, StochasticExperts, SwitchingExperts
+from dpregret.papers.as17.ftrl import ExpWeights, bound_thm3_4, eta_thm34  # noqa: F401 (bound re-exported)
+from dpregret.core.calibration import fresh_lambda, tree_lambda
+from dpregret.papers.as17.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
+from dpregret.core.rng import ReplicateStreams, stable_key
+from dpregret.core.tree import draws_per_release
 
 SCENARIO = "as17_experts"
 ALGORITHMS = ("nonprivate", "tree", "fresh_noise")
@@ -34,7 +34,7 @@ ENVS = KINDS + ("fixed",)
 
 class FixedExperts:
     """A deterministic oblivious sequence whose leader is fixed from round 1 (the mean of
-    :class:`~dpregret.environments.experts.StochasticExperts`): expert 0 has loss ``1/2 - gap``
+    :class:`~dpregret.core.environments.experts.StochasticExperts`): expert 0 has loss ``1/2 - gap``
     in every round, every other expert ``1/2``.
 
     Exponential weights' regret is path-independent to first order (the potential telescopes),
@@ -195,7 +195,7 @@ def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, 
     ``tap`` (:func:`simulate`) gets the initial release's noise (the K scaled draws summed, a copy)
     and the fresh sums' scaled first draw, then each block's losses and standard draws before the
     kernel reads them."""
-    from .experts_jit import accumulate, experts_block
+    from dpregret.papers.as17.experts_jit import accumulate, experts_block
 
     K = draws_per_release(T)
     levels = T.bit_length()
@@ -263,7 +263,7 @@ def d_noise_mc(N: int, T: int, eps: float, samples: int, root_seed: int) -> tupl
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
-    """The workflow's simulate job (``dpregret.jobs``): every T of one (env, replicate chunk) of the
+    """The workflow's simulate job (``dpregret.pipeline.jobs``): every T of one (env, replicate chunk) of the
     experts runs (each output ``results/as17/experts/{env}/T{T}/chunk{lo-hi}.parquet`` its own point),
     or the Monte Carlo ``D_{D'}`` of every (T, eps) of the run (``d_noise.parquet``)."""
     p, seed = params["p"], params["seed"]

@@ -19,7 +19,7 @@ the step size ``eta``, the realised ``sum_sq_dual = sum_t ||l_t||_2^2 / 2`` and 
 comparator's size ``comparator = -min_X <L_T, x>`` (``||L_T||_2`` on the ball, ``||L_T||_1``
 on the cube), which is also the regret of the non-learner frozen at the centre 0 on the same
 losses.  Sequences (``env``): ``fixed`` (:class:`FixedOLO`, a fixed leader), ``stochastic`` and
-``switching`` (``dpregret.environments.olo``).  :func:`d_noise_mc` estimates ``D_{D'}`` by Monte
+``switching`` (``dpregret.core.environments.olo``).  :func:`d_noise_mc` estimates ``D_{D'}`` by Monte
 Carlo.
 """
 from __future__ import annotations
@@ -29,12 +29,12 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ... import _validate as V
-from ...environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
-from .olo import BallFTRL, CubeFTRL, FTPLLinear, d_r_quadratic, eta_ftrl
-from .prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
-from ...rng import ReplicateStreams, stable_key
-from .olo import ROW_DOMAIN as DOMAIN, d_noise_mc, noise_scales  # noqa: F401 (the scenario's names)
+from dpregret.core import _validate as V
+from dpregret.core.environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
+from dpregret.papers.as17.olo import BallFTRL, CubeFTRL, FTPLLinear, d_r_quadratic, eta_ftrl
+from dpregret.papers.as17.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
+from dpregret.core.rng import ReplicateStreams, stable_key
+from dpregret.papers.as17.olo import ROW_DOMAIN as DOMAIN, d_noise_mc, noise_scales  # noqa: F401 (the scenario's names)
 
 SCENARIO = "as17_olo"
 BLOCK_DOUBLES = 2**18  # (rows x rounds x N) per block: memory only, the numbers are the same to rounding
@@ -56,7 +56,7 @@ ENVS = KINDS + ("fixed",)
 
 class FixedOLO:
     """A deterministic oblivious sequence with a fixed leader (the mean of
-    :class:`~dpregret.environments.olo.StochasticOLO`): ``l_t = mu u`` in every round, ``u`` the
+    :class:`~dpregret.core.environments.olo.StochasticOLO`): ``l_t = mu u`` in every round, ``u`` the
     all-ones direction on the boundary of Y.  FTRL with R = ||x||^2 pays its ramp to the boundary,
     about ``D_R / eta`` = Theta(sqrt(T)) at the tuned eta, once ``mu T >> 1 / eta``; flips of the
     leader do not raise it (the 4-phase ``switching`` sequence gives a regret near 0 after its last
@@ -66,7 +66,7 @@ class FixedOLO:
     (s ~ polylog / eps).  No randomness: only the learners' noise varies across replicates."""
 
     def __init__(self, domain: str, N: int, mu: float):
-        from ...environments.olo import direction
+        from dpregret.core.environments.olo import direction
         self.N = V.integer("N", N)
         self.mu = V.probability("mu", mu, open_left=False, open_right=False)
         self.u = direction(domain, self.N)
@@ -196,7 +196,7 @@ def grid_mu(p: dict, grid: str, row: str, env: str) -> float:
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
-    """The workflow's simulate job (``dpregret.jobs``): every point of the job's grids for one
+    """The workflow's simulate job (``dpregret.pipeline.jobs``): every point of the job's grids for one
     replicate chunk, each written to its own file
     ``results/as17/olo/{row}/{env}/{grid}_N{N}_T{T}/chunk{lo-hi}.parquet`` (row and env read from
     the path: the R grid's job holds every FTRL row of one env).  Grid ``R``: the T grid of

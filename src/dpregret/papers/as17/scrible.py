@@ -32,9 +32,9 @@ import math
 
 import numpy as np
 
-from ... import _validate as V
-from ...calibration import fresh_noise_lambda
-from ...rng import ReplicateStreams
+from dpregret.core import _validate as V
+from dpregret.core.calibration import fresh_noise_lambda
+from dpregret.core.rng import ReplicateStreams
 
 DOMAINS = ("ball", "cube")
 

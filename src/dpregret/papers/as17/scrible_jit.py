@@ -5,7 +5,7 @@ compiled with numba: the same arithmetic as :class:`dpregret.papers.as17.scrible
 The numpy class spends ~90 us per round on ~25 small array operations at 16 rows; the
 SCRiBLe T-rate needs horizons of 1e6 and more (its local slope reaches 1/2 only slowly,
 README), so the scenario runs blocks of rounds through :func:`scrible_block`.  The random
-numbers are drawn per block from the same :class:`~dpregret.rng.ReplicateStreams` in the
+numbers are drawn per block from the same :class:`~dpregret.core.rng.ReplicateStreams` in the
 same order as the class consumes them, so both paths see identical draws; a test checks
 that they agree to rounding.
 """

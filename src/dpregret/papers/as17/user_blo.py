@@ -1,5 +1,5 @@
 """Your own bandit linear optimisation learner inside Agarwal and Singh's Algorithm 4 (ICML 2017,
-section 4.2, Theorem 4.5, Table 2 row 1): the ``bco`` setting (``dpregret.protocols``:
+section 4.2, Theorem 4.5, Table 2 row 1): the ``bco`` setting (``dpregret.core.protocols``:
 ``predict()`` -> ``(R, n)`` points of K, ``update((R,) loss values)``).
 
 Algorithm 4 is a black-box reduction: it asks its base learner for a point ``y_t`` of K, plays
@@ -35,7 +35,7 @@ draw of the pipeline, and the learner and its control get the same ones).
 ``make(R, domain, T, lam, streams)`` builds the learner: ``domain`` a :class:`Domain` (``name``
 ``"ball"`` or ``"cube"``, so that a learner can pick its barrier; ``n`` the dimension;
 ``contains``, ``project``), ``T`` the horizon, ``lam`` the Laplace scale of the feedback's noise
-vector, ``streams`` a :class:`~dpregret.rng.ReplicateStreams` for its own randomness, keyed by
+vector, ``streams`` a :class:`~dpregret.core.rng.ReplicateStreams` for its own randomness, keyed by
 the scenario point and the learner's name (the same for the learner and its control).
 """
 from __future__ import annotations
@@ -45,21 +45,21 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ... import _validate as V
-from ...environments.olo import best_in_hindsight
-from .scrible import Scrible, theorem_4_5_eta
-from ...protocols import build_learner, check_makes, check_play
-from ...rng import ReplicateStreams, stable_key
-from . import scenario_blo as B
+from dpregret.core import _validate as V
+from dpregret.core.environments.olo import best_in_hindsight
+from dpregret.papers.as17.scrible import Scrible, theorem_4_5_eta
+from dpregret.core.protocols import build_learner, check_makes, check_play
+from dpregret.core.rng import ReplicateStreams, stable_key
+from dpregret.papers.as17 import scenario_blo as B
 
 SCENARIO = B.SCENARIO
 CONTROL = "composed"  # a user learner ``name``'s control rows: ``name@composed``
 SIGNATURE = "make(R, domain, T, lam, streams)"
-SIGNATURE_DOC = ("make(R, domain, T, lam, streams) -> a bco learner (dpregret.protocols: predict() -> (R, n) points "
+SIGNATURE_DOC = ("make(R, domain, T, lam, streams) -> a bco learner (dpregret.core.protocols: predict() -> (R, n) points "
                  "of K, update((R,) loss values)) for R replicate rows; domain: the decision set (domain.name 'ball' "
                  "or 'cube', domain.n its dimension, domain.contains(x), domain.project(x)); T the horizon; lam the "
                  "Laplace scale of the noise vector Z_t in the forwarded <l_t + Z_t, y_t>; streams: a "
-                 "dpregret.rng.ReplicateStreams for its own randomness")
+                 "dpregret.core.rng.ReplicateStreams for its own randomness")
 TOL = 1e-9  # how far outside K a play may lie (rounding)
 try:  # np.einsum without its Python dispatch (optimize=False calls exactly this): the same numbers
     from numpy._core.multiarray import c_einsum as _einsum
@@ -376,7 +376,7 @@ def _user_claim(dom: str):
     Algorithm 4's base learner.  Points: the preset's T grid ``p["T"]`` at ``rate_eps`` on the
     stochastic sequence, with the paper's rows of that claim (``dp_scrible`` and its control
     ``dp_scrible_composed``, the pipeline's T-grid rows)."""
-    from ...scenarios.contract import PaperOnDoor, UserClaim, in_order
+    from dpregret.core.contract import PaperOnDoor, UserClaim, in_order
 
     def simulate_point(p, point, reps, seed, learners):
         r = p["rate_eps"]
@@ -387,7 +387,7 @@ def _user_claim(dom: str):
         return df
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from .claims_tables import blo_rate_T_claim
+        from dpregret.papers.as17.claims_tables import blo_rate_T_claim
         return blo_rate_T_claim(runs, dom, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
@@ -425,5 +425,5 @@ def paper_scrible(root_seed: int, point: tuple, replicates: Sequence[int]) -> Ca
     return make
 
 
-# Theorem 4.5's rate in T holds for any BLO learner inside Algorithm 4 (dpregret.scenarios.contract)
+# Theorem 4.5's rate in T holds for any BLO learner inside Algorithm 4 (dpregret.core.contract)
 USER_CLAIMS = (_user_claim("ball"), _user_claim("cube"))

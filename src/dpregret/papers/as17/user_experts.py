@@ -1,4 +1,4 @@
-"""Your own experts learner beside Agarwal and Singh's Algorithm 1 (ICML 2017, section 3): the full-information experts setting (``dpregret.protocols``: ``predict()`` ->
+"""Your own experts learner beside Agarwal and Singh's Algorithm 1 (ICML 2017, section 3): the full-information experts setting (``dpregret.core.protocols``: ``predict()`` ->
 ``(R, N)`` weights on the simplex, ``update((R, N) losses)``).
 
 The privacy of Algorithm 1/2 comes from the tree: the prefix sums ``L~_0, L~_1, ..., L~_T``
@@ -46,17 +46,17 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ...calibration import fresh_lambda, tree_lambda
-from .prefix_sums import FreshNoise, scaled_draws
-from ...protocols import build_learner, check_makes, check_play
-from ...rng import ReplicateStreams, stable_key
-from ...tree import TreeReleases
-from . import scenario_experts as X
+from dpregret.core.calibration import fresh_lambda, tree_lambda
+from dpregret.papers.as17.prefix_sums import FreshNoise, scaled_draws
+from dpregret.core.protocols import build_learner, check_makes, check_play
+from dpregret.core.rng import ReplicateStreams, stable_key
+from dpregret.core.tree import TreeReleases
+from dpregret.papers.as17 import scenario_experts as X
 
 SCENARIO = X.SCENARIO
 ROLES = ("nonprivate", "fresh_noise")  # a user learner ``name``'s twin and control rows: ``name@<role>``
 SIGNATURE = "make(R, N, T)"
-SIGNATURE_DOC = ("make(R, N, T) -> an experts learner (dpregret.protocols: predict() -> (R, N) weights on the "
+SIGNATURE_DOC = ("make(R, N, T) -> an experts learner (dpregret.core.protocols: predict() -> (R, N) weights on the "
                  "simplex, update((R, N) losses)) for R replicate rows, N experts and horizon T; the wrapper feeds "
                  "it the increments of the tree's private prefix sums (no eps needed)")
 BLOCK = 4096  # rounds of losses and releases made at once (speed only: the same draws)
@@ -303,14 +303,14 @@ def _user_claim():
     decides the paper's claim per environment, ``...--stochastic`` and ``...--switching``; the
     stochastic one is the environment whose gap is not driven by the sequence's switches, and
     the one the other AS17 user claim uses)."""
-    from ...scenarios.contract import PaperOnDoor, UserClaim, in_order
+    from dpregret.core.contract import PaperOnDoor, UserClaim, in_order
 
     def simulate_point(p, point, reps, seed, learners):
         return simulate(USER_ENV, int(p["N"]), int(point), [p["rate_eps"]], reps, seed, gap=p["gap"],
                         phases=p["phases"], learners=learners)
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from .claims_experts import gap_rate_T_claim
+        from dpregret.papers.as17.claims_experts import gap_rate_T_claim
         return gap_rate_T_claim(runs, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
@@ -339,10 +339,10 @@ def _user_claim():
 def paper_expweights(R: int, N: int, T: int):
     """The paper's learner in this signature: exponential weights with Theorem 3.4's eta, reading
     the running sum of what it is fed (the door feeds L~_0, then the increments of the releases)."""
-    from .ftrl import ExpWeights, eta_thm34
-    from .prefix_sums import ExactSum
+    from dpregret.papers.as17.ftrl import ExpWeights, eta_thm34
+    from dpregret.papers.as17.prefix_sums import ExactSum
     return ExpWeights(eta_thm34(N, T), ExactSum(R, N))
 
 
-# Corollary 3.2's additive gap holds for any post-processing of the tree's releases (dpregret.scenarios.contract)
+# Corollary 3.2's additive gap holds for any post-processing of the tree's releases (dpregret.core.contract)
 USER_CLAIMS = (_user_claim(),)

@@ -1,6 +1,6 @@
 """Your own online linear optimisation learner beside Agarwal and Singh's Algorithm 1 over the
 sphere and the cube (ICML 2017, section 3, Table 1 rows 2-3, Corollary 3.2 items 2-3): the
-full-information OLO setting (``dpregret.protocols``: ``predict()`` -> ``(R, d)`` points of X,
+full-information OLO setting (``dpregret.core.protocols``: ``predict()`` -> ``(R, d)`` points of X,
 ``update((R, d) linear losses)``), X the unit l2 ball (``domain = "ball"``, the sphere row) or
 the cube ``[-1, 1]^d`` (``domain = "cube"``).
 
@@ -49,20 +49,20 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ... import _validate as V
-from ...environments.olo import best_in_hindsight
-from .prefix_sums import scaled_draws
-from ...protocols import build_learner, check_makes, check_play
-from ...rng import ReplicateStreams, stable_key
-from . import scenario_olo as X
-from .user_experts import running_sum, play_on_releases  # the same feed in both full-information settings
+from dpregret.core import _validate as V
+from dpregret.core.environments.olo import best_in_hindsight
+from dpregret.papers.as17.prefix_sums import scaled_draws
+from dpregret.core.protocols import build_learner, check_makes, check_play
+from dpregret.core.rng import ReplicateStreams, stable_key
+from dpregret.papers.as17 import scenario_olo as X
+from dpregret.papers.as17.user_experts import running_sum, play_on_releases  # the same feed in both full-information settings
 
 SCENARIO = X.SCENARIO
 ROWS = ("sphere", "cube")  # Algorithm 1's rows (Corollary 3.2 items 2-3); FTPL's is not a post-processing claim here
 ROLES = ("nonprivate", "fresh_noise")  # a user learner ``name``'s twin and control rows: ``name@<role>``
 RESERVED = ("nonprivate", "tree", "fresh_noise", "wrong_sensitivity")  # the paper's FTRL rows
 SIGNATURE = "make(R, d, T, domain)"
-SIGNATURE_DOC = ("make(R, d, T, domain) -> an olo learner (dpregret.protocols: predict() -> (R, d) points of X, "
+SIGNATURE_DOC = ("make(R, d, T, domain) -> an olo learner (dpregret.core.protocols: predict() -> (R, d) points of X, "
                  "update((R, d) linear losses)) for R replicate rows, dimension d, horizon T and X the unit l2 ball "
                  "(domain 'ball') or the cube [-1, 1]^d (domain 'cube'); the wrapper feeds it the increments of the "
                  "tree's private prefix sums (no eps needed)")
@@ -172,7 +172,7 @@ def _user_claim(row: str):
     Points: the preset's T grid ``p["T"]`` at ``rate_eps`` on the stochastic environment (the
     pipeline decides the paper's claim per environment; the stochastic one is the environment the
     other AS17 user claims use).  The rows carry ``grid = "T"`` (the pipeline's T grid)."""
-    from ...scenarios.contract import PaperOnDoor, UserClaim, in_order
+    from dpregret.core.contract import PaperOnDoor, UserClaim, in_order
 
     if row not in ROWS:
         raise ValueError(f"row must be one of {ROWS}, got {row!r}")
@@ -184,7 +184,7 @@ def _user_claim(row: str):
         return df
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from .claims_tables import olo_gap_rate_T_claim
+        from dpregret.papers.as17.claims_tables import olo_gap_rate_T_claim
         return olo_gap_rate_T_claim(runs, row, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
@@ -220,10 +220,10 @@ def _user_claim(row: str):
 def paper_ftrl(R: int, d: int, T: int, domain: str):
     """The paper's learner in this signature: Algorithm 1 (FTRL with R = ||x||^2 and the scenario's
     eta) on ``domain``, reading the running sum of what it is fed."""
-    from .olo import BallFTRL, CubeFTRL, d_r_quadratic, eta_ftrl
-    from .prefix_sums import ExactSum
+    from dpregret.papers.as17.olo import BallFTRL, CubeFTRL, d_r_quadratic, eta_ftrl
+    from dpregret.papers.as17.prefix_sums import ExactSum
     return (BallFTRL if domain == "ball" else CubeFTRL)(eta_ftrl(d_r_quadratic(domain, d), T / 2.0), ExactSum(R, d))
 
 
-# Corollary 3.2's additive gap holds for any post-processing of the tree's releases (dpregret.scenarios.contract)
+# Corollary 3.2's additive gap holds for any post-processing of the tree's releases (dpregret.core.contract)
 USER_CLAIMS = tuple(_user_claim(r) for r in ROWS)

@@ -17,15 +17,15 @@ in one folder:
 - :mod:`.mutants`: the realistic bugs of its learners that its claims must catch;
 - :mod:`.audit`: the privacy audits of PRIVATEBANDIT's released round sums (Lemmas 5.1, 5.4, section 5);
 - :mod:`.user`: a user's learner inside PRIVATEBANDIT's privacy mechanism (Theorem 1.1, Lemmas 5.2, 5.5);
-- :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.registry``):
+- :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.pipeline.registry``):
   its built-in learner, claims and audits.
 
 It imports the core (``rng``, ``tree``, ``calibration``, ``mechanisms``, ``protocols``,
 ``environments``) and the verdict layer (``claims.core``, ``claims.privacy_audit``,
 ``scenarios.contract``), never another paper nor the pipeline (the ``[tool.importlinter]``
-contracts of ``pyproject.toml``); its figures draw with the shared helpers of ``dpregret.plotting``.
+contracts of ``pyproject.toml``); its figures draw with the shared helpers of ``dpregret.core.plotting``.
 The paper's noise calibrations (Lemmas 5.1, 5.4:
 ``calibration.laplace_lambda_lemma5_1``, ``gaussian_sigma_lemma5_4``) stay in the shared
-``dpregret.calibration``, and its domains and losses (``environments.polytopes``,
-``environments.bco``) in ``dpregret.environments``.
+``dpregret.core.calibration``, and its domains and losses (``environments.polytopes``,
+``environments.bco``) in ``dpregret.core.environments``.
 """

@@ -1,6 +1,6 @@
 """Ene, Nguyen, Vladu (AAAI 2021), section 5 (privacy analysis): the audit specs of PRIVATEBANDIT
 (Lemmas 5.1 and 5.4) on its released round sums, declared by :func:`.paper.audits` and collected by
-:func:`dpregret.registry.audit_specs`, on the shared audit machinery (:mod:`dpregret.claims.privacy_audit`)."""
+:func:`dpregret.pipeline.registry.audit_specs`, on the shared audit machinery (:mod:`dpregret.verdict.privacy_audit`)."""
 from __future__ import annotations
 
 import math
@@ -9,10 +9,10 @@ import numpy as np
 import scipy  # scipy.optimize loads on first use
 from scipy import special
 
-from ... import mechanisms as M
-from ...rng import ReplicateStreams
-from ...tree import nodes_covering_leaf
-from ...claims.privacy_audit import CHECK_SAMPLES, ENV, AuditSpec, chunks, privacy_claim, independence_check, SampleStreams
+from dpregret.core import mechanisms as M
+from dpregret.core.rng import ReplicateStreams
+from dpregret.core.tree import nodes_covering_leaf
+from dpregret.verdict.privacy_audit import CHECK_SAMPLES, ENV, AuditSpec, chunks, privacy_claim, independence_check, SampleStreams
 
 
 # --- Ene-Nguyen-Vladu Lemmas 5.1 / 5.4: PRIVATEBANDIT's released round sums -----------------
@@ -104,9 +104,9 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
     n^(1/2) L / sigma, a claim that is tight, so sigma / 2 (2 mu) is caught; the exact check
     confirms that this mu meets the lemma's (eps, delta) (analytic Gaussian mechanism, Balle &
     Wang 2018) and records the excess."""
-    from ...environments.polytopes import Simplex
-    from .learners import algorithm1_parameters, batch_schedule, batch_sensitivity, private_bandit
-    from ...tree import draws_per_release
+    from dpregret.core.environments.polytopes import Simplex
+    from dpregret.papers.env21.learners import algorithm1_parameters, batch_schedule, batch_sensitivity, private_bandit
+    from dpregret.core.tree import draws_per_release
 
     L = 1.0
     D = Simplex(dim + 1).D

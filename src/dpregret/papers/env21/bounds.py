@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 
-from ... import _validate as V
-from .learners import algorithm1_parameters, batch_schedule
+from dpregret.core import _validate as V
+from dpregret.papers.env21.learners import algorithm1_parameters, batch_schedule
 
 
 def bound_lemma_c2(T_batch: int, n: int, L: float, D: float, zeta: float, *, tight: bool = False) -> float:

@@ -37,11 +37,11 @@ import pandas as pd
 
 from dataclasses import replace
 
-from . import search as private_bandit_search
-from ...claims.core import (
+from dpregret.papers.env21 import search as private_bandit_search
+from dpregret.verdict.core import (
     Result, check_bound, check_exact, claim_factory, paired_gap, samples_by, select, with_learning_gate, with_nonlearner,
 )
-from .rates import (
+from dpregret.papers.env21.rates import (
     FROZEN, FROZEN_NAME, rate_T, thm1_1, gap_rate, learning_gate, nonlearner_rate, slope_difference,
 )
 
@@ -398,8 +398,8 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
 
 
 def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
-    """The workflow's check job (``dpregret.jobs``): every claim's record."""
+    """The workflow's check job (``dpregret.pipeline.jobs``): every claim's record."""
     import sys
 
-    from ...claims.core import evaluate_records
+    from dpregret.verdict.core import evaluate_records
     return evaluate_records(sys.modules[__name__], "env21", params, tables), {}

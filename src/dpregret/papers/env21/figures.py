@@ -1,7 +1,7 @@
 """Ene-Nguyen-Vladu figures: regret vs T (T^(3/4) drawn), privacy gap vs n and vs eps for
 both noises, oracle calls and wall time against the projection baseline, and the measured
 quantities of Lemmas C.2, C.5 and 4.1 against their bounds.  Mean with t-interval bands
-(``dpregret.plotting.mean_ci``); on log axes a band reaching 0 is cut at a tenth of the mean.
+(``dpregret.core.plotting.mean_ci``); on log axes a band reaching 0 is cut at a tenth of the mean.
 
 Outputs (in order): ``env21_regret_vs_T.png``, ``env21_gap_vs_n.png``,
 ``env21_gap_vs_eps.png``, ``env21_cost.png``, ``env21_bounds.png``, as :data:`FIGURES` declares
@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...claims.core import paired_gap
-from ...plotting import Figure, mean_ci, plt
+from dpregret.verdict.core import paired_gap
+from dpregret.core.plotting import Figure, mean_ci, plt
 
 # plot group -> (its directory under figures/, its figures in the order its plot job writes them,
 # each with the claims it shows): read by the workflow's plotting rule and the report
-# (dpregret.report.figure_map collects the four folders')
+# (dpregret.pipeline.report.figure_map collects the four folders')
 FIGURES = {
     "env21": ("env21", (
         Figure("env21_regret_vs_T", ("ENV-lemma3.1-rate-T", "ENV-lemma3.1-rate-T-tree", "ENV-lemma3.1-rate-T-switching",
@@ -195,4 +195,4 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     _save(fig, outputs[4])
 
 
-draw = env21_figures  # the plot job of the generic rules (dpregret.jobs.plot): draw(tables, p, alpha, outputs)
+draw = env21_figures  # the plot job of the generic rules (dpregret.pipeline.jobs.plot): draw(tables, p, alpha, outputs)

@@ -4,7 +4,7 @@ for one round of ``T_batch`` steps, one row at a time.
 
 What stays in numpy (per round, so the random numbers are the numpy path's): the directions
 ``w ~ N(0, I_dim)`` are drawn for the whole round at once from the same stream (a
-:class:`~dpregret.rng.ReplicateStreams` serves its replicate's uniforms sequentially, so one
+:class:`~dpregret.core.rng.ReplicateStreams` serves its replicate's uniforms sequentially, so one
 request of ``(T_batch, dim)`` gives exactly the draws of ``T_batch`` requests of ``(dim,)``),
 normalised, and mapped to ambient coordinates ``Q u`` by one matrix product; the tree
 aggregation (one release per round) and the played point are computed as before.
@@ -16,7 +16,7 @@ with exact line search on ``||x||^2 / 2 + <lin, x>``.  Row ``b`` uses replicate 
 the directions (the variants of one call share their directions; see ``papers.env21.scenario``).
 The reductions may be reassociated (``fastmath``): the numbers agree with the numpy path to
 rounding (tests: 1e-9), not bit for bit.  They are the same on every CPU: the workflow compiles
-for numba's ``generic`` x86-64 target (:mod:`dpregret.cpu`), which has no FMA to contract into and
+for numba's ``generic`` x86-64 target (:mod:`dpregret.core.cpu`), which has no FMA to contract into and
 one vector width, so every host runs the same machine code (tests/test_cross_cpu.py).
 """
 from __future__ import annotations

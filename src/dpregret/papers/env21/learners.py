@@ -51,13 +51,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ... import _validate as V
-from ...calibration import gaussian_sigma_lemma5_4, laplace_lambda_lemma5_1
-from ...environments.bco import DistanceLosses
-from ...environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope
-from ...rng import ReplicateStreams, draw_laplace, draw_normal
-from ...tree import TreeBasedAgg, draws_per_release
-from .jit import L1BALL, SIMPLEX, TREE, fw_round
+from dpregret.core import _validate as V
+from dpregret.core.calibration import gaussian_sigma_lemma5_4, laplace_lambda_lemma5_1
+from dpregret.core.environments.bco import DistanceLosses
+from dpregret.core.environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope
+from dpregret.core.rng import ReplicateStreams, draw_laplace, draw_normal
+from dpregret.core.tree import TreeBasedAgg, draws_per_release
+from dpregret.papers.env21.jit import L1BALL, SIMPLEX, TREE, fw_round
 
 NOISES = ("none", "laplace", "gaussian")
 

@@ -2,10 +2,10 @@
 14's sign, the released sums it must step on, its Frank-Wolfe step and smoothing radius) and of
 NOISYOCO (Algorithm 2, section 4.1: its step and mirror sign), each a small edit of :mod:`.learners`,
 :mod:`.jit` or :mod:`.noisy_oco`, with the claims that must catch it.  Plain data (a
-``dpregret.mutation.registry.Mutant``'s fields, an edit as ``(target, old, new)``): the mutation
+``dpregret.pipeline.mutation.registry.Mutant``'s fields, an edit as ``(target, old, new)``): the mutation
 registry, in the pipeline, builds them, each group at its place in the registry's order.  The
-mutants of the paper's noise calibrations (Lemmas 5.1, 5.4: ``dpregret.calibration``) and of the
-simplex's oracle (``env-lmo-argmax``, which also edits ``dpregret.environments.polytopes``) edit
+mutants of the paper's noise calibrations (Lemmas 5.1, 5.4: ``dpregret.core.calibration``) and of the
+simplex's oracle (``env-lmo-argmax``, which also edits ``dpregret.core.environments.polytopes``) edit
 shared modules and stay in the registry."""
 
 # Algorithm 1's logic: line 14 as printed, and a learner that steps on the exact sums

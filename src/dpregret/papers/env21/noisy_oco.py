@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ... import _validate as V
-from ...environments.polytopes import Polytope
-from .learners import checkpoint_grid, normal_draws, replicate_count
+from dpregret.core import _validate as V
+from dpregret.core.environments.polytopes import Polytope
+from dpregret.papers.env21.learners import checkpoint_grid, normal_draws, replicate_count
 
 
 @dataclass

@@ -1,37 +1,37 @@
 """What Ene, Nguyen and Vladu's folder contributes to the pipeline's registries
-(:mod:`dpregret.registry` collects every folder's): its built-in learner, its claims and its
+(:mod:`dpregret.pipeline.registry` collects every folder's): its built-in learner, its claims and its
 privacy audits.  Light at import: each function imports the modules it needs when it runs."""
 from __future__ import annotations
 
 import math
 
-from ...protocols import LearnerSpec
+from dpregret.core.protocols import LearnerSpec
 
 
 def learners() -> dict[str, LearnerSpec]:
-    """name -> :class:`~dpregret.protocols.LearnerSpec`: Algorithm 1's learner on the simplex
+    """name -> :class:`~dpregret.core.protocols.LearnerSpec`: Algorithm 1's learner on the simplex
     (Frank-Wolfe, one linear-optimisation step a round)."""
 
     def frank_wolfe(reps, n, T, seed):  # Algorithm 1's learner on the simplex, one LMO step a round
-        from ...environments.polytopes import make_domain
-        from .learners import FrankWolfeOCO
+        from dpregret.core.environments.polytopes import make_domain
+        from dpregret.papers.env21.learners import FrankWolfeOCO
         return FrankWolfeOCO(make_domain("simplex", n), len(reps), 1.0 / math.sqrt(T), 1)
 
     return {"frank_wolfe": LearnerSpec("frank_wolfe", "oco_polytope", "ENV21", frank_wolfe)}
 
 
 def claims() -> dict:
-    """claim id -> :class:`~dpregret.claims.core.Claim` (:mod:`.claims`)."""
-    from .claims import CLAIMS
+    """claim id -> :class:`~dpregret.verdict.core.Claim` (:mod:`.claims`)."""
+    from dpregret.papers.env21.claims import CLAIMS
 
     return dict(CLAIMS)
 
 
 def audits() -> dict:
-    """claim id -> :class:`~dpregret.claims.privacy_audit.AuditSpec` of PRIVATEBANDIT's released
+    """claim id -> :class:`~dpregret.verdict.privacy_audit.AuditSpec` of PRIVATEBANDIT's released
     round sums (:mod:`.audit`; Lemma 5.1's Laplace, Lemma 5.4's Gaussian), built now from the
     library as it is."""
-    from .audit import env_releases_spec
+    from dpregret.papers.env21.audit import env_releases_spec
 
     specs = (env_releases_spec("laplace"), env_releases_spec("gaussian"))
     return {s.claim.claim_id: s for s in specs}

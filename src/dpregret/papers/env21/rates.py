@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...claims.core import (
+from dpregret.verdict.core import (
     Result, check_bound, check_rate, confirm_by_se, fit_slope, not_in_regime, samples_by, select, width_margin,
     with_learning_gate, with_nonlearner,
 )
@@ -106,13 +106,13 @@ def _regime_numbers(g: pd.DataFrame, frozen: pd.DataFrame, x: str, alg: str, reg
 
 def gap_rate(cid: str, g: pd.DataFrame, frozen: pd.DataFrame, x: str, alg: str, ctl: str, exponent: float,
              tol: float, alpha: float, rng_for, regime: dict, invert: bool = False) -> tuple[Result, Result]:
-    """A rate of the privacy gap (``g``: :func:`~dpregret.claims.core.paired_gap` rows with ``gap``
+    """A rate of the privacy gap (``g``: :func:`~dpregret.verdict.core.paired_gap` rows with ``gap``
     and ``regret_none``) in ``x`` (``invert``: in 1/x), decided only where it measures a learner's
     privacy cost: at the points where the privacy term dominates (noise share ``gap / regret >=
     regime["noise_share_min"]``) and the learner learns (regret ``<= regime["trivial_share_max"]``
     x the frozen centre's, same draws).  With >= 4 such points spanning >= 1 decade the claim and
     its control are decided there; otherwise on the whole grid, recorded INCONCLUSIVE "not in
-    the regime" with the numbers per point (:func:`~dpregret.claims.core.not_in_regime`).  Either
+    the regime" with the numbers per point (:func:`~dpregret.verdict.core.not_in_regime`).  Either
     way with the learning gate (:func:`learning_gate`, on the points decided) and the frozen
     centre on it as the non-learner control."""
     nums = _regime_numbers(g, frozen, x, alg, regime)
@@ -186,8 +186,8 @@ def slope_difference(x, a: list[np.ndarray], b: list[np.ndarray], alpha: float, 
 def _noise_ratios(a: pd.DataFrame, kind: str) -> dict:
     """The noise-to-smoothing ratio r = eta E||Z|| / zeta (papers.env21.learners.noise_to_smoothing) per T
     of the grid, at the claim's eps and at eps = 10, with D / zeta (saturation)."""
-    from ...calibration import lemma5_noise_scale as noise_scale
-    from .learners import noise_to_smoothing
+    from dpregret.core.calibration import lemma5_noise_scale as noise_scale
+    from dpregret.papers.env21.learners import noise_to_smoothing
     out = {"T": [], "eps": float(a.eps.iloc[0]), "at_eps": [], "eps_10": [], "D_over_zeta": []}
     for T, g in a.groupby("T"):
         d, L, D, delta = int(g.dim.iloc[0]), float(g.L.iloc[0]), float(g.D.iloc[0]), float(g.delta.iloc[0])

@@ -13,14 +13,14 @@ import math
 import numpy as np
 import pandas as pd
 
-from ...calibration import noise_mu
-from ...environments.bco import DistanceLosses, stationary_distance
-from ...environments.polytopes import Polytope
-from .learners import batch_schedule, private_bandit
-from .bounds import (
+from dpregret.core.calibration import noise_mu
+from dpregret.core.environments.bco import DistanceLosses, stationary_distance
+from dpregret.core.environments.polytopes import Polytope
+from dpregret.papers.env21.learners import batch_schedule, private_bandit
+from dpregret.papers.env21.bounds import (
     bound_cor_c5, bound_lemma3_1, bound_lemma5_2, bound_lemma5_5, bound_lemma_c2,
 )
-from ...rng import ReplicateStreams, RowStreams, stable_key
+from dpregret.core.rng import ReplicateStreams, RowStreams, stable_key
 
 
 # ------------------------------------------------------------------------------ streams

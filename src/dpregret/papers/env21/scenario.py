@@ -104,16 +104,16 @@ import time
 import numpy as np
 import pandas as pd
 
-from ...calibration import lemma5_noise_scale
-from ...environments.bco import DistanceLosses, OffsetLosses, stationary_distance
-from ...environments.polytopes import L1Ball, make_domain, two_call_domain
-from .noisy_oco import noisy_oco
-from .learners import algorithm1_parameters, batch_schedule, private_bandit, projected_bandit
-from .bounds import bound_lemma4_1, bound_lemma5_2, bound_lemma5_5
-from ...rng import stable_key
-from .rates import PAPER_LEARNER, REFERENCE, USER_RATE_ROLES
-from .learners import FrozenCentre
-from .run import NONLEARNER, RoundMeter, row_bounds, variant_frame, frozen_frame, run_variants, env21_streams, rate_losses
+from dpregret.core.calibration import lemma5_noise_scale
+from dpregret.core.environments.bco import DistanceLosses, OffsetLosses, stationary_distance
+from dpregret.core.environments.polytopes import L1Ball, make_domain, two_call_domain
+from dpregret.papers.env21.noisy_oco import noisy_oco
+from dpregret.papers.env21.learners import algorithm1_parameters, batch_schedule, private_bandit, projected_bandit
+from dpregret.papers.env21.bounds import bound_lemma4_1, bound_lemma5_2, bound_lemma5_5
+from dpregret.core.rng import stable_key
+from dpregret.papers.env21.rates import PAPER_LEARNER, REFERENCE, USER_RATE_ROLES
+from dpregret.papers.env21.learners import FrozenCentre
+from dpregret.papers.env21.run import NONLEARNER, RoundMeter, row_bounds, variant_frame, frozen_frame, run_variants, env21_streams, rate_losses
 
 EXPERIMENTS = ("rates", "n", "eps", "cost", "noisyoco")
 RATE_DOMAINS = ("simplex", "spanning_tree")
@@ -197,7 +197,7 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     if not paper:
         if dom_name != "simplex" or not learners:
             raise ValueError("paper=False needs learners on the simplex (their rows are the only rows)")
-        from .user import user_rates
+        from dpregret.papers.env21.user import user_rates
         return pd.concat([user_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()],
                          ignore_index=True)
     main = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig)]
@@ -233,7 +233,7 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "rates", dom_name, dom.n, d, T, L, dom.D
     if learners and dom_name == "simplex":  # after the paper's rows, which they leave unchanged
-        from .user import user_rates
+        from dpregret.papers.env21.user import user_rates
         user = [user_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()]
         df = pd.concat([df, *user], ignore_index=True)
     return df
@@ -416,7 +416,7 @@ def simulate_all(p: dict, reps, seed: int) -> dict[str, pd.DataFrame]:
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
-    """The workflow's simulate job (``dpregret.jobs``): one point of one experiment, one replicate
+    """The workflow's simulate job (``dpregret.pipeline.jobs``): one point of one experiment, one replicate
     chunk (``point``: "name:value", a name such as "all" or a domain, or an int)."""
     lo, hi = map(int, wildcards["chunk"].split("-"))
     pt = wildcards["point"]
@@ -434,13 +434,13 @@ def _paper_rows(tables, p, point):
 
 
 def _user_claim(cid: str):
-    from ...scenarios.contract import PaperOnDoor, UserClaim
+    from dpregret.core.contract import PaperOnDoor, UserClaim
 
     noise = {"ENV-lemma5.2-rate-T": "Laplace noise of Lemma 5.1", "ENV-lemma5.5-rate-T": "Gaussian noise of Lemma 5.4",
              "ENV-thm1.1-rate-T": "Laplace (Lemma 5.1) and Gaussian (Lemma 5.4) noise, the worse of the two"}[cid]
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from .rates import rate_T_claims
+        from dpregret.papers.env21.rates import rate_T_claims
         return rate_T_claims(runs, p, tol, alpha, rng_for, name=name, claims=(cid,))[cid]
 
     paper_rows = ("none", "laplace", "gaussian", "fixed_noise", "none_slow_zeta", "fixed_noise_slow_zeta",
@@ -469,10 +469,10 @@ def _user_claim(cid: str):
 
 
 def _paper_frank_wolfe(p, point, reps, seed):
-    from .user import paper_frank_wolfe
+    from dpregret.papers.env21.user import paper_frank_wolfe
     return paper_frank_wolfe(p, int(point), reps, seed)
 
 
 # Theorem 1.1 and Lemmas 5.2 / 5.5 (rates in T) hold for any OCO learner of the rounds inside
-# PRIVATEBANDIT's privacy mechanism (dpregret.scenarios.contract)
+# PRIVATEBANDIT's privacy mechanism (dpregret.core.contract)
 USER_CLAIMS = tuple(_user_claim(c) for c in ("ENV-thm1.1-rate-T", "ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T"))

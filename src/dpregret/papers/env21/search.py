@@ -32,12 +32,12 @@ import math
 
 import numpy as np
 
-from ...calibration import noise_mu
-from ...environments.bco import DistanceLosses
-from ...environments.polytopes import Simplex
-from ...rng import ReplicateStreams, stable_key
-from .learners import batch_schedule, private_bandit
-from .bounds import bound_cor_c5, bound_lemma_c2
+from dpregret.core.calibration import noise_mu
+from dpregret.core.environments.bco import DistanceLosses
+from dpregret.core.environments.polytopes import Simplex
+from dpregret.core.rng import ReplicateStreams, stable_key
+from dpregret.papers.env21.learners import batch_schedule, private_bandit
+from dpregret.papers.env21.bounds import bound_cor_c5, bound_lemma_c2
 
 SEED = 20211  # fixed: the search is a deterministic computation, not a replicate of the run
 REPLICATES = 4

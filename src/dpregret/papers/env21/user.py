@@ -10,8 +10,8 @@ prefix sums only (post-processing: private whatever the learner).  The proof use
 learner only that it is a (noisy) OCO method with O(D kappa T_round^(1/2)) regret on the
 linear losses <g~_R, x> (Lemma 4.1 for NOISYOCO, Lemma C.2 for kappa); Algorithm 1's learner
 is Frank-Wolfe on ||x||^2 / 2 + <eta s~, x>, one LMO call per bandit step.  So a user's
-``oco`` learner (dpregret.protocols) takes that place: :func:`private_bandit_around` runs
-the mechanism (the paper's privacy noise, calibrated by dpregret.calibration, on the
+``oco`` learner (dpregret.core.protocols) takes that place: :func:`private_bandit_around` runs
+the mechanism (the paper's privacy noise, calibrated by dpregret.core.calibration, on the
 paper's direction and noise streams) around it.  The learner sees only what Algorithm 1's
 learner sees: the domain (LMO, projection), the number of rounds, Lemma C.2's bound on
 ||g~_R|| and, after each round, the increment s~_R - s~_(R-1) of the released sums.
@@ -30,14 +30,14 @@ import time
 import numpy as np
 import pandas as pd
 
-from ...environments.bco import DistanceLosses
-from ...environments.polytopes import Polytope, make_domain
-from .learners import algorithm1_parameters, batch_schedule
-from .bounds import bound_lemma_c2
-from ...rng import RowStreams
-from .rates import PAPER_LEARNER, REFERENCE, USER_RATE_ROLES, rate_T_algs  # noqa: F401 (re-exported)
-from .learners import FrankWolfeOCO, FrozenCentre  # noqa: F401 (re-exported)
-from .run import row_bounds, env21_streams, rate_losses
+from dpregret.core.environments.bco import DistanceLosses
+from dpregret.core.environments.polytopes import Polytope, make_domain
+from dpregret.papers.env21.learners import algorithm1_parameters, batch_schedule
+from dpregret.papers.env21.bounds import bound_lemma_c2
+from dpregret.core.rng import RowStreams
+from dpregret.papers.env21.rates import PAPER_LEARNER, REFERENCE, USER_RATE_ROLES, rate_T_algs  # noqa: F401 (re-exported)
+from dpregret.papers.env21.learners import FrankWolfeOCO, FrozenCentre  # noqa: F401 (re-exported)
+from dpregret.papers.env21.run import row_bounds, env21_streams, rate_losses
 
 
 
@@ -55,9 +55,9 @@ def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | No
     released sums.  ``G = (Lemma C.2's bound)^(1/2)`` at this zeta (default Algorithm 1's).
     Returns per row ``regret`` at T, ``best``, the learner's ``oracle_calls`` / ``projections``
     (on its own copy of the domain) and the run's parameters."""
-    from .learners import noise_draw
-    from ...protocols import check_play
-    from ...tree import TreeBasedAgg
+    from dpregret.papers.env21.learners import noise_draw
+    from dpregret.core.protocols import check_play
+    from dpregret.core.tree import TreeBasedAgg
 
     t0 = time.perf_counter()
     T, d, n, L, D = losses.T, domain.dim, domain.n, losses.L, domain.D
@@ -165,9 +165,9 @@ def paper_frank_wolfe(p: dict, T: int, reps, seed: int):
     does not hand a learner L~_0, the tree's noise-only release before the first round, which the fast
     path's first Frank-Wolfe steps use: this learner gets it out of band (``s0``), drawn from fresh
     streams of the paper's noise keys, so that through the door it plays the fast path's rounds."""
-    from ...calibration import lemma5_noise_scale
-    from ...tree import TreeBasedAgg
-    from .learners import noise_draw
+    from dpregret.core.calibration import lemma5_noise_scale
+    from dpregret.core.tree import TreeBasedAgg
+    from dpregret.papers.env21.learners import noise_draw
 
     dom = make_domain("simplex", p["n_simplex"])
     d, L, delta = dom.dim, float(p["L"]), float(p["delta"])

@@ -12,11 +12,11 @@ Learning" (NeurIPS 2019; the appendix proofs in his 2021 thesis, chapter 3), in 
 - :mod:`.errata`: the paper's errata (Lemma 4, eq. (3.3.4), Theorems 10-12);
 - :mod:`.mutants`: the realistic bugs of its learners that its claims must catch;
 - :mod:`.user`: a user's learner in Algorithm 2's black-box slot (Sec. 3.3.1);
-- :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.registry``):
+- :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.pipeline.registry``):
   its built-in learners and claims.
 
 It imports the core (``rng``, ``mechanisms``, ``protocols``, ``environments``) and the verdict
 layer (``claims.core``, ``scenarios.contract``), never another paper nor the pipeline (the
 ``[tool.importlinter]`` contracts of ``pyproject.toml``); its figures draw with the shared helpers
-of ``dpregret.plotting``.
+of ``dpregret.core.plotting``.
 """

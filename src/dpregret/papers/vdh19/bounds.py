@@ -14,8 +14,8 @@ import math
 import numpy as np
 from scipy import special as sp
 
-from ... import _validate as V
-from .learners import SQRT_PI, PrivatePotential, SparsePotential, positive_array
+from dpregret.core import _validate as V
+from dpregret.papers.vdh19.learners import SQRT_PI, PrivatePotential, SparsePotential, positive_array
 
 __all__ = [
     "ERRATA", "CONSTANTS", "bound_thm10", "bound_thm11", "bound_thm12", "bound_eq3_3_5", "bound_adagrad", "bound_ogd",

@@ -26,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import bounds as vdh_bounds
-from ...claims.core import (Result, check_bound, check_comparison, check_exact, check_rate, claim_factory, margin_of, paired_gap,
+from dpregret.papers.vdh19 import bounds as vdh_bounds
+from dpregret.verdict.core import (Result, check_bound, check_comparison, check_exact, check_rate, claim_factory, margin_of, paired_gap,
                    samples_by, select, with_learning_gate, with_nonlearner)
 
 PAPER = "VDH19"  # dpregret.papers
@@ -566,8 +566,8 @@ def _learner_summary(mino: pd.DataFrame, placement: str, alg: str) -> dict:
 
 
 def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
-    """The workflow's check job (``dpregret.jobs``): every claim's record."""
+    """The workflow's check job (``dpregret.pipeline.jobs``): every claim's record."""
     import sys
 
-    from ...claims.core import evaluate_records
+    from dpregret.verdict.core import evaluate_records
     return evaluate_records(sys.modules[__name__], "vdh19", params, tables), {}

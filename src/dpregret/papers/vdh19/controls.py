@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _validate as V
-from . import learners as vdh
+from dpregret.core import _validate as V
+from dpregret.papers.vdh19 import learners as vdh
 
 
 class Frozen:

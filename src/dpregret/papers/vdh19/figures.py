@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...claims.core import select
-from ...plotting import Figure, plot_curves, plt
-from . import bounds as vdh_bounds
+from dpregret.verdict.core import select
+from dpregret.core.plotting import Figure, plot_curves, plt
+from dpregret.papers.vdh19 import bounds as vdh_bounds
 
 # plot group -> (its directory under figures/, its figures in the order its plot job writes them,
 # each with the claims it shows): read by the workflow's plotting rule and the report
-# (dpregret.report.figure_map collects the four folders')
+# (dpregret.pipeline.report.figure_map collects the four folders')
 FIGURES = {
     "vdh19": ("vdh19", (
         Figure("vdh19_regret_vs_T", ("VDH-thm10-printed-bound", "VDH-thm10-proof-bound", "VDH-thm12-printed-bound",
@@ -194,4 +194,4 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
         _save(fig, outputs[4])
 
 
-draw = vdh19_figures  # the plot job of the generic rules (dpregret.jobs.plot): draw(tables, p, alpha, outputs)
+draw = vdh19_figures  # the plot job of the generic rules (dpregret.pipeline.jobs.plot): draw(tables, p, alpha, outputs)

@@ -39,8 +39,8 @@ import math
 import numpy as np
 from scipy import special as sp
 
-from ... import _validate as V
-from ...mechanisms import local_laplace_scale
+from dpregret.core import _validate as V
+from dpregret.core.mechanisms import local_laplace_scale
 
 __all__ = [
     "ERRATA", "bet_radius", "log_prediction", "prediction", "prediction_printed_3_3_4",
@@ -290,7 +290,7 @@ class SparsePotential(PrivatePotential):
 
     ``G``, ``b``: scalars or length-d arrays (``G_j`` bounds ``|E g~_{t,j}|``; with the local
     Laplace randomiser of Lemma 4 this is the coordinate bound ``bound_j`` of
-    :func:`dpregret.mechanisms.local_laplace_randomiser`, 1 in the lemma).  The noise levels
+    :func:`dpregret.core.mechanisms.local_laplace_randomiser`, 1 in the lemma).  The noise levels
     ``tau_j`` are not inputs: the learner never sees them, and coordinates with
     ``tau_j = inf`` (no noise) are handled exactly like the others.
     """

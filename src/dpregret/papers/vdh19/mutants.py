@@ -1,9 +1,9 @@
 """Van der Hoeven 2019's mutants: realistic bugs of Algorithm 1 (Sec. 3.3, eq. (3.3.2), Lemma 7's
 prior support C = 1/(5G)) and of Algorithm 2's direction learner (Sec. 3.3.1), each a small edit
-of :mod:`.learners`, with the claims that must catch it.  Plain data (a ``dpregret.mutation.registry.Mutant``'s
+of :mod:`.learners`, with the claims that must catch it.  Plain data (a ``dpregret.pipeline.mutation.registry.Mutant``'s
 fields, an edit as ``(target, old, new)``): the mutation registry, in the pipeline, builds them; the
 mechanism mutants of the paper's audits (Lemma 4, the l2 randomiser) edit the shared
-``dpregret.mechanisms`` and stay in the registry."""
+``dpregret.core.mechanisms`` and stay in the registry."""
 
 MUTANTS = [
     dict(

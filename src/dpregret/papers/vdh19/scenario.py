@@ -46,7 +46,7 @@ Experiments (one tidy table each; one row per algorithm x point x replicate x co
   (``D = u_max``) and the non-learner ``frozen`` (Algorithm 3 frozen at 0).  Per-coordinate
   ``sum_t g~_{t,j}^2`` of the support are kept (``sum_sq_c<j>``) for Theorem 11.
 
-Your own learner (this module's ``USER_CLAIMS``, :mod:`dpregret.scenarios.contract`; the wrapper is ``papers.vdh19.user``):
+Your own learner (this module's ``USER_CLAIMS``, :mod:`dpregret.core.contract`; the wrapper is ``papers.vdh19.user``):
 a user's OCO learner ``make(R, d, r)`` goes in Algorithm 2's black-box slot, the direction learner
 ``A_Z`` on the unit ball (``r = 1``; ``user.UserDirection``, ``user.user_reduction``), with Algorithm 1 learning
 the norm as in ``alg2``: Lemma 9 splits the regret into Algorithm 1's and ``||u|| R^Z``, and the
@@ -63,7 +63,7 @@ variant and algorithm, so all of them see the same data and noise draws (common 
 numbers), and the ``minority_eps``/``minority_n`` runs share their draws with the ``minority``
 run of the same T.  Replicates are given as a range; results do not depend on the chunking.
 
-Layout: the instances are built in :mod:`dpregret.environments.absolute_loss`, the controls are
+Layout: the instances are built in :mod:`dpregret.core.environments.absolute_loss`, the controls are
 :mod:`dpregret.papers.vdh19.controls`, and the rounds run in :mod:`dpregret.papers.vdh19.run`.
 """
 from __future__ import annotations
@@ -73,13 +73,13 @@ import math
 import numpy as np
 import pandas as pd
 
-from ... import _validate as V
-from ...environments.absolute_loss import fixed_direction, sphere_abs_mean, wdbc_problem
-from . import learners as vdh
-from .controls import FixedStepOGD, Frozen, LazySparsePotential, PrintedRule
-from ...mechanisms import l2_laplace_randomiser, local_laplace_randomiser
-from ...rng import ReplicateStreams, stable_key
-from .run import Grouped, Masks, tidy_rows, run_learners
+from dpregret.core import _validate as V
+from dpregret.core.environments.absolute_loss import fixed_direction, sphere_abs_mean, wdbc_problem
+from dpregret.papers.vdh19 import learners as vdh
+from dpregret.papers.vdh19.controls import FixedStepOGD, Frozen, LazySparsePotential, PrintedRule
+from dpregret.core.mechanisms import l2_laplace_randomiser, local_laplace_randomiser
+from dpregret.core.rng import ReplicateStreams, stable_key
+from dpregret.papers.vdh19.run import Grouped, Masks, tidy_rows, run_learners
 
 EXPERIMENTS = ("minority", "minority_eps", "minority_n", "unorm", "sparse")
 PLACEMENTS = ("none", "random", "adversarial", "uniform")
@@ -151,7 +151,7 @@ def _minority_run(p, experiment, T, variants, reps, seed, algs, users=None) -> p
 
     learners = _minority_learners(p, T, d, variants, w_star, algs)
     if users:
-        from .user import user_reduction
+        from dpregret.papers.vdh19.user import user_reduction
     for name, make in (users or {}).items():  # after the paper's: they do not move its draws or rows
         if name in learners or name in PAPER_ALGS:
             raise ValueError(f"learner name {name!r} is taken by the paper's rows; choose another")
@@ -173,7 +173,7 @@ def simulate_minority(p: dict, T: int, reps, seed: int, learners: dict | None = 
                       paper_algs: tuple[str, ...] | None = None) -> pd.DataFrame:
     """The privacy-caring minority at one T (wdbc), placements none/random/adversarial/uniform.
 
-    ``learners``: ``{name: make}`` of direction learners (``dpregret.protocols`` setting
+    ``learners``: ``{name: make}`` of direction learners (``dpregret.core.protocols`` setting
     ``oco``; ``make(R, d, r)`` builds one for ``R`` rows on the ball of radius ``r = 1``), each
     run as Algorithm 2's ``A_Z`` (``user.user_reduction``) beside the paper's learners, on the
     same data, positions and noise draws; its rows are ``alg = name`` at every placement, like
@@ -307,7 +307,7 @@ def experiments(p: dict) -> dict[str, list[str]]:
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
-    """The workflow's simulate job (``dpregret.jobs``): points (``T<value>`` or ``all``) and replicate
+    """The workflow's simulate job (``dpregret.pipeline.jobs``): points (``T<value>`` or ``all``) and replicate
     chunks of one experiment, each output ``results/vdh19/{experiment}/{point}/chunk{lo-hi}.parquet``
     its own independent call (one job per experiment: the same numbers, one start-up)."""
     import re
@@ -334,12 +334,12 @@ def _paper_rows(tables, p, point):
 
 
 def _user_claim(placement: str):
-    from ...scenarios.contract import PaperOnDoor, UserClaim
+    from dpregret.core.contract import PaperOnDoor, UserClaim
 
     cid = "VDH-sec3.4-minority-cost-rate-T" + ("" if placement == "random" else f"-{placement}")
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from .claims import minority_cost_claim
+        from dpregret.papers.vdh19.claims import minority_cost_claim
         return minority_cost_claim(runs, placement, tol, alpha, rng_for, cid, alg=name)
 
     return UserClaim(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import learners as vdh
+from dpregret.papers.vdh19 import learners as vdh
 
 
 class UserDirection:
@@ -30,7 +30,7 @@ class UserDirection:
 
     def predict(self) -> np.ndarray:
         if self._z is None:
-            from ...protocols import check_play
+            from dpregret.core.protocols import check_play
 
             z = np.asarray(self.learner.predict(), dtype=float)
             check_play("oco", z, self.n, self.d)

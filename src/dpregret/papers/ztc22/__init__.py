@@ -23,13 +23,13 @@
 - :mod:`.errata`: the paper's errata (Sec. 1.1: the RDP -> DP conversion, Definition 2);
 - :mod:`.mutants`: the realistic bugs of Algorithm 1, eq. (6) and the DP-SGD baseline that its
   claims and audits must catch;
-- :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.registry``):
+- :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.pipeline.registry``):
   its built-in learners, claims and audits.
 
 It imports the core (``rng``, ``tree``, ``protocols``, ``environments``, the shared OCO learners
 ``learners.oco`` and ``learners.pairwise_jit``) and the verdict layer (``claims.core``,
 ``claims.privacy_audit``, ``scenarios.contract``), never another paper nor the pipeline (the
 ``[tool.importlinter]`` contracts of ``pyproject.toml``); its figures draw with the shared helpers of
-``dpregret.plotting``.  The audit of Theorem 3's tree alone (``AUDIT-ztc-thm3-tree``, the core's
+``dpregret.core.plotting``.  The audit of Theorem 3's tree alone (``AUDIT-ztc-thm3-tree``, the core's
 ``tree.TreeNoise``) stays with the shared mechanisms' audits in ``claims.privacy_trees``.
 """

@@ -1,7 +1,7 @@
 """Zhang, Tran, Cutkosky (NeurIPS 2022), "Differentially Private Online-to-Batch for Smooth Losses":
 the privacy audits of the paper's own code, on the shared audit machinery
-(:mod:`dpregret.claims.privacy_audit`), declared by :func:`.paper.audits` and collected by
-:func:`dpregret.registry.audit_specs`:
+(:mod:`dpregret.verdict.privacy_audit`), declared by :func:`.paper.audits` and collected by
+:func:`dpregret.pipeline.registry.audit_specs`:
 
 - :func:`ztc_o2b_spec` (``AUDIT-ztc-thm3-o2b``): Algorithm 1 (Theorem 3, Sec. 2; proof in App. B.2)
   end to end on its released sequence, with its white-box support: :class:`FixedData` serves a
@@ -12,11 +12,11 @@ the privacy audits of the paper's own code, on the shared audit machinery
   on its iterates.  It draws through the code the scenarios run (``run_dpsgd``'s ``draw_normal``
   from the scenarios' sampler) and scores the outputs under the *claimed* noise, the paper's
   formula written out here; too much noise is no privacy violation, so it also checks the realised
-  noise scale against its formula both ways (:func:`~dpregret.claims.privacy_audit.scale_check`,
+  noise scale against its formula both ways (:func:`~dpregret.verdict.privacy_audit.scale_check`,
   with its controls at twice and at half the formula's noise, which it must reject).
 
 Theorem 3's tree alone (``AUDIT-ztc-thm3-tree``, the core's ``tree.TreeNoise``) is audited with the
-shared mechanisms (:mod:`dpregret.claims.privacy_trees`).  Each builder imports the library code it
+shared mechanisms (:mod:`dpregret.verdict.privacy_trees`).  Each builder imports the library code it
 audits when it runs (the registry builds the specs afresh on every call; the mutation suite calls
 it under a mutant's patch).
 """
@@ -26,9 +26,9 @@ import math
 
 import numpy as np
 
-from ...claims.privacy_audit import (CHECK_SAMPLES, ZTC, AuditSpec, SampleStreams, chunks, independence_check,
+from dpregret.verdict.privacy_audit import (CHECK_SAMPLES, ZTC, AuditSpec, SampleStreams, chunks, independence_check,
                                        privacy_claim, scale_check, with_controls)
-from .o2b import sensitivity_variant
+from dpregret.papers.ztc22.o2b import sensitivity_variant
 
 
 class FixedData:
@@ -61,7 +61,7 @@ def transcript_logpdf(problem, zs: list[tuple], learner, released: np.ndarray, *
     Algorithm 1 on the data set ``zs`` with a deterministic learner: replaying the algorithm on
     y fixes w_t, x_t, g_t and sigma_t, hence gamma_t = y_t - g_t and, through I_t, the node
     draw R_t = gamma_t - sum_{i in I_t, i < t} R_i ~ N(0, sigma_t^2 I).  Exact (white box)."""
-    from ...tree import binary_prefix_set
+    from dpregret.core.tree import binary_prefix_set
 
     n, T, d = released.shape
     G, H = problem.G, problem.H
@@ -143,7 +143,7 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
     The score is the exact LLR of the node transcript (nodes = differences of releases, Gaussian
     with sigma_t of eq. (6)); the exact check equals it to the replayed likelihood
     :func:`~dpregret.papers.ztc22.audit.transcript_logpdf`."""
-    from . import o2b
+    from dpregret.papers.ztc22 import o2b
 
     k = 1.0
     q = T // 2 + 1
@@ -258,7 +258,7 @@ def dpsgd_spec(rho: float = 1.0, T: int = 3, d: int = 2, G: float = 1.0, D: floa
     y_p - y_{p+1} along e_1 (the exact LLR's sufficient statistic whatever eta and s).  Scale check:
     with zero records the increments are eta s Z; the mean of their squared coordinates must be the
     formula's (eta s)^2 = D^2 s^2 / (T (G^2 + d s^2)) (both ways: too much noise fails too)."""
-    from .dpsgd import run_dpsgd
+    from dpregret.papers.ztc22.dpsgd import run_dpsgd
 
     s = 2.0 * G / rho
     want = D**2 * s**2 / (T * (G**2 + d * s**2))  # (eta s)^2 of the formula

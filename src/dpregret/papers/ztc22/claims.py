@@ -13,10 +13,10 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from ...claims.core import (Claim, Result, fail_if_diverged, check_bound, check_comparison, check_coverage, check_exact, check_rate,
+from dpregret.verdict.core import (Claim, Result, fail_if_diverged, check_bound, check_comparison, check_coverage, check_exact, check_rate,
                    claim_factory, coverage_detectable_factor, paired_gap, samples_by, select, with_learning_gate,
                    with_nonlearner)
-from .claims_linear import linear_T_claims, minimax_claims
+from dpregret.papers.ztc22.claims_linear import linear_T_claims, minimax_claims
 
 FROZEN = "the learner frozen at its start x_0 = 0 (Algorithm 1 around it: x_t = x_0)"
 GATE_SLOPE = -0.25  # learning gate: the non-private twin's suboptimality falls at least as T^(-1/4) (regret T^(3/4)) ...
@@ -464,9 +464,9 @@ def crossover(rates: pd.DataFrame, rho: float) -> dict:
 
 
 def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
-    """The workflow's check job (``dpregret.jobs``): every claim's record, with its secondary
+    """The workflow's check job (``dpregret.pipeline.jobs``): every claim's record, with its secondary
     controls; bootstrap keyed by claim."""
-    from ...claims.core import check_rng, record
+    from dpregret.verdict.core import check_rng, record
 
     alpha, seed = params["alpha"], params["seed"]
     results = evaluate(tables["rates"], tables["optimistic"], tables["sensitivity"], tables["strongly_convex"],

@@ -25,7 +25,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ...claims.core import Result, check_bound, check_rate, not_in_regime, with_learning_gate, with_nonlearner
+from dpregret.verdict.core import Result, check_bound, check_rate, not_in_regime, with_learning_gate, with_nonlearner
 
 
 def worst_case(g: pd.DataFrame, key: str, alg: str, base: str | None = "nonprivate") -> list[dict]:
@@ -122,7 +122,7 @@ def envelope_rate(w: list[dict], exponent: float, tol: float, alpha: float, tran
     INCONCLUSIVE: bounds alone cannot show a decay."""
     from scipy import stats
 
-    from ...claims.core import FAIL_LEVEL, fail_confirmation
+    from dpregret.verdict.core import FAIL_LEVEL, fail_confirmation
 
     lo, hi = w[0], w[-1]
     top = 2 * max(o["r"] for o in w) * ENVELOPE_G

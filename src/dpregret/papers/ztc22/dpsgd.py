@@ -8,10 +8,10 @@ import math
 
 import numpy as np
 
-from ... import _validate as V
-from ...environments.stochastic import project_ball
-from ...rng import ReplicateStreams, draw_normal
-from .o2b import Run
+from dpregret.core import _validate as V
+from dpregret.core.environments.stochastic import project_ball
+from dpregret.core.rng import ReplicateStreams, draw_normal
+from dpregret.papers.ztc22.o2b import Run
 
 
 def run_dpsgd(problem, T: int, *, rho: float, src, noise_src, checkpoints, R: int) -> Run:

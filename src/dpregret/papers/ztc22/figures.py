@@ -1,17 +1,17 @@
 """Zhang-Tran-Cutkosky figures (sections 2-5): log-log axes, confidence bands
-(``dpregret.plotting``), bounds and reference slopes drawn; and which figure shows which claim
+(``dpregret.core.plotting``), bounds and reference slopes drawn; and which figure shows which claim
 (:data:`FIGURES`, read by the workflow's plotting rule and the report)."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from ...claims.core import paired_gap
-from ...plotting import Figure, band, mean_ci, plot_curves, plt
+from dpregret.verdict.core import paired_gap
+from dpregret.core.plotting import Figure, band, mean_ci, plot_curves, plt
 
 # plot group -> (its directory under figures/, its figures in the order its plot job writes them,
 # each with the claims it shows): read by the workflow's plotting rule and the report
-# (dpregret.report.figure_map collects the four folders')
+# (dpregret.pipeline.report.figure_map collects the four folders')
 FIGURES = {
     "ztc22": ("ztc22", (
         Figure("ztc22_subopt_vs_T", ("ZTC-thm3-sensitivity", "ZTC-vs-dpsgd")),
@@ -104,7 +104,7 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
 
     if minimax is None:
         return
-    from .claims_linear import worst_case_costs
+    from dpregret.papers.ztc22.claims_linear import worst_case_costs
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, key, ref, ctl in ((axes[0], "rho", 1.0, "rho_squared"), (axes[1], "d", 0.5, "sqrt_d")):
@@ -129,7 +129,7 @@ def ztc22_linear_T_figure(lin: pd.DataFrame, p: dict, alpha: float, output: str)
     (Algorithm 1 minus its twin) and the naive conversion's, divided by log2(2T), with slope -1
     drawn; right, Algorithm 1's suboptimality at rho_stat, the non-private twin's and the
     fresh-sample control's, with slope -1/2 drawn (every T of the grids; the claims drop points by their declared filter)."""
-    from .claims_linear import worst_case
+    from dpregret.papers.ztc22.claims_linear import worst_case
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     panels = ((axes[0], p["T_lin_priv"], (("o2b", "Algorithm 1 (privacy cost)"), ("naive", "naive conversion (control)")),
@@ -196,7 +196,7 @@ def ztc22_param_free_figure(pf: pd.DataFrame, p: dict, alpha: float, output: str
 
 
 def draw(tables: dict[str, pd.DataFrame], p: dict, alpha: float, outputs: list[str]) -> None:
-    """The plot job of the generic rules (dpregret.jobs.plot): the seven figures of ``FIGURES``, in order."""
+    """The plot job of the generic rules (dpregret.pipeline.jobs.plot): the seven figures of ``FIGURES``, in order."""
     ztc22_figures(tables["rates"], tables["optimistic"], tables["strongly_convex"], tables["rho_d"], p, alpha, outputs,
                   minimax=tables["minimax"])
     ztc22_param_free_figure(tables["param_free"], p, alpha, outputs[5])

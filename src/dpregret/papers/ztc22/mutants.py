@@ -2,11 +2,11 @@
 update, eq. (6)'s sensitivity ``sensitivity_eq6`` of Theorem 3; Sec. 4: the regularised losses of
 Lemma 7) and of the one-pass DP-SGD baseline's noise (:mod:`.dpsgd`), each a small edit of this
 folder's code, with the claims that must catch it.  Plain data (a
-``dpregret.mutation.registry.Mutant``'s fields, an edit as ``(target, old, new)``): the mutation
+``dpregret.pipeline.mutation.registry.Mutant``'s fields, an edit as ``(target, old, new)``): the mutation
 registry, in the pipeline, builds them and places each at its place in its list.  The mutants of the
-paper's shared learners (``dpregret.learners.oco``: Remark 5's OGD, optimistic OGD, OSD, the
+paper's shared learners (``dpregret.core.learners.oco``: Remark 5's OGD, optimistic OGD, OSD, the
 parameter-free learner, whose coin-sign mutant also edits :func:`.o2b_jit.linear_pf_block`), of
-``dpregret.tree`` and of the mechanisms stay in the registry."""
+``dpregret.core.tree`` and of the mechanisms stay in the registry."""
 
 MUTANTS = [
     dict(

@@ -8,7 +8,7 @@ parameter-free) and its control conversions.  Its bounds are in
 :func:`run` executes Algorithm 1 line by line, vectorised over replicates: ``beta_t = t^k``,
 ``x_t`` the beta-weighted average of the learner's ``w_t``, ``delta_t = beta_t grad l(x_t, z_t)
 - beta_{t-1} grad l(x_{t-1}, z_t)`` (the same sample at both points), ``g_t = g_{t-1} +
-delta_t``, ``gamma_t = NOISE(t)`` (:class:`dpregret.tree.TreeNoise`) with ``sigma_t`` of
+delta_t``, ``gamma_t = NOISE(t)`` (:class:`dpregret.core.tree.TreeNoise`) with ``sigma_t`` of
 eq. (6) and ``D = N(0, I)`` (V = d), and the learner sees ``<g_t + gamma_t, w>``.  Work per
 step is O(d log T) (the tree touches at most log2(T)+1 stored draws, amortised O(1)).
 
@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ... import _validate as V
-from ...rng import ReplicateStreams, draw_normal
-from ...tree import TreeNoise
+from dpregret.core import _validate as V
+from dpregret.core.rng import ReplicateStreams, draw_normal
+from dpregret.core.tree import TreeNoise
 
 # eq6: Delta_t of eq. (6).  Understated controls: half is Delta_t / 2 (eq. (6) without its
 # factor 2: half the noise); G_only drops the smoothness term H max||w_i - x_{i-1}||; H_only
@@ -223,7 +223,7 @@ def _sampler(problem, src, R: int, limit: int):
     ``c + s (signs) / sqrt(d)`` of the stream's next d uniforms, which the stream serves in order
     whatever the block, so every call returns the numbers (and layout) ``sample`` would; at most
     ``limit`` samples are drawn from the stream."""
-    from ...environments.stochastic import LinearFamily
+    from dpregret.core.environments.stochastic import LinearFamily
 
     if type(problem) is not LinearFamily or not isinstance(src, ReplicateStreams):
         return lambda: problem.sample(src, R)
@@ -277,8 +277,8 @@ class BlockedNormal:
 def linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src) -> bool:
     """Whether :func:`run` may use the compiled loop of :mod:`dpregret.papers.ztc22.o2b_jit` (speed
     only, the same numbers): linear losses of the minimax family, Remark 5's OGD, streams."""
-    from ...environments.stochastic import LinearFamily
-    from ...learners.oco import ProjectedOGD
+    from dpregret.core.environments.stochastic import LinearFamily
+    from dpregret.core.learners.oco import ProjectedOGD
 
     return (type(problem) is LinearFamily and type(learner) is ProjectedOGD and conversion in ("tree", "none", "naive")
             and reg is None and not check_sensitivity and not record_released and isinstance(src, ReplicateStreams)
@@ -297,8 +297,8 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
     CDF is taken before a TiledStreams' tiling (elementwise: the same numbers, m times fewer)."""
     from scipy import special
 
-    from ...environments.stochastic import TiledStreams
-    from .o2b_jit import linear_ogd_block
+    from dpregret.core.environments.stochastic import TiledStreams
+    from dpregret.papers.ztc22.o2b_jit import linear_ogd_block
 
     R, d = learner.predict().shape
     G, H = problem.G, problem.H
@@ -357,8 +357,8 @@ def linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, re
     """Whether :func:`run` may use :func:`dpregret.papers.ztc22.o2b_jit.linear_pf_block` (speed only,
     the same numbers): Theorem 11's regularised losses around the parameter-free learner on a
     :class:`LinearFamily`, Algorithm 1's tree noise, streams, a fresh learner."""
-    from ...environments.stochastic import LinearFamily
-    from ...learners.oco import ParameterFree
+    from dpregret.core.environments.stochastic import LinearFamily
+    from dpregret.core.learners.oco import ParameterFree
 
     return (type(problem) is LinearFamily and type(learner) is ParameterFree and conversion == "tree" and reg == "pf"
             and not check_sensitivity and not record_released and isinstance(src, ReplicateStreams)
@@ -371,8 +371,8 @@ def _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity
     the same arithmetic in the same order as the loop of :func:`run` (``tests/test_o2b_jit.py``)."""
     from scipy import special
 
-    from ...environments.stochastic import TiledStreams
-    from .o2b_jit import linear_pf_block
+    from dpregret.core.environments.stochastic import TiledStreams
+    from dpregret.papers.ztc22.o2b_jit import linear_pf_block
 
     R, d = learner.R, learner.d
     G, H = problem.G, problem.H

@@ -1,6 +1,6 @@
 """Compiled fast path of :func:`dpregret.papers.ztc22.o2b.run` for the minimax family (Zhang, Tran,
-Cutkosky 2022, Sec. 2, Remark 5): :class:`~dpregret.environments.stochastic.LinearFamily` losses,
-:class:`~dpregret.learners.oco.ProjectedOGD` (Remark 5's step) and the ``"tree"`` (Algorithm 1),
+Cutkosky 2022, Sec. 2, Remark 5): :class:`~dpregret.core.environments.stochastic.LinearFamily` losses,
+:class:`~dpregret.core.learners.oco.ProjectedOGD` (Remark 5's step) and the ``"tree"`` (Algorithm 1),
 ``"naive"`` or ``"none"`` conversion, without regulariser, sensitivity check or recorded releases
 (:func:`linear_ogd_block`); and Theorem 11's regularised losses (Sec. 5) around the parameter-free learner
 on the same family (:func:`linear_pf_block`).
@@ -8,13 +8,13 @@ on the same family (:func:`linear_pf_block`).
 Speed only: the same numbers as the reference loop of ``o2b.run``, bit for bit.
 
 - The random numbers are the same uniforms of the same streams, drawn in blocks of steps
-  (a :class:`~dpregret.rng.ReplicateStreams` serves each replicate's uniforms in order,
+  (a :class:`~dpregret.core.rng.ReplicateStreams` serves each replicate's uniforms in order,
   whatever the block), and turned into the same samples and N(0, 1) draws elementwise.
 - Every per-step scalar (``beta_t``, ``beta_{1:t}``, OGD's ``eta_t``, eq. (6)'s factor, the
   latter through :func:`dpregret.papers.ztc22.o2b.sensitivity_eq6`) is computed in Python as in
   the reference; the kernel does the per-replicate arithmetic in the reference's order.
 - Reductions over the d coordinates (``np.sum(..., axis=-1)``, ``np.linalg.norm(..., axis=-1)``)
-  use :func:`~dpregret.learners.pairwise_jit.pairwise_sum`, numpy's pairwise summation (8 accumulators, blocks of 128), so they round
+  use :func:`~dpregret.core.learners.pairwise_jit.pairwise_sum`, numpy's pairwise summation (8 accumulators, blocks of 128), so they round
   as numpy does; TreeNoise's ``gamma_t`` is the sum of the alive nodes in increasing level, as
   ``ndarray.sum(axis=0)`` adds them.
 ``tests/test_o2b_jit.py`` checks equality with the reference loop.
@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...learners.pairwise_jit import pairwise_sum
+from dpregret.core.learners.pairwise_jit import pairwise_sum
 
 
 @njit(cache=True)
@@ -127,8 +127,8 @@ def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, maxdist, regret, x
                     c1, Gs, Hs, sq, rho, factor, r, xi, nu, ghat, ghat_ctl, wealth, coin_sum, zdir, dir_acc, w_hat, wpre,
                     gbar_ratio, gbar_ctl):
     """Steps ``t0 + 1 .. t0 + B`` of ``o2b.run`` with ``reg="pf"`` (Theorem 11's regularised
-    losses) around :class:`~dpregret.learners.oco.ParameterFree` on a
-    :class:`~dpregret.environments.stochastic.LinearFamily`, ``"tree"`` conversion, in place; the
+    losses) around :class:`~dpregret.core.learners.oco.ParameterFree` on a
+    :class:`~dpregret.core.environments.stochastic.LinearFamily`, ``"tree"`` conversion, in place; the
     same arithmetic in the same order as the reference loop and the learner's ``predict`` and
     ``update``.  Arguments as :func:`linear_ogd_block`, plus: ``xsn`` (R,) ||x*|| per row; ``xi``,
     ``nu``, ``ghat`` (T,) Theorem 10-11's xi_t, nu_t and the learner's normaliser Ghat_t, and

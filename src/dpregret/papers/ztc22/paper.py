@@ -1,5 +1,5 @@
 """What Zhang, Tran and Cutkosky's folder contributes to the pipeline's registries
-(:mod:`dpregret.registry` collects every folder's): its built-in learners, its claims and its
+(:mod:`dpregret.pipeline.registry` collects every folder's): its built-in learners, its claims and its
 privacy audits.  Light at import: each function imports the modules it needs when it runs."""
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import math
 
 import numpy as np
 
-from ...protocols import LearnerSpec
+from dpregret.core.protocols import LearnerSpec
 
 
 def learners() -> dict[str, LearnerSpec]:
-    """name -> :class:`~dpregret.protocols.LearnerSpec`: the OCO learners Algorithm 1 converts
+    """name -> :class:`~dpregret.core.protocols.LearnerSpec`: the OCO learners Algorithm 1 converts
     (Remark 5's projected OGD, Sec. 3's optimistic OGD, Sec. 4's strongly convex OSD, Sec. 5's
     parameter-free learner; the shared ``learners.oco``) and the frozen control."""
-    from ...learners import oco
+    from dpregret.core.learners import oco
 
     specs = [
         LearnerSpec("projected_ogd", "oco", "ZTC22",
@@ -32,18 +32,18 @@ def learners() -> dict[str, LearnerSpec]:
 
 
 def claims() -> dict:
-    """claim id -> :class:`~dpregret.claims.core.Claim` (:mod:`.claims`, with Remark 5's of :mod:`.claims_linear`)."""
-    from .claims import CLAIMS
+    """claim id -> :class:`~dpregret.verdict.core.Claim` (:mod:`.claims`, with Remark 5's of :mod:`.claims_linear`)."""
+    from dpregret.papers.ztc22.claims import CLAIMS
 
     return dict(CLAIMS)
 
 
 def audits() -> dict:
-    """claim id -> :class:`~dpregret.claims.privacy_audit.AuditSpec` of the audits of its own code
+    """claim id -> :class:`~dpregret.verdict.privacy_audit.AuditSpec` of the audits of its own code
     (:mod:`.audit`), built now from the library as it is: Algorithm 1 end to end (Theorem 3) and
     the DP-SGD baseline.  Theorem 3's tree alone is a shared mechanism's audit
     (``claims.privacy_trees``)."""
-    from . import audit
+    from dpregret.papers.ztc22 import audit
 
     specs = (audit.ztc_o2b_spec(), audit.dpsgd_spec())
     return {s.claim.claim_id: s for s in specs}

@@ -70,12 +70,12 @@ import math
 import numpy as np
 import pandas as pd
 
-from ...environments.stochastic import LeastSquares, LinearFamily, Location, Logistic, TiledStreams
-from . import dpsgd, o2b
-from . import bounds as o2b_bounds
-from ...learners.oco import Frozen, OptimisticOGD, ParameterFree, ProjectedOGD, StronglyConvexOSD, ogd_regret_bound
-from ...rng import ReplicateStreams, stable_key
-from .claims_linear import linear_T_algs  # the rows' names the claims read
+from dpregret.core.environments.stochastic import LeastSquares, LinearFamily, Location, Logistic, TiledStreams
+from dpregret.papers.ztc22 import dpsgd, o2b
+from dpregret.papers.ztc22 import bounds as o2b_bounds
+from dpregret.core.learners.oco import Frozen, OptimisticOGD, ParameterFree, ProjectedOGD, StronglyConvexOSD, ogd_regret_bound
+from dpregret.core.rng import ReplicateStreams, stable_key
+from dpregret.papers.ztc22.claims_linear import linear_T_algs  # the rows' names the claims read
 
 EXPERIMENTS = ("rates", "linear_T", "optimistic", "sensitivity", "strongly_convex", "rho_d", "minimax", "param_free")
 
@@ -283,7 +283,7 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
                       rates: tuple[str, ...] = ("priv", "stat"), paper: bool = True) -> pd.DataFrame:
     """One T of ``linear_T`` (module docstring): every member of the family, every replicate.
 
-    ``learners``: ``{name: make}`` of further OCO learners (``dpregret.protocols``, setting
+    ``learners``: ``{name: make}`` of further OCO learners (``dpregret.core.protocols``, setting
     ``oco``) to run beside Remark 5's OGD inside the same conversions on the same draws;
     ``make(R, d, r)`` builds one for ``R`` rows on the ball of radius r.  Their rows are named
     by :func:`linear_T_algs`; the paper's rows are unchanged.  ``rates`` limits the runs to those
@@ -348,12 +348,12 @@ def thm4_family_bound(prob, T: int, k: float, rho: float, R: int) -> np.ndarray:
 
 
 def _user_claim(rate: str):
-    from ...scenarios.contract import UserClaim, in_order
+    from dpregret.core.contract import UserClaim, in_order
 
     cid = f"ZTC-rem5-rate-T-{rate}"
 
     def decide(runs, p, tol, alpha, rng_for, name):
-        from .claims_linear import linear_T_claims
+        from dpregret.papers.ztc22.claims_linear import linear_T_claims
         return linear_T_claims(runs, p, tol, alpha, rng_for, name=name, rates=(rate,))[cid]
 
     def paper_rows(tables, p, point):  # the door's paper rows: the pipeline's linear_T at this T
@@ -383,7 +383,7 @@ def _user_claim(rate: str):
 
 
 LINEAR_T_TABLE = "results/ztc22/linear_T.parquet"  # the pipeline's table of the paper's rows (rule ztc22_merge)
-# Remark 5's rates in T hold for any OCO learner inside Algorithm 1 (dpregret.scenarios.contract)
+# Remark 5's rates in T hold for any OCO learner inside Algorithm 1 (dpregret.core.contract)
 USER_CLAIMS = (_user_claim("priv"), _user_claim("stat"))
 
 MINIMAX_ALGS = {"o2b": ("tree", None), "nonprivate": ("none", None), "rho_squared": ("tree", "rho"),
@@ -492,7 +492,7 @@ def _simulate_point(p: dict, experiment: str, point: str, reps, seed: int) -> pd
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
-    """The workflow's simulate job (``dpregret.jobs``): one point (one replicate chunk), or every
+    """The workflow's simulate job (``dpregret.pipeline.jobs``): one point (one replicate chunk), or every
     point of one bundled experiment, each written to its own
     ``results/ztc22/{experiment}/{point}/chunk{lo}-{hi}.parquet``."""
     import re

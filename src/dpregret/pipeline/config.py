@@ -1,0 +1,170 @@
+"""Configuration: JSON-schema validation and the effective parameters of a run.
+
+The Snakefile calls Snakemake's ``validate()`` with ``src/dpregret/pipeline/config.schema.yaml``
+and then :func:`effective`, which merges the chosen preset with the optional top-level
+overrides, validates the result again, and checks the cross-key rules a schema cannot
+express.  Every failure raises :class:`ConfigError` naming the key and what is allowed,
+before any job runs.
+"""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from dpregret.papers import SCENARIOS as _SCENARIOS, register
+
+SCENARIOS = tuple(_SCENARIOS)  # dpregret.papers.SCENARIOS (the four papers' and the audits; not a registered paper's)
+SCHEMA_PATH = Path(__file__).resolve().parent / "config.schema.yaml"  # package data: found in a wheel too
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def load_schema(path: Path | str | None = None) -> dict:
+    with open(path or SCHEMA_PATH) as fh:
+        return yaml.safe_load(fh)
+
+
+def _key(path) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(top level)"
+
+
+def validate(cfg: dict, schema: dict) -> None:
+    """Raise ConfigError for the first schema violation, naming the key path."""
+    v = jsonschema.Draft202012Validator(schema)
+    errors = sorted(v.iter_errors(cfg), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        allowed = {k: e.schema[k] for k in ("enum", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "type") if isinstance(e.schema, dict) and k in e.schema}
+        raise ConfigError(f"config key '{_key(e.absolute_path)}': {e.message}" + (f" (allowed: {allowed})" if allowed else ""))
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = copy.deepcopy(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else copy.deepcopy(v)
+    return out
+
+
+def effective(cfg: dict, schema: dict | None = None) -> dict:
+    """The validated parameters of this run: ``{scenario: params, ...}`` plus the globals."""
+    schema = schema or load_schema()
+    validate(cfg, schema)
+    preset = cfg["preset"]
+    if preset not in cfg["presets"]:
+        raise ConfigError(f"config key 'preset': {preset!r} is not defined under 'presets' (defined: {sorted(cfg['presets'])})")
+    out = {k: cfg[k] for k in ("preset", "seed", "ci_level", "bootstrap", "chunk_size", "scenarios", "tolerances")}
+    out["history"] = cfg.get("history", {})
+    if cfg.get("papers"):  # further papers (dpregret.papers.register): their scenarios run by the generic rules
+        out["papers"] = registered_papers(cfg["papers"], preset)
+        for params in out["papers"].values():
+            out.update(params)
+    for sc in cfg["scenarios"]:
+        params = _merge(cfg["presets"][preset][sc], cfg.get(sc, {}))
+        validate({**cfg, "presets": {preset: {**cfg["presets"][preset], sc: params}}}, schema)
+        out[sc] = params
+    out["learners"] = user_learners(cfg.get("learners") or {}, out["scenarios"])
+    out["nonlearners"] = bool(cfg.get("nonlearners", True))
+    if out["nonlearners"]:  # the trivial learner of every setting through the same door (dpregret.pipeline.nonlearners)
+        from dpregret.pipeline.nonlearners import pipeline_learners
+        out["learners"].update(pipeline_learners(out["scenarios"]))
+    for sc in (s.name for s in _SCENARIOS.values() if s.paper == "AS17"):
+        p = out.get(sc)
+        if p is None:
+            continue
+        for key in ("rate_eps", "regret_eps"):
+            if key in p and not any(abs(e - p[key]) < 1e-12 for e in p["eps"]):
+                raise ConfigError(f"config key '{sc}.{key}': {p[key]} must be one of {sc}.eps {p['eps']}")
+        for k in ("T", "T_switching", "T_fixed", "eps", "N_grid", "s_grid"):
+            if k in p:
+                p[k] = sorted(p[k])
+    if "ztc22" in out:
+        out["ztc22"]["T"] = sorted(out["ztc22"]["T"])
+        out["ztc22"]["s_grid"] = sorted(out["ztc22"]["s_grid"])
+        if out["ztc22"]["d"] > 30:
+            raise ConfigError(f"config key 'ztc22.d': {out['ztc22']['d']} exceeds the 30 features of data/wdbc.csv")
+        z = out["ztc22"]
+        if z["C_pf"] not in z["C_grid_pf"]:
+            raise ConfigError(f"config key 'ztc22.C_grid_pf': {z['C_grid_pf']} must contain ztc22.C_pf = {z['C_pf']} "
+                              "(the claim is decided at C_pf; a smaller C is a secondary control)")
+    return out
+
+
+def registered_papers(packages: list[str], preset: str) -> dict[str, dict]:
+    """Config key ``papers``: each package registered (``dpregret.papers.register``) and its
+    scenarios' parameters of ``preset`` (its ``PRESETS``, checked by its ``validate(params)`` if it
+    has one).  ``{package: {scenario: params}}``."""
+    out = {}
+    for pkg in packages:
+        try:
+            mod = register(pkg)
+        except ValueError as err:
+            raise ConfigError(str(err)) from err
+        if preset not in mod.PRESETS:
+            raise ConfigError(f"config key 'papers': {pkg}.paper.PRESETS defines presets {sorted(mod.PRESETS)}, "
+                              f"not {preset!r}")
+        out[pkg] = {}
+        for s in mod.SCENARIOS:
+            params = copy.deepcopy(mod.PRESETS[preset].get(s.name))
+            if not isinstance(params, dict) or "replicates" not in params:
+                raise ConfigError(f"config key 'papers': {pkg}.paper.PRESETS[{preset!r}][{s.name!r}] must be a dict "
+                                  "of the scenario's parameters with 'replicates'")
+            if hasattr(mod, "validate"):
+                try:
+                    mod.validate(params)
+                except ValueError as err:
+                    raise ConfigError(f"config key 'papers': {pkg}, scenario {s.name}: {err}") from err
+            out[pkg][s.name] = params
+    return out
+
+
+def replicate_chunks(replicates: int, chunk_size: int) -> list[range]:
+    """Replicates 0..R-1 split into consecutive chunks (a job each)."""
+    return [range(i, min(i + chunk_size, replicates)) for i in range(0, replicates, chunk_size)]
+
+
+def user_learners(learners: dict, scenarios: list[str]) -> dict[str, dict]:
+    """Config key ``learners`` (``{name: {make: "module:Callable", setting: ...}}``): each user
+    learner importable, and the claims it gets (``dpregret.core.contract``): those of its
+    setting among the run's scenarios.  ``{name: {"make", "setting", "claims"}}``; a learner that
+    cannot be loaded, or whose setting has no claim in this run, stops the run before any job."""
+    from dpregret.core.protocols import load_learner
+    from dpregret.core.protocols import check_signature
+    from dpregret.core.contract import check_name, user_claims
+
+    from dpregret.pipeline.nonlearners import PREFIX
+
+    claims = user_claims()
+    out = {}
+    for name, spec in learners.items():
+        key = f"config key 'learners.{name}'"
+        if name.startswith(PREFIX):
+            raise ConfigError(f"{key}: names starting with {PREFIX!r} are the built-in non-learners' (config key "
+                              "'nonlearners'); allowed: any other identifier")
+        try:
+            make = load_learner(spec["make"])
+        except (ImportError, AttributeError, ValueError) as e:
+            raise ConfigError(f"{key}: cannot load {spec['make']!r} ({e}); allowed: an importable module:Callable") from None
+        try:
+            check_signature(make, spec["setting"])
+        except ValueError as e:
+            raise ConfigError(f"{key}: {e}") from None
+        mine = sorted(c for c, uc in claims.items() if uc.setting == spec["setting"] and uc.scenario in scenarios)
+        if not mine:
+            have = sorted({(uc.setting, uc.scenario) for uc in claims.values()})
+            raise ConfigError(f"{key}: no claim of setting {spec['setting']!r} in this run's scenarios {scenarios}; "
+                              f"allowed (setting, scenario): {have}")
+        for c in mine:
+            try:
+                check_name(name, claims[c])
+            except ValueError as e:
+                raise ConfigError(f"{key}: {e}") from None
+        out[name] = {"make": spec["make"], "setting": spec["setting"], "claims": mine}
+    return out

@@ -1,0 +1,84 @@
+"""The registries of every paper's code: the built-in learners (:func:`learners`), the claims
+(:func:`all_claims`) and the privacy audits (:func:`audit_specs`).
+
+Each paper folder declares what it contributes in its light module ``dpregret.papers.<p>.paper``
+(``learners()``, ``claims()``, ``audits()``); this module collects them, in the pipeline layer
+above the papers (the layers contract of ``pyproject.toml``): a paper folder and everything below
+the papers (``protocols``, ``claims``) never import it, so no module below the papers depends on
+every paper.  The audits of shared mechanisms (the Laplace and Gaussian mechanisms, the local
+randomisers, Zhang-Tran-Cutkosky's NOISE(t) tree) come from :func:`dpregret.verdict.privacy.shared_audits`.
+"""
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+from dpregret.papers import ORDER
+from dpregret.papers.as17 import paper as as17
+from dpregret.papers.env21 import paper as env21
+from dpregret.papers.vdh19 import paper as vdh19
+from dpregret.papers.ztc22 import paper as ztc22
+from dpregret.core.protocols import LearnerSpec
+
+if TYPE_CHECKING:
+    from dpregret.verdict.core import Claim
+    from dpregret.verdict.privacy_audit import AuditSpec
+
+# paper key -> its folder's paper module (the keys of dpregret.papers.PAPERS)
+FOLDERS = {"AS17": as17, "ZTC22": ztc22, "ENV21": env21, "VDH19": vdh19}
+
+
+def folders() -> dict:
+    """paper key -> its ``paper`` module: the four folders and every paper registered by the config key
+    ``papers`` (``dpregret.papers.register``; their ``learners``, ``claims`` and ``audits`` are optional)."""
+    from dpregret.papers import REGISTERED
+
+    return {**FOLDERS, **{m.PAPER.key: m for m in REGISTERED.values()}}
+
+
+def _declared(mod, what: str) -> dict:
+    return getattr(mod, what)() if hasattr(mod, what) else {}
+
+# The audits in the order the pipeline runs and lists them (config ``audit.audits``): the shared
+# mechanisms and the papers' own code as the audits were added.  An audit not named here follows them.
+AUDIT_ORDER = ("AUDIT-laplace-mechanism", "AUDIT-gaussian-mechanism", "AUDIT-vdh-lemma4-local-laplace",
+               "AUDIT-l2-randomiser", "AUDIT-as17-lemma3.3-tree", "AUDIT-ztc-thm3-tree", "AUDIT-as17-lemma4.2-bandit",
+               "AUDIT-ztc-thm3-o2b", "AUDIT-env-lemma5.1-releases", "AUDIT-env-lemma5.4-releases",
+               "AUDIT-as17-cor3.2-olo-tree", "AUDIT-as17-thm3.5-ftpl-tree", "AUDIT-ztc-dpsgd")
+
+
+@functools.cache
+def learners() -> dict[str, LearnerSpec]:
+    """name -> :class:`~dpregret.core.protocols.LearnerSpec`: the papers' learners and controls, paper by
+    paper in :data:`dpregret.papers.ORDER` (built on first use)."""
+    out: dict[str, LearnerSpec] = {}
+    found = folders()
+    for key in ORDER:
+        out.update(_declared(found[key], "learners"))
+    return out
+
+
+def all_claims() -> dict[str, Claim]:
+    """claim id -> :class:`~dpregret.verdict.core.Claim`, over every paper's claims (the base ids,
+    without an env suffix), paper by paper in the alphabetical order of their keys (AS17, ENV21,
+    VDH19, ZTC22: the registry's order since its first paper)."""
+    out: dict[str, Claim] = {}
+    found = folders()
+    for key in sorted(ORDER):
+        out.update(_declared(found[key], "claims"))
+    return out
+
+
+def audit_specs() -> dict[str, AuditSpec]:
+    """claim id -> :class:`~dpregret.verdict.privacy_audit.AuditSpec` of every privacy audit, in
+    :data:`AUDIT_ORDER`.  Built afresh on every call from the library as it is then: the spec
+    builders read everything they take from the library when they run, so the mutation suite calls
+    this under a mutant's patch to audit the mutated code."""
+    from dpregret.verdict.privacy import shared_audits
+
+    specs = shared_audits()
+    found = folders()
+    for key in ORDER:
+        specs.update(_declared(found[key], "audits"))
+    ordered = {cid: specs.pop(cid) for cid in AUDIT_ORDER if cid in specs}
+    return {**ordered, **specs}
