@@ -96,14 +96,17 @@ def paper_job(uc, p, T, R):
     return "vdh19", {"experiment": "minority", "point": f"T{T}", "chunk": c}, [f"results/vdh19/minority/T{T}/chunk{c}.parquet"]
 
 
-@pytest.mark.parametrize("claim", IDS)
+@pytest.mark.parametrize("claim", DOORS)
 def test_the_papers_rows_do_not_move_and_are_the_pipelines(claim, tmp_path, monkeypatch):
-    """At the claim's first smoke point: the paper's rows taken from the table the pipeline's simulate
+    """(One claim per door: the claims of a door share its simulate, user_rows and paper_rows.)  At
+    the claim's first smoke point: the paper's rows taken from the table the pipeline's simulate
     job writes (no learner there), beside ``user_rows`` (the non-learner's rows alone), equal
     ``simulate``'s table with the non-learner -- the same rows, columns and numbers (timing columns
     aside), in ``simulate``'s order (the checks' float sums follow it) but where a door's merge sorts."""
     uc = CLAIMS[claim]
-    assert uc.reuses_paper_rows
+    assert all(CLAIMS[c].reuses_paper_rows for c in IDS if CLAIMS[c].door_id == uc.door_id)
+    assert len({tuple(f.__code__ for f in (CLAIMS[c].simulate, CLAIMS[c].user_rows, CLAIMS[c].paper_rows)) for c in IDS
+                if CLAIMS[c].door_id == uc.door_id}) == 1  # one code
     cfg = yaml.safe_load((ROOT / "config/config.yaml").read_text())
     run = effective({**cfg, "preset": "smoke"})
     p = dict(run[uc.scenario])
