@@ -256,6 +256,17 @@ def _bad_p(u: UserRun, p, R: int, N: int) -> ValueError:
                       f"(or absent: realised regret), got {None if p is None else np.shape(p)}")
 
 
+def _check_arms(u: UserRun, a, R: int, N: int) -> None:
+    """``protocols.check_play`` of a bandit play, its error naming the learner."""
+    try:
+        check_play("bandit", a, R, N)
+    except ValueError as err:
+        a = np.asarray(a)
+        if a.shape == (R,) and np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"learner {u.name!r} played arm indices outside [0, {N}): {a[(a < 0) | (a >= N)][:4]}") from None
+        raise ValueError(f"learner {u.name!r}: {err}") from None
+
+
 def _check_user_block(u: UserRun, R: int, N: int, arms: np.ndarray, P: np.ndarray | None, upto: int,
                       armed: int | None = None) -> None:
     """The arms (``(tb, R)``) and distributions (``(tb, R, N)``) of a block's first ``upto`` rounds
@@ -268,7 +279,7 @@ def _check_user_block(u: UserRun, R: int, N: int, arms: np.ndarray, P: np.ndarra
         bad_p[:upto] = (P[:upto].min(axis=(1, 2)) < -1e-12) | (np.abs(P[:upto].sum(axis=2) - 1).max(axis=1) > 1e-9)
     for s in np.flatnonzero(bad_arm | bad_p):
         if bad_arm[s]:
-            check_play("bandit", arms[s], R, N)  # raises, naming the arms
+            _check_arms(u, arms[s], R, N)  # raises, naming the learner and the arms
         if bad_p[s]:
             raise _bad_p(u, P[s], R, N)
 
@@ -306,7 +317,7 @@ def run_user_block(u: UserRun, L: np.ndarray, noise: np.ndarray) -> None:
         for s in range(tb):
             a = learner.predict()
             if not (type(a) is np.ndarray and a.shape == (R,) and a.dtype.kind in "iu"):
-                check_play("bandit", a, R, N)
+                _check_arms(u, a, R, N)
                 a = np.asarray(a)
             arms[s] = a
             armed = s + 1

@@ -443,11 +443,7 @@ def _user_claim(cid: str):
         from dpregret.papers.env21.rates import rate_T_claims
         return rate_T_claims(runs, p, tol, alpha, rng_for, name=name, claims=(cid,))[cid]
 
-    paper_rows = ("none", "laplace", "gaussian", "fixed_noise", "none_slow_zeta", "fixed_noise_slow_zeta",
-                  "laplace_slow_zeta", "gaussian_slow_zeta", "laplace_fixed_step", "gaussian_fixed_step",
-                  "fixed_noise_fixed_step", "offset_losses", "printed_sign", "laplace_sens2", "none_switching",
-                  "none_switching_slow_zeta", "printed_sign_switching", NONLEARNER, f"{NONLEARNER}_switching",
-                  REFERENCE)
+    paper_rows = DOOR_RESERVED
     return UserClaim(
         cid, "env21", "oco_polytope", "make(R, domain, T_round, G)",
         "your learner as the learner of the rounds inside PRIVATEBANDIT's privacy mechanism (one-point estimates, "
@@ -458,14 +454,30 @@ def _user_claim(cid: str):
         PAPER_LEARNER, "paper (Algorithm 1, Frank-Wolfe)", paper_rows,
         lambda p: [int(T) for T in p["T"]],
         lambda p, point, reps, seed, learners: simulate_rates(p, ("simplex", int(point)), reps, seed,
-                                                              learners={**learners, REFERENCE: FrozenCentre}),
+                                                              learners=_door_learners(learners)),
         decide, door="env21-rates-simplex",
         user_rows=lambda p, point, reps, seed, learners: simulate_rates(
-            p, ("simplex", int(point)), reps, seed, learners={**learners, REFERENCE: FrozenCentre}, paper=False),
+            p, ("simplex", int(point)), reps, seed, learners=_door_learners(learners), paper=False),
         paper_tables=(RATES_TABLE,), paper_rows=_paper_rows,
         paper_on_door=PaperOnDoor(_paper_frank_wolfe, tuple((f"@{r}" if r != "laplace" else "", r) for r in USER_RATE_ROLES),
                                   ("replicate", "noise", "noise_scale", "regret", "best", "T_batch", "T_round", "zeta"),
                                   1e-9))
+
+
+# the paper's rows of the door's simulation: no learner of yours may take these names
+DOOR_RESERVED = ("none", "laplace", "gaussian", "fixed_noise", "none_slow_zeta", "fixed_noise_slow_zeta",
+                 "laplace_slow_zeta", "gaussian_slow_zeta", "laplace_fixed_step", "gaussian_fixed_step",
+                 "fixed_noise_fixed_step", "offset_losses", "printed_sign", "laplace_sens2", "none_switching",
+                 "none_switching_slow_zeta", "printed_sign_switching", NONLEARNER, f"{NONLEARNER}_switching",
+                 REFERENCE)
+
+
+def _door_learners(learners: dict) -> dict:
+    """The door's learners, their names and makes checked before anything runs, with the frozen centre
+    beside them (the reference of ``detail.regret_over_frozen_centre``)."""
+    from dpregret.core.protocols import SIGNATURES, check_makes
+
+    return {**check_makes(learners, DOOR_RESERVED + (PAPER_LEARNER,), SIGNATURES["oco_polytope"]), REFERENCE: FrozenCentre}
 
 
 def _paper_frank_wolfe(p, point, reps, seed):

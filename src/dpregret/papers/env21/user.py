@@ -45,7 +45,7 @@ from dpregret.papers.env21.run import row_bounds, env21_streams, rate_losses
 
 
 def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | None = None,
-                          noise_rng=None) -> dict:
+                          noise_rng=None, name: str = "user", built: list | None = None) -> dict:
     """Algorithm 1's privacy mechanism around the ``oco`` learner ``make(R, domain, T_round, G)``
     (the generic per-round path; conventions of :func:`private_bandit`, whose numpy loop this
     follows step for step): every round plays the learner's point x (checked to lie in K), queries
@@ -54,9 +54,11 @@ def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | No
     row's scale, as in :func:`dpregret.papers.env21.run.run_variants`; None: no noise) and feeds the learner the increment of the
     released sums.  ``G = (Lemma C.2's bound)^(1/2)`` at this zeta (default Algorithm 1's).
     Returns per row ``regret`` at T, ``best``, the learner's ``oracle_calls`` / ``projections``
-    (on its own copy of the domain) and the run's parameters."""
+    (on its own copy of the domain) and the run's parameters.  ``name``: the learner's, in every error
+    about it; ``built``: the learners already built for this point (a make returning one object twice
+    is an error)."""
     from dpregret.papers.env21.learners import noise_draw
-    from dpregret.core.protocols import check_play
+    from dpregret.core.protocols import SIGNATURES, build_learner, check_play
     from dpregret.core.tree import TreeBasedAgg
 
     t0 = time.perf_counter()
@@ -67,16 +69,20 @@ def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | No
     G = math.sqrt(bound_lemma_c2(b, d, L, D, zeta))
     own = copy.copy(domain)  # the learner's oracle and projection calls, counted apart
     own.reset_counters()
-    learner = make(R, own, rounds, G)
+    learner = build_learner(make, name, (R, own, rounds, G), SIGNATURES["oco_polytope"],
+                            "the increment of the released sums", built)
     tree = TreeBasedAgg(rounds, d, noise_draw("none" if noise_rng is None else "laplace", 1.0, noise_rng, R, d), R)
     S = tree.released @ Q.T
     cum, t = np.zeros(R), 0
     QT = Q.T
     for _ in range(rounds):
         x = np.array(learner.predict(), dtype=float)
-        check_play("oco_polytope", x, R, n)
+        try:
+            check_play("oco_polytope", x, R, n)
+        except ValueError as err:
+            raise ValueError(f"learner {name!r}: {err}") from None
         if not np.all(domain.contains(x, 1e-6)):
-            raise ValueError(f"the learner played a point outside the domain ({domain.name})")
+            raise ValueError(f"learner {name!r} played a point outside the domain ({domain.name})")
         nb = min(b, T - t)
         if type(losses) is DistanceLosses:
             g, cum = _batch_steps(losses, x, u, zeta, QT, t, nb, cum)
@@ -131,13 +137,14 @@ def user_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, si
     L, delta = float(p["L"]), float(p["delta"])
     key = ("rates", "simplex", T)
     a = rate_T_algs(name)
-    frames = []
+    frames, built = [], []
     for zeta, roles in ((None, ("laplace", "gaussian")), (zp, ("laplace_slow_zeta", "gaussian_slow_zeta"))):
         variants = [(a[roles[0]], "laplace", lam), (a[roles[1]], "gaussian", sig)]
         dom = make_domain("simplex", p["n_simplex"])
         u = RowStreams(env21_streams(seed, reps, *key, "u"), 2)
         nz = RowStreams(env21_streams(seed, reps, *key, "noise"), 2, [lam, sig], ["laplace", "gaussian"])
-        run = private_bandit_around(dom, rate_losses(dom, T, L=L), make, u, zeta=zeta, noise_rng=nz)
+        run = private_bandit_around(dom, rate_losses(dom, T, L=L), make, u, zeta=zeta, noise_rng=nz, name=name,
+                                    built=built)
         df = pd.DataFrame({
             "alg": np.repeat([v[0] for v in variants], len(reps)),
             "noise": np.repeat(["laplace", "gaussian"], len(reps)),

@@ -75,6 +75,7 @@ import pandas as pd
 
 from dpregret.core import _validate as V
 from dpregret.core.environments.absolute_loss import fixed_direction, sphere_abs_mean, wdbc_problem
+from dpregret.core.protocols import SIGNATURES
 from dpregret.papers.vdh19 import learners as vdh
 from dpregret.papers.vdh19.controls import FixedStepOGD, Frozen, LazySparsePotential, PrintedRule
 from dpregret.core.mechanisms import l2_laplace_randomiser, local_laplace_randomiser
@@ -149,13 +150,15 @@ def _minority_run(p, experiment, T, variants, reps, seed, algs, users=None) -> p
         idx = np.minimum((data.uniform(()) * n).astype(np.int64), n - 1)
         return A[idx], y_all[idx]
 
-    learners = _minority_learners(p, T, d, variants, w_star, algs)
-    if users:
+    if users:  # names and makes checked before anything runs (dpregret.core.protocols)
+        from dpregret.core.protocols import check_makes
         from dpregret.papers.vdh19.user import user_reduction
+
+        users = check_makes(users, PAPER_ALGS, SIGNATURES["oco"])
+    learners = _minority_learners(p, T, d, variants, w_star, algs)
+    built: list = []
     for name, make in (users or {}).items():  # after the paper's: they do not move its draws or rows
-        if name in learners or name in PAPER_ALGS:
-            raise ValueError(f"learner name {name!r} is taken by the paper's rows; choose another")
-        learners[name] = (user_reduction(make, d, (len(variants), R), p.get("b", 1.0)), "alg2")
+        learners[name] = (user_reduction(make, d, (len(variants), R), p.get("b", 1.0), name=name, built=built), "alg2")
     acc = run_learners(T, R, d, draw, lambda: l2_laplace_randomiser(zeros, 1.0, nsrc), scale, masks, learners)
     extra = {"alg2_printed": learners["alg2_printed"][0].magnitude.failed} if "alg2_printed" in learners else None
     vv = [{"placement": v["placement"], "eps": v["eps"] if v["n"] > 0 else math.inf, "n_private": v["n"]} for v in variants]

@@ -22,10 +22,12 @@ class UserDirection:
     ``update``) and its play is checked: shape ``(n, d)``, finite, ``||z_t||_2 <= 1`` (the domain
     ``Z`` that Lemma 9 needs; a play outside it is an error, never projected for the learner)."""
 
-    def __init__(self, make, d: int, batch: tuple[int, ...]):
-        self.batch, self.d = tuple(batch), int(d)
+    def __init__(self, make, d: int, batch: tuple[int, ...], name: str = "user", built: list | None = None):
+        from dpregret.core.protocols import SIGNATURES, build_learner
+
+        self.batch, self.d, self.name = tuple(batch), int(d), name
         self.n = int(np.prod(self.batch))
-        self.learner = make(self.n, self.d, 1.0)
+        self.learner = build_learner(make, name, (self.n, self.d, 1.0), SIGNATURES["oco"], "g", built)
         self._z = None
 
     def predict(self) -> np.ndarray:
@@ -33,10 +35,14 @@ class UserDirection:
             from dpregret.core.protocols import check_play
 
             z = np.asarray(self.learner.predict(), dtype=float)
-            check_play("oco", z, self.n, self.d)
+            try:
+                check_play("oco", z, self.n, self.d)
+            except ValueError as err:
+                raise ValueError(f"learner {self.name!r}: {err}") from None
             if np.any(np.linalg.norm(z, axis=1) > 1.0 + 1e-9):
-                raise ValueError("a direction learner of Algorithm 2 must play in the unit ball (make(R, d, r) is "
-                                 f"called with r = 1), got ||z|| up to {np.linalg.norm(z, axis=1).max():.4g}")
+                raise ValueError(f"learner {self.name!r}: a direction learner of Algorithm 2 must lie in the unit ball "
+                                 f"(make(R, d, r) is called with r = 1), got ||z|| up to "
+                                 f"{np.linalg.norm(z, axis=1).max():.4g}")
             self._z = z.reshape(*self.batch, self.d)
         return self._z.copy()
 
@@ -45,7 +51,9 @@ class UserDirection:
         self._z = None
 
 
-def user_reduction(make, d: int, batch: tuple[int, ...], b: float = 1.0) -> vdh.BlackBoxReduction:
+def user_reduction(make, d: int, batch: tuple[int, ...], b: float = 1.0, name: str = "user",
+                   built: list | None = None) -> vdh.BlackBoxReduction:
     """Algorithm 2 exactly as the paper's ``alg2`` (Algorithm 1 with the conjugate prior, ``b``,
-    ``G = 1``, for the norm) with the user's learner as the direction learner."""
-    return vdh.BlackBoxReduction(1.0, d, batch=batch, b=b, direction=UserDirection(make, d, batch))
+    ``G = 1``, for the norm) with the user's learner ``name`` as the direction learner (``built``:
+    the learners already built for this point, so a make returning one object twice is an error)."""
+    return vdh.BlackBoxReduction(1.0, d, batch=batch, b=b, direction=UserDirection(make, d, batch, name, built))

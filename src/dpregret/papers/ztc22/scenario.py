@@ -294,8 +294,12 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
 
     def paper_ogd(rho):
         return lambda rows, dd, r: ProjectedOGD(rows, dd, r, lambda t: o2b_bounds.thm4_gsq(t, T, k, rho, prob))
+    if learners:  # names and makes checked before anything runs (dpregret.core.protocols)
+        from dpregret.core.protocols import check_makes
+
+        learners = check_makes(learners, DOOR_RESERVED, "make(R, d, r)")
     makers = {**({"o2b": None} if paper else {}), **(learners or {})}
-    frames = []
+    frames, built = [], []
     if paper and T in p["T_lin_priv"] and "priv" in rates:  # Theorem 4's near miss: sigma_t doubled (the paper's OGD)
         run = o2b.run(prob, paper_ogd(p["rho_lin"])(R * len(cg), d, prob.r), T, k=k, rho=p["rho_lin"],
                       src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps, len(cg)),
@@ -318,7 +322,12 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
             plan.update({a["stat"]: ("tree", p["rho_stat"]), a["fresh"]: ("fresh", p["rho_stat"])})
         plan[a["twin"]] = ("none", math.inf)
         for alg, (conv, rho) in plan.items():
-            learner = (make or paper_ogd(rho))(R * len(cg), d, prob.r)
+            if make is None:
+                learner = paper_ogd(rho)(R * len(cg), d, prob.r)
+            else:
+                from dpregret.core.protocols import build_learner
+
+                learner = build_learner(make, name, (R * len(cg), d, prob.r), "make(R, d, r)", "g", built)
             run = o2b.run(prob, learner, T, k=k, rho=rho,
                           src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps, len(cg)),
                           noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), reps, len(cg)),
@@ -372,7 +381,7 @@ def _user_claim(rate: str):
         "your learner as the online learner of Algorithm 1 on the worst case over the family of G-Lipschitz "
         "stochastic linear losses; control: " + ("the naive conversion" if rate == "priv" else "the fresh-sample slip")
         + ", with your learner",
-        "o2b", "paper (Remark 5 OGD)", tuple(linear_T_algs().values()) + ("o2b", "o2b_noise2", "frozen_start"),
+        "o2b", "paper (Remark 5 OGD)", DOOR_RESERVED,
         lambda p: list(p[f"T_lin_{rate}"]),
         lambda p, point, reps, seed, learners: simulate_linear_T(p, int(point), reps, seed, learners=learners,
                                                                  rates=(rate,)),
@@ -382,6 +391,8 @@ def _user_claim(rate: str):
         paper_tables=(LINEAR_T_TABLE,), paper_rows=paper_rows)
 
 
+# the paper's rows of the door's simulation: no learner of yours may take these names
+DOOR_RESERVED = tuple(linear_T_algs().values()) + ("o2b", "o2b_noise2", "frozen_start")
 LINEAR_T_TABLE = "results/ztc22/linear_T.parquet"  # the pipeline's table of the paper's rows (rule ztc22_merge)
 # Remark 5's rates in T hold for any OCO learner inside Algorithm 1 (dpregret.core.contract)
 USER_CLAIMS = (_user_claim("priv"), _user_claim("stat"))
