@@ -306,7 +306,7 @@ def test_bad_names_and_plays_of_this_door_are_clear_errors():
     tests/test_door.py.)"""
     base = dict(row="sphere", env="stochastic", N=2, T=20, eps=[1.0], replicates=range(2), root_seed=1)
     for name in ("nonprivate", "fresh_noise", "wrong_sensitivity"):
-        with pytest.raises(ValueError, match="identifier not among the paper's rows"):
+        with pytest.raises(ValueError, match="is taken by the paper's rows"):
             U.simulate(learners={name: LazyOGD}, **base)
     with pytest.raises(ValueError, match=r"learner 'mine' \(\w+\) in rounds 1..20: .*unit l2 ball.*1.41421"):
         U.simulate(learners={"mine": lambda R, d, T, domain: Fixed(R, [1.0, 1.0])}, **base)

@@ -76,8 +76,10 @@ def check_play(setting: str, play: np.ndarray, R: int, dim: int) -> None:
     if a.shape != want:
         raise ValueError(f"{_a(setting)} {setting} learner's predict() must return shape {want}, got {a.shape}")
     if setting == "bandit":
-        if not np.issubdtype(a.dtype, np.integer) or np.any((a < 0) | (a >= dim)):
-            raise ValueError(f"a bandit learner plays arm indices in [0, {dim}), got {a[:4]}")
+        if not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"a bandit learner plays arm indices in [0, {dim}) (integers), got {a.dtype} values {a[:4]}")
+        if np.any((a < 0) | (a >= dim)):
+            raise ValueError(f"a bandit learner plays arm indices in [0, {dim}), got {a[:4]}: outside that range")
         return
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{_a(setting)} {setting} learner played a non-finite point")
@@ -107,8 +109,10 @@ def check_makes(learners, reserved, signature: str) -> dict:
     an identifier that is not one of the paper's rows (``reserved``), each ``make`` callable."""
     learners = dict(learners or {})
     for name, make in learners.items():
-        if not isinstance(name, str) or not name.isidentifier() or name in reserved:
-            raise ValueError(f"learner name {name!r} must be an identifier not among the paper's rows {tuple(reserved)}")
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError(f"learner name {name!r} must be an identifier (letters, digits, underscore)")
+        if name in reserved:
+            raise ValueError(f"learner name {name!r} is taken by the paper's rows {tuple(reserved)}; choose another")
         if not callable(make):
             raise ValueError(f"learner {name!r}: make must be callable as {signature}, got {type(make).__name__}")
     return learners

@@ -261,9 +261,6 @@ def _check_arms(u: UserRun, a, R: int, N: int) -> None:
     try:
         check_play("bandit", a, R, N)
     except ValueError as err:
-        a = np.asarray(a)
-        if a.shape == (R,) and np.issubdtype(a.dtype, np.integer):
-            raise ValueError(f"learner {u.name!r} played arm indices outside [0, {N}): {a[(a < 0) | (a >= N)][:4]}") from None
         raise ValueError(f"learner {u.name!r}: {err}") from None
 
 
