@@ -10,6 +10,8 @@ flip the assertion without the failure naming the numbers.  Where the outcome is
 data are deterministic), tests assert it directly instead.
 
 - :func:`assert_clear`: an interval ``[low, high]`` clear of ``threshold`` on ``side``;
+- :func:`assert_result_clear`: a check's :class:`Result` has the verdict (PASS or FAIL) and its
+  interval is clear of its threshold (``bound + tolerance``, or the one given) on that side;
 - :func:`assert_z`: a statistic clear of ``threshold`` by ``k`` standard errors;
 - :func:`assert_verdict` / :func:`assert_not_verdict`: a check's :class:`Result` has (has
   not) the verdict, with every deciding interval clear of its threshold.
@@ -55,6 +57,17 @@ def assert_clear(low: float, high: float, threshold: float, side: str, k: float 
         raise AssertionError(f"{what or 'interval'} [{low:.6g}, {high:.6g}] is not {side} {threshold:.6g} "
                              f"by {k:g} half-width(s): clearance {c:.3g}")
     return c
+
+
+def assert_result_clear(res, verdict: str, threshold: float | None = None, k: float = 1.0) -> float:
+    """``res`` has ``verdict`` (``FAIL``: its interval above the threshold, ``PASS``: below) and its
+    interval ``[ci_low, ci_high]`` clears the threshold (``bound + tolerance``, or ``threshold``) on
+    that side by at least ``k`` half-widths.  Returns the clearance."""
+    if verdict not in ("PASS", "FAIL"):
+        raise ValueError(f"verdict must be PASS or FAIL, got {verdict!r}")
+    assert res.verdict == verdict, f"verdict {res.verdict}, expected {verdict}: {res}"
+    thr = res.bound + res.tolerance if threshold is None else threshold
+    return assert_clear(res.ci_low, res.ci_high, thr, "above" if verdict == "FAIL" else "below", k, str(verdict))
 
 
 def assert_z(stat: float, se: float, threshold: float, side: str, k: float, what: str = "") -> float:

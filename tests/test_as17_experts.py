@@ -10,7 +10,7 @@ from dpregret.papers.as17.ftrl import ExpWeights, eta_thm34
 from dpregret.core.calibration import fresh_noise_lambda, tree_lambda
 from dpregret.papers.as17.prefix_sums import ExactSum
 from dpregret.papers.as17.scenario_experts import bound_thm3_4, d_noise_mc, simulate
-from margins import assert_not_verdict, assert_verdict, assert_z
+from margins import assert_result_clear, assert_not_verdict, assert_verdict, assert_z
 
 
 def test_thm34_optimum_has_factor_two():
@@ -270,16 +270,6 @@ def _rng_for(cid):
     return np.random.default_rng(stable_key("check", cid))
 
 
-def _clear(res, verdict, threshold=None):
-    """The declared margin of a stochastic verdict: ``res`` has ``verdict`` (``FAIL``: above, ``PASS``:
-    below) and its interval clears the threshold (``bound + tolerance``, or ``threshold``) on that
-    side by at least its half-width."""
-    thr = res.bound + res.tolerance if threshold is None else threshold
-    half = (res.ci_high - res.ci_low) / 2
-    gap = res.ci_low - thr if verdict == "FAIL" else thr - res.ci_high
-    assert res.verdict == verdict and gap >= half, f"{verdict}: [{res.ci_low:.3f}, {res.ci_high:.3f}] vs {thr} {res}"
-
-
 P = {"N": 4, "T": [1000, 3000, 10000, 100000], "rate_eps": 4, "gap": 0.1, "phases": 4, "eps": [1, 4]}
 
 
@@ -306,10 +296,10 @@ def test_user_claim_decides_a_small_learner_with_its_control_caught(small_runs):
     # every verdict and threshold with the declared margin, the interval clear by its half-width (measured:
     # controls 0.79 [0.70, 1.03] and 0.68 [0.62, 0.79], learners -0.21 [-0.31, -0.12] and -0.15 [-0.20, -0.11])
     for ctl in (paper_ctl, mine_ctl):  # fresh-noise sums: the gap grows ~ sqrt(T)
-        _clear(ctl, "FAIL")
-        _clear(ctl, "FAIL", 0.5)  # sqrt(T): 0.5 before the log2(T)^2
+        assert_result_clear(ctl, "FAIL")
+        assert_result_clear(ctl, "FAIL", 0.5)  # sqrt(T): 0.5 before the log2(T)^2
     for res in (paper, mine):
-        _clear(res, "PASS")  # ci_high below 0 + 0.15
+        assert_result_clear(res, "PASS")  # ci_high below 0 + 0.15
     assert mine.measured != paper.measured
     # the paper's learner is decided by the pipeline's check (papers.as17.claims_experts.evaluate): the same
     # estimate; with the same bootstrap rng, the same result

@@ -6,7 +6,7 @@ import pytest
 from dpregret.papers.as17.claims_tables import OLO_BOUNDS, evaluate_olo_bound, olo_bound_results, olo_regime
 from dpregret.papers.as17.olo import eta_ftrl
 from dpregret.papers.as17 import scenario_olo as as17_olo
-from margins import assert_verdict, assert_z
+from margins import assert_result_clear, assert_verdict, assert_z
 
 
 @pytest.mark.parametrize("row", ["sphere", "cube"])
@@ -323,16 +323,6 @@ def _rng_for(cid):
     return np.random.default_rng(stable_key("check", cid))
 
 
-def _clear(res, verdict, threshold=None):
-    """The declared margin of a stochastic verdict: ``res`` has ``verdict`` (``FAIL``: above, ``PASS``:
-    below) and its interval clears the threshold (``bound + tolerance``, or ``threshold``) on that
-    side by at least its half-width."""
-    thr = res.bound + res.tolerance if threshold is None else threshold
-    half = (res.ci_high - res.ci_low) / 2
-    gap = res.ci_low - thr if verdict == "FAIL" else thr - res.ci_high
-    assert res.verdict == verdict and gap >= half, f"{verdict}: [{res.ci_low:.3f}, {res.ci_high:.3f}] vs {thr} {res}"
-
-
 P = {"N": 8, "T": [300, 1000, 3000, 10000, 30000], "rate_eps": 4, "mu": 0.5, "phases": 4, "eps": [1, 4]}
 
 
@@ -366,16 +356,16 @@ def test_user_claim_decides_a_small_learner_with_its_control_caught(small_runs):
     # every verdict and threshold with the declared margin, the interval clear by its half-width (measured,
     # sphere / cube: controls ~0.55-0.61 +- 0.01, learners below 0.15 by 0.10-0.35, greedy 0.75-0.76 +- 0.005)
     for ctl in (paper_ctl, mine_ctl):  # fresh-noise sums: the gap grows ~ sqrt(T)
-        _clear(ctl, "FAIL")
-        _clear(ctl, "FAIL", 0.4)  # sqrt(T): 0.5 before the log2(T)^2
+        assert_result_clear(ctl, "FAIL")
+        assert_result_clear(ctl, "FAIL", 0.4)  # sqrt(T): 0.5 before the log2(T)^2
     for res in (paper, mine):
-        _clear(res, "PASS")  # ci_high below 0 + 0.15
+        assert_result_clear(res, "PASS")  # ci_high below 0 + 0.15
     assert mine.measured != paper.measured
     # greedy projected OGD: the reconstructed losses' noise does not telescope through its
     # projections, its gap grows ~ T^(3/4): the check says so (a FAIL, not a crash)
     greedy, _ = uc.decide(runs, P, TOL, 0.05, _rng_for, "greedy")
-    _clear(greedy, "FAIL")
-    _clear(greedy, "FAIL", 0.5)
+    assert_result_clear(greedy, "FAIL")
+    assert_result_clear(greedy, "FAIL", 0.5)
     # the paper's learner is decided by the pipeline's check (check_job: evaluate_rate on OLO_SPECS,
     # rng check_rng(seed, claim id, env)); with that rng, the same result
     rows = runs[runs.algorithm.isin(X.GRID_ALGORITHMS["T"])]
