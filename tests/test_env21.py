@@ -240,7 +240,7 @@ def test_corollary_c5_worst_case_search_is_deterministic_and_covers_its_family()
     assert "Frank-Wolfe's lower bound" in w["family"] and "Lemma C.2" in w["family"]
 
 
-# ---- the door for your own learner (papers.env21.user): what the door's contract over every claim
+# ---- the door for your own learner (papers.env21.scenario.USER_CLAIMS): what the door's contract over every claim
 # (tests/test_door.py) does not cover -- the spanning tree without user rows and the learner's
 # projections counted, the noise-free run of Algorithm 1's learner through the generic path, the
 # paper's decision through the user claims equal to the pipeline's, small learners' verdicts and the
@@ -251,7 +251,9 @@ import math  # noqa: E402
 import dpregret  # noqa: E402
 from dpregret.pipeline.api import preset_params  # noqa: E402
 from dpregret.core.environments.polytopes import make_domain  # noqa: E402
-from dpregret.papers.env21 import user as U  # noqa: E402
+from dpregret.papers.env21.learners import FrankWolfeOCO  # noqa: E402
+from dpregret.papers.env21.rates import REFERENCE  # noqa: E402
+from dpregret.papers.env21.run import private_bandit_around  # noqa: E402
 
 
 class LazyProjection:
@@ -305,7 +307,7 @@ def test_paper_learner_through_the_generic_path_gives_the_fast_paths_noise_free_
     """Algorithm 1's learner (FrankWolfeOCO) inside private_bandit_around without noise reproduces the
     fast path's (compiled) ``none`` rows to 1e-9 relative, with one LMO call per step (a full last
     round).  (With the paper's noise and the slow-zeta controls, through the user claims' door
-    with L~_0 given out of band, ``user.paper_frank_wolfe``: tests/test_door.py.)"""
+    with L~_0 given out of band, ``scenario.paper_frank_wolfe``: tests/test_door.py.)"""
     from dpregret.papers.env21.learners import algorithm1_parameters, batch_schedule
 
     run, p = smoke
@@ -315,7 +317,7 @@ def test_paper_learner_through_the_generic_path_gives_the_fast_paths_noise_free_
     L = float(p["L"])
     eta, b = algorithm1_parameters(T, dom.dim, L, dom.D)[1], batch_schedule(T)[0]
     u = RowStreams(env21_streams(run["seed"], reps, "rates", "simplex", T, "u"), 1)
-    out = U.private_bandit_around(dom, S.rate_losses(dom, T, L=L), lambda R, domain, rounds, G: U.FrankWolfeOCO(
+    out = private_bandit_around(dom, S.rate_losses(dom, T, L=L), lambda R, domain, rounds, G: FrankWolfeOCO(
         domain, R, eta, b), u)
     want = paper[paper.alg == "none"].sort_values("replicate").regret.to_numpy()
     np.testing.assert_allclose(out["regret"], want, rtol=1e-9, atol=1e-9 * T)
@@ -370,7 +372,7 @@ def _ratio_interval(runs, alg):
 
     last = runs[runs["T"] == runs["T"].max()]
     x = (last[last.alg == alg].sort_values("replicate").regret.to_numpy()
-         / last[last.alg == U.REFERENCE].sort_values("replicate").regret.to_numpy())
+         / last[last.alg == REFERENCE].sort_values("replicate").regret.to_numpy())
     h = stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x))
     return x.mean() - h, x.mean() + h
 

@@ -13,8 +13,8 @@ from dpregret.core.environments.polytopes import make_domain
 from dpregret.papers.env21.learners import batch_schedule, private_bandit
 from dpregret.core.rng import RowStreams
 from dpregret.papers.env21 import scenario as S
-from dpregret.papers.env21 import user as U
-from dpregret.papers.env21.run import run_variants, env21_streams
+from dpregret.papers.env21.learners import FrozenCentre
+from dpregret.papers.env21.run import env21_streams, private_bandit_around, run_variants
 from margins import assert_verdict
 
 DEFAULT_T = [300, 1000, 3000, 10000, 30000]  # config presets.default.env21.T (the simplex grid)
@@ -62,7 +62,7 @@ def test_nonlearner_rows_are_the_frozen_learner_through_the_door(engine, losses)
     run = run_variants(dom, make(dom, T), variants, reps, 7, key, nonlearner=True, engine=engine)
     plain = run_variants(dom, make(dom, T), variants, reps, 7, key, engine=engine)
     assert np.array_equal(run.regret, plain.regret) and run.oracle_calls == plain.oracle_calls
-    door = U.private_bandit_around(dom, make(dom, T), U.FrozenCentre, RowStreams(env21_streams(7, reps, *key, "u"), 1))
+    door = private_bandit_around(dom, make(dom, T), FrozenCentre, RowStreams(env21_streams(7, reps, *key, "u"), 1))
     np.testing.assert_allclose(run.nonlearner_regret[:3], door["regret"], rtol=1e-9)
     np.testing.assert_allclose(run.nonlearner_regret[3:], door["regret"], rtol=1e-9)  # every variant's rows
     with pytest.raises(ValueError, match="nonlearner"):

@@ -121,7 +121,7 @@ def test_the_nonlearner_does_not_learn_its_regret_is_linear(setting):
 
 def test_the_polytope_nonlearner_plays_the_wrappers_start_and_the_frozen_centre():
     from dpregret.core.environments.polytopes import make_domain
-    from dpregret.papers.env21.user import FrankWolfeOCO, FrozenCentre
+    from dpregret.papers.env21.learners import FrankWolfeOCO, FrozenCentre
 
     dom = make_domain("simplex", 5)
     nl = NL.FrozenPolytope(3, dom, 10, 1.0)

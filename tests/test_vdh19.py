@@ -332,7 +332,7 @@ def test_sparse_sensitive_coordinates_placed():
         S.simulate_sparse(dict(q, sens_first=P["d_sparse"] - 1), 50, range(2), 5)
 
 
-# ---- the door for your own learner (papers.vdh19.user, scenario.USER_CLAIMS): what the door's contract
+# ---- the door for your own learner (papers.vdh19.scenario: DirectionSlot, USER_CLAIMS): what the door's contract
 # over every claim (tests/test_door.py) does not cover -- the paper's rows beyond printed_T_max, the
 # user claims' decision of the paper's learner equal to the pipeline's (evaluate), a small learner's
 # verdict (projected OGD on the ball) and the learning gate failing a direction learner that never moves

@@ -77,7 +77,7 @@ class FrozenPolytope:
     """The non-learner of setting ``oco_polytope`` (``make(R, domain, T_round, G)``): plays the
     polytope's centre ``domain.centre``, Algorithm 1's x~_0, where the wrapper's Frank-Wolfe learner
     (``papers.env21.learners.FrankWolfeOCO``) starts, whatever increments of the released sums it is
-    fed.  The same play as ``papers.env21.user.FrozenCentre``, the user claims' reference."""
+    fed.  The same play as ``papers.env21.learners.FrozenCentre``, the user claims' reference."""
 
     def __init__(self, R: int, domain, T_round: int, G: float):
         self.x = np.broadcast_to(np.asarray(domain.centre, dtype=float), (int(R), domain.n)).copy()

@@ -73,7 +73,7 @@ EPS_NOTE = ("The eps of this claim (config eps_rate_*) is far from what a reader
             "centre's at T = 300 (1.12 x). detail.noise_to_smoothing gives r = eta E||Z|| / zeta at the claim's eps and "
             "at eps = 10 per T of the grid, next to D / zeta; detail.regret_over_frozen_centre the regret over that of "
             "the learner frozen at the centre on the same draws, whose linear regret this claim's check must catch "
-            "(through the user door: papers.env21.user).")
+            "(through the door for your own learner: papers.env21.scenario.USER_CLAIMS).")
 VERTEX = (" The instance: f_t = L ||x - v_1||, v_1 a vertex of K (the comparator pays 0, a learner at v_1 pays L zeta "
           "per query, the learner frozen at the centre L ||c - v_1|| per step: linear regret, caught by this check).")
 GAP_REGIME = (" Decided only where it measures a learner's privacy cost (config regime): at the points where the gap is "
@@ -210,7 +210,7 @@ NOT_LEARNING = {
 CLAIMS = {k: replace(c, learns=False) if k in NOT_LEARNING else c for k, c in CLAIMS.items()}
 # the rate claims in T that carry the frozen centre as their non-learner control here (the rows of the
 # learner frozen at the centre on the claim's instance and draws); Lemmas 5.2 / 5.5 and Theorem 1.1
-# get theirs through the user door (papers.env21.user)
+# get theirs through the door for your own learner (papers.env21.scenario.USER_CLAIMS)
 NONLEARNER_ROWS = {"ENV-lemma3.1-rate-T": FROZEN, "ENV-lemma3.1-rate-T-tree": FROZEN,
                    "ENV-lemma3.1-rate-T-noise": FROZEN, "ENV-lemma3.1-rate-T-switching": f"{FROZEN}_switching"}
 FROZEN_ALGS = (FROZEN, f"{FROZEN}_switching")
@@ -295,7 +295,7 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
                           rng_for, kind=alg if alg in ("laplace", "gaussian") else None)
     # the non-learner (the learner frozen at the centre, same draws, same check): attached here to the
     # claims the user door does not serve; Lemmas 5.2 / 5.5 and Theorem 1.1 get it through that door
-    # (papers.env21.user), whose simulate and decide are these rows and this check
+    # (papers.env21.scenario.USER_CLAIMS), whose simulate and decide are these rows and this check
     for cid, frozen in NONLEARNER_ROWS.items():
         res, ctl = out[cid]
         out[cid] = (nonlearner_rate(res, _at(specs[cid][0], alg=frozen), cid, 0.75, tol.get(cid, 0.0), alpha, rng_for),

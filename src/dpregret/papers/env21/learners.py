@@ -102,7 +102,7 @@ def noise_to_smoothing(kind: str, T: int, d: int, L: float, D: float, scale: flo
 
 
 class FrankWolfeOCO:
-    """Algorithm 1's learner (lines 11-15) as an ``oco`` learner of ``papers.env21.user.private_bandit_around``:
+    """Algorithm 1's learner (lines 11-15) as an ``oco`` learner of ``papers.env21.run.private_bandit_around``:
     ``predict()`` is x~_(R-1); ``update(Delta_R)`` makes the round's ``steps`` Frank-Wolfe
     iterations (one LMO call each) on ``||x||^2/2 + <eta s~_(R-1), x>`` from x~_(R-1), then adds
     ``Delta_R`` to its sum (so the point of round R+1 answers s~_(R-1): one round stale, as in
@@ -472,7 +472,7 @@ def private_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise
     (the same draws, zeta and losses; it ignores the feedback, so the noise does not matter) --
     in ``run.nonlearner_regret`` (R,); default checkpoint only.  No LMO call, no random number:
     the run is unchanged.  Equal to rounding to the frozen learner run through
-    ``papers.env21.user.private_bandit_around`` (``FrozenCentre``)."""
+    ``papers.env21.run.private_bandit_around`` (``FrozenCentre``)."""
     return _run(domain, losses, rng, mode="fw", R=R, noise=noise, eps=eps, delta=delta, noise_scale=noise_scale,
                 shrink=shrink, zeta=zeta, eta=eta, batch=None, checkpoints=checkpoints,
                 record_queries=record_queries, record_rounds=record_rounds, noise_rng=noise_rng,

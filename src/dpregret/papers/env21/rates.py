@@ -218,7 +218,7 @@ def rate_T_algs(name: str = PAPER_LEARNER) -> dict[str, str]:
     if name == PAPER_LEARNER:
         return {r: r for r in USER_RATE_ROLES + ("laplace_fixed_step", "gaussian_fixed_step")}
     return {r: name if r == "laplace" else f"{name}@{r}" for r in USER_RATE_ROLES}
-REFERENCE = "frozen_centre"  # the learner frozen at the centre (papers.env21.user.FrozenCentre)
+REFERENCE = "frozen_centre"  # the learner frozen at the centre (papers.env21.learners.FrozenCentre)
 
 
 def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for, name: str = "private_bandit",

@@ -55,11 +55,13 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
 Every PRIVATEBANDIT row carries ``oracle_calls`` (LMO invocations of its run: one
 invocation answers all rows of the run).
 
-Your own learner (this module's ``USER_CLAIMS``, run by ``papers.env21.user``: Theorem 1.1, Lemmas
-5.2 and 5.5 in T): an ``oco`` learner ``make(R, domain, T_round, G)`` takes Frank-Wolfe's place
-inside PRIVATEBANDIT's privacy mechanism (``user.private_bandit_around``, the generic per-round
-path) on the simplex points of ``rates``, on the paper's direction and noise streams; its rows
-(``name``, ``name@gaussian``, ``name@*_slow_zeta``) follow the paper's, which are unchanged.
+Your own learner (this module's ``USER_CLAIMS``, :mod:`dpregret.core.contract`: Theorem 1.1, Lemmas
+5.2 and 5.5 in T): an ``oco_polytope`` learner ``make(R, domain, T_round, G)`` takes Frank-Wolfe's
+place inside PRIVATEBANDIT's privacy mechanism (``run.private_bandit_around``, the generic
+per-round path; ``run.learner_rates``, its rows) on the simplex points of ``rates``, on the
+paper's direction and noise streams; its rows (``name``, ``name@gaussian``, ``name@*_slow_zeta``)
+follow the paper's, which are unchanged.  :func:`simulate_rates` takes the learners
+(``learners=``); :func:`paper_frank_wolfe` is Algorithm 1's own learner on that door.
 
 Batching of variants (common random numbers).  The variants of one point that share eta and
 the line-14 sign run as rows of ONE :func:`private_bandit` call: the direction stream is the
@@ -110,10 +112,12 @@ from dpregret.core.environments.polytopes import L1Ball, make_domain, two_call_d
 from dpregret.papers.env21.noisy_oco import noisy_oco
 from dpregret.papers.env21.learners import algorithm1_parameters, batch_schedule, private_bandit, projected_bandit
 from dpregret.papers.env21.bounds import bound_lemma4_1, bound_lemma5_2, bound_lemma5_5
-from dpregret.core.rng import stable_key
+from dpregret.core.rng import RowStreams, stable_key
 from dpregret.papers.env21.rates import PAPER_LEARNER, REFERENCE, USER_RATE_ROLES
-from dpregret.papers.env21.learners import FrozenCentre
-from dpregret.papers.env21.run import NONLEARNER, RoundMeter, row_bounds, variant_frame, frozen_frame, run_variants, env21_streams, rate_losses
+from dpregret.papers.env21.learners import FrankWolfeOCO, FrozenCentre
+from dpregret.papers.env21.run import (
+    NONLEARNER, RoundMeter, env21_streams, frozen_frame, learner_rates, rate_losses, row_bounds, run_variants, variant_frame,
+)
 
 EXPERIMENTS = ("rates", "n", "eps", "cost", "noisyoco")
 RATE_DOMAINS = ("simplex", "spanning_tree")
@@ -154,7 +158,7 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     name alone (every T of its grid), or ``"all"`` (both domains).
 
     ``learners``: ``{name: make}`` of ``oco`` learners run on the simplex inside Algorithm 1's
-    privacy mechanism (``user.private_bandit_around``, module ``papers.env21.user``) on the
+    privacy mechanism (``run.private_bandit_around``, rows by ``run.learner_rates``) on the
     paper's draws; their rows (``papers.env21.rates.rate_T_algs``) follow the paper's, which are unchanged.
     ``paper=False``: the learners' rows alone (the same numbers: they draw from their own streams)."""
     if point == "all":  # both domains in one job (the tree's job paid more start-up than work)
@@ -197,8 +201,7 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     if not paper:
         if dom_name != "simplex" or not learners:
             raise ValueError("paper=False needs learners on the simplex (their rows are the only rows)")
-        from dpregret.papers.env21.user import user_rates
-        return pd.concat([user_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()],
+        return pd.concat([learner_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()],
                          ignore_index=True)
     main = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig)]
     if dom_name == "simplex":
@@ -233,8 +236,7 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "rates", dom_name, dom.n, d, T, L, dom.D
     if learners and dom_name == "simplex":  # after the paper's rows, which they leave unchanged
-        from dpregret.papers.env21.user import user_rates
-        user = [user_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()]
+        user = [learner_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()]
         df = pd.concat([df, *user], ignore_index=True)
     return df
 
@@ -459,7 +461,7 @@ def _user_claim(cid: str):
         user_rows=lambda p, point, reps, seed, learners: simulate_rates(
             p, ("simplex", int(point)), reps, seed, learners=_door_learners(learners), paper=False),
         paper_tables=(RATES_TABLE,), paper_rows=_paper_rows,
-        paper_on_door=PaperOnDoor(_paper_frank_wolfe, tuple((f"@{r}" if r != "laplace" else "", r) for r in USER_RATE_ROLES),
+        paper_on_door=PaperOnDoor(paper_frank_wolfe, tuple((f"@{r}" if r != "laplace" else "", r) for r in USER_RATE_ROLES),
                                   ("replicate", "noise", "noise_scale", "regret", "best", "T_batch", "T_round", "zeta"),
                                   1e-9))
 
@@ -480,9 +482,24 @@ def _door_learners(learners: dict) -> dict:
     return {**check_makes(learners, DOOR_RESERVED + (PAPER_LEARNER,), SIGNATURES["oco_polytope"]), REFERENCE: FrozenCentre}
 
 
-def _paper_frank_wolfe(p, point, reps, seed):
-    from dpregret.papers.env21.user import paper_frank_wolfe
-    return paper_frank_wolfe(p, int(point), reps, seed)
+def paper_frank_wolfe(p: dict, point, reps, seed: int):
+    """Algorithm 1's learner (:class:`FrankWolfeOCO`, Algorithm 1's eta, ``T_batch`` LMO steps a round) in
+    ``make(R, domain, T_round, G)``'s signature at the simplex point ``T = int(point)`` of ``rates``, for the door's
+    runs of the Laplace and Gaussian rows together (``R = 2 len(reps)``, ``run.learner_rates``).  The door
+    does not hand a learner L~_0, the tree's noise-only release before the first round, which the fast
+    path's first Frank-Wolfe steps use: this learner gets it out of band (``s0``), drawn from fresh
+    streams of the paper's noise keys, so that through the door it plays the fast path's rounds."""
+    from dpregret.core.tree import TreeBasedAgg
+    from dpregret.papers.env21.learners import noise_draw
+
+    T = int(point)
+    dom = make_domain("simplex", p["n_simplex"])
+    d, L, delta = dom.dim, float(p["L"]), float(p["delta"])
+    scales = [lemma5_noise_scale(k, T, d, L, p[f"eps_rate_{k}"], delta) for k in ("laplace", "gaussian")]
+    nz = RowStreams(env21_streams(seed, reps, "rates", "simplex", T, "noise"), 2, scales, ["laplace", "gaussian"])
+    s0 = TreeBasedAgg(batch_schedule(T)[1], d, noise_draw("laplace", 1.0, nz, nz.R, d), nz.R).released @ dom.Q.T
+    eta, b = algorithm1_parameters(T, d, L, dom.D)[1], batch_schedule(T)[0]
+    return lambda R, domain, T_round, G: FrankWolfeOCO(domain, R, eta, b, s0=s0)
 
 
 # Theorem 1.1 and Lemmas 5.2 / 5.5 (rates in T) hold for any OCO learner of the rounds inside

@@ -46,9 +46,9 @@ Experiments (one tidy table each; one row per algorithm x point x replicate x co
   (``D = u_max``) and the non-learner ``frozen`` (Algorithm 3 frozen at 0).  Per-coordinate
   ``sum_t g~_{t,j}^2`` of the support are kept (``sum_sq_c<j>``) for Theorem 11.
 
-Your own learner (this module's ``USER_CLAIMS``, :mod:`dpregret.core.contract`; the wrapper is ``papers.vdh19.user``):
-a user's OCO learner ``make(R, d, r)`` goes in Algorithm 2's black-box slot, the direction learner
-``A_Z`` on the unit ball (``r = 1``; ``user.UserDirection``, ``user.user_reduction``), with Algorithm 1 learning
+Your own learner (this module's ``USER_CLAIMS``, :mod:`dpregret.core.contract`): an OCO learner
+``make(R, d, r)`` goes in Algorithm 2's black-box slot, the direction learner ``A_Z`` on the unit
+ball (``r = 1``; :class:`DirectionSlot`, :func:`reduction_with`), with Algorithm 1 learning
 the norm as in ``alg2``: Lemma 9 splits the regret into Algorithm 1's and ``||u|| R^Z``, and the
 privacy cost of Sec. 3.4 is claimed for the reduction with any ``A_Z`` whose regret adapts to
 ``sum_t ||g~_t||^2``.  Its rows (``alg`` = its name, every placement) run in
@@ -75,7 +75,7 @@ import pandas as pd
 
 from dpregret.core import _validate as V
 from dpregret.core.environments.absolute_loss import fixed_direction, sphere_abs_mean, wdbc_problem
-from dpregret.core.protocols import SIGNATURES
+from dpregret.core.protocols import SIGNATURES, build_learner, check_makes, check_play
 from dpregret.papers.vdh19 import learners as vdh
 from dpregret.papers.vdh19.controls import FixedStepOGD, Frozen, LazySparsePotential, PrintedRule
 from dpregret.core.mechanisms import l2_laplace_randomiser, local_laplace_randomiser
@@ -84,7 +84,7 @@ from dpregret.papers.vdh19.run import Grouped, Masks, tidy_rows, run_learners
 
 EXPERIMENTS = ("minority", "minority_eps", "minority_n", "unorm", "sparse")
 PLACEMENTS = ("none", "random", "adversarial", "uniform")
-# The paper's rows of every experiment: no user learner may take these names (papers.vdh19.user).
+# The paper's rows of every experiment: no learner of yours may take these names (:func:`reduction_with`).
 PAPER_ALGS = ("alg2", "alg3", "adagrad", "ogd", "frozen", "alg2_printed", "alg2_improper", "alg2_reach",
               "adagrad_tuned")
 
@@ -151,14 +151,11 @@ def _minority_run(p, experiment, T, variants, reps, seed, algs, users=None) -> p
         return A[idx], y_all[idx]
 
     if users:  # names and makes checked before anything runs (dpregret.core.protocols)
-        from dpregret.core.protocols import check_makes
-        from dpregret.papers.vdh19.user import user_reduction
-
         users = check_makes(users, PAPER_ALGS, SIGNATURES["oco"])
     learners = _minority_learners(p, T, d, variants, w_star, algs)
     built: list = []
     for name, make in (users or {}).items():  # after the paper's: they do not move its draws or rows
-        learners[name] = (user_reduction(make, d, (len(variants), R), p.get("b", 1.0), name=name, built=built), "alg2")
+        learners[name] = (reduction_with(make, d, (len(variants), R), p.get("b", 1.0), name=name, built=built), "alg2")
     acc = run_learners(T, R, d, draw, lambda: l2_laplace_randomiser(zeros, 1.0, nsrc), scale, masks, learners)
     extra = {"alg2_printed": learners["alg2_printed"][0].magnitude.failed} if "alg2_printed" in learners else None
     vv = [{"placement": v["placement"], "eps": v["eps"] if v["n"] > 0 else math.inf, "n_private": v["n"]} for v in variants]
@@ -178,10 +175,10 @@ def simulate_minority(p: dict, T: int, reps, seed: int, learners: dict | None = 
 
     ``learners``: ``{name: make}`` of direction learners (``dpregret.core.protocols`` setting
     ``oco``; ``make(R, d, r)`` builds one for ``R`` rows on the ball of radius ``r = 1``), each
-    run as Algorithm 2's ``A_Z`` (``user.user_reduction``) beside the paper's learners, on the
+    run as Algorithm 2's ``A_Z`` (:func:`reduction_with`) beside the paper's learners, on the
     same data, positions and noise draws; its rows are ``alg = name`` at every placement, like
     ``alg2``'s.  ``paper_algs`` limits the paper's learners run (default: all); neither changes
-    the paper's rows that are run (``tests/test_user_vdh19.py``)."""
+    the paper's rows that are run (``tests/test_door.py``)."""
     T = V.integer("T", T, minimum=2)
     eps, k = p["rate_eps"], n_private(T)
     variants = [placement_variant("none", eps, 0), placement_variant("random", eps, k), placement_variant("adversarial", eps, k),
@@ -327,6 +324,53 @@ def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
         print(path, len(df), "rows")
 
 
+# ------------------------------------------------------------------------------ your own learner
+# Sec. 3.4's privacy cost of a minority holds for Algorithm 2 with any direction learner whose
+# regret adapts to sum_t ||g~_t||^2 (Lemma 9, eq. (3.3.5)): your learner goes in that slot
+# (:class:`DirectionSlot`, :func:`reduction_with`), run by :func:`simulate_minority` beside ``alg2``
+# and the non-learner ``frozen`` on the same draws, decided by :data:`USER_CLAIMS`.
+
+class DirectionSlot:
+    """An OCO learner (yours) as Algorithm 2's direction learner ``A_Z`` (Sec. 3.3.1): built once
+    by ``make(n, d, 1.0)`` for the ``n = prod(batch)`` rows of the reduction's batch (variant
+    major, then replicate), it plays ``z_t`` in the unit ball and receives the privatised
+    ``g~_t`` (line 5 of Algorithm 2).  ``predict()`` is asked once per round (cached until
+    ``update``) and its play is checked: shape ``(n, d)``, finite, ``||z_t||_2 <= 1`` (the domain
+    ``Z`` that Lemma 9 needs; a play outside it is an error, never projected for the learner)."""
+
+    def __init__(self, make, d: int, batch: tuple[int, ...], name: str = "user", built: list | None = None):
+        self.batch, self.d, self.name = tuple(batch), int(d), name
+        self.n = int(np.prod(self.batch))
+        self.learner = build_learner(make, name, (self.n, self.d, 1.0), SIGNATURES["oco"], "g", built)
+        self._z = None
+
+    def predict(self) -> np.ndarray:
+        if self._z is None:
+            z = np.asarray(self.learner.predict(), dtype=float)
+            try:
+                check_play("oco", z, self.n, self.d)
+            except ValueError as err:
+                raise ValueError(f"learner {self.name!r}: {err}") from None
+            if np.any(np.linalg.norm(z, axis=1) > 1.0 + 1e-9):
+                raise ValueError(f"learner {self.name!r}: a direction learner of Algorithm 2 must lie in the unit ball "
+                                 f"(make(R, d, r) is called with r = 1), got ||z|| up to "
+                                 f"{np.linalg.norm(z, axis=1).max():.4g}")
+            self._z = z.reshape(*self.batch, self.d)
+        return self._z.copy()
+
+    def update(self, g) -> None:
+        self.learner.update(np.asarray(g, dtype=float).reshape(self.n, self.d))
+        self._z = None
+
+
+def reduction_with(make, d: int, batch: tuple[int, ...], b: float = 1.0, name: str = "user",
+                   built: list | None = None) -> vdh.BlackBoxReduction:
+    """Algorithm 2 exactly as the paper's ``alg2`` (Algorithm 1 with the conjugate prior, ``b``,
+    ``G = 1``, for the norm) with the learner ``name`` built by ``make`` as the direction learner (``built``:
+    the learners already built for this point, so a make returning one object twice is an error)."""
+    return vdh.BlackBoxReduction(1.0, d, batch=batch, b=b, direction=DirectionSlot(make, d, batch, name, built))
+
+
 MINORITY_TABLE = "results/vdh19/minority.parquet"  # the pipeline's table of the paper's rows (rule vdh19_merge)
 
 
@@ -376,6 +420,4 @@ def paper_direction(R: int, d: int, r: float):
     return vdh.ProjectedOGDBall(d, batch=(R,))
 
 
-# Sec. 3.4's privacy cost of a minority holds for Algorithm 2 with any direction learner whose
-# regret adapts to sum_t ||g~_t||^2 (Lemma 9, eq. (3.3.5)): the user's learner goes in that slot.
 USER_CLAIMS = (_user_claim("random"), _user_claim("adversarial"))
