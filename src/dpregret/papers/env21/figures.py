@@ -22,10 +22,10 @@ FIGURES = {
     "env21": ("env21", (
         Figure("env21_regret_vs_T", ("ENV-lemma3.1-rate-T", "ENV-lemma3.1-rate-T-tree", "ENV-lemma3.1-rate-T-switching",
                                      "ENV-lemma3.1-rate-T-noise", "ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T",
-                                     "ENV-thm1.1-rate-T", "ENV-oracle-calls")),
-        Figure("env21_gap_vs_n", ("ENV-lemma5.2-rate-n", "ENV-lemma5.5-rate-n")),
+                                     "ENV-thm1.1-rate-T")),
+        Figure("env21_gap_vs_n", ("ENV-lemma5.2-rate-n", "ENV-lemma5.5-rate-n", "ENV-gauss-vs-laplace-n")),
         Figure("env21_gap_vs_eps", ("ENV-lemma5.2-rate-eps", "ENV-lemma5.5-rate-eps")),
-        Figure("env21_cost", ("ENV-gauss-vs-laplace-n",)),
+        Figure("env21_cost", ("ENV-oracle-calls",)),
         Figure("env21_bounds", ("ENV-lemma4.1-bound", "ENV-lemmaC.2-bound", "ENV-corC.5-bound")),
     )),
 }

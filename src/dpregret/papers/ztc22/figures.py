@@ -14,8 +14,8 @@ from dpregret.core.plotting import Figure, band, mean_ci, plot_curves, plt
 # (dpregret.pipeline.report.figure_map collects the four folders')
 FIGURES = {
     "ztc22": ("ztc22", (
-        Figure("ztc22_subopt_vs_T", ("ZTC-thm3-sensitivity", "ZTC-vs-dpsgd")),
-        Figure("ztc22_optimistic", ("ZTC-thm4-bound", "ZTC-thm6-optimistic")),
+        Figure("ztc22_subopt_vs_T", ("ZTC-thm3-sensitivity", "ZTC-thm4-bound", "ZTC-vs-dpsgd")),
+        Figure("ztc22_optimistic", ("ZTC-thm6-optimistic",)),
         Figure("ztc22_strongly_convex", ("ZTC-thm8-bound", "ZTC-rem9-rate-T-stat", "ZTC-rem9-rate-T-priv")),
         Figure("ztc22_rho_d"),  # shows no claim: Remark 5 in rho and d is decided on the worst case (minimax)
         Figure("ztc22_minimax", ("ZTC-rem5-rate-rho", "ZTC-rem5-rate-d")),
