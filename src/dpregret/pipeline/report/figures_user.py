@@ -4,13 +4,10 @@ mean per grid point, after the claim's declared transform), log-log, with the cl
 drawn through the paper's first point and each fitted slope with its interval in the legend."""
 from __future__ import annotations
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from dpregret.verdict.core import Result  # noqa: E402
+from dpregret.core.plotting import plt  # matplotlib's pyplot (Agg), imported at the first figure
+from dpregret.verdict.core import Result
 
 
 def user_figure_stem(claim_id: str, name: str) -> str:
