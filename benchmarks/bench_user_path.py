@@ -33,7 +33,7 @@ Settings and what is compared (setting: paper's learner as a user's vs the fast 
 - ``oco``: Remark 5's OGD behind a proxy (so ``o2b.run`` takes its generic per-step loop, as for any
   user learner) vs the compiled loop ``o2b_jit`` on the minimax family, Algorithm 1 (tree noise),
   at ``T_lin_priv``; van der Hoeven's Algorithm 2 runs its direction learner in the same Python loop
-  on both paths (``tests/test_user_vdh19.py``), so it has no fast path to compare with.
+  on both paths (``tests/test_vdh19.py``), so it has no fast path to compare with.
 """
 from __future__ import annotations
 
