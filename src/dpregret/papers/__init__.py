@@ -131,6 +131,14 @@ SCENARIOS = {s.name: s for s in (
 )}
 
 
+def folders() -> dict[str, str]:
+    """paper key -> its package (the folder of its scenarios), in :data:`ORDER`: the four folders and every
+    registered paper's.  The registries above the papers (``dpregret.pipeline.registry``, the report's
+    figure map) import each folder's ``paper`` and ``figures`` modules from here, so a paper is named once."""
+    found = {s.paper: s.folder for s in SCENARIOS.values() if s.paper is not None}
+    return {key: found[key] for key in ORDER if key in found}
+
+
 ENV_VAR = "DPREGRET_PAPERS"  # the registered papers' packages, comma-separated (set by the workflow for its jobs)
 REGISTERED: dict[str, object] = {}  # package name -> its ``paper`` module
 

@@ -11,29 +11,22 @@ randomisers, Zhang-Tran-Cutkosky's NOISE(t) tree) come from :func:`dpregret.verd
 from __future__ import annotations
 
 import functools
+import importlib
 from typing import TYPE_CHECKING
 
+from dpregret import papers
 from dpregret.papers import ORDER
-from dpregret.papers.as17 import paper as as17
-from dpregret.papers.env21 import paper as env21
-from dpregret.papers.vdh19 import paper as vdh19
-from dpregret.papers.ztc22 import paper as ztc22
 from dpregret.core.protocols import LearnerSpec
 
 if TYPE_CHECKING:
     from dpregret.verdict.core import Claim
     from dpregret.verdict.privacy_audit import AuditSpec
 
-# paper key -> its folder's paper module (the keys of dpregret.papers.PAPERS)
-FOLDERS = {"AS17": as17, "ZTC22": ztc22, "ENV21": env21, "VDH19": vdh19}
-
-
 def folders() -> dict:
-    """paper key -> its ``paper`` module: the four folders and every paper registered by the config key
-    ``papers`` (``dpregret.papers.register``; their ``learners``, ``claims`` and ``audits`` are optional)."""
-    from dpregret.papers import REGISTERED
-
-    return {**FOLDERS, **{m.PAPER.key: m for m in REGISTERED.values()}}
+    """paper key -> its folder's ``paper`` module (:func:`dpregret.papers.folders`): the four folders and every
+    paper registered by the config key ``papers`` (``dpregret.papers.register``; their ``learners``, ``claims``
+    and ``audits`` are optional)."""
+    return {key: importlib.import_module(f"{pkg}.paper") for key, pkg in papers.folders().items()}
 
 
 def _declared(mod, what: str) -> dict:

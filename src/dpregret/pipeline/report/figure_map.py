@@ -8,27 +8,23 @@ from __future__ import annotations
 
 import importlib
 
-from dpregret.papers import REGISTERED, SCENARIOS
-from dpregret.papers.as17 import figures as as17
-from dpregret.papers.env21 import figures as env21
-from dpregret.papers.vdh19 import figures as vdh19
-from dpregret.papers.ztc22 import figures as ztc22
+from dpregret.papers import REGISTERED, SCENARIOS, folders
 
-# the folders' declarations, in the papers' order (dpregret.papers.ORDER)
-DECLARED = {group: decl for m in (as17, ztc22, env21, vdh19) for group, decl in m.FIGURES.items()}
+
+def declared() -> dict:
+    """plot group -> (directory, figures): every folder's ``figures.FIGURES`` (:func:`dpregret.papers.folders`,
+    in the papers' order), the four folders' and those of every paper registered by the config key ``papers``
+    (``dpregret.papers.register``; its ``figures.FIGURES``, in the same form)."""
+    return {group: decl for pkg in folders().values()
+            for group, decl in importlib.import_module(f"{pkg}.figures").FIGURES.items()}
+
+
+# the declarations of the papers known when this module is imported
+DECLARED = declared()
 
 # plot group -> (directory under figures/, figure stems in the order the plot job writes them)
 FIGURES: dict[str, tuple[str, tuple[str, ...]]] = {
     group: (d, tuple(f.stem for f in figs)) for group, (d, figs) in DECLARED.items()}
-
-
-def declared() -> dict:
-    """plot group -> (directory, figures): the four folders' and those of every paper registered by the
-    config key ``papers`` (``dpregret.papers.register``; its ``figures.FIGURES``, in the same form)."""
-    out = dict(DECLARED)
-    for pkg in REGISTERED:
-        out.update(importlib.import_module(f"{pkg}.figures").FIGURES)
-    return out
 
 
 def _shown_in(decl: dict | None = None) -> dict[str, str]:
