@@ -7,15 +7,15 @@ which library code runs, by one convention:
   outputs)`` writes the rule's outputs, or, for a module without one (a registered paper's),
   :func:`generic_simulate` calls its ``simulate`` per output; the group ``user`` runs a user's
   learner beside the paper's (``dpregret.core.contract``);
-- check: the claims module's ``check_job(params, tables)`` (:data:`CHECKS` for Agarwal-Singh's
-  groups, the folder's ``claims`` for a scenario of the generic rules; one with ``CLAIMS`` and
+- check: the claims module's ``check_job(params, tables)`` (:func:`groups`, from the folders'
+  ``paper.GROUPS``, for Agarwal-Singh's groups; the folder's ``claims`` for a scenario of the generic rules; one with ``CLAIMS`` and
   ``evaluate`` alone goes through ``claims.core.evaluate_records``) returns the claims' records and
   any further tables (``{output name: DataFrame}``, written as CSV); ``user`` decides a claim for a
   user's learner (``dpregret.pipeline.api.decide_user_claim``) and draws it; ``nonlearner`` runs a built-in
   non-learner (``dpregret.pipeline.nonlearners``) through a door's every point and claim in one job
   (:func:`nonlearner_door`).  A check rule's input ``nonlearners`` (those records) is attached to
   the paper's records as their non-learner controls (:func:`attach_nonlearners`);
-- plot: :data:`PLOTS` maps Agarwal-Singh's groups to the drawing code in their folder, a scenario of
+- plot: :func:`groups` maps Agarwal-Singh's groups to the drawing code in their folder, a scenario of
   the generic rules draws with its folder's ``figures.draw(tables, p, alpha, outputs)``; drawn to
   the rule's outputs in the order the folder
   declares them (its ``FIGURES``, collected by ``dpregret.pipeline.report.figure_map``).
@@ -36,9 +36,15 @@ import pandas as pd
 
 from dpregret.core import cpu
 
-# check group -> claims module (groups absent here check nothing)
-# (a scenario of the generic rules, ``Scenario.generic``, checks with its folder's ``claims`` module)
-CHECKS = {"as17_experts": "dpregret.papers.as17.claims_experts", "as17_tables": "dpregret.papers.as17.claims_tables"}
+
+
+def groups() -> dict[str, tuple[str, str]]:
+    """job group -> (claims module, drawing function ``"module:function"``) of the groups that a folder
+    runs by rules of its own (its ``paper.GROUPS``; Agarwal-Singh's); a scenario of the generic rules
+    (``Scenario.generic``) checks with its folder's ``claims`` and draws with its ``figures.draw``."""
+    from dpregret.pipeline.registry import folders
+
+    return {g: job for mod in folders().values() for g, job in getattr(mod, "GROUPS", {}).items()}
 
 
 def read_inputs(named: dict) -> dict:
@@ -95,9 +101,9 @@ def check(group: str, params: dict, inputs: dict, outputs: dict, wildcards: dict
         runs = user_runs(w["claim"], run, inputs, tables)
         records, extra = [decide_user_claim(w["claim"], w["name"], run["learners"][w["name"]]["make"], runs, run,
                                             figure=outputs.get("figure"))], {}
-    elif group in CHECKS:
+    elif group in groups():
         nonlearners = tables.pop("nonlearners", [])
-        records, extra = importlib.import_module(CHECKS[group]).check_job(params, tables)
+        records, extra = importlib.import_module(groups()[group][0]).check_job(params, tables)
         records = attach_nonlearners(records, nonlearners)
     elif _generic(group):  # its folder's claims module: check_job(params, tables), else CLAIMS and evaluate()
         from dpregret.verdict.core import evaluate_records
@@ -108,7 +114,8 @@ def check(group: str, params: dict, inputs: dict, outputs: dict, wildcards: dict
                           else (evaluate_records(mod, group, params, tables), {}))
         records = attach_nonlearners(records, nonlearners)
     else:
-        raise ValueError(f"check group must be one of {sorted(CHECKS)}, 'user' or 'nonlearner', got {group!r}")
+        raise ValueError(f"check group must be one of {sorted(groups())}, a generic scenario, 'user' or 'nonlearner', "
+                         f"got {group!r}")
     declared = {str(p) for v in outputs.values() for p in (v if isinstance(v, list) else [v])}
     for rec in records:
         path = f"results/claims/{rec['claim_id']}.json"
@@ -225,23 +232,6 @@ def _user_simulate(params: dict, wildcards: dict, outputs: list[str]) -> None:
     print(len(df), "rows")
 
 
-def _plot_as17_experts(t, params, outputs):
-    from dpregret.papers.as17.figures import as17_experts_figures
-    as17_experts_figures(t["runs"], t["d_noise"], params["p"], params["alpha"], outputs)
-
-
-def _plot_as17_tables(t, params, outputs):
-    from dpregret.papers.as17.figures import as17_tables_figures
-    mab = t["mab"]
-    as17_tables_figures(t["olo"], mab[mab.env == "stochastic"], t["blo"],
-                        {k: params[k] for k in ("olo", "mab", "blo")}, params["alpha"], outputs, seed=params["seed"])
-
-
-# plot group -> the function that draws its figures (in the order of its folder's FIGURES[group]); a scenario
-# of the generic rules (Scenario.generic) draws with its folder's figures.draw(tables, p, alpha, outputs)
-PLOTS = {"as17_experts": _plot_as17_experts, "as17_tables": _plot_as17_tables}
-
-
 def _generic(group: str):
     """The scenario ``group`` of the generic rules (``Scenario.generic``), or None."""
     from dpregret.papers import SCENARIOS
@@ -251,9 +241,10 @@ def _generic(group: str):
 
 
 def plot(group: str, params: dict, inputs: dict, outputs: list[str]) -> None:
-    if group not in PLOTS and _generic(group):  # its folder's figures module: draw(tables, p, alpha, outputs)
+    if _generic(group):  # its folder's figures module: draw(tables, p, alpha, outputs)
         mod = importlib.import_module(f"{_generic(group).folder}.figures")
         return mod.draw(read_inputs(inputs), params["p"], params["alpha"], outputs)
-    if group not in PLOTS:
-        raise ValueError(f"plot group must be one of {sorted(PLOTS)} or a generic scenario, got {group!r}")
-    PLOTS[group](read_inputs(inputs), params, outputs)
+    if group not in groups():
+        raise ValueError(f"plot group must be one of {sorted(groups())} or a generic scenario, got {group!r}")
+    module, _, function = groups()[group][1].partition(":")
+    getattr(importlib.import_module(module), function)(read_inputs(inputs), params, outputs)

@@ -238,3 +238,13 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
         save(fig, out)
 
 
+def draw_experts(tables: dict[str, pd.DataFrame], params: dict, outputs: list[str]) -> None:
+    """The plot job of the group ``as17_experts`` (``paper.GROUPS``): its figures to ``outputs``."""
+    as17_experts_figures(tables["runs"], tables["d_noise"], params["p"], params["alpha"], outputs)
+
+
+def draw_tables(tables: dict[str, pd.DataFrame], params: dict, outputs: list[str]) -> None:
+    """The plot job of the group ``as17_tables`` (``paper.GROUPS``): Tables 1 and 2's figures to ``outputs``."""
+    mab = tables["mab"]
+    as17_tables_figures(tables["olo"], mab[mab.env == "stochastic"], tables["blo"],
+                        {k: params[k] for k in ("olo", "mab", "blo")}, params["alpha"], outputs, seed=params["seed"])

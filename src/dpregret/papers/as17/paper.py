@@ -1,12 +1,22 @@
 """What Agarwal and Singh's folder contributes to the pipeline's registries
-(:mod:`dpregret.pipeline.registry` collects every folder's): its built-in learners, its claims and its
-privacy audits.  Light at import: each function imports the modules it needs when it runs."""
+(:mod:`dpregret.pipeline.registry` collects every folder's): its built-in learners, its claims, its
+privacy audits and its rule groups' check and plot jobs (:data:`GROUPS`).  Light at import: each function imports the modules it needs when it runs."""
 from __future__ import annotations
 
 import math
 
 from dpregret.core.protocols import LearnerSpec
 from dpregret.core.rng import ReplicateStreams, stable_key
+
+
+# The workflow's check and plot jobs of this folder's own rules (workflow/rules/as17.smk, as17_tables.smk):
+# job group -> (its claims module, whose check_job(params, tables) decides the group's claims; its drawing
+# function "module:function", called with (tables, params, outputs)).  A scenario of the generic rules
+# needs no entry: its folder's claims and figures.draw are found by convention (dpregret.pipeline.jobs).
+GROUPS = {
+    "as17_experts": ("dpregret.papers.as17.claims_experts", "dpregret.papers.as17.figures:draw_experts"),
+    "as17_tables": ("dpregret.papers.as17.claims_tables", "dpregret.papers.as17.figures:draw_tables"),
+}
 
 
 def _streams(seed: int, name: str, replicates: range, *key) -> ReplicateStreams:
