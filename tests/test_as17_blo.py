@@ -1,6 +1,6 @@
 """Algorithm 4's door for your own bandit linear optimisation learner (Agarwal and Singh 2017,
-section 4.2, Theorem 4.5; ``dpregret.papers.as17.user_blo``): what the door's contract over every
-claim (tests/test_door.py) does not cover -- the switching sequence and other plans, the learner
+section 4.2, Theorem 4.5; ``dpregret.papers.as17.scenario_blo``, "Your own learner"): what the
+door's contract over every claim (tests/test_door.py) does not cover -- the switching sequence and other plans, the learner
 fed the pulled point's loss plus the paper's noise, the door's own streams chunk invariant,
 errors of this door only, the ball and cube domains, small learners' verdicts (SCRiBLe written
 by a user, FKM's T^(3/4) caught), and compiled (numba) learners against their Python twins."""
@@ -11,7 +11,6 @@ import pytest
 from dpregret.core.environments.olo import StochasticOLO
 from dpregret.core.rng import ReplicateStreams, stable_key
 from dpregret.papers.as17 import scenario_blo as B
-from dpregret.papers.as17 import user_blo as U
 
 
 class EigenScrible:
@@ -96,7 +95,7 @@ PLAN = {"scrible": [None], "dp_scrible": [1.0, 4.0], "dp_scrible_composed": [4.0
 @pytest.mark.parametrize("env", ["switching"])  # stochastic: tests/test_door.py
 def test_papers_rows_are_bit_identical_with_and_without_a_user_learner(domain, env):
     alone = B.simulate(domain, env, 3, 300, PLAN, range(2, 5), 11, phases=3)
-    both = U.simulate(domain, env, 3, 300, {**PLAN, "mine": [1.0, 4.0]}, range(2, 5), 11, phases=3,
+    both = B.simulate(domain, env, 3, 300, {**PLAN, "mine": [1.0, 4.0]}, range(2, 5), 11, phases=3,
                       learners={"mine": fkm})
     pd.testing.assert_frame_equal(both.iloc[: len(alone)], alone)  # the paper's rows, in their positions
     mine = both.iloc[len(alone):]
@@ -107,7 +106,7 @@ def test_papers_rows_are_bit_identical_with_and_without_a_user_learner(domain, e
     for alg, paper in (("mine", "dp_scrible"), ("mine@composed", "dp_scrible_composed")):
         want = [B.params(domain, paper, 3, 300, e)["lambda"] for e in (1.0, 4.0)]
         np.testing.assert_array_equal(mine[mine.algorithm == alg]["lambda"].to_numpy(), np.repeat(want, 3))
-    assert U.simulate(domain, env, 3, 300, PLAN, range(2, 5), 11, phases=3).equals(alone)
+    assert B.simulate(domain, env, 3, 300, PLAN, range(2, 5), 11, phases=3, learners={}).equals(alone)
 
 
 @pytest.mark.parametrize("domain", ["ball", "cube"])
@@ -118,12 +117,12 @@ def test_papers_scrible_on_the_generic_path_gives_the_kernels_numbers(domain, en
     relative (the class's numpy sums round differently in the last bits), across block edges."""
     monkeypatch.setattr(B, "BLOCK", 64)
     N, T, reps, seed = 4, 700, range(1, 5), 23
-    point = U.point_key(domain, env, N, T, 4, 0.5)
+    point = B.point_key(domain, env, N, T, 4, 0.5)
 
     def paper_as_user(R, K, T_, lam, streams):
-        return U.paper_learner(R, K, T_, lam, ReplicateStreams(seed, stable_key(*point, "scrible"), reps))
+        return B.paper_learner(R, K, T_, lam, ReplicateStreams(seed, stable_key(*point, "scrible"), reps))
 
-    df = U.simulate(domain, env, N, T, {"dp_scrible": [1.0, 4.0], "dp_scrible_composed": [1.0, 4.0],
+    df = B.simulate(domain, env, N, T, {"dp_scrible": [1.0, 4.0], "dp_scrible_composed": [1.0, 4.0],
                                         "paper": [1.0, 4.0]}, reps, seed, learners={"paper": paper_as_user})
     for ker, gen in (("dp_scrible", "paper"), ("dp_scrible_composed", "paper@composed")):
         a, b = (df[df.algorithm == n].reset_index(drop=True) for n in (ker, gen))
@@ -132,7 +131,7 @@ def test_papers_scrible_on_the_generic_path_gives_the_kernels_numbers(domain, en
         assert np.ptp(a.regret) > 1.0  # not constants
     # and the paper's learner in this signature is the registered one's arithmetic (Theorem 4.5's eta)
     lam = B.params(domain, "dp_scrible", N, T, 4.0)["lambda"]
-    sc = U.paper_learner(2, U.Domain(domain, N), T, lam, ReplicateStreams(1, (1,), range(2)))
+    sc = B.paper_learner(2, B.Domain(domain, N), T, lam, ReplicateStreams(1, (1,), range(2)))
     assert sc.eta == B.params(domain, "dp_scrible", N, T, 4.0)["eta"]
 
 
@@ -144,8 +143,8 @@ def test_the_learner_is_fed_the_pulled_points_loss_plus_the_papers_noise():
         return made[-1][1]
 
     N, T, reps, seed = 3, 200, range(3), 5
-    df = U.simulate("ball", "stochastic", N, T, {"mine": [2.0]}, reps, seed, learners={"mine": fixed})
-    point = U.point_key("ball", "stochastic", N, T, 4, 0.5)
+    df = B.simulate("ball", "stochastic", N, T, {"mine": [2.0]}, reps, seed, learners={"mine": fixed})
+    point = B.point_key("ball", "stochastic", N, T, 4, 0.5)
     L = StochasticOLO("ball", N, 0.5, ReplicateStreams(seed, stable_key(*point, "losses"), reps)).block(T)
     Z = ReplicateStreams(seed, stable_key(*point, "noise"), reps).laplace(1.0, (T, N))
     y = np.array([0.5, -0.25, 0.0])
@@ -162,13 +161,13 @@ def test_the_learner_is_fed_the_pulled_points_loss_plus_the_papers_noise():
 
 def test_user_rows_are_chunk_invariant_and_deterministic():
     plan = {"dp_scrible": [4.0], "mine": [4.0]}
-    whole = U.simulate("ball", "stochastic", 3, 300, plan, range(4), 3, learners={"mine": eigen_scrible})
-    parts = pd.concat([U.simulate("ball", "stochastic", 3, 300, plan, r, 3, learners={"mine": eigen_scrible})
+    whole = B.simulate("ball", "stochastic", 3, 300, plan, range(4), 3, learners={"mine": eigen_scrible})
+    parts = pd.concat([B.simulate("ball", "stochastic", 3, 300, plan, r, 3, learners={"mine": eigen_scrible})
                        for r in (range(0, 1), range(1, 4))])
     key = ["algorithm", "replicate"]
     pd.testing.assert_frame_equal(whole.sort_values(key).reset_index(drop=True),
                                   parts.sort_values(key).reset_index(drop=True))
-    again = U.simulate("ball", "stochastic", 3, 300, plan, range(4), 3, learners={"mine": eigen_scrible})
+    again = B.simulate("ball", "stochastic", 3, 300, plan, range(4), 3, learners={"mine": eigen_scrible})
     pd.testing.assert_frame_equal(whole, again)
 
 
@@ -178,7 +177,7 @@ def test_bad_plans_and_plays_of_this_door_are_clear_errors():
     base = dict(domain="ball", env="stochastic", N=2, T=20, replicates=range(2), root_seed=1)
 
     def run(make, name="mine", plan=None, **kw):
-        return U.simulate(plan=plan or {name: [1.0]}, learners={name: make}, **{**base, **kw})
+        return B.simulate(plan=plan or {name: [1.0]}, learners={name: make}, **{**base, **kw})
 
     with pytest.raises(ValueError, match="no eps"):
         run(fkm, plan={"dp_scrible_composed": [1.0]})
@@ -219,11 +218,11 @@ def test_a_bad_play_is_the_error_even_when_the_learner_then_fails_on_its_feedbac
                 raise RuntimeError("the learner's own error")
 
     with pytest.raises(ValueError, match=r"learner 'mine' \(predict\(\)\) in round 5: .*non-finite"):
-        U.simulate("ball", "stochastic", 2, 20, {"mine": [1.0]}, range(2), 1, learners={"mine": NaNThenFail})
+        B.simulate("ball", "stochastic", 2, 20, {"mine": [1.0]}, range(2), 1, learners={"mine": NaNThenFail})
 
 
 def test_domain_contains_and_projects():
-    ball, cube = U.Domain("ball", 2), U.Domain("cube", 2)
+    ball, cube = B.Domain("ball", 2), B.Domain("cube", 2)
     x = np.array([[0.6, 0.8], [1.0, 1.0], [0.0, -0.5]])
     np.testing.assert_array_equal(ball.contains(x), [True, False, True])
     np.testing.assert_array_equal(cube.contains(x), [True, True, True])
@@ -236,7 +235,7 @@ def test_domain_contains_and_projects():
 
 @pytest.fixture(scope="module")
 def small_runs():
-    (uc, _) = U.USER_CLAIMS
+    (uc, _) = B.USER_CLAIMS
     p = {"N": 4, "T": [100, 300, 1000, 3000, 10000], "rate_eps": 4, "phases": 4, "mu": 0.5}
     runs = pd.concat([uc.simulate(p, t, range(4), 7, {"scr": eigen_scrible, "fkm": fkm}) for t in uc.points(p)],
                      ignore_index=True)
@@ -346,9 +345,9 @@ def test_a_compiled_learner_runs_the_same_rounds_as_its_python_twin(domain):
     domains, over two blocks of rounds; and the paper's rows are untouched."""
     fkm = _readme_bco()["fkm"]
     plan = {"dp_scrible": [4.0], "mine": [4.0]}
-    T = U.B.BLOCK + 500
-    comp = U.simulate(domain, "stochastic", 4, T, plan, range(3), 11, learners={"mine": fkm})
-    py = U.simulate(domain, "stochastic", 4, T, plan, range(3), 11,
+    T = B.BLOCK + 500
+    comp = B.simulate(domain, "stochastic", 4, T, plan, range(3), 11, learners={"mine": fkm})
+    py = B.simulate(domain, "stochastic", 4, T, plan, range(3), 11,
                     learners={"mine": lambda R, d, T, lam, s: PyFKM(R, d, T, lam, s)})
     pd.testing.assert_frame_equal(comp[comp.algorithm == "dp_scrible"], py[py.algorithm == "dp_scrible"])
     a, b = (df[df.algorithm.str.startswith("mine")].sort_values(["algorithm", "replicate"]) for df in (comp, py))
@@ -384,6 +383,6 @@ def test_a_compiled_learner_with_a_bad_play_is_named():
 
     plan = {"mine": [4.0]}
     with pytest.raises(ValueError, match=r"learner 'mine' \(predict\(\) or center\) in round 1: not of shape \(2, 4\)"):
-        U.simulate("ball", "stochastic", 4, 50, plan, range(2), 1, learners={"mine": lambda R, d, T, l, s: Short(R)})
+        B.simulate("ball", "stochastic", 4, 50, plan, range(2), 1, learners={"mine": lambda R, d, T, l, s: Short(R)})
     with pytest.raises(ValueError, match=r"learner 'mine' \(predict\(\)\) in round 1: row 0 is outside the ball"):
-        U.simulate("ball", "stochastic", 4, 50, plan, range(2), 1, learners={"mine": lambda R, d, T, l, s: Outside(R)})
+        B.simulate("ball", "stochastic", 4, 50, plan, range(2), 1, learners={"mine": lambda R, d, T, l, s: Outside(R)})

@@ -164,8 +164,8 @@ def test_compiled_rounds_equal_the_per_round_classes(monkeypatch, env, T, cblock
     pd.testing.assert_frame_equal(fast, ref, check_exact=False, rtol=1e-12, atol=1e-12)
 
 
-# ---- the door for your own experts learner (papers.as17.user_experts): what the door's contract over
-# every claim (tests/test_door.py) does not cover -- the switching environment and several eps, what
+# ---- the door for your own experts learner (papers.as17.scenario_experts, "Your own learner"): what
+# the door's contract over every claim (tests/test_door.py) does not cover -- the switching environment and several eps, what
 # the learner is fed (the tree's releases, the exact losses, the fresh-noise control's), a small
 # learner's verdict and the paper's decision equal to the pipeline's, the check's missing rows
 
@@ -173,7 +173,6 @@ from dpregret.papers.as17 import claims_experts as C  # noqa: E402
 from dpregret.papers.as17.prefix_sums import FreshNoise, scaled_draws  # noqa: E402
 from dpregret.core.rng import stable_key  # noqa: E402
 from dpregret.papers.as17 import scenario_experts as X  # noqa: E402
-from dpregret.papers.as17 import user_experts as U  # noqa: E402
 from dpregret.core.tree import TreeBasedAgg  # noqa: E402
 
 
@@ -196,13 +195,13 @@ class Hedge:
 @pytest.mark.parametrize("env", ["switching"])  # stochastic: tests/test_door.py
 def test_papers_rows_are_bit_identical_with_and_without_a_user_learner(env):
     alone = X.simulate(env, 4, 300, [1.0, 4.0], range(2, 5), 11, gap=0.2, phases=3)
-    both = U.simulate(env, 4, 300, [1.0, 4.0], range(2, 5), 11, gap=0.2, phases=3, learners={"mine": Hedge})
+    both = X.simulate(env, 4, 300, [1.0, 4.0], range(2, 5), 11, gap=0.2, phases=3, learners={"mine": Hedge})
     pd.testing.assert_frame_equal(both.iloc[: len(alone)], alone)  # the paper's rows, in their positions
     mine = both.iloc[len(alone):]
     assert list(mine.columns) == list(alone.columns)
     assert sorted(set(mine.algorithm)) == ["mine", "mine@fresh_noise", "mine@nonprivate"]
     assert len(mine) == 3 * 2 * 3 and mine.regret.notna().all() and mine.eta.isna().all()
-    assert U.simulate(env, 4, 300, [1.0, 4.0], range(2, 5), 11, gap=0.2, phases=3).equals(alone)
+    assert X.simulate(env, 4, 300, [1.0, 4.0], range(2, 5), 11, gap=0.2, phases=3, learners={}).equals(alone)
 
 
 @pytest.mark.parametrize("env", ["switching"])  # stochastic: tests/test_door.py
@@ -210,7 +209,7 @@ def test_papers_expweights_on_the_generic_path_gives_the_papers_numbers(env):
     """Fed L~_0 before round 1 and then L~_t - L~_{t-1}, the paper's exponential weights plays on
     the tree's prefix sums: the paper's rows (tree, nonprivate, fresh_noise) to 1e-12 relative
     (the sums of the increments round in the last bits; the nonprivate feed is exact)."""
-    df = U.simulate(env, 5, 2000, [1.0, 4.0], range(1, 5), 23, gap=0.1, learners={"paper": U.paper_expweights})
+    df = X.simulate(env, 5, 2000, [1.0, 4.0], range(1, 5), 23, gap=0.1, learners={"paper": X.paper_expweights})
     keys = ["eps", "replicate"]
     for alg, mine in (("tree", "paper"), ("nonprivate", "paper@nonprivate"), ("fresh_noise", "paper@fresh_noise")):
         a, b = (df[df.algorithm == n].reset_index(drop=True) for n in (alg, mine))
@@ -238,10 +237,10 @@ def test_the_learner_sees_exactly_the_trees_releases_and_the_exact_losses():
             self.fed.append(np.array(losses))
             super().update(losses)
 
-    U.simulate("stochastic", N, T, [eps], reps, seed, gap=gap, learners={"rec": Recording})
+    X.simulate("stochastic", N, T, [eps], reps, seed, gap=gap, learners={"rec": Recording})
     exact, tree, fresh = (np.stack(r.fed, axis=1) for r in seen["order"])  # built: nonprivate, then tree, fresh
     assert exact.shape == tree.shape == (2, T + 1, N)
-    source, ts, fs = U.point_streams("stochastic", N, T, reps, seed, gap, 4)
+    source, ts, fs = X.point_streams("stochastic", N, T, reps, seed, gap, 4)
     L = source.block(T)
     np.testing.assert_array_equal(exact[:, 0], 0.0)
     np.testing.assert_array_equal(exact[:, 1:], L)
@@ -263,7 +262,7 @@ def test_the_learner_sees_exactly_the_trees_releases_and_the_exact_losses():
 def test_an_unknown_environment_is_a_clear_error():
     """(A bad make, name or play: tests/test_door.py.)"""
     with pytest.raises(ValueError, match="env must be one of"):
-        U.simulate("adversarial", 2, 20, [1.0], range(2), 1, learners={"mine": Hedge})
+        X.simulate("adversarial", 2, 20, [1.0], range(2), 1, learners={"mine": Hedge})
 
 
 def _rng_for(cid):
@@ -278,12 +277,12 @@ TOL = {"AS17-cor3.2-gap-rate-T": 0.15}  # config/config.yaml's tolerance
 
 @pytest.fixture(scope="module")
 def small_runs():
-    (uc,) = U.USER_CLAIMS
+    (uc,) = X.USER_CLAIMS
     return pd.concat([uc.simulate(P, t, range(6), 7, {"hedge": Hedge}) for t in uc.points(P)], ignore_index=True)
 
 
 def test_user_claim_decides_a_small_learner_with_its_control_caught(small_runs):
-    (uc,) = U.USER_CLAIMS
+    (uc,) = X.USER_CLAIMS
     assert (uc.claim, uc.scenario, uc.setting, uc.signature, uc.paper_name) == (
         "AS17-cor3.2-gap-rate-T", "as17_experts", "experts", "make(R, N, T)", "tree")
     assert uc.points(P) == P["T"]

@@ -160,8 +160,8 @@ def test_regret_rate_grid_R_runs_at_regret_mu_and_regret_eps_and_is_read_by_the_
     assert set(only_T.grid) == {"T"} and (only_T[only_T.row == "cube"].eps.nunique() == 2)
 
 
-# ---- the door for your own OLO learner (papers.as17.user_olo): what the door's contract over every
-# claim (tests/test_door.py) does not cover -- the switching sequence, several eps and every algorithm,
+# ---- the door for your own OLO learner (papers.as17.scenario_olo, "Your own learner"): what the door's
+# contract over every claim (tests/test_door.py) does not cover -- the switching sequence, several eps and every algorithm,
 # what the learner is fed (the tree's releases, the exact losses, the fresh-noise control's), errors of
 # this door only, small learners' verdicts (greedy OGD caught) and the paper's decision equal to the
 # pipeline's, the check's missing rows
@@ -171,7 +171,6 @@ from dpregret.verdict.core import check_rng  # noqa: E402
 from dpregret.papers.as17.prefix_sums import FreshNoise, scaled_draws  # noqa: E402
 from dpregret.core.rng import stable_key  # noqa: E402
 from dpregret.papers.as17 import scenario_olo as X  # noqa: E402
-from dpregret.papers.as17 import user_olo as U  # noqa: E402
 from dpregret.core.tree import TreeBasedAgg  # noqa: E402
 
 
@@ -211,23 +210,23 @@ class GreedyOGD:
         self.x = _proj(self.x - self.eta * losses, self.domain)
 
 
-CASES = [(r, "switching") for r in U.ROWS]  # stochastic: tests/test_door.py
+CASES = [(r, "switching") for r in X.DOOR_ROWS]  # stochastic: tests/test_door.py
 
 
 @pytest.mark.parametrize("row,env", CASES)
 def test_papers_rows_are_bit_identical_with_and_without_a_user_learner(row, env):
     kw = dict(phases=3, mu=0.3)
     alone = X.simulate(row, env, 4, 300, [1.0, 4.0], range(2, 5), 11, **kw)
-    both = U.simulate(row, env, 4, 300, [1.0, 4.0], range(2, 5), 11, learners={"mine": LazyOGD}, **kw)
+    both = X.simulate(row, env, 4, 300, [1.0, 4.0], range(2, 5), 11, learners={"mine": LazyOGD}, **kw)
     pd.testing.assert_frame_equal(both.iloc[: len(alone)], alone)  # the paper's rows, in their positions
     mine = both.iloc[len(alone):]
     assert list(mine.columns) == list(alone.columns)
     assert sorted(set(mine.algorithm)) == ["mine", "mine@fresh_noise", "mine@nonprivate"]
     assert len(mine) == 3 * 2 * 3 and mine.regret.notna().all() and mine.eta.isna().all()
-    assert U.simulate(row, env, 4, 300, [1.0, 4.0], range(2, 5), 11, **kw).equals(alone)
+    assert X.simulate(row, env, 4, 300, [1.0, 4.0], range(2, 5), 11, learners={}, **kw).equals(alone)
     sub = X.GRID_ALGORITHMS["T"]
     alone = X.simulate(row, env, 4, 300, [4.0], range(2, 5), 11, algorithms=sub, **kw)
-    both = U.simulate(row, env, 4, 300, [4.0], range(2, 5), 11, algorithms=sub, learners={"mine": LazyOGD}, **kw)
+    both = X.simulate(row, env, 4, 300, [4.0], range(2, 5), 11, algorithms=sub, learners={"mine": LazyOGD}, **kw)
     pd.testing.assert_frame_equal(both.iloc[: len(alone)], alone)
 
 
@@ -236,7 +235,7 @@ def test_papers_ftrl_on_the_generic_path_gives_the_papers_numbers(row, env):
     """Fed L~_0 before round 1 and then L~_t - L~_{t-1}, the paper's FTRL plays on the tree's prefix
     sums: the paper's rows (tree, nonprivate, fresh_noise) to 1e-12 relative (the sums of the
     increments and the block sums round in the last bits); the columns of the sequence exactly."""
-    df = U.simulate(row, env, 5, 2000, [1.0, 4.0], range(1, 5), 23, mu=0.3, learners={"paper": U.paper_ftrl})
+    df = X.simulate(row, env, 5, 2000, [1.0, 4.0], range(1, 5), 23, mu=0.3, learners={"paper": X.paper_ftrl})
     keys = ["row", "env", "N", "T", "eps", "replicate"]
     for alg, mine in (("tree", "paper"), ("nonprivate", "paper@nonprivate"), ("fresh_noise", "paper@fresh_noise")):
         a, b = (df[df.algorithm == n].reset_index(drop=True) for n in (alg, mine))
@@ -248,7 +247,7 @@ def test_papers_ftrl_on_the_generic_path_gives_the_papers_numbers(row, env):
     assert np.all(tree != nonpriv)
 
 
-@pytest.mark.parametrize("row", U.ROWS)
+@pytest.mark.parametrize("row", X.DOOR_ROWS)
 def test_the_learner_sees_exactly_the_trees_releases_and_the_exact_losses(row):
     """What the wrapper feeds: the tree's L~_0 first, then increments whose running sums are the
     releases of TreeBasedAgg (the per-round class on the paper rows' draws and scale); the
@@ -267,10 +266,10 @@ def test_the_learner_sees_exactly_the_trees_releases_and_the_exact_losses(row):
             self.fed.append(np.array(losses))
             super().update(losses)
 
-    U.simulate(row, "stochastic", N, T, [eps], reps, seed, mu=mu, learners={"rec": Recording})
+    X.simulate(row, "stochastic", N, T, [eps], reps, seed, mu=mu, learners={"rec": Recording})
     exact, tree, fresh = (np.stack(r.fed, axis=1) for r in seen)  # built: nonprivate, then tree, fresh
     assert exact.shape == tree.shape == fresh.shape == (2, T + 1, N)
-    source, ts, fs = U.point_streams(row, "stochastic", N, T, reps, seed, 4, mu)
+    source, ts, fs = X.point_streams(row, "stochastic", N, T, reps, seed, 4, mu)
     L = source.block(T)
     np.testing.assert_array_equal(exact[:, 0], 0.0)
     np.testing.assert_array_equal(exact[:, 1:], L)
@@ -307,16 +306,16 @@ def test_bad_names_and_plays_of_this_door_are_clear_errors():
     base = dict(row="sphere", env="stochastic", N=2, T=20, eps=[1.0], replicates=range(2), root_seed=1)
     for name in ("nonprivate", "fresh_noise", "wrong_sensitivity"):
         with pytest.raises(ValueError, match="is taken by the paper's rows"):
-            U.simulate(learners={name: LazyOGD}, **base)
+            X.simulate(learners={name: LazyOGD}, **base)
     with pytest.raises(ValueError, match=r"learner 'mine' \(\w+\) in rounds 1..20: .*unit l2 ball.*1.41421"):
-        U.simulate(learners={"mine": lambda R, d, T, domain: Fixed(R, [1.0, 1.0])}, **base)
+        X.simulate(learners={"mine": lambda R, d, T, domain: Fixed(R, [1.0, 1.0])}, **base)
     with pytest.raises(ValueError, match=r"in rounds 1..20: .*cube.*1.5"):
-        U.simulate(learners={"mine": lambda R, d, T, domain: Fixed(R, [1.5, 0.0])}, **{**base, "row": "cube"})
-    U.simulate(learners={"mine": lambda R, d, T, domain: Fixed(R, [1.0, -1.0])}, **{**base, "row": "cube"})  # a vertex
+        X.simulate(learners={"mine": lambda R, d, T, domain: Fixed(R, [1.5, 0.0])}, **{**base, "row": "cube"})
+    X.simulate(learners={"mine": lambda R, d, T, domain: Fixed(R, [1.0, -1.0])}, **{**base, "row": "cube"})  # a vertex
     with pytest.raises(ValueError, match="env must be one of"):
-        U.simulate(**{**base, "env": "adversarial"}, learners={"mine": LazyOGD})
+        X.simulate(**{**base, "env": "adversarial"}, learners={"mine": LazyOGD})
     with pytest.raises(ValueError, match="row must be one of"):
-        U.simulate(**{**base, "row": "ftpl"}, learners={"mine": LazyOGD})
+        X.simulate(**{**base, "row": "ftpl"}, learners={"mine": LazyOGD})
 
 
 def _rng_for(cid):
@@ -330,10 +329,10 @@ TOL = {"AS17-T1-sphere-gap-rate-T": 0.15, "AS17-T1-cube-gap-rate-T": 0.15}  # co
 
 
 def _uc(row):
-    return {uc.claim: uc for uc in U.USER_CLAIMS}[f"AS17-T1-{row}-gap-rate-T"]
+    return {uc.claim: uc for uc in X.USER_CLAIMS}[f"AS17-T1-{row}-gap-rate-T"]
 
 
-@pytest.fixture(scope="module", params=U.ROWS)
+@pytest.fixture(scope="module", params=X.DOOR_ROWS)
 def small_runs(request):
     uc = _uc(request.param)
     runs = pd.concat([uc.simulate(P, t, range(6), 7, {"lazy": LazyOGD, "greedy": GreedyOGD}) for t in uc.points(P)],

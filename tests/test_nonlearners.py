@@ -36,7 +36,7 @@ def _make(setting, reps, dim, T, seed=11):
         from dpregret.core.environments.polytopes import make_domain
         return NL.FrozenPolytope(R, make_domain("simplex", dim), T, 1.0)
     if setting == "bco":
-        from dpregret.papers.as17.user_blo import Domain
+        from dpregret.papers.as17.scenario_blo import Domain
         return NL.FrozenBCO(R, Domain("ball", dim), T, 1.0, streams)
     if setting == "experts":
         return NL.UniformExperts(R, dim, T)

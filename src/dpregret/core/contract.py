@@ -89,7 +89,7 @@ class UserClaim:
 
 def user_claims() -> dict[str, UserClaim]:
     """claim id -> :class:`UserClaim`, over every scenario that declares ``USER_CLAIMS`` in its
-    module or in its user-door module (``Scenario.user_module``: ``papers.as17.user_olo``,
+    module or in its user-door module (``Scenario.user_module``:
     ``papers.env21.user``, ``papers.vdh19.user``)."""
     import importlib
     import importlib.util

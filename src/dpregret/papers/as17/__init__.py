@@ -15,17 +15,23 @@ Learners (sections 2-4, Appendix D):
   (section 4.1, Theorem 4.1), the explore-and-tree baseline (the O~(T^(2/3)) comparison);
 - :mod:`.exp2_jit`: Algorithm 4 around EXP2, compiled (section 4.1; speed only);
 - :mod:`.scrible`: SCRiBLe (section 4.2, Theorem 4.5, Appendix D) and Algorithm 4 around it;
-- :mod:`.scrible_jit`: Algorithm 4 around SCRiBLe, compiled (section 4.2; speed only).
+- :mod:`.scrible_jit`: Algorithm 4 around SCRiBLe, compiled (section 4.2; speed only);
+- :mod:`.release_feed`: any full-information learner fed the tree's releases, the fresh-noise sums'
+  and the exact losses (section 3; the experts' and the OLO doors);
+- :mod:`.base_learner_rounds`: Algorithm 4's rounds around any base learner, in Python or compiled
+  for a numba jitclass (section 4.2; the BLO door).
 
-Scenarios and user doors (``Scenario.module`` in ``dpregret.papers``):
+Scenarios and their doors for your own learner (``Scenario.module`` in ``dpregret.papers``; each
+scenario's ``simulate`` takes ``learners`` and its door's claims are its ``USER_CLAIMS``):
 
-- :mod:`.scenario_experts`: prediction with expert advice (section 3, Table 1 row 1);
-- :mod:`.scenario_olo`: Table 1 rows 2-4 (sphere, cube, FTPL; section 3);
-- :mod:`.scenario_bandits`: the multi-armed bandit (section 4.1, Table 2 row 2; its user door,
-  ``USER_CLAIMS``, sits in this module);
-- :mod:`.scenario_blo`: bandit linear optimisation with SCRiBLe (section 4.2, Table 2 row 1);
-- :mod:`.user_experts`, :mod:`.user_olo`, :mod:`.user_blo`: a user's learner in the slot of
-  Algorithm 1 (experts; sphere and cube) or of SCRiBLe inside Algorithm 4.
+- :mod:`.scenario_experts`: prediction with expert advice (section 3, Table 1 row 1); door: your
+  experts learner in the slot of Algorithm 1;
+- :mod:`.scenario_olo`: Table 1 rows 2-4 (sphere, cube, FTPL; section 3); door: your OLO learner in
+  the slot of Algorithm 1 on the sphere and the cube;
+- :mod:`.scenario_bandits`: the multi-armed bandit (section 4.1, Table 2 row 2); door: your bandit
+  learner as Algorithm 4's base learner;
+- :mod:`.scenario_blo`: bandit linear optimisation with SCRiBLe (section 4.2, Table 2 row 1); door:
+  your BLO learner in SCRiBLe's place inside Algorithm 4.
 
 Claims:
 

@@ -165,7 +165,7 @@ def gap_rate_T_claim(runs: pd.DataFrame, rate_eps: float, tol: dict, alpha: floa
                      env: str = "stochastic") -> tuple[Result, Result]:
     """``AS17-cor3.2-gap-rate-T`` on ``env`` for the learner whose rows are ``algorithm == name``:
     the paper's (``"tree"``, paired with ``nonprivate``, control ``fresh_noise``) or a user's
-    (``papers.as17.user_experts``: ``name`` paired with ``name@nonprivate``, control
+    (``papers.as17.scenario_experts``: ``name`` paired with ``name@nonprivate``, control
     ``name@fresh_noise``), by the check :func:`evaluate` runs.  ``rng_for(claim id)`` gives the
     bootstrap's rng, used by the claim then the control (as :func:`evaluate`, which shares one rng
     over all the claims of an environment: the same measured values, other bootstrap draws).

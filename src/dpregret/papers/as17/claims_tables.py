@@ -57,7 +57,7 @@ def olo_gap_rate_T_claim(runs: pd.DataFrame, row: str, rate_eps: float, tol: dic
                          name: str = "tree", env: str = "stochastic") -> tuple[Result, Result]:
     """``AS17-T1-<row>-gap-rate-T`` (row ``sphere`` or ``cube``) on ``env`` for the learner whose rows
     are ``algorithm == name``: the paper's (``"tree"``, paired with ``nonprivate``, control
-    ``fresh_noise``) or a user's (``papers.as17.user_olo``: ``name`` paired with
+    ``fresh_noise``) or a user's (``papers.as17.scenario_olo``: ``name`` paired with
     ``name@nonprivate``, control ``name@fresh_noise``), by the pipeline's check (:func:`evaluate_rate`
     on the ``OLO_SPECS`` entry, as :func:`check_job`).  ``rng_for(claim id)`` gives the bootstrap's
     rng, used by the claim then the control (:func:`check_job` uses ``check_rng(seed, claim id,
@@ -226,7 +226,7 @@ def blo_rate_T_claim(runs: pd.DataFrame, domain: str, rate_eps: float, tol: dict
                      name: str = "dp_scrible", env: str = "stochastic") -> tuple[Result, Result]:
     """``AS17-T2-blo-<domain>-rate-T`` for the learner whose rows are ``algorithm == name`` (the
     paper's: ``"dp_scrible"``, with its control ``dp_scrible_composed``; a user's: Algorithm 4
-    around it, ``papers.as17.user_blo.USER_CLAIMS``, with its control ``name@composed``, the same
+    around it, ``papers.as17.scenario_blo.USER_CLAIMS``, with its control ``name@composed``, the same
     learner with lambda by advanced composition on the same draws), by the pipeline's rate check
     (:func:`evaluate_rate` on the domain's ``BLO_SPECS`` entry).  ``rng_for(claim id)`` gives the
     bootstrap's rng."""

@@ -1,4 +1,5 @@
-"""Agarwal and Singh (ICML 2017), section 3: private prediction with expert advice.
+"""Agarwal and Singh (ICML 2017), section 3: private prediction with expert advice, and its door
+for your own experts learner.
 
 Algorithm 1 with the entropic regulariser (exponential weights) on TreeBasedAgg prefix
 sums, ``lambda = N * nodes_covering_leaf(T) / eps`` (Corollary 3.2, item 1, with the
@@ -11,21 +12,44 @@ learner (negative control, eps-DP without the tree).
 replicates, all vectorised, and returns one row per (algorithm, eps, replicate) with the
 regret and the realised terms of the Theorem 3.4 bound.  :func:`d_noise_mc` estimates
 ``D_{D'}`` by Monte Carlo.
+
+Your own learner (``dpregret.core.contract``; the full-information experts setting of
+``dpregret.core.protocols``: ``predict()`` -> ``(R, N)`` weights on the simplex, ``update((R, N)
+losses)``).  The privacy of Algorithm 1/2 comes from the tree: the prefix sums ``L~_0, ..., L~_T``
+that TreeBasedAgg releases are eps-DP (Lemma 3.3, Corollary 3.2 item 1), and anything computed
+from them is post-processing.  So any experts learner runs privately when fed the losses
+*reconstructed from the releases*, ``L~_t - L~_{t-1}`` (``papers.as17.release_feed``: fed
+``L~_0`` before round 1, then the increments); its non-private twin is the same learner fed the
+exact losses, its control (the paper's ``fresh_noise``) the same learner fed the increments of
+fresh-noise prefix sums (``calibration.fresh_lambda``), whose gap grows like sqrt(T).  A learner
+that is a function of the sum of what it was fed (exponential weights on the cumulative loss)
+plays on exactly the tree's prefix sums, the paper's Algorithm 1 (:func:`paper_expweights`
+through the door gives the paper's numbers, to rounding); a learner with per-round state sees the
+same private releases but may accumulate more of their noise (each reconstructed loss carries the
+difference of two releases' noise, not a loss in [0, 1]); that is what the check measures.
+``make(R, N, T)`` needs nothing about eps.  :func:`simulate`'s ``learners`` run on the paper rows'
+draws (with the compiled rounds, the very arrays they draw, handed over block by block), after
+the paper's rows: ``name`` (tree), ``name@nonprivate`` and ``name@fresh_noise``.
+:data:`USER_CLAIMS` declares the claim that holds for any such learner: ``AS17-cor3.2-gap-rate-T``
+(the paired privacy gap divided by log2(T)^2 does not grow with T), decided on the stochastic
+environment at ``rate_eps`` over the preset's T grid.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from dpregret.core import _validate as V
+from dpregret.core.protocols import build_learner, check_makes, check_play
 from dpregret.core.environments.experts import KINDS, StochasticExperts, SwitchingExperts
 from dpregret.papers.as17.ftrl import ExpWeights, bound_thm3_4, eta_thm34  # noqa: F401 (bound re-exported)
 from dpregret.core.calibration import fresh_lambda, tree_lambda
 from dpregret.papers.as17.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
 from dpregret.core.rng import ReplicateStreams, stable_key
 from dpregret.core.tree import draws_per_release
+from dpregret.papers.as17.release_feed import ReleasePlayer, running_sum
 
 SCENARIO = "as17_experts"
 ALGORITHMS = ("nonprivate", "tree", "fresh_noise")
@@ -104,17 +128,25 @@ class BlockedLaplace:
 
 
 def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequence[int], root_seed: int,
-             gap: float = 0.1, phases: int = 4, tap=None) -> pd.DataFrame:
-    """The paper's rows of one point.  ``tap``: an object given the rounds' draws as the compiled
-    rounds make them (``tap.start(noise_0, fresh_0)``, then ``tap.block(t0, L, zt, zf)`` per block,
-    :func:`_rounds_compiled`), so that another consumer of the same draws (a user's learner,
-    ``papers.as17.user_experts``) need not draw them again; the rows do not depend on it."""
+             gap: float = 0.1, phases: int = 4, learners: Mapping[str, Callable] | None = None) -> pd.DataFrame:
+    """The rows of one (env, N, T) point: the paper's (``ALGORITHMS``) at every eps and replicate
+    and, for every ``{name: make}`` in ``learners`` (your own experts learners, section "Your own
+    learner" below), its rows ``name`` (fed the tree's reconstructed losses), ``name@nonprivate``
+    (the exact losses; repeated at every eps, as the paper's ``nonprivate``) and
+    ``name@fresh_noise`` (fresh-noise prefix sums' increments) at each eps, after the paper's, on
+    the same draws: with the compiled rounds, the very arrays they draw, handed over block by
+    block (:func:`_rounds_compiled`'s ``tap``).  A learner's rows have the paper's columns; ``eta``
+    is NaN, ``lambda`` the noise scale of the releases it was fed.  Without ``learners``, the
+    paper's rows alone (the same numbers either way)."""
     if env not in ENVS:
         raise ValueError(f"env must be one of {ENVS}, got {env!r}")
     N = V.integer("N", N, minimum=2)
     T = V.integer("T", T)
     eps = np.array([V.positive("eps", e) for e in eps])
     replicates = list(replicates)
+    learners = check_makes(learners, ALGORITHMS, SIGNATURE)
+    session = _Session(env, N, T, [float(e) for e in eps], replicates, root_seed, gap, phases, learners) if learners else None
+    tap = session if COMPILED else None  # with the compiled rounds, your learners play on their draws as they are made
     R, E = len(replicates), eps.size
     point = point_key(env, N, T, gap, phases)
     source = loss_source(env, N, T, replicates, root_seed, gap, phases)
@@ -123,8 +155,6 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     fresh_streams = ReplicateStreams(root_seed, stable_key(*point, "fresh"), replicates)
     sc_t = np.array([tree_lambda(N, T, e) for e in eps])
     sc_f = np.array([fresh_lambda(N, T, e) for e in eps])
-    if tap is not None and not COMPILED:
-        raise ValueError("tap needs the compiled rounds (COMPILED = True)")
     if COMPILED:
         suffered, cum, sum_sq, sum_max = _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t,
                                                           sc_f, tap)
@@ -145,7 +175,12 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
                 "uniform_regret": uniform,
                 "lambda": {"nonprivate": 0.0, "tree": tree_lambda(N, T, e), "fresh_noise": fresh_lambda(N, T, e)}[name],
             }))
-    return pd.concat(rows, ignore_index=True)
+    paper = pd.concat(rows, ignore_index=True)
+    if session is None:
+        return paper
+    if tap is None:  # the reference rounds: your learners on the same streams, drawn again
+        session.run()
+    return pd.concat([paper, session.rows()[paper.columns]], ignore_index=True)
 
 
 COMPILED = True  # papers.as17.experts_jit (speed only; False: the per-round classes, the reference)
@@ -192,7 +227,7 @@ def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, 
     """The same rounds through papers.as17.experts_jit.experts_block, BLOCK rounds at a time: the
     same draws in the same order (the tree's K initial draws, then 1 + K - popcount(t) per round;
     the fresh-noise learner's one initial draw, then one per round) and the same arithmetic.
-    ``tap`` (:func:`simulate`) gets the initial release's noise (the K scaled draws summed, a copy)
+    ``tap`` (:func:`simulate`'s :class:`_Session`, for your learners) gets the initial release's noise (the K scaled draws summed, a copy)
     and the fresh sums' scaled first draw, then each block's losses and standard draws before the
     kernel reads them."""
     from dpregret.papers.as17.experts_jit import accumulate, experts_block
@@ -281,3 +316,167 @@ def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
         df = simulate(env, p["N"], int(T), p["eps"], range(lo, hi), seed, gap=p["gap"], phases=p["phases"])
         df.to_parquet(path, index=False)
         print(path, len(df), "rows")
+
+
+# ---- Your own learner (dpregret.core.contract): the door of section 3's post-processing claim ----
+
+SIGNATURE = "make(R, N, T)"
+SIGNATURE_DOC = ("make(R, N, T) -> an experts learner (dpregret.core.protocols: predict() -> (R, N) weights on the "
+                 "simplex, update((R, N) losses)) for R replicate rows, N experts and horizon T; the wrapper feeds "
+                 "it the increments of the tree's private prefix sums (no eps needed)")
+
+
+def point_streams(env: str, N: int, T: int, replicates: Sequence[int], root_seed: int, gap: float, phases: int):
+    """(loss source, tree streams, fresh-noise streams) of one point: the streams of
+    :func:`simulate`'s paper rows under the same keys, so the same draws."""
+    point = point_key(env, N, T, gap, phases)
+    source = loss_source(env, N, T, list(replicates), root_seed, gap, phases)
+    return (source, ReplicateStreams(root_seed, stable_key(*point, "tree"), replicates),
+            ReplicateStreams(root_seed, stable_key(*point, "fresh"), replicates))
+
+
+def build_user_learner(make: Callable, name: str, R: int, N: int, T: int, built: list):
+    """``make(R, N, T)``, checked (``protocols.build_learner``)."""
+    return build_learner(make, name, (R, N, T), SIGNATURE_DOC, "losses", built)
+
+
+class _Session:
+    """The user rows of one point: the learners played on the paper rows' draws, either drawn again
+    from the same streams (:meth:`run`) or handed over by the paper's compiled rounds as they make
+    them (the ``tap`` of :func:`simulate`'s compiled rounds: :meth:`start`, :meth:`block`), the same
+    numbers either way (the draws, the arithmetic and the summation order do not depend on who draws
+    or on the blocks); then :meth:`rows`."""
+
+    def __init__(self, env, N, T, eps, replicates, root_seed, gap, phases, learners):
+        self.env, self.N, self.T, self.eps, self.replicates, self.learners = env, N, T, eps, replicates, learners
+        self.R = R = len(replicates)
+        self.source, self.tree_streams, self.fresh_streams = point_streams(env, N, T, replicates, root_seed, gap, phases)
+        self.sc_t = np.array([tree_lambda(N, T, e) for e in eps])
+        self.sc_f = np.array([fresh_lambda(N, T, e) for e in eps])
+        self.acc = {"cum": np.zeros((R, N)), "sum_sq": np.zeros(R), "sum_max": np.zeros(R)}
+        self.player = None
+        self._z = {}
+
+    def _check_block(self, plays):  # finite and on the simplex
+        R, N, tb = self.R, self.N, plays.shape[0]
+        check_play("experts", plays.reshape(tb * R, N), tb * R, N)
+
+    def _build(self, tree_draws, fresh_draws, tree_initial=None):
+        R, N, T = self.R, self.N, self.T
+        self.player = ReleasePlayer(lambda make, name, built: build_user_learner(make, name, R, N, T, built),
+                                    self.learners, R, N, T, self.eps, tree_draws, fresh_draws, "experts",
+                                    self._check_block, tree_initial)
+
+    def _losses(self, t0: int, tb: int, given=None) -> np.ndarray:
+        if self.env == "switching":  # the rows' own vectors (deterministic; their layout is the rows' own)
+            L = np.stack([self.source.loss(t, self.R) for t in range(t0 + 1, t0 + tb + 1)], axis=1).astype(float)
+        else:
+            L = self.source.block(tb) if given is None else given
+        acc = self.acc
+        acc["cum"] = running_sum(acc["cum"], L)
+        acc["sum_sq"] = running_sum(acc["sum_sq"], np.max(np.abs(L), axis=2) ** 2)
+        acc["sum_max"] = running_sum(acc["sum_max"], np.max(L, axis=2))
+        return L
+
+    def run(self) -> None:
+        """The rounds with the rows' own draws (the streams of the paper's rows, drawn again)."""
+        self._build(scaled_draws(self.tree_streams, self.sc_t, self.N), scaled_draws(self.fresh_streams, self.sc_f, self.N))
+        for t0 in range(0, self.T, BLOCK):
+            tb = min(BLOCK, self.T - t0)
+            self.player.block(t0, self._losses(t0, tb))
+
+    # the tap of simulate's compiled rounds: the paper's draws, as they are made
+    def _scaled(self, scales, z, k):
+        if z.shape[1] != k:
+            raise RuntimeError(f"the paper's block has {z.shape[1]} draws, the rows need {k}")
+        return (scales[:, None, None, None] * z[None]).reshape(scales.size * self.R, k, self.N)  # as scaled_draws
+
+    def start(self, tree_noise_0: np.ndarray, fresh_first: np.ndarray) -> None:
+        first = [fresh_first]
+
+        def fresh_draws(k):
+            return first.pop() if first else self._scaled(self.sc_f, self._z["zf"], k)
+        self._build(lambda k: self._scaled(self.sc_t, self._z["zt"], k), fresh_draws, tree_noise_0)
+
+    def block(self, t0: int, L: np.ndarray, zt: np.ndarray, zf: np.ndarray) -> None:
+        self._z = {"zt": zt, "zf": zf}
+        self.player.block(t0, self._losses(t0, L.shape[1], L))
+
+    def rows(self) -> pd.DataFrame:
+        eps, acc = self.eps, self.acc
+        best = acc["cum"].min(axis=1)
+        out = []
+        for u in self.player.runs:
+            for k, e in enumerate(eps):
+                if u.role != "nonprivate" and e != u.eps:
+                    continue
+                lam = {"nonprivate": 0.0, "tree": self.sc_t[k], "fresh_noise": self.sc_f[k]}[u.role]
+                out.append(pd.DataFrame({
+                    "scenario": SCENARIO, "env": self.env,
+                    "algorithm": u.name if u.role == "tree" else f"{u.name}@{u.role}", "N": self.N, "T": self.T,
+                    "eps": e, "replicate": self.replicates, "eta": np.nan, "regret": u.suffered - best,
+                    "sum_sq_dual": acc["sum_sq"], "max_regret": acc["sum_max"] - best,
+                    "uniform_regret": acc["cum"].mean(axis=1) - best, "lambda": float(lam)}))
+        return pd.concat(out, ignore_index=True)
+
+
+def user_learner_rows(env, N, T, eps, replicates, root_seed, gap, phases, learners) -> pd.DataFrame:
+    """The user rows with their own draws (the same as the paper's: the same streams)."""
+    session = _Session(env, N, T, eps, replicates, root_seed, gap, phases, learners)
+    session.run()
+    return session.rows()
+
+
+USER_ENV = "stochastic"
+PAPER_TABLE = "results/as17/experts/runs.parquet"  # the pipeline's table of the paper's rows (rule as17_experts_merge)
+
+
+def _user_claim():
+    """Corollary 3.2's additive privacy gap (``AS17-cor3.2-gap-rate-T``) for any experts learner fed
+    the tree's reconstructed losses (post-processing of the eps-DP releases), paired with the same
+    learner fed the exact losses; control: the same learner on fresh-noise prefix sums.  Points:
+    the preset's T grid ``p["T"]`` at ``rate_eps`` on the stochastic environment (the pipeline
+    decides the paper's claim per environment, ``...--stochastic`` and ``...--switching``; the
+    stochastic one is the environment whose gap is not driven by the sequence's switches, and
+    the one the other AS17 user claim uses)."""
+    from dpregret.core.contract import PaperOnDoor, UserClaim, in_order
+
+    def simulate_point(p, point, reps, seed, learners):
+        return simulate(USER_ENV, int(p["N"]), int(point), [p["rate_eps"]], reps, seed, gap=p["gap"],
+                        phases=p["phases"], learners=learners)
+
+    def decide(runs, p, tol, alpha, rng_for, name):
+        from dpregret.papers.as17.claims_experts import gap_rate_T_claim
+        return gap_rate_T_claim(runs, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
+
+    def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
+        return user_learner_rows(USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["gap"],
+                                 p["phases"], check_makes(learners, ALGORITHMS, SIGNATURE))
+
+    def paper_rows(tables, p, point):  # simulate_point's paper rows: the pipeline's, at rate_eps
+        t = tables[PAPER_TABLE]
+        keep = (t.env == USER_ENV) & (t.N == int(p["N"])) & (t["T"] == int(point)) & (t.eps == float(p["rate_eps"]))
+        return in_order(t[keep], "algorithm", ALGORITHMS, "replicate")
+
+    return UserClaim(
+        "AS17-cor3.2-gap-rate-T", SCENARIO, "experts", SIGNATURE,
+        "your learner fed the losses reconstructed from TreeBasedAgg's eps-DP prefix sums (L~_t - L~_{t-1}, "
+        "lambda = N (floor(log2 T) + 1) / eps, the paper's draws), gap paired with it fed the exact losses, on the "
+        "stochastic experts at rate_eps; control: your learner fed fresh-noise prefix sums (advanced composition, "
+        "no tree)",
+        "tree", "paper (Algorithm 1: exponential weights on TreeBasedAgg)", ALGORITHMS,
+        lambda p: [int(t) for t in p["T"]], simulate_point, decide, env=USER_ENV, user_rows=user_rows,
+        paper_tables=(PAPER_TABLE,), paper_rows=paper_rows,
+        paper_on_door=PaperOnDoor(lambda p, point, reps, seed: paper_expweights,
+                                  (("", "tree"), ("@nonprivate", "nonprivate"), ("@fresh_noise", "fresh_noise")),
+                                  ("eps", "replicate", "regret", "sum_sq_dual", "max_regret", "lambda"), 1e-12))
+
+
+def paper_expweights(R: int, N: int, T: int):
+    """The paper's learner in this signature: exponential weights with Theorem 3.4's eta, reading
+    the running sum of what it is fed (the door feeds L~_0, then the increments of the releases)."""
+    return ExpWeights(eta_thm34(N, T), ExactSum(R, N))
+
+
+# Corollary 3.2's additive gap holds for any post-processing of the tree's releases (dpregret.core.contract)
+USER_CLAIMS = (_user_claim(),)

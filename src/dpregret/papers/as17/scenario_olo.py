@@ -1,4 +1,5 @@
-"""Agarwal and Singh (ICML 2017), section 3: Table 1 rows 2-4 (full information).
+"""Agarwal and Singh (ICML 2017), section 3: Table 1 rows 2-4 (full information), and the door
+for your own online linear optimisation learner over the sphere and the cube (rows 2-3).
 
 ``row``:
 - ``sphere``: Algorithm 1, R = ||x||^2 on the unit ball, losses in the unit l2 ball,
@@ -21,10 +22,33 @@ on the cube), which is also the regret of the non-learner frozen at the centre 0
 losses.  Sequences (``env``): ``fixed`` (:class:`FixedOLO`, a fixed leader), ``stochastic`` and
 ``switching`` (``dpregret.core.environments.olo``).  :func:`d_noise_mc` estimates ``D_{D'}`` by Monte
 Carlo.
+
+Your own learner (``dpregret.core.contract``; the full-information OLO setting of
+``dpregret.core.protocols``: ``predict()`` -> ``(R, d)`` points of X, ``update((R, d) linear
+losses)``, X the unit l2 ball, ``domain = "ball"``, the sphere row, or the cube ``[-1, 1]^d``,
+``domain = "cube"``).  As for the experts (``papers.as17.scenario_experts``), the privacy comes
+from the tree: the prefix sums TreeBasedAgg releases are eps-DP (Lemma 3.3 with the row's Laplace
+scale, ``noise_scales``), and anything computed from them is post-processing.  So any OLO learner
+runs privately when fed the losses reconstructed from the releases, ``L~_t - L~_{t-1}``
+(``papers.as17.release_feed``: fed ``L~_0`` before round 1, then the increments); its non-private
+twin is the same learner fed the exact losses, its control (the paper's ``fresh_noise``) the same
+learner fed the increments of fresh-noise prefix sums.  A learner that is a function of the sum
+of what it was fed (lazy projection, FTRL) plays on exactly the tree's prefix sums, the paper's
+Algorithm 1 (:func:`paper_ftrl` through the door gives the paper's ``tree`` / ``nonprivate`` /
+``fresh_noise`` numbers, to rounding); a learner with per-round state (greedy projected gradient
+steps) sees the same private releases, but each reconstructed loss carries the difference of two
+releases' noise, not a loss in Y; what it makes of that is what the check measures.
+``make(R, d, T, domain)`` needs nothing about eps.  :func:`simulate`'s ``learners`` run on the
+paper rows' losses, tree draws and fresh-noise draws (the same streams under the same keys), after
+the paper's rows: ``name`` (tree), ``name@nonprivate`` and ``name@fresh_noise``.
+:data:`USER_CLAIMS` declares, for the sphere and the cube, the claim that holds for any such
+learner: ``AS17-T1-<row>-gap-rate-T`` (the paired privacy gap divided by log2(T)^2 does not grow
+with T), decided on the stochastic environment at ``rate_eps`` over the preset's T grid, by the
+pipeline's check (``papers.as17.claims_tables.olo_gap_rate_T_claim``).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -33,7 +57,9 @@ from dpregret.core import _validate as V
 from dpregret.core.environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
 from dpregret.papers.as17.olo import BallFTRL, CubeFTRL, FTPLLinear, d_r_quadratic, eta_ftrl
 from dpregret.papers.as17.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
+from dpregret.core.protocols import build_learner, check_makes, check_play
 from dpregret.core.rng import ReplicateStreams, stable_key
+from dpregret.papers.as17.release_feed import play_on_releases, running_sum
 from dpregret.papers.as17.olo import ROW_DOMAIN as DOMAIN, d_noise_mc, noise_scales  # noqa: F401 (the scenario's names)
 
 SCENARIO = "as17_olo"
@@ -126,13 +152,25 @@ def row_learners(row: str, N: int, T: int, eps, replicates, root_seed: int, poin
 
 
 def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicates: Sequence[int], root_seed: int,
-             phases: int = 4, mu: float = 0.1, algorithms: Sequence[str] | None = None) -> pd.DataFrame:
+             phases: int = 4, mu: float = 0.1, algorithms: Sequence[str] | None = None,
+             learners: Mapping[str, Callable] | None = None) -> pd.DataFrame:
     """One (row, env, N, T) point; ``algorithms`` (default: all of the row) picks a subset
-    (each keeps its own random stream, so a subset reproduces the same numbers)."""
+    (each keeps its own random stream, so a subset reproduces the same numbers).
+
+    ``learners`` (your own OLO learners, section "Your own learner" below; Algorithm 1's rows
+    :data:`DOOR_ROWS` only): after the paper's rows (unchanged), for every ``{name: make}`` its rows
+    ``name`` (fed the tree's reconstructed losses), ``name@nonprivate`` (the exact losses; repeated
+    at every eps, as the paper's ``nonprivate``) and ``name@fresh_noise`` (fresh-noise prefix sums'
+    increments) at each eps, on the same draws.  Columns as the paper's; ``eta`` is NaN for a
+    learner's rows, ``noise_scale`` the Laplace scale of the releases it was fed (0 for the exact
+    feed)."""
     if row not in ROWS:
         raise ValueError(f"row must be one of {ROWS}, got {row!r}")
     if env not in ENVS:
         raise ValueError(f"env must be one of {ENVS}, got {env!r}")
+    learners = check_makes(learners, RESERVED, SIGNATURE)
+    if learners and row not in DOOR_ROWS:
+        raise ValueError(f"row must be one of {DOOR_ROWS} (Algorithm 1's rows) to run your learners, got {row!r}")
     N, T = V.integer("N", N), V.integer("T", T)
     eps = [V.positive("eps", e) for e in eps]
     replicates = list(replicates)
@@ -145,17 +183,17 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
 
     source = loss_source(domain, env, N, T, phases, mu, streams)
     scales = _scales(row, N, T, eps)
-    learners = row_learners(row, N, T, eps, replicates, root_seed, point)
+    paper = row_learners(row, N, T, eps, replicates, root_seed, point)
     eta = eta_ftrl(d_r_quadratic(domain, N), T / 2.0) if row != "ftpl" else None  # as in row_learners
     if algorithms is not None:
-        unknown = set(algorithms) - set(learners)
+        unknown = set(algorithms) - set(paper)
         if unknown or "nonprivate" not in algorithms:
-            raise ValueError(f"algorithms must include 'nonprivate' and lie in {tuple(learners)}, got {algorithms!r}")
-        learners = {a: learners[a] for a in learners if a in algorithms}
+            raise ValueError(f"algorithms must include 'nonprivate' and lie in {tuple(paper)}, got {algorithms!r}")
+        paper = {a: paper[a] for a in paper if a in algorithms}
     # blocks of rounds: the learners' inputs (full information, oblivious sequences) do not depend
     # on their plays, so each prefix sum releases a block's estimates at once (prefix_sums *.block;
     # the per-round predict/update path is the reference, tests/test_as17_olo.py)
-    suffered = {a: 0.0 for a in learners}
+    suffered = {a: 0.0 for a in paper}
     cum = np.zeros((R, N))
     sum_sq = np.zeros(R)
     block = max(1, min(T, BLOCK_DOUBLES // (E * R * N)))
@@ -163,21 +201,25 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
         tb = min(block, T - t0)
         L = loss_block(source, t0, tb, R)
         sum_sq = np.cumsum(np.concatenate([sum_sq[:, None], 0.5 * np.einsum("rsi,rsi->rs", L, L)], axis=1), axis=1)[:, -1]
-        for name, learner in learners.items():
+        for name, learner in paper.items():
             B = learner.sums.estimate.shape[0]
             lb = L if B == R else np.tile(L, (B // R, 1, 1))
             suffered[name] = suffered[name] + np.einsum("bsi,bsi->b", learner.play(learner.sums.block(lb)), lb)
         cum = np.cumsum(np.concatenate([cum[:, None], L], axis=1), axis=1)[:, -1]
     best = best_in_hindsight(domain, cum)
     out = []
-    for name in learners:
+    for name in paper:
         reg = (suffered[name] - np.tile(best, np.size(suffered[name]) // R)).reshape(-1, R)
         for ei, e in enumerate(eps):
             out.append(pd.DataFrame({"scenario": SCENARIO, "row": row, "env": env, "algorithm": name, "N": N, "T": T,
                                      "eps": float(e), "replicate": replicates, "regret": reg[0 if reg.shape[0] == 1 else ei],
                                      "noise_scale": scales[name][0 if name == "nonprivate" else ei],
                                      "eta": np.nan if row == "ftpl" else eta, "sum_sq_dual": sum_sq, "comparator": -best}))
-    return pd.concat(out, ignore_index=True)
+    rows = pd.concat(out, ignore_index=True)
+    if not learners:
+        return rows
+    user = user_learner_rows(row, env, N, T, [float(e) for e in eps], replicates, root_seed, phases, mu, learners)
+    return pd.concat([rows, user[rows.columns]], ignore_index=True)
 
 
 def grid_mu(p: dict, grid: str, row: str, env: str) -> float:
@@ -214,3 +256,151 @@ def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
         df["grid"] = grid
         df.to_parquet(path, index=False)
         print(path, len(df), "rows")
+
+
+# ---- Your own learner (dpregret.core.contract): the door of Table 1 rows 2-3's post-processing claims ----
+
+DOOR_ROWS = ("sphere", "cube")  # Algorithm 1's rows (Corollary 3.2 items 2-3); FTPL's is not a post-processing claim here
+RESERVED = ("nonprivate", "tree", "fresh_noise", "wrong_sensitivity")  # the paper's FTRL rows
+SIGNATURE = "make(R, d, T, domain)"
+SIGNATURE_DOC = ("make(R, d, T, domain) -> an olo learner (dpregret.core.protocols: predict() -> (R, d) points of X, "
+                 "update((R, d) linear losses)) for R replicate rows, dimension d, horizon T and X the unit l2 ball "
+                 "(domain 'ball') or the cube [-1, 1]^d (domain 'cube'); the wrapper feeds it the increments of the "
+                 "tree's private prefix sums (no eps needed)")
+BLOCK = 4096  # rounds of losses and releases made at once (speed only: the same draws)
+DOMAIN_TOL = 1e-9  # a play may exceed X by this much (rounding of a projection)
+
+
+def point_streams(row: str, env: str, N: int, T: int, replicates: Sequence[int], root_seed: int, phases: int,
+                  mu: float):
+    """(loss source, tree streams, fresh-noise streams) of one point: the streams of
+    :func:`simulate`'s paper rows under the same keys, so the same draws."""
+    point = point_key(row, env, N, T, phases, mu)
+
+    def streams(role):
+        return ReplicateStreams(root_seed, stable_key(*point, role), replicates)
+    source = loss_source(DOMAIN[row], env, N, T, phases, mu, streams)
+    return source, streams("tree"), streams("fresh")
+
+
+def check_olo_play(x: np.ndarray, d: int, domain: str) -> None:
+    """``check_play("olo", ...)`` (finite) and every point of ``x`` (shape ``(..., d)``: rounds and
+    replicates) in X: ``||x||_2 <= 1`` (ball) or ``||x||_inf <= 1`` (cube), up to :data:`DOMAIN_TOL`."""
+    x = np.asarray(x, dtype=float).reshape(-1, d)
+    check_play("olo", x, x.shape[0], d)
+    size = np.linalg.norm(x, axis=-1) if domain == "ball" else np.abs(x).max(axis=-1)
+    if np.any(size > 1.0 + DOMAIN_TOL):
+        what = "unit l2 ball" if domain == "ball" else "cube [-1, 1]^d"
+        norm = "||x||_2" if domain == "ball" else "||x||_inf"
+        raise ValueError(f"an olo learner's points must lie in X, the {what}; played {norm} = {float(size.max()):.6g}")
+
+
+def build_user_learner(make: Callable, name: str, R: int, d: int, T: int, domain: str, built: list):
+    """``make(R, d, T, domain)``, checked (``protocols.build_learner``)."""
+    return build_learner(make, name, (R, d, T, domain), SIGNATURE_DOC, "losses", built)
+
+
+def user_learner_rows(row, env, N, T, eps, replicates, root_seed, phases, mu, learners) -> pd.DataFrame:
+    """The rows of the user's learners at one (row, T): each fed the paper's tree and fresh-noise
+    releases on the paper's draws."""
+    R = len(replicates)
+    domain = DOMAIN[row]
+    source, tree_streams, fresh_streams = point_streams(row, env, N, T, replicates, root_seed, phases, mu)
+    scales = [noise_scales(row, N, T, e) for e in eps]  # the paper's calibration of each row
+    sc_t = np.array([s["tree"] for s in scales])
+    sc_f = np.array([s["fresh_noise"] for s in scales])
+    acc = {"cum": np.zeros((R, N)), "sum_sq": np.zeros(R)}
+
+    def blocks():
+        for t0 in range(0, T, BLOCK):
+            tb = min(BLOCK, T - t0)
+            L = loss_block(source, t0, tb, R)
+            # as the paper's rows: the running sums, sequentially (the same numbers for any block size)
+            acc["sum_sq"] = running_sum(acc["sum_sq"], 0.5 * np.einsum("rsi,rsi->rs", L, L))
+            acc["cum"] = running_sum(acc["cum"], L)
+            yield t0, L
+
+    runs = play_on_releases(lambda make, name, built: build_user_learner(make, name, R, N, T, domain, built),
+                            learners, R, N, T, eps, scaled_draws(tree_streams, sc_t, N),
+                            scaled_draws(fresh_streams, sc_f, N), blocks(), "olo",
+                            lambda plays: check_olo_play(plays, N, domain))  # finite and in X
+    cum, sum_sq = acc["cum"], acc["sum_sq"]
+    best = best_in_hindsight(domain, cum)
+    out = []
+    for u in runs:
+        for k, e in enumerate(eps):
+            if u.role != "nonprivate" and e != u.eps:
+                continue
+            lam = {"nonprivate": 0.0, "tree": sc_t[k], "fresh_noise": sc_f[k]}[u.role]
+            out.append(pd.DataFrame({
+                "scenario": SCENARIO, "row": row, "env": env,
+                "algorithm": u.name if u.role == "tree" else f"{u.name}@{u.role}", "N": N, "T": T, "eps": e,
+                "replicate": replicates, "regret": u.suffered - best, "noise_scale": float(lam), "eta": np.nan,
+                "sum_sq_dual": sum_sq, "comparator": -best}))
+    return pd.concat(out, ignore_index=True)
+
+
+USER_ENV = "stochastic"
+PAPER_TABLE = "results/as17/olo/runs.parquet"  # the pipeline's table of the paper's rows (rule as17_tables_merge)
+
+
+def _user_claim(row: str):
+    """Corollary 3.2's additive privacy gap over the ``row`` (``AS17-T1-<row>-gap-rate-T``) for any
+    OLO learner fed the tree's reconstructed losses (post-processing of the eps-DP releases), paired
+    with the same learner fed the exact losses; control: the same learner on fresh-noise prefix sums.
+    Points: the preset's T grid ``p["T"]`` at ``rate_eps`` on the stochastic environment (the
+    pipeline decides the paper's claim per environment; the stochastic one is the environment the
+    other AS17 user claims use).  The rows carry ``grid = "T"`` (the pipeline's T grid)."""
+    from dpregret.core.contract import PaperOnDoor, UserClaim, in_order
+
+    if row not in DOOR_ROWS:
+        raise ValueError(f"row must be one of {DOOR_ROWS}, got {row!r}")
+
+    def simulate_point(p, point, reps, seed, learners):
+        df = simulate(row, USER_ENV, int(p["N"]), int(point), [p["rate_eps"]], reps, seed, phases=p["phases"],
+                      mu=grid_mu(p, "T", row, USER_ENV), algorithms=GRID_ALGORITHMS["T"], learners=learners)
+        df["grid"] = "T"
+        return df
+
+    def decide(runs, p, tol, alpha, rng_for, name):
+        from dpregret.papers.as17.claims_tables import olo_gap_rate_T_claim
+        return olo_gap_rate_T_claim(runs, row, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
+
+    def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
+        df = user_learner_rows(row, USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["phases"],
+                               p["mu"], check_makes(learners, RESERVED, SIGNATURE))
+        df["grid"] = "T"
+        return df
+
+    def paper_rows(tables, p, point):  # simulate_point's paper rows: the pipeline's T grid, at rate_eps
+        t = tables[PAPER_TABLE]
+        keep = ((t.row == row) & (t.env == USER_ENV) & (t.grid == "T") & (t.N == int(p["N"])) & (t["T"] == int(point))
+                & (t.eps == float(p["rate_eps"])) & t.algorithm.isin(GRID_ALGORITHMS["T"]))
+        return in_order(t[keep], "algorithm", GRID_ALGORITHMS["T"], "replicate")
+
+    domain = DOMAIN[row]
+    what = "unit l2 ball, losses in the unit l2 ball" if domain == "ball" else "cube [-1, 1]^d, losses in the unit l1 ball"
+    lam = "2 sqrt(d)" if domain == "ball" else "2"
+    return UserClaim(
+        f"AS17-T1-{row}-gap-rate-T", SCENARIO, "olo", SIGNATURE,
+        f"your learner (domain={domain!r}: the {what}) fed the losses reconstructed from TreeBasedAgg's eps-DP prefix "
+        f"sums (L~_t - L~_{{t-1}}, lambda = {lam} (floor(log2 T) + 1) / eps, the paper's draws), gap paired with it "
+        "fed the exact losses, on the stochastic sequence at rate_eps; control: your learner fed fresh-noise prefix "
+        "sums (advanced composition, no tree)",
+        "tree", f"paper (Algorithm 1: FTRL with R = ||x||^2 on TreeBasedAgg, {row})", RESERVED,
+        lambda p: [int(t) for t in p["T"]], simulate_point, decide, env=USER_ENV, user_rows=user_rows,
+        paper_tables=(PAPER_TABLE,), paper_rows=paper_rows,
+        paper_on_door=PaperOnDoor(lambda p, point, reps, seed: paper_ftrl,
+                                  (("", "tree"), ("@nonprivate", "nonprivate"), ("@fresh_noise", "fresh_noise")),
+                                  ("row", "env", "N", "T", "eps", "replicate", "regret", "sum_sq_dual", "comparator",
+                                   "noise_scale"), 1e-12))
+
+
+def paper_ftrl(R: int, d: int, T: int, domain: str):
+    """The paper's learner in this signature: Algorithm 1 (FTRL with R = ||x||^2 and the scenario's
+    eta) on ``domain``, reading the running sum of what it is fed."""
+    return (BallFTRL if domain == "ball" else CubeFTRL)(eta_ftrl(d_r_quadratic(domain, d), T / 2.0), ExactSum(R, d))
+
+
+# Corollary 3.2's additive gap holds for any post-processing of the tree's releases (dpregret.core.contract)
+USER_CLAIMS = tuple(_user_claim(r) for r in DOOR_ROWS)
