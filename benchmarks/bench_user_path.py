@@ -75,19 +75,18 @@ def _pick(grid, which: str):
 # --- one function per setting: (claim, point label, R, fast(), user(), compare(fast_out, user_out)) -----------------
 def bco(preset: str, which: str, smoke: bool):
     from dpregret.papers.as17 import scenario_blo as B
-    from dpregret.papers.as17 import user_blo as U
 
     run, p = preset_params("as17_blo", preset, None, None, None)
     T = 2000 if smoke else _pick(p["T"], which)
     reps, seed, N, r, dom = range(int(p["replicates"])), run["seed"], int(p["N"]), p["rate_eps"], "ball"
-    point = U.point_key(dom, "stochastic", N, T, p["phases"], p["mu"])
+    point = B.point_key(dom, "stochastic", N, T, p["phases"], p["mu"])
 
     def paper_as_user(R, K, T_, lam, streams):
-        return U.paper_learner(R, K, T_, lam, ReplicateStreams(seed, stable_key(*point, "scrible"), reps))
+        return B.paper_learner(R, K, T_, lam, ReplicateStreams(seed, stable_key(*point, "scrible"), reps))
 
     plan = {"dp_scrible": [r], "dp_scrible_composed": [r]}
     fast = lambda: B.simulate(dom, "stochastic", N, T, plan, reps, seed, phases=p["phases"], mu=p["mu"])  # noqa: E731
-    user = lambda: U.simulate(dom, "stochastic", N, T, {"paper": [r]}, reps, seed, phases=p["phases"],  # noqa: E731
+    user = lambda: B.simulate(dom, "stochastic", N, T, {"paper": [r]}, reps, seed, phases=p["phases"],  # noqa: E731
                               mu=p["mu"], learners={"paper": paper_as_user})
     return "AS17-T2-blo-ball-rate-T", T, len(reps), fast, user, lambda f, u: (f.regret, u.regret)
 
@@ -115,7 +114,6 @@ def experts(preset: str, which: str, smoke: bool):
     from dpregret.papers.as17.ftrl import ExpWeights, eta_thm34
     from dpregret.papers.as17.prefix_sums import ExactSum
     from dpregret.papers.as17 import scenario_experts as X
-    from dpregret.papers.as17 import user_experts as U
 
     run, p = preset_params("as17_experts", preset, None, None, None)
     T = 3000 if smoke else _pick(p["T"], which)
@@ -125,7 +123,7 @@ def experts(preset: str, which: str, smoke: bool):
         return ExpWeights(eta_thm34(N_, T_), ExactSum(R, N_))
 
     fast = lambda: X.simulate("stochastic", N, T, [r], reps, seed, gap=p["gap"], phases=p["phases"])  # noqa: E731
-    user = lambda: U.user_learner_rows("stochastic", N, T, [float(r)], list(reps), seed, p["gap"], p["phases"],  # noqa: E731
+    user = lambda: X.user_learner_rows("stochastic", N, T, [float(r)], list(reps), seed, p["gap"], p["phases"],  # noqa: E731
                                        {"paper": paper})
     order = {"tree": "paper", "nonprivate": "paper@nonprivate", "fresh_noise": "paper@fresh_noise"}
 
@@ -139,7 +137,6 @@ def olo(preset: str, which: str, smoke: bool):
     from dpregret.papers.as17.olo import BallFTRL, d_r_quadratic, eta_ftrl
     from dpregret.papers.as17.prefix_sums import ExactSum
     from dpregret.papers.as17 import scenario_olo as X
-    from dpregret.papers.as17 import user_olo as U
 
     run, p = preset_params("as17_olo", preset, None, None, None)
     T = 3000 if smoke else _pick(p["T"], which)
@@ -150,7 +147,7 @@ def olo(preset: str, which: str, smoke: bool):
 
     fast = lambda: X.simulate("sphere", "stochastic", N, T, [r], reps, seed, phases=p["phases"], mu=p["mu"],  # noqa: E731
                               algorithms=X.GRID_ALGORITHMS["T"])
-    user = lambda: U.user_learner_rows("sphere", "stochastic", N, T, [float(r)], list(reps), seed, p["phases"],  # noqa: E731
+    user = lambda: X.user_learner_rows("sphere", "stochastic", N, T, [float(r)], list(reps), seed, p["phases"],  # noqa: E731
                                        p["mu"], {"paper": paper})
     order = {"tree": "paper", "nonprivate": "paper@nonprivate", "fresh_noise": "paper@fresh_noise"}
 
@@ -164,9 +161,8 @@ def oco_polytope(preset: str, which: str, smoke: bool):
     from dpregret.core.environments.bco import stationary_distance
     from dpregret.core.environments.polytopes import make_domain
     from dpregret.core.calibration import lemma5_noise_scale
-    from dpregret.papers.env21.learners import noise_draw, algorithm1_parameters, batch_schedule
-    from dpregret.papers.env21 import user as U
-    from dpregret.papers.env21.run import run_variants, env21_streams
+    from dpregret.papers.env21.learners import FrankWolfeOCO, noise_draw, algorithm1_parameters, batch_schedule
+    from dpregret.papers.env21.run import private_bandit_around, run_variants, env21_streams
     from dpregret.core.tree import TreeBasedAgg
 
     run, p = preset_params("env21", preset, None, None, None)
@@ -187,9 +183,9 @@ def oco_polytope(preset: str, which: str, smoke: bool):
         nz = noise()
         L0 = TreeBasedAgg(batch_schedule(T)[1], d, noise_draw("laplace", 1.0, noise(), 2 * len(reps), d),
                           2 * len(reps)).released  # the tree's release before round 1, from the same keys
-        make = lambda R, domain, rounds, G: U.FrankWolfeOCO(domain, R, eta, b, s0=L0 @ dom.Q.T)  # noqa: E731
+        make = lambda R, domain, rounds, G: FrankWolfeOCO(domain, R, eta, b, s0=L0 @ dom.Q.T)  # noqa: E731
         u = RowStreams(env21_streams(seed, reps, *key, "u"), 2)
-        return U.private_bandit_around(dom, stationary_distance(dom, T, L=L), make, u, noise_rng=nz)
+        return private_bandit_around(dom, stationary_distance(dom, T, L=L), make, u, noise_rng=nz)
 
     def fast():
         dm = make_domain("simplex", p["n_simplex"])

@@ -83,7 +83,7 @@ def test_each_folder_declares_one_figure_per_claim_of_its_paper():
     """papers/<p>/figures.py FIGURES: every claim of the registry (all_claims, without its
     environment suffix) is shown by exactly one figure, of its own paper's folder; every declared id
     is a claim; every figure shows a claim but the three descriptive ones; a user's learner has its
-    own figure (report.figures_user); and the stems the rules write are the declared ones, in order."""
+    own figure (report.learner_figure); and the stems the rules write are the declared ones, in order."""
     from dpregret.papers.as17 import figures as as17
     from dpregret.papers.env21 import figures as env21
     from dpregret.papers.vdh19 import figures as vdh19
@@ -132,7 +132,7 @@ def test_a_user_learner_sits_beside_the_papers_in_its_section_with_its_figure(tm
     learner on the same draws; the scoreboard counts the paper's claims only."""
     import base64
 
-    from dpregret.pipeline.report.figures_user import user_figure
+    from dpregret.pipeline.report.learner_figure import user_figure
     from dpregret.pipeline.report.tables import applicability
 
     cid = "AS17-T2-mab-rate-T"

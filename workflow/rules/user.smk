@@ -8,7 +8,7 @@
 # The built-in non-learners (config key nonlearners, dpregret.pipeline.nonlearners: learners nonlearner_<setting>)
 # take the same door; their records (below) are inputs of the scenario's check rule, which attaches each
 # to the paper's claim as its non-learner control (nonlearner_files, common.smk).
-from dpregret.pipeline.report.figures_user import user_figure_stem
+from dpregret.pipeline.report.learner_figure import user_figure_stem
 
 USER_JOBS = [(name, cid) for name, spec in USER.items() for cid in spec["claims"]]
 OWN_JOBS = [(name, cid) for name, cid in USER_JOBS if not name.startswith(NONLEARNER_PREFIX)]

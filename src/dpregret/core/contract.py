@@ -88,23 +88,16 @@ class UserClaim:
 
 
 def user_claims() -> dict[str, UserClaim]:
-    """claim id -> :class:`UserClaim`, over every scenario that declares ``USER_CLAIMS`` in its
-    module or in its user-door module (``Scenario.user_module``:
-    ``papers.env21.user``, ``papers.vdh19.user``)."""
+    """claim id -> :class:`UserClaim`, over every scenario whose module (``Scenario.scenario_module``)
+    declares ``USER_CLAIMS`` (its section "Your own learner", beside the ``simulate`` that takes the learners)."""
     import importlib
-    import importlib.util
 
     from dpregret.papers import SCENARIOS
 
     out = {}
     for sc in SCENARIOS.values():
-        if sc.scenario_module is None:
-            continue
-        mods = [sc.scenario_module]
-        if importlib.util.find_spec(sc.user_module) is not None:
-            mods.append(sc.user_module)
-        for mod in mods:
-            for uc in getattr(importlib.import_module(mod), "USER_CLAIMS", ()):
+        if sc.scenario_module is not None:
+            for uc in getattr(importlib.import_module(sc.scenario_module), "USER_CLAIMS", ()):
                 out[uc.claim] = uc
     return out
 

@@ -1,8 +1,8 @@
 """The registry of the four papers: the only place their source files are named.
 
 Each paper sits in its own folder (``dpregret.papers.as17``, ``dpregret.papers.ztc22``,
-``dpregret.papers.env21``, ``dpregret.papers.vdh19``), which keeps its learners, bounds, scenarios,
-claims and user doors.
+``dpregret.papers.env21``, ``dpregret.papers.vdh19``), which keeps its learners, bounds, scenarios
+(each with its door for your own learner), claims, figures, errata and mutants.
 
 Claims, errata and mutants name a paper by its key; the report shows its title, authors, year and
 full reference from here (and ``docs/papers.bib`` holds the same references as BibTeX).
@@ -106,15 +106,6 @@ class Scenario:
         if self.paper is None:
             return None
         return f"{self.folder}.{self.module or 'scenario'}"
-
-    @property
-    def user_module(self) -> str | None:
-        """The module of its user door: ``<folder>.user`` beside ``<folder>.scenario``, or
-        ``<folder>.user_<x>`` beside ``<folder>.scenario_<x>`` (``USER_CLAIMS`` may also sit in
-        the scenario module)."""
-        if self.paper is None:
-            return None
-        return f"{self.folder}.{(self.module or 'scenario').replace('scenario', 'user', 1)}"
 
 
 # The scenarios, in the order of the config's ``scenarios`` list.  The config schema's lists

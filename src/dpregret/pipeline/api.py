@@ -221,7 +221,7 @@ def decide_user_claim(claim: str, name: str, make_spec: str, runs: pd.DataFrame,
     rec["paper_learner"] = {"label": uc.paper_label, "verdict": paper_rec[0].verdict, "measured": paper_rec[0].measured,
                             "ci": [paper_rec[0].ci_low, paper_rec[0].ci_high], "control_verdict": paper_rec[1].verdict}
     if figure:
-        from dpregret.pipeline.report.figures_user import user_figure
+        from dpregret.pipeline.report.learner_figure import user_figure
         user_figure({uc.paper_label: raw[uc.paper_name], f"{name} (yours)": raw[name]}, claim, base.metric, figure)
     return rec
 

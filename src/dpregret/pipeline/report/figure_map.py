@@ -58,7 +58,7 @@ def figure_for(claim_id: str) -> str | None:
     """The stem of the figure that shows ``claim_id`` (``--env`` suffix ignored); None for the
     privacy audits, which have no figure."""
     base, _, env = claim_id.partition("--")
-    if env.startswith("learner-"):  # a user's learner: its own figure (report.figures_user)
+    if env.startswith("learner-"):  # a user's learner: its own figure (report.learner_figure)
         return f"{base}--{env.removeprefix('learner-')}"
     if base in SHOWN_IN:
         return SHOWN_IN[base]
