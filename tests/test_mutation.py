@@ -74,6 +74,25 @@ def test_targets_are_pipeline_claims_with_a_small_instance():
             assert instance_of(cid) in INSTANCES
 
 
+def test_instances_come_from_the_paper_folders():
+    """The runner's instances are the audits' and those the paper folders declare (their ``instances``
+    modules), each with its grids and base scenario; a folder's ``instance_of`` answers for its claims only."""
+    from dpregret.papers import SCENARIOS
+    from dpregret.pipeline.mutation.runner import BASE, SMALL, paper_folders
+    from dpregret.pipeline.registry import all_claims
+
+    declared = {"audit"}
+    for package in paper_folders().values():
+        mod = importlib.import_module(f"{package}.instances")
+        declared |= set(mod.INSTANCES)
+        for inst in mod.INSTANCES:
+            assert inst.split("/")[0] in mod.SMALL and mod.BASE[inst.split("/")[0]] in SCENARIOS, inst
+        own = set(importlib.import_module(f"{package}.paper").claims())  # the claims the folder contributes
+        assert all(mod.instance_of(cid) is None for cid in set(all_claims()) - own), package
+    assert set(INSTANCES) == declared
+    assert all(inst.split("/")[0] in SMALL and inst.split("/")[0] in BASE for inst in INSTANCES)
+
+
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_patch_applies_and_is_reverted(name):
     for mod in LIBRARY:
