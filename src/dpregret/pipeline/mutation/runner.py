@@ -33,11 +33,6 @@ from pathlib import Path
 from dpregret.pipeline.mutation.registry import MUTANTS, Mutant
 from dpregret.verdict.instances import Ctx, Outcome
 
-# The privacy audits' instance (the audits span the papers): its sample count, and per audit claim the
-# counts the paper folders declare (their instances' AUDIT_SAMPLES: where a mutant's catch is close at 20 000).
-AUDIT_SMALL = {"samples": 20000, "samples_by_claim": {}}
-
-
 def paper_folders() -> dict[str, str]:
     """paper key -> its package, in :data:`dpregret.papers.ORDER`: the four folders and every registered paper's."""
     from dpregret import papers
@@ -51,9 +46,11 @@ def paper_folders() -> dict[str, str]:
 def _collect() -> tuple[dict, dict, dict[str, Callable[[Ctx, Iterable[str]], dict[str, Outcome]]], list]:
     """Every paper folder's instances (module ``<folder>.instances``, optional) and the audit instance:
     (grids, base scenarios, deciders, the folders' ``instance_of`` functions)."""
-    small = {"audit": {**AUDIT_SMALL, "samples_by_claim": dict(AUDIT_SMALL["samples_by_claim"])}}
+    # the privacy audits' instance (the audits span the papers): 20 000 samples, and more for the audits the
+    # paper folders name (their instances' AUDIT_SAMPLES: where a mutant's catch is close at 20 000)
+    small = {"audit": {"samples": 20000, "samples_by_claim": {}}}
     bases, deciders, finders = {"audit": "audit"}, {"audit": _audit}, []
-    for key, package in paper_folders().items():
+    for package in paper_folders().values():
         try:
             mod = importlib.import_module(f"{package}.instances")
         except ModuleNotFoundError as err:
