@@ -74,6 +74,25 @@ def test_targets_are_pipeline_claims_with_a_small_instance():
             assert instance_of(cid) in INSTANCES
 
 
+def test_instances_come_from_the_paper_folders():
+    """The runner's instances are the audits' and those the paper folders declare (their ``instances``
+    modules), each with its grids and base scenario; a folder's ``instance_of`` answers for its claims only."""
+    from dpregret.papers import SCENARIOS
+    from dpregret.pipeline.mutation.runner import BASE, SMALL, paper_folders
+    from dpregret.pipeline.registry import all_claims
+
+    declared = {"audit"}
+    for package in paper_folders().values():
+        mod = importlib.import_module(f"{package}.instances")
+        declared |= set(mod.INSTANCES)
+        for inst in mod.INSTANCES:
+            assert inst.split("/")[0] in mod.SMALL and mod.BASE[inst.split("/")[0]] in SCENARIOS, inst
+        own = set(importlib.import_module(f"{package}.paper").claims())  # the claims the folder contributes
+        assert all(mod.instance_of(cid) is None for cid in set(all_claims()) - own), package
+    assert set(INSTANCES) == declared
+    assert all(inst.split("/")[0] in SMALL and inst.split("/")[0] in BASE for inst in INSTANCES)
+
+
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_patch_applies_and_is_reverted(name):
     for mod in LIBRARY:
@@ -143,10 +162,10 @@ def test_source_edit_must_match_once():
 # threshold), its unpatched correct mechanism under the claim by test_audit.PASS_MARGIN (a tight mechanism's
 # bound sits ~1 half-width under its claim by construction).  A known miss: every target's mutated check
 # not FAIL with the same margins (a check that cannot decide, e.g. a bound vacuous at every point or a rate
-# on too few points, cannot FAIL).  Instances: the runner's own (runner.SMALL), whose audits of the tree and
-# of PRIVATEBANDIT's releases run 100 000 samples (at 20 000, tree-leaf-cover-off-by-one was caught by 0.19
-# half-widths, env-lambda-missing-log by 0.94) and whose van der Hoeven instance runs 16 replicates (at 8,
-# vdh-potential-sign was caught by 0.83).
+# on too few points, cannot FAIL).  Instances: the runner's own (runner.SMALL, collected from the paper
+# folders' instances modules), whose audits of the tree and of PRIVATEBANDIT's releases run 100 000 samples
+# (at 20 000, tree-leaf-cover-off-by-one was caught by 0.19 half-widths, env-lambda-missing-log by 0.94) and
+# whose van der Hoeven instance runs 16 replicates (at 8, vdh-potential-sign was caught by 0.83).
 
 
 class _Margins:
@@ -176,6 +195,7 @@ def margins():
     import dpregret.papers.env21.claims as C_env
     from dpregret.verdict.core import check_bound
     from dpregret.pipeline.mutation import registry, runner
+    from dpregret.verdict.instances import Outcome
     from test_audit import PASS_MARGIN, _clearance, _criteria, _recording
 
     M, mp = _Margins(), pytest.MonkeyPatch()
@@ -216,7 +236,7 @@ def margins():
             # the correct mechanism under its claim: PASS_MARGIN half-widths count as 1 here
             ok = _clearance(crit, caught=False) / PASS_MARGIN if not (exact or stat) else -np.inf
             M.audits[id(res)] = (res, fail, ok)
-            out[cid] = runner.Outcome(spec.claim, res, primary)
+            out[cid] = Outcome(spec.claim, res, primary)
         return out
 
     def verdict(o, alpha):

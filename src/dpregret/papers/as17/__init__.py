@@ -47,7 +47,8 @@ Claims:
 - :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.pipeline.registry``):
   its built-in learners, claims and audits;
 - :mod:`.errata`: the paper's errata;
-- :mod:`.mutants`: the realistic bugs of its learners that its claims must catch.
+- :mod:`.mutants`: the realistic bugs of its learners that its claims must catch;
+- :mod:`.instances`: the small instances the mutation suite decides its claims on.
 
 It imports the core (``rng``, ``tree``, ``calibration``, ``protocols``, ``environments``,
 ``learners.pairwise_jit``) and the verdict layer (``claims.core``, ``claims.rates``,

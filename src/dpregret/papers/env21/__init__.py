@@ -15,6 +15,7 @@ in one folder:
   workflow and the report);
 - :mod:`.errata`: the paper's errata (Algorithm 1 line 14, Lemma 5.1's proof, Algorithm 2 line 1, Lemma 3.1's proof);
 - :mod:`.mutants`: the realistic bugs of its learners that its claims must catch;
+- :mod:`.instances`: the small instances the mutation suite decides its claims on;
 - :mod:`.audit`: the privacy audits of PRIVATEBANDIT's released round sums (Lemmas 5.1, 5.4, section 5);
 - :mod:`.user`: a user's learner inside PRIVATEBANDIT's privacy mechanism (Theorem 1.1, Lemmas 5.2, 5.5);
 - :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.pipeline.registry``):

@@ -11,6 +11,7 @@ Learning" (NeurIPS 2019; the appendix proofs in his 2021 thesis, chapter 3), in 
   by the workflow and the report);
 - :mod:`.errata`: the paper's errata (Lemma 4, eq. (3.3.4), Theorems 10-12);
 - :mod:`.mutants`: the realistic bugs of its learners that its claims must catch;
+- :mod:`.instances`: the small instances the mutation suite decides its claims on;
 - :mod:`.user`: a user's learner in Algorithm 2's black-box slot (Sec. 3.3.1);
 - :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.pipeline.registry``):
   its built-in learners and claims.

@@ -23,6 +23,7 @@
 - :mod:`.errata`: the paper's errata (Sec. 1.1: the RDP -> DP conversion, Definition 2);
 - :mod:`.mutants`: the realistic bugs of Algorithm 1, eq. (6) and the DP-SGD baseline that its
   claims and audits must catch;
+- :mod:`.instances`: the small instances the mutation suite decides its claims on;
 - :mod:`.paper`: what the folder contributes to the pipeline's registries (``dpregret.pipeline.registry``):
   its built-in learners, claims and audits.
 

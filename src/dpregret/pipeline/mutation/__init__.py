@@ -6,7 +6,8 @@ test time, and the pipeline claims that must catch them.
   calibration (too much and too little noise);
 - :mod:`.patching` -- applying and reverting a mutant by monkeypatching (the library carries
   no mutant code);
-- :mod:`.runner` -- small instances, :func:`run_mutant`, :func:`run_all`.
+- :mod:`.runner` -- :func:`run_mutant`, :func:`run_all` on the small instances it collects from the paper
+  folders (``dpregret.papers.<paper>.instances``, on :mod:`dpregret.verdict.instances`) and the audits' instance.
 
 Command line: ``python -m dpregret.pipeline.mutation [--only NAME ...] [--json PATH]``.
 """
