@@ -106,3 +106,21 @@ def test_the_example_paper_runs_through_the_workflow_and_the_report(tmp_path):
     html = (tmp_path / "report" / "index.html").read_text()
     assert "Cesa-Bianchi and Lugosi 2006" in html and "CBL06-thm2.2-bound" in html and "cbl06_regret_vs_T.png" in html
     assert set(table.paper.unique()) == {"VDH19", "CBL06"}
+
+
+def test_a_registered_papers_mutants_join_the_suite_after_the_list(tmp_path):
+    """A folder's ``mutants.py`` (plain data, as the four folders') is found through ``dpregret.papers.folders``:
+    the registry places the registered paper's mutant after its list, and the built-in order is unchanged."""
+    shutil.copytree(FOLDER, tmp_path / "example_paper")
+    (tmp_path / "example_paper" / "mutants.py").write_text(
+        "MUTANTS = [dict(name='cbl-eta-without-8', paper='CBL06', category='learner', doc='eta without the 8.',\n"
+        "                targets=('CBL06-thm2.2-bound',),\n"
+        "                edits=(('example_paper.learners:eta_thm_2_2', 'np.sqrt(8.0 *', 'np.sqrt(1.0 *'),))]\n")
+    code = ("from dpregret.pipeline.mutation.registry import MUTANTS; import json; "
+            "print(json.dumps([(m.name, m.paper, m.targets) for m in MUTANTS.values()]))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    run = lambda extra: json.loads(subprocess.run([sys.executable, "-c", code], env={**env, **extra}, check=True,  # noqa: E731
+                                                  capture_output=True, text=True).stdout)
+    with_paper, without = run({papers.ENV_VAR: "example_paper"}), run({papers.ENV_VAR: ""})
+    assert with_paper[-1] == ["cbl-eta-without-8", "CBL06", ["CBL06-thm2.2-bound"]]
+    assert with_paper[:-1] == without and len(without) == 67

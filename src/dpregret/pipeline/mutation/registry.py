@@ -9,6 +9,11 @@ against the claim named in ``targets`` (a blind spot of the claims), not a defec
 size, sign, weighting, projection or oracle) and of its calibration (too much and too little
 noise).
 
+The mutants of a paper's own code are declared in its folder (``papers/<paper>/mutants.py``, plain data),
+found through :func:`dpregret.papers.folders` (a registered paper's too); the list below places them
+by name among the shared modules' mutants, and a folder's mutant it does not name (a registered
+paper's) follows the list.
+
 A mutant of a numba kernel edits the kernel the scenario calls (a kernel called from another
 kernel is compiled into it: editing the callee alone changes nothing).
 
@@ -24,10 +29,9 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
-from dpregret.papers.as17 import mutants as as17_mutants
-from dpregret.papers.env21 import mutants as env21_mutants
-from dpregret.papers.vdh19 import mutants as vdh19_mutants
-from dpregret.papers.ztc22 import mutants as ztc22_mutants
+import importlib
+
+from dpregret.papers import folders
 from dpregret.pipeline.mutation.patching import SourceEdit, Swap, patched  # noqa: F401 (Swap: for mutants that replace an object)
 
 CATEGORIES = ("mechanisms", "tree", "accounting", "kernel", "learner")
@@ -61,18 +65,31 @@ def _paper_mutants(entries: list[dict]) -> list[Mutant]:
     return [Mutant(**{**e, "edits": tuple(SourceEdit(*edit) for edit in e["edits"])}) for e in entries]
 
 
-_AS17 = {m.name: m for m in _paper_mutants(as17_mutants.MUTANTS)}
-_ZTC22 = {m.name: m for m in _paper_mutants(ztc22_mutants.MUTANTS)}
+def _folder_mutants() -> dict[str, Mutant]:
+    """name -> :class:`Mutant` of every paper folder's ``mutants.MUTANTS`` (optional), in the papers' order
+    (:func:`dpregret.papers.folders`: the four folders and every registered paper's)."""
+    out: dict[str, Mutant] = {}
+    for package in folders().values():
+        try:
+            mod = importlib.import_module(f"{package}.mutants")
+        except ModuleNotFoundError as err:
+            if err.name != f"{package}.mutants":
+                raise
+            continue
+        for m in _paper_mutants(mod.MUTANTS):
+            if m.name in out:
+                raise ValueError(f"mutant {m.name!r} is declared by two paper folders")
+            out[m.name] = m
+    return out
 
 
-def _as17(*names: str) -> list[Mutant]:
-    """Agarwal and Singh's mutants of these names (papers/as17/mutants.py), at their place in the list."""
-    return [_AS17[n] for n in names]
+_FOLDERS = _folder_mutants()
 
 
-def _ztc22(*names: str) -> list[Mutant]:
-    """Zhang-Tran-Cutkosky's mutants of these names (papers/ztc22/mutants.py), at their place in the list."""
-    return [_ZTC22[n] for n in names]
+def _paper(*names: str) -> list[Mutant]:
+    """The paper folders' mutants of these names (``papers/<paper>/mutants.py``), at their place in the list
+    (a folder's mutant named nowhere here follows the list, in the papers' order)."""
+    return [_FOLDERS[n] for n in names]
 
 
 _LIST = [
@@ -170,8 +187,8 @@ _LIST = [
         (SourceEdit("dpregret.core.calibration:tree_lambda",
                     "return V.integer(\"N\", N) * nodes_covering_leaf(T) / V.positive(\"eps\", eps)",
                     "return V.integer(\"N\", N) / V.positive(\"eps\", eps)"),)),
-    *_as17("olo-lambda-l1-norm-not-diameter"),  # papers/as17/mutants.py
-    *_ztc22("ztc-sensitivity-t-power-off", "ztc-sensitivity-missing-2"),  # papers/ztc22/mutants.py
+    *_paper("olo-lambda-l1-norm-not-diameter"),  # papers/as17/mutants.py
+    *_paper("ztc-sensitivity-t-power-off", "ztc-sensitivity-missing-2"),  # papers/ztc22/mutants.py
     Mutant(
         "env-lambda-missing-log", "ENV21", "accounting",
         "laplace_lambda_lemma5_1 drops the log2 T factor of Lemma 5.1's lambda = T^(1/2) n L log2(T) / eps (the tree "
@@ -179,17 +196,17 @@ _LIST = [
         ("AUDIT-env-lemma5.1-releases",),
         (SourceEdit("dpregret.core.calibration:laplace_lambda_lemma5_1", "* math.log2(T) / V.positive(\"eps\", eps)",
                     "/ V.positive(\"eps\", eps)"),)),
-    *_as17("exp2-kernel-noise-round-index", "exp2-kernel-noise-not-forwarded", "scrible-kernel-estimate-sign",
+    *_paper("exp2-kernel-noise-round-index", "exp2-kernel-noise-not-forwarded", "scrible-kernel-estimate-sign",
            "scrible-kernel-lambda-by-replicate"),  # papers/as17/mutants.py
     # --- learners --------------------------------------------------------------------------------
-    *_as17("feedback-raw-after-round-1", "experts-eta-sqrt-T-dropped", "exp2-eta-T-power"),  # papers/as17/mutants.py
-    *_ztc22("ztc-noise-first-round-only"),  # papers/ztc22/mutants.py
-    *_paper_mutants(env21_mutants.ALGORITHM1_LOGIC),  # papers/env21/mutants.py
-    *_paper_mutants(vdh19_mutants.MUTANTS),  # papers/vdh19/mutants.py
+    *_paper("feedback-raw-after-round-1", "experts-eta-sqrt-T-dropped", "exp2-eta-T-power"),  # papers/as17/mutants.py
+    *_paper("ztc-noise-first-round-only"),  # papers/ztc22/mutants.py
+    *_paper("env-line14-printed-sign", "env-learner-reads-exact-sums"),  # papers/env21/mutants.py
+    *_paper("vdh-potential-sign", "vdh-direction-step-power", "vdh-bet-radius-missing-5"),  # papers/vdh19/mutants.py
     # --- the learners of every paper: their update (step size, sign, weighting, projection) and their
     # calibration (too much and too little noise) ---------------------------------------------------
     # Agarwal-Singh, FTRL on experts with tree aggregation (Corollary 3.2 item 1; the scenario's compiled rounds)
-    *_as17("experts-weights-sign"),  # papers/as17/mutants.py
+    *_paper("experts-weights-sign"),  # papers/as17/mutants.py
     Mutant(
         "experts-lambda-all-releases", "AS17", "accounting",
         "calibration.tree_lambda = N T / eps instead of N (floor(log2 T) + 1) / eps: every loss counted in all T "
@@ -200,15 +217,15 @@ _LIST = [
                     "return V.integer(\"N\", N) * nodes_covering_leaf(T) / V.positive(\"eps\", eps)",
                     "return V.integer(\"N\", N) * V.integer(\"T\", T) / V.positive(\"eps\", eps)"),)),
     # Agarwal-Singh, FTRL with R(x) = ||x||^2 over the sphere and the cube (Corollary 3.2 items 2-3, Table 1)
-    *_as17("olo-ftrl-sign", "olo-eta-missing-sqrt", "olo-cube-clip-unit-interval", "olo-ball-projection-squared-norm",
+    *_paper("olo-ftrl-sign", "olo-eta-missing-sqrt", "olo-cube-clip-unit-interval", "olo-ball-projection-squared-norm",
            "olo-lambda-all-releases"),  # papers/as17/mutants.py
     # Agarwal-Singh, FTPL with Gaussian tree noise (Algorithm 3, Theorem 3.5, Table 1 row 4)
-    *_as17("ftpl-oracle-sign", "ftpl-sigma-as-variance", "ftpl-sigma-missing-sqrt-N"),  # papers/as17/mutants.py
+    *_paper("ftpl-oracle-sign", "ftpl-sigma-as-variance", "ftpl-sigma-missing-sqrt-N"),  # papers/as17/mutants.py
     # Agarwal-Singh, Algorithm 4 around EXP2 (Theorem 4.1, Table 2 row 2; the scenario's compiled rounds)
-    *_as17("exp2-kernel-update-sign", "exp2-kernel-no-importance-weight", "exp2-lambda-composed",
+    *_paper("exp2-kernel-update-sign", "exp2-kernel-no-importance-weight", "exp2-lambda-composed",
            "exp2-lambda-half-range"),  # papers/as17/mutants.py
     # Agarwal-Singh, Algorithm 4 around SCRiBLe (Theorem 4.5, Table 2 row 1; the scenario's compiled rounds)
-    *_as17("scrible-eta-missing-sqrt", "scrible-kernel-dikin-radius", "scrible-lambda-norm-not-diameter",
+    *_paper("scrible-eta-missing-sqrt", "scrible-kernel-dikin-radius", "scrible-lambda-norm-not-diameter",
            "scrible-lambda-composed"),  # papers/as17/mutants.py
     # Zhang-Tran-Cutkosky, Algorithm 1 (online-to-batch) around Remark 5's OGD
     Mutant(
@@ -226,7 +243,7 @@ _LIST = [
         ("ZTC-vs-dpsgd",),
         (SourceEdit(f"{KERNEL}.oco:ProjectedOGD.update", "eta = 2 * self.r / math.sqrt(self._acc)",
                     "eta = 2 * self.r / self._acc"),)),
-    *_ztc22("ztc-o2b-fresh-second-sample", "ztc-o2b-increment-not-sum", "ztc-sigma-t-power-up",
+    *_paper("ztc-o2b-fresh-second-sample", "ztc-o2b-increment-not-sum", "ztc-sigma-t-power-up",
             "ztc-eq6-no-smoothness-term"),  # papers/ztc22/mutants.py
     # Zhang-Tran-Cutkosky, section 4: Remark 9's strongly convex OSD on Lemma 7's regularised losses
     Mutant(
@@ -235,7 +252,7 @@ _LIST = [
         ("ZTC-rem9-rate-T-stat",),
         (SourceEdit(f"{KERNEL}.oco:StronglyConvexOSD.update", "self.w = project_ball(self.w - g / self._acc, self.r)",
                     "self.w = project_ball(self.w + g / self._acc, self.r)"),)),
-    *_ztc22("ztc-sc-regulariser-sign"),  # papers/ztc22/mutants.py
+    *_paper("ztc-sc-regulariser-sign"),  # papers/ztc22/mutants.py
     # Zhang-Tran-Cutkosky, section 3: optimistic OGD (Theorem 6)
     Mutant(
         "ztc-optimistic-update-sign", "ZTC22", "learner",
@@ -263,9 +280,9 @@ _LIST = [
                     "c = np.sum(gt * self.z, axis=-1)"),
          SourceEdit("dpregret.papers.ztc22.o2b_jit:linear_pf_block", "cc = -pairwise_sum(tmp, 0, d)", "cc = pairwise_sum(tmp, 0, d)"))),
     # Zhang-Tran-Cutkosky, the one-pass DP-SGD baseline at Algorithm 1's budget
-    *_ztc22("dpsgd-noise-missing-2", "dpsgd-noise-composed"),  # papers/ztc22/mutants.py
+    *_paper("dpsgd-noise-missing-2", "dpsgd-noise-composed"),  # papers/ztc22/mutants.py
     # Ene-Nguyen-Vladu, PRIVATEBANDIT (Algorithm 1) with one Frank-Wolfe step per query
-    *_paper_mutants(env21_mutants.ALGORITHM1_UPDATE),  # papers/env21/mutants.py
+    *_paper("env-fw-no-line-search", "env-zeta-grows-with-T"),  # papers/env21/mutants.py
     Mutant(
         "env-lmo-argmax", "ENV21", "kernel",
         "The simplex's linear-optimisation oracle returns the vertex of the largest coordinate (argmax) instead of the "
@@ -290,7 +307,7 @@ _LIST = [
         (SourceEdit("dpregret.core.calibration:gaussian_sigma_lemma5_4", "return (T**0.25 * math.sqrt(n)",
                     "return (T**0.75 * math.sqrt(n)"),)),
     # Ene-Nguyen-Vladu, NOISYOCO (Algorithm 2, Lemma 4.1)
-    *_paper_mutants(env21_mutants.NOISYOCO),  # papers/env21/mutants.py
+    *_paper("noisyoco-printed-eta", "noisyoco-mirror-sign"),  # papers/env21/mutants.py
     # van der Hoeven: the local randomisers, too much noise (too little: the mechanisms section above)
     Mutant(
         "l2-randomiser-eps-per-coordinate", "VDH19", "mechanisms",
@@ -302,13 +319,10 @@ _LIST = [
         (SourceEdit(f"{MECH}:l2_laplace_randomiser", "* (2.0 * b / e)", "* (2.0 * d * b / e)"),)),
 ]
 
+_LIST += [m for name, m in _FOLDERS.items() if name not in {x.name for x in _LIST}]  # a registered paper's
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _LIST}
 if len(MUTANTS) != len(_LIST):
     raise RuntimeError("mutant names must be unique")
-if set(_AS17) - set(MUTANTS):
-    raise RuntimeError(f"papers/as17/mutants.py's {sorted(set(_AS17) - set(MUTANTS))} are not placed in the list")
-if set(_ZTC22) - set(MUTANTS):
-    raise RuntimeError(f"papers/ztc22/mutants.py's {sorted(set(_ZTC22) - set(MUTANTS))} are not placed in the list")
 REQUIRED = ("tree-level-noise-reuse", "feedback-raw-after-round-1")
 
 # Every learner the papers define, and the mutants of its update and of its calibration (too much and too
