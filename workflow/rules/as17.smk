@@ -1,10 +1,8 @@
 # Agarwal and Singh (ICML 2017): FTRL with TreeBasedAgg on prediction with expert advice.
-from dpregret.papers.as17.claims_experts import CLAIMS as AS17_EXPERTS_CLAIMS, EXACT_CLAIM
+from dpregret.papers.as17 import claims_experts
 
 AS17X = RUN.get("as17_experts", {})
-AS17_EXPERTS_CLAIM_FILES = [
-    f"results/claims/{cid}--{env}.json" for cid in AS17_EXPERTS_CLAIMS for env in AS17X.get("envs", [])
-] + [f"results/claims/{EXACT_CLAIM.claim_id}.json"]
+AS17_EXPERTS_CLAIM_FILES = claims_experts.claim_files(AS17X)  # the records its check writes
 AS17_EXPERTS_FIGURES = figure_paths("as17_experts")
 if "as17_experts" in RUN["scenarios"]:
     OUTPUTS["as17_experts"] = (AS17_EXPERTS_CLAIM_FILES, AS17_EXPERTS_FIGURES)

@@ -1,6 +1,6 @@
 # Agarwal and Singh (ICML 2017), Tables 1 and 2: full-information rows 2-4 (as17_olo),
 # bandit linear optimisation (as17_blo) and multi-armed bandits (as17_mab).
-from dpregret.papers.as17.claims_tables import BLO_SPECS, EXTRA, MAB_SPECS, OLO_BOUNDS, OLO_SPECS
+from dpregret.papers.as17 import claims_tables
 
 OLO = RUN.get("as17_olo", {})
 MAB = RUN.get("as17_mab", {})
@@ -43,17 +43,7 @@ BLO_FILES = [
                          if BLO else [])
     for c in chunks
 ]
-AS17_TABLE_CLAIM_FILES = (
-    [f"results/claims/{s.claim.claim_id}--{env}.json" for s in OLO_SPECS if s.where["row"] in OLO.get("rows", [])
-     for env in OLO.get("envs", [])]
-    + [f"results/claims/{cid}--{env}.json" for cid in OLO_BOUNDS if cid.split("-")[2] in OLO.get("rows", [])
-       for env in OLO.get("envs", [])]
-    + [f"results/claims/{s.claim.claim_id}--{env}.json" for s in (MAB_SPECS if MAB else [])
-       for env in MAB.get("envs", ["stochastic"]) if s.where["grid"] == "T" or env == "stochastic"]
-    + [f"results/claims/{s.claim.claim_id}--{env}.json" for s in BLO_SPECS if s.where["row"] in BLO.get("domains", [])
-       for env in BLO.get("envs", []) if s.where["grid"] != "eps" or env in BLO.get("eps_envs", BLO["envs"])]
-    + ([f"results/claims/{cid}.json" for cid in EXTRA] if (MAB and BLO) else [])
-)
+AS17_TABLE_CLAIM_FILES = claims_tables.claim_files(OLO, MAB, BLO)  # the records its check writes
 AS17_TABLE_FIGURES = figure_paths("as17_tables")
 if {"as17_olo", "as17_mab", "as17_blo"} <= set(RUN["scenarios"]):
     OUTPUTS["as17_tables"] = (AS17_TABLE_CLAIM_FILES, AS17_TABLE_FIGURES)

@@ -223,6 +223,13 @@ def check_draws(Ts: list[int], pad: bool = True, d: int = 2) -> Result:
     return check_exact(failures, checked)
 
 
+def claim_files(p: dict) -> list[str]:
+    """The records :func:`check_job` writes (the outputs of the workflow's rule ``as17_experts_check``):
+    every claim per environment of ``p["envs"]``, and Lemma 3.3's exact draws."""
+    return [f"results/claims/{cid}--{env}.json" for cid in CLAIMS for env in p.get("envs", [])] + [
+        f"results/claims/{EXACT_CLAIM.claim_id}.json"]
+
+
 def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
     """The workflow's check job (``dpregret.pipeline.jobs``): every claim per environment (bootstrap keyed
     by the environment), and Lemma 3.3's exact draws."""

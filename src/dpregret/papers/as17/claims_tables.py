@@ -537,6 +537,40 @@ def decide_rate(df: pd.DataFrame, spec: RateSpec, scen: str, p: dict, tol: float
     return with_nonlearner(res, *rate_nonlearner(df, spec, scen, eps, tol, alpha, rng)), ctl
 
 
+def rate_points(olo_p: dict, mab_p: dict, blo_p: dict) -> list[tuple]:
+    """``(spec, scenario, env)`` of every rate claim of Tables 1 and 2 that :func:`check_job` decides (one
+    record each, ``<claim id>--<env>``), from the three scenarios' parameters (an empty dict: the scenario
+    is not run): a row's claims where the row runs, on every env of its scenario, an eps window only on
+    ``eps_envs``, the MAB's N grid and eps window on the stochastic sequence only."""
+    out = []
+    for specs, p, envs, scen in ((OLO_SPECS, olo_p, olo_p.get("envs", []), "as17_olo"),
+                                 (MAB_SPECS, mab_p, mab_p.get("envs", ["stochastic"]) if mab_p else [], "as17_mab"),
+                                 (BLO_SPECS, blo_p, blo_p.get("envs", []), "as17_blo")):
+        rows = set(p.get("rows", p.get("domains", [])))
+        for spec in specs:
+            if "row" in spec.where and spec.where["row"] not in rows:
+                continue
+            for env in envs:
+                if spec.where.get("grid") == "eps" and env not in p.get("eps_envs", envs):
+                    continue
+                if scen == "as17_mab" and spec.where.get("grid") != "T" and env != "stochastic":
+                    continue  # the N grid and the eps window run on the stochastic sequence only
+                out.append((spec, scen, env))
+    return out
+
+
+def bound_points(olo_p: dict) -> list[tuple[str, str]]:
+    """``(claim id, env)`` of Theorem 3.4's bounds in N (:data:`OLO_BOUNDS`) that :func:`check_job` decides."""
+    return [(cid, env) for cid in OLO_BOUNDS if cid.split("-")[2] in olo_p.get("rows", []) for env in olo_p.get("envs", [])]
+
+
+def claim_files(olo_p: dict, mab_p: dict, blo_p: dict) -> list[str]:
+    """The records :func:`check_job` writes (the outputs of the workflow's rule ``as17_tables_check``)."""
+    return ([f"results/claims/{spec.claim.claim_id}--{env}.json" for spec, _, env in rate_points(olo_p, mab_p, blo_p)]
+            + [f"results/claims/{cid}--{env}.json" for cid, env in bound_points(olo_p)]
+            + ([f"results/claims/{cid}.json" for cid in EXTRA] if (mab_p and blo_p) else []))
+
+
 def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
     """The workflow's check job (``dpregret.pipeline.jobs``) of Tables 1 and 2: every rate claim per
     environment, Theorem 3.4's bounds in N, the extra claims; and the regenerated tables
@@ -548,31 +582,22 @@ def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
     alpha, tol, seed, history = params["alpha"], params["tolerances"], params["seed"], params["history"]
     olo_p, mab_p, blo_p = params["olo"], params["mab"], params["blo"]
     records = []
-    for specs, df, p, envs, scen in ((OLO_SPECS, tables["olo"], olo_p, olo_p["envs"], "as17_olo"),
-                                     (MAB_SPECS, tables["mab"], mab_p, mab_p.get("envs", ["stochastic"]), "as17_mab"),
-                                     (BLO_SPECS, tables["blo"], blo_p, blo_p["envs"], "as17_blo")):
-        rows = set(p.get("rows", p.get("domains", [])))
-        for spec in specs:
-            if "row" in spec.where and spec.where["row"] not in rows:
-                continue
-            for env in envs:
-                if spec.where.get("grid") == "eps" and env not in p.get("eps_envs", envs):
-                    continue
-                if scen == "as17_mab" and spec.where.get("grid") != "T" and env != "stochastic":
-                    continue  # the N grid and the eps window run on the stochastic sequence only
-                try:
-                    res, ctl = decide_rate(df[df.env == env], spec, scen, p, tol.get(spec.claim.claim_id, 0.0), alpha,
-                                           check_rng(seed, spec.claim.claim_id, env))
-                except Exception as err:
-                    res = ctl = failed(err)
-                records.append(record(spec.claim, res, ctl, scenario=scen, env=env, ci_level=1 - alpha,
-                                      history=history.get(spec.claim.claim_id)))
+    kinds = {"as17_olo": ("olo", olo_p), "as17_mab": ("mab", mab_p), "as17_blo": ("blo", blo_p)}
+    for spec, scen, env in rate_points(olo_p, mab_p, blo_p):
+        kind, p = kinds[scen]
+        df = tables[kind]
+        try:
+            res, ctl = decide_rate(df[df.env == env], spec, scen, p, tol.get(spec.claim.claim_id, 0.0), alpha,
+                                   check_rng(seed, spec.claim.claim_id, env))
+        except Exception as err:
+            res = ctl = failed(err)
+        records.append(record(spec.claim, res, ctl, scenario=scen, env=env, ci_level=1 - alpha,
+                              history=history.get(spec.claim.claim_id)))
     # Table 1 rows 2-3 in N: Theorem 3.4's explicit bound at every N of the N grid (D_{D'} by Monte Carlo)
     try:
         olo_bounds = olo_bound_results(tables["olo"], olo_p, seed, alpha)
     except Exception as err:
-        olo_bounds = {(cid, env): (failed(err), failed(err)) for cid in OLO_BOUNDS for env in olo_p["envs"]
-                      if cid.split("-")[2] in olo_p.get("rows", [])}
+        olo_bounds = {point: (failed(err), failed(err)) for point in bound_points(olo_p)}
     for (cid, env), (res, ctl) in olo_bounds.items():
         records.append(record(OLO_BOUNDS[cid], res, ctl, scenario="as17_olo", env=env, ci_level=1 - alpha,
                               history=history.get(cid)))
