@@ -78,17 +78,18 @@ def test_instances_come_from_the_paper_folders():
     """The runner's instances are the audits' and those the paper folders declare (their ``instances``
     modules), each with its grids and base scenario; a folder's ``instance_of`` answers for its claims only."""
     from dpregret.papers import SCENARIOS
-    from dpregret.pipeline.mutation.runner import BASE, SMALL, paper_folders
-    from dpregret.pipeline.registry import all_claims
+    from dpregret.pipeline.mutation.runner import BASE, SMALL
+    from dpregret.pipeline.registry import all_claims, folder_modules, folders
 
     declared = {"audit"}
-    for package in paper_folders().values():
-        mod = importlib.import_module(f"{package}.instances")
+    found = folder_modules("instances")
+    assert set(found) == set(folders())  # the four folders each declare theirs
+    for key, mod in found.items():
         declared |= set(mod.INSTANCES)
         for inst in mod.INSTANCES:
             assert inst.split("/")[0] in mod.SMALL and mod.BASE[inst.split("/")[0]] in SCENARIOS, inst
-        own = set(importlib.import_module(f"{package}.paper").claims())  # the claims the folder contributes
-        assert all(mod.instance_of(cid) is None for cid in set(all_claims()) - own), package
+        own = set(folders()[key].claims())  # the claims the folder contributes
+        assert all(mod.instance_of(cid) is None for cid in set(all_claims()) - own), key
     assert set(INSTANCES) == declared
     assert all(inst.split("/")[0] in SMALL and inst.split("/")[0] in BASE for inst in INSTANCES)
 

@@ -22,11 +22,24 @@ if TYPE_CHECKING:
     from dpregret.verdict.core import Claim
     from dpregret.verdict.privacy_audit import AuditSpec
 
+def folder_modules(name: str) -> dict:
+    """paper key -> its folder's module ``name`` (``paper``, ``figures``, ``mutants``, ``instances``), for every
+    folder of :func:`dpregret.papers.folders` (the four and every registered paper's, in the papers' order) that
+    has one; an error inside such a module is raised, not taken for its absence."""
+    out = {}
+    for key, package in papers.folders().items():
+        try:
+            out[key] = importlib.import_module(f"{package}.{name}")
+        except ModuleNotFoundError as err:
+            if err.name != f"{package}.{name}":
+                raise
+    return out
+
+
 def folders() -> dict:
-    """paper key -> its folder's ``paper`` module (:func:`dpregret.papers.folders`): the four folders and every
-    paper registered by the config key ``papers`` (``dpregret.papers.register``; their ``learners``, ``claims``
-    and ``audits`` are optional)."""
-    return {key: importlib.import_module(f"{pkg}.paper") for key, pkg in papers.folders().items()}
+    """paper key -> its folder's ``paper`` module: the four folders and every paper registered by the config
+    key ``papers`` (``dpregret.papers.register``; their ``learners``, ``claims`` and ``audits`` are optional)."""
+    return folder_modules("paper")
 
 
 def _declared(mod, what: str) -> dict:

@@ -29,9 +29,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
-import importlib
-
-from dpregret.papers import folders
+from dpregret.pipeline.registry import folder_modules
 from dpregret.pipeline.mutation.patching import SourceEdit, Swap, patched  # noqa: F401 (Swap: for mutants that replace an object)
 
 CATEGORIES = ("mechanisms", "tree", "accounting", "kernel", "learner")
@@ -67,15 +65,9 @@ def _paper_mutants(entries: list[dict]) -> list[Mutant]:
 
 def _folder_mutants() -> dict[str, Mutant]:
     """name -> :class:`Mutant` of every paper folder's ``mutants.MUTANTS`` (optional), in the papers' order
-    (:func:`dpregret.papers.folders`: the four folders and every registered paper's)."""
+    (:func:`dpregret.pipeline.registry.folder_modules`: the four folders and every registered paper's)."""
     out: dict[str, Mutant] = {}
-    for package in folders().values():
-        try:
-            mod = importlib.import_module(f"{package}.mutants")
-        except ModuleNotFoundError as err:
-            if err.name != f"{package}.mutants":
-                raise
-            continue
+    for key, mod in folder_modules("mutants").items():
         for m in _paper_mutants(mod.MUTANTS):
             if m.name in out:
                 raise ValueError(f"mutant {m.name!r} is declared by two paper folders")

@@ -6,7 +6,7 @@ whole suite runs in about 150 s of CPU in the workflow's one job).  Each paper f
 own in its module ``instances`` (its grids ``SMALL``, their base scenarios ``BASE``, the instance
 deciding each of its claims ``instance_of`` and the deciders ``INSTANCES``; the declarations and
 the ``Ctx`` / ``Outcome`` they use are :mod:`dpregret.verdict.instances`); this module collects
-them from every paper of :func:`paper_folders` (a registered paper's too, when it declares them) and
+them from every paper folder's ``instances`` module (``dpregret.pipeline.registry.folder_modules``; a registered paper's too) and
 adds the privacy audits' instance, ``audit``, which spans the papers.  An instance decides the claims
 of one scenario; a claim decided on a grid of its own has an instance of its own, which only the
 mutants targeting it pay for, and every claim is decided on the same instance whatever the other
@@ -24,21 +24,14 @@ A mutant is caught when one of its targets catches it.
 """
 from __future__ import annotations
 
-import importlib
 import time
 import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from dpregret.pipeline.mutation.registry import MUTANTS, Mutant
+from dpregret.pipeline.registry import folder_modules
 from dpregret.verdict.instances import Ctx, Outcome
-
-def paper_folders() -> dict[str, str]:
-    """paper key -> its package, in :data:`dpregret.papers.ORDER`: the four folders and every registered
-    paper's (:func:`dpregret.papers.folders`)."""
-    from dpregret import papers
-
-    return papers.folders()
 
 
 def _collect() -> tuple[dict, dict, dict[str, Callable[[Ctx, Iterable[str]], dict[str, Outcome]]], list]:
@@ -48,16 +41,10 @@ def _collect() -> tuple[dict, dict, dict[str, Callable[[Ctx, Iterable[str]], dic
     # paper folders name (their instances' AUDIT_SAMPLES: where a mutant's catch is close at 20 000)
     small = {"audit": {"samples": 20000, "samples_by_claim": {}}}
     bases, deciders, finders = {"audit": "audit"}, {"audit": _audit}, []
-    for package in paper_folders().values():
-        try:
-            mod = importlib.import_module(f"{package}.instances")
-        except ModuleNotFoundError as err:
-            if err.name != f"{package}.instances":
-                raise
-            continue  # a paper without small instances: its claims are no mutant's targets
+    for key, mod in folder_modules("instances").items():  # a paper without them: its claims are no mutant's targets
         taken = sorted(set(mod.INSTANCES) & set(deciders))
         if taken:
-            raise ValueError(f"{package}.instances declares instances {taken}, names already taken")
+            raise ValueError(f"{mod.__name__} declares instances {taken}, names already taken")
         small.update(mod.SMALL)
         bases.update(mod.BASE)
         deciders.update(mod.INSTANCES)

@@ -6,17 +6,15 @@ rules) and which figure shows each claim (read by the report, which puts every c
 beside its figure)."""
 from __future__ import annotations
 
-import importlib
-
-from dpregret.papers import REGISTERED, SCENARIOS, folders
+from dpregret.papers import REGISTERED, SCENARIOS
+from dpregret.pipeline.registry import folder_modules
 
 
 def declared() -> dict:
     """plot group -> (directory, figures): every folder's ``figures.FIGURES`` (:func:`dpregret.papers.folders`,
     in the papers' order), the four folders' and those of every paper registered by the config key ``papers``
     (``dpregret.papers.register``; its ``figures.FIGURES``, in the same form)."""
-    return {group: decl for pkg in folders().values()
-            for group, decl in importlib.import_module(f"{pkg}.figures").FIGURES.items()}
+    return {group: decl for mod in folder_modules("figures").values() for group, decl in mod.FIGURES.items()}
 
 
 # the declarations of the papers known when this module is imported
