@@ -5,6 +5,7 @@ import os
 from snakemake.utils import min_version, validate
 
 from dpregret.core import cpu
+from dpregret.pipeline.registry import folder_files
 
 min_version("9.0")
 
@@ -25,8 +26,13 @@ include: "workflow/rules/common.smk"
 validate(config, "src/dpregret/pipeline/config.schema.yaml")
 
 
-include: "workflow/rules/as17.smk"
-include: "workflow/rules/as17_tables.smk"
+# a folder whose scenarios the generic rules do not run ships its own rules (its package's rules.smk:
+# Agarwal-Singh's), then the generic rules run every other scenario (docs/add-a-paper.md)
+for _rules in folder_files("rules.smk"):
+
+    include: _rules
+
+
 include: "workflow/rules/papers.smk"
 include: "workflow/rules/user.smk"
 include: "workflow/rules/audit.smk"
@@ -40,5 +46,4 @@ rule all:
         "results/claims.csv",
         "report/index.html",
         MUTATION,
-        # the notebook explores the experts runs: built when as17_experts runs
-        ["results/notebooks/explore.ipynb"] if "as17_experts" in RUN["scenarios"] else [],
+        TARGETS,  # what the folders' own rules add (Agarwal-Singh's: the notebook exploring the experts runs)

@@ -42,8 +42,16 @@ CONDA_ENV = _conda_env_file()
 
 
 # OUTPUTS maps a group of rules to (its claim records, its figures); each included file registers
-# its own when its scenarios run, so the report's inputs are listed once, where they are made
+# its own when its scenarios run, so the report's inputs are listed once, where they are made.
+# REPORT_TABLES: further tables the report shows (a folder's rules add theirs); TARGETS: further
+# targets of `rule all` (a folder's rules add theirs, e.g. a notebook).
 OUTPUTS = {}
+REPORT_TABLES = []
+TARGETS = []
+# for a folder's own rules (a paper's rules.smk, included from its package): the workflow's scripts
+# and report captions, by absolute path
+SCRIPTS = str(Path(workflow.basedir, "workflow", "scripts"))
+CAPTIONS = str(Path(workflow.basedir, "workflow", "report"))
 
 
 def chunk_ids(scenario, grid=None):

@@ -1,4 +1,4 @@
-# The claims table, the self-contained HTML report and the executed exploration notebook.
+# The claims table and the self-contained HTML report.
 
 
 rule claims_table:
@@ -24,7 +24,7 @@ rule report_html:
         claims="results/claims.csv",
         details=claim_files(),
         figures=figure_files(),
-        tables=["results/as17/tables.csv"] if "as17_mab" in RUN["scenarios"] else [],
+        tables=REPORT_TABLES,
         mutation=MUTATION,
         provenance="results/claims.provenance.json",
     output:
@@ -43,20 +43,3 @@ rule report_html:
     script:
         "../scripts/report_html.py"
 
-
-rule notebook:
-    input:
-        claims="results/claims.csv",
-        runs="results/as17/experts/runs.parquet",
-    output:
-        "results/notebooks/explore.ipynb",
-    log:
-        "logs/notebook.log",
-    benchmark:
-        "logs/bench/notebook.tsv"
-    params:
-        notebook=f"{workflow.basedir}/workflow/notebooks/explore.ipynb",
-    conda:
-        CONDA_ENV
-    script:
-        "../scripts/run_notebook.py"

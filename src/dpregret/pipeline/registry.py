@@ -36,6 +36,18 @@ def folder_modules(name: str) -> dict:
     return out
 
 
+def folder_files(name: str) -> list[str]:
+    """The file ``name`` of every folder of :func:`dpregret.papers.folders` that ships one, in the papers' order:
+    e.g. ``rules.smk``, the Snakemake rules of a folder whose scenarios are not run by the generic rules
+    (the Snakefile includes them).  Found without importing the folder."""
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    found = (Path(d, name) for package in papers.folders().values()
+             for d in (find_spec(package).submodule_search_locations or []))
+    return [str(f) for f in found if f.is_file()]
+
+
 def folders() -> dict:
     """paper key -> its folder's ``paper`` module: the four folders and every paper registered by the config
     key ``papers`` (``dpregret.papers.register``; their ``learners``, ``claims`` and ``audits`` are optional)."""

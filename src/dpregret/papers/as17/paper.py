@@ -9,7 +9,7 @@ from dpregret.core.protocols import LearnerSpec
 from dpregret.core.rng import ReplicateStreams, stable_key
 
 
-# The workflow's check and plot jobs of this folder's own rules (workflow/rules/as17.smk, as17_tables.smk):
+# The workflow's check and plot jobs of this folder's own rules (rules.smk, included by the Snakefile):
 # job group -> (its claims module, whose check_job(params, tables) decides the group's claims; its drawing
 # function "module:function", called with (tables, params, outputs)).  A scenario of the generic rules
 # needs no entry: its folder's claims and figures.draw are found by convention (dpregret.pipeline.jobs).
