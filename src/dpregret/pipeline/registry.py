@@ -87,6 +87,16 @@ def all_claims() -> dict[str, Claim]:
     return out
 
 
+def errata() -> list[dict]:
+    """The errata found while implementing the papers, for the report: where a printed formula disagrees with
+    its own definition, the pipeline implements the definition.  Each folder keeps its own beside the code
+    they concern (its ``errata.ERRATA``, each entry naming the test that shows the disagreement, key ``test``,
+    here ``evidence``), paper by paper in the alphabetical order of their keys."""
+    found = folder_modules("errata")
+    return [{**{k: v for k, v in e.items() if k != "test"}, "evidence": e["test"]}
+            for key in sorted(found) for e in found[key].ERRATA]
+
+
 def audit_specs() -> dict[str, AuditSpec]:
     """claim id -> :class:`~dpregret.verdict.privacy_audit.AuditSpec` of every privacy audit, in
     :data:`AUDIT_ORDER`.  Built afresh on every call from the library as it is then: the spec

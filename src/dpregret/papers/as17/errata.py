@@ -4,7 +4,7 @@ items 2-3), the first term of Theorem 3.4 (section 3), the parameters of Theorem
 Appendix D's proof of Theorem 4.5 (section 4.2).  The code they concern is this folder's
 (:mod:`.olo`, :mod:`.ftrl`, :mod:`.bandits`, :mod:`.scrible`) and the shared ``dpregret.core.tree`` /
 ``dpregret.core.calibration`` (the node count).  Each entry names the test that shows the disagreement
-(key ``test``); ``dpregret.pipeline.errata`` lists them in the report."""
+(key ``test``); ``dpregret.pipeline.registry.errata()`` lists them in the report."""
 
 ERRATA = [
     {"paper": "AS17", "where": "Theorem 3.1 / Lemma 3.3 (lambda = ||Y||_1 log T / eps)",

@@ -1,7 +1,7 @@
 """Ene, Nguyen, Vladu 2021's errata: Algorithm 1's line 14 (section 3), the proof of Lemma 5.1
 (section 5), Algorithm 2's line 1 (section 4.1, against Appendix B's step (4)) and the proof of
 Lemma 3.1 (Appendix C).  Each entry names the test that shows the disagreement (key ``test``);
-``dpregret.pipeline.errata`` lists them in the report."""
+``dpregret.pipeline.registry.errata()`` lists them in the report."""
 
 ERRATA = [
     {"paper": "ENV21", "where": "Algorithm 1, line 14 (the Frank-Wolfe objective)",

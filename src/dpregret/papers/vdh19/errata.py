@@ -1,7 +1,7 @@
 """Van der Hoeven 2019's errata: the proof of Lemma 4 (Sec. 3.2, the local randomiser) here, and
 those kept beside the code they concern: Algorithm 1's printed eq. (3.3.4) (Sec. 3.3,
 :data:`.learners.ERRATA`) and Theorems 10-12 (Sec. 3.3, 3.8, :data:`.bounds.ERRATA`).  Each entry
-names the test that shows the disagreement (key ``test``); ``dpregret.pipeline.errata`` lists them in the
+names the test that shows the disagreement (key ``test``); ``dpregret.pipeline.registry.errata()`` lists them in the
 report."""
 from dpregret.papers.vdh19.bounds import ERRATA as _BOUNDS
 from dpregret.papers.vdh19.learners import ERRATA as _LEARNERS

@@ -1,7 +1,7 @@
 """Zhang, Tran, Cutkosky 2022's errata, both in the preliminaries (Sec. 1.1): the printed RDP -> DP
 conversion's range of delta and Definition 2 (the Renyi divergence); the code they concern is the
 shared ``dpregret.core.accounting``.  Each entry names the test that shows the disagreement (key
-``test``); ``dpregret.pipeline.errata`` lists them in the report."""
+``test``); ``dpregret.pipeline.registry.errata()`` lists them in the report."""
 
 ERRATA = [
     {"paper": "ZTC22", "where": "Preliminaries, RDP -> DP conversion",

@@ -14,8 +14,8 @@ import jinja2
 import pandas as pd
 
 from dpregret.verdict.core import FAIL_LEVEL, VERDICTS
-from dpregret.pipeline.errata import ERRATA
 from dpregret.papers import ORDER, PAPERS, paper
+from dpregret.pipeline import registry
 from dpregret.pipeline.report.figure_map import SCENARIO_PREFIX, figure_for
 from dpregret.pipeline.report.tables import BORDERLINE_WIDTHS, load_claims
 
@@ -201,7 +201,7 @@ def context(claims_csv: str, detail_paths: list[str], figure_paths: list[str], m
             "scoreboard": _scoreboard(table, mut), "verdict_rule": VERDICT_RULE, "testing_rule": TESTING_RULE,
             "summary": summary, "paper_tables": _paper_tables(tables or []),
             "papers": _paper_sections(table, details, figure_paths), "audits": _audits(details), "accountant": acc,
-            "errata": [{**e, "cite": paper(e["paper"]).cite} for e in ERRATA],
+            "errata": [{**e, "cite": paper(e["paper"]).cite} for e in registry.errata()],
             "references": [PAPERS[k] for k in ORDER], "provenance": meta.get("provenance")}
 
 
