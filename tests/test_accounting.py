@@ -162,7 +162,7 @@ def test_exact_gaussian_accountant_matches_pld(mu, delta):
     Dong, Roth and Su) against dp-accounting's PLD of one Gaussian mechanism with sigma = 1 / mu (an upper
     bound with a fine grid): equal to the PLD's discretisation, and never above it."""
     from dpregret.papers.env21.audit import gdp_delta, gdp_eps
-    from dpregret.pipeline.report.accountant import pld_delta, pld_epsilon
+    from dpregret.core.accounting import pld_delta, pld_epsilon
 
     pytest.importorskip("dp_accounting")
     e = gdp_eps(mu, delta)
