@@ -18,7 +18,8 @@ import dpregret
 
 from dpregret.pipeline.mutation import MUTANTS, REQUIRED
 from dpregret.pipeline.mutation.patching import SourceEdit, resolve, snapshot
-from dpregret.pipeline.mutation.registry import CATEGORIES, COVERAGE, PAPERS
+from dpregret.papers import ORDER as PAPERS
+from dpregret.pipeline.mutation.registry import CATEGORIES, COVERAGE
 from dpregret.pipeline.mutation.runner import INSTANCES, instance_of, run_mutant
 from margins import not_verdict_clearance, verdict_clearance
 

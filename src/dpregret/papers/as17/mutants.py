@@ -316,3 +316,32 @@ MUTANTS = [
         ),
     ),
 ]
+
+# Every learner of this paper, and the mutants of its update and of its calibration (too much and too little
+# noise): mutant names (this folder's or the registry's), or a string saying why there is none (a learner
+# whose noise is another learner's names that learner under "noise"); the registry's COVERAGE collects them.
+COVERAGE = {
+    "AS17 FTRL on experts, tree aggregation": {
+        "update": ("experts-weights-sign", "experts-eta-sqrt-T-dropped"),
+        "too much noise": ("experts-lambda-all-releases",),
+        "too little noise": ("experts-lambda-missing-log", "tree-leaf-cover-off-by-one", "tree-level-noise-reuse",
+                             "tree-initial-release-unpadded", "tree-padding-step-off-by-one", "laplace-scale-as-std")},
+    "AS17 FTRL on the sphere and the cube": {
+        "update": ("olo-ftrl-sign", "olo-eta-missing-sqrt", "olo-cube-clip-unit-interval",
+                   "olo-ball-projection-squared-norm"),
+        "too much noise": ("olo-lambda-all-releases",),
+        "too little noise": ("olo-lambda-l1-norm-not-diameter",)},
+    "AS17 FTPL (Gaussian tree)": {
+        "update": ("ftpl-oracle-sign", "ftpl-sigma-as-variance"),
+        "too much noise": ("ftpl-sigma-as-variance",),
+        "too little noise": ("ftpl-sigma-missing-sqrt-N",)},
+    "AS17 Algorithm 4 + EXP2": {
+        "update": ("exp2-kernel-update-sign", "exp2-eta-T-power", "exp2-kernel-no-importance-weight"),
+        "too much noise": ("exp2-lambda-composed",),
+        "too little noise": ("exp2-lambda-half-range", "feedback-raw-after-round-1", "exp2-kernel-noise-not-forwarded",
+                             "exp2-kernel-noise-round-index")},
+    "AS17 Algorithm 4 + SCRiBLe": {
+        "update": ("scrible-kernel-estimate-sign", "scrible-eta-missing-sqrt", "scrible-kernel-dikin-radius"),
+        "too much noise": ("scrible-lambda-composed",),
+        "too little noise": ("scrible-lambda-norm-not-diameter", "scrible-kernel-lambda-by-replicate")},
+}

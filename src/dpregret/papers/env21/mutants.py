@@ -89,3 +89,17 @@ NOISYOCO = [
 ]
 
 MUTANTS = ALGORITHM1_LOGIC + ALGORITHM1_UPDATE + NOISYOCO
+
+# Every learner of this paper, and the mutants of its update and of its calibration (too much and too little
+# noise): mutant names (this folder's or the registry's), or a string saying why there is none (a learner
+# whose noise is another learner's names that learner under "noise"); the registry's COVERAGE collects them.
+COVERAGE = {
+    "ENV21 PRIVATEBANDIT with Frank-Wolfe": {
+        "update": ("env-line14-printed-sign", "env-zeta-grows-with-T", "env-fw-no-line-search",
+                   "env-lmo-argmax", "env-learner-reads-exact-sums"),
+        "too much noise": ("env-lambda-batches-as-steps", "env-gaussian-sigma-T-power"),
+        "too little noise": ("env-lambda-missing-log",)},
+    "ENV21 NOISYOCO (Algorithm 2)": {
+        "update": ("noisyoco-printed-eta", "noisyoco-mirror-sign"),
+        "noise": "its (kappa, gamma)-noisy oracle is Lemma 4.1's assumption, not a calibration"},
+}

@@ -42,3 +42,19 @@ MUTANTS = [
         ),
     ),
 ]
+
+# Every learner of this paper, and the mutants of its update and of its calibration (too much and too little
+# noise): mutant names (this folder's or the registry's), or a string saying why there is none (a learner
+# whose noise is another learner's names that learner under "noise"); the registry's COVERAGE collects them.
+COVERAGE = {
+    "VDH19 Algorithm 1 (unconstrained potential)": {
+        "update": ("vdh-potential-sign", "vdh-bet-radius-missing-5"),
+        "noise": "VDH19 local randomisers"},
+    "VDH19 Algorithm 2's direction learner": {
+        "update": ("vdh-direction-step-power",),
+        "noise": "VDH19 local randomisers"},
+    "VDH19 local randomisers": {
+        "update": "a mechanism: no update",
+        "too much noise": ("l2-randomiser-eps-per-coordinate",),
+        "too little noise": ("l2-randomiser-gamma-shape", "l2-randomiser-missing-2", "local-laplace-missing-2")},
+}

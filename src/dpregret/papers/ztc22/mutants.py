@@ -136,3 +136,30 @@ MUTANTS = [
         ),
     ),
 ]
+
+# Every learner of this paper, and the mutants of its update and of its calibration (too much and too little
+# noise): mutant names (this folder's or the registry's), or a string saying why there is none (a learner
+# whose noise is another learner's names that learner under "noise"); the registry's COVERAGE collects them.
+COVERAGE = {
+    "ZTC22 Algorithm 1 (online-to-batch) with Remark 5's OGD": {
+        "update": ("ztc-ogd-update-sign", "ztc-ogd-step-missing-sqrt", "ztc-o2b-fresh-second-sample",
+                   "ztc-o2b-increment-not-sum"),
+        "too much noise": ("ztc-sigma-t-power-up",),
+        "too little noise": ("ztc-sensitivity-missing-2", "ztc-sensitivity-t-power-off", "ztc-eq6-no-smoothness-term",
+                             "ztc-noise-first-round-only", "ztc-tree-noise-not-aggregated", "gaussian-sigma-as-variance")},
+    "ZTC22 optimistic OGD (Theorem 6)": {
+        "update": ("ztc-optimistic-update-sign", "ztc-optimistic-hint-step-dropped"),
+        "noise": "ZTC22 Algorithm 1 (online-to-batch) with Remark 5's OGD"},
+    "ZTC22 strongly convex OSD (Remark 9)": {
+        "update": ("ztc-osd-update-sign", "ztc-sc-regulariser-sign"),
+        "noise": "ZTC22 Algorithm 1 (online-to-batch) with Remark 5's OGD"},
+    "ZTC22 parameter-free learner (section 5)": {
+        "update": ("ztc-pf-coin-sign",),
+        "noise": "ZTC22 Algorithm 1 (online-to-batch) with Remark 5's OGD"},
+    "ZTC22 DP-SGD baseline": {
+        "update": "none registered: any bug of its update that handicaps the baseline is invisible to the one claim "
+                  "that reads it (ZTC-vs-dpsgd: a handicapped baseline only widens Algorithm 1's lead); its noise is "
+                  "audited both ways by AUDIT-ztc-dpsgd",
+        "too much noise": ("dpsgd-noise-composed",),
+        "too little noise": ("dpsgd-noise-missing-2",)},
+}

@@ -5,7 +5,7 @@ Every entry says what is wrong and why a careful person could write it.  ``known
 records, with the reason, a mutant that the pipeline's claims cannot see on the small
 instances of :mod:`dpregret.pipeline.mutation.runner` (measured, not assumed): each is a finding
 against the claim named in ``targets`` (a blind spot of the claims), not a defect of the mutant.
-``COVERAGE`` lists, for every learner the four papers define, the mutants of its update (step
+``COVERAGE`` lists (each folder its own, in its ``mutants.py``), for every learner the papers define, the mutants of its update (step
 size, sign, weighting, projection or oracle) and of its calibration (too much and too little
 noise).
 
@@ -33,7 +33,6 @@ from dpregret.pipeline.registry import folder_modules
 from dpregret.pipeline.mutation.patching import SourceEdit, Swap, patched  # noqa: F401 (Swap: for mutants that replace an object)
 
 CATEGORIES = ("mechanisms", "tree", "accounting", "kernel", "learner")
-PAPERS = ("AS17", "ZTC22", "ENV21", "VDH19")
 
 
 @dataclass(frozen=True)
@@ -315,73 +314,9 @@ _LIST += [m for name, m in _FOLDERS.items() if name not in {x.name for x in _LIS
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _LIST}
 if len(MUTANTS) != len(_LIST):
     raise RuntimeError("mutant names must be unique")
-REQUIRED = ("tree-level-noise-reuse", "feedback-raw-after-round-1")
+REQUIRED = ("tree-level-noise-reuse", "feedback-raw-after-round-1")  # the first two bugs the suite had to catch: never excused
 
 # Every learner the papers define, and the mutants of its update and of its calibration (too much and too
-# little noise): mutant names, or a string saying why there is none (a learner whose noise is another
-# learner's, e.g. the refinements of Algorithm 1 inside its conversion, names that learner under "noise").
-COVERAGE = {
-    "AS17 FTRL on experts, tree aggregation": {
-        "update": ("experts-weights-sign", "experts-eta-sqrt-T-dropped"),
-        "too much noise": ("experts-lambda-all-releases",),
-        "too little noise": ("experts-lambda-missing-log", "tree-leaf-cover-off-by-one", "tree-level-noise-reuse",
-                             "tree-initial-release-unpadded", "tree-padding-step-off-by-one", "laplace-scale-as-std")},
-    "AS17 FTRL on the sphere and the cube": {
-        "update": ("olo-ftrl-sign", "olo-eta-missing-sqrt", "olo-cube-clip-unit-interval",
-                   "olo-ball-projection-squared-norm"),
-        "too much noise": ("olo-lambda-all-releases",),
-        "too little noise": ("olo-lambda-l1-norm-not-diameter",)},
-    "AS17 FTPL (Gaussian tree)": {
-        "update": ("ftpl-oracle-sign", "ftpl-sigma-as-variance"),
-        "too much noise": ("ftpl-sigma-as-variance",),
-        "too little noise": ("ftpl-sigma-missing-sqrt-N",)},
-    "AS17 Algorithm 4 + EXP2": {
-        "update": ("exp2-kernel-update-sign", "exp2-eta-T-power", "exp2-kernel-no-importance-weight"),
-        "too much noise": ("exp2-lambda-composed",),
-        "too little noise": ("exp2-lambda-half-range", "feedback-raw-after-round-1", "exp2-kernel-noise-not-forwarded",
-                             "exp2-kernel-noise-round-index")},
-    "AS17 Algorithm 4 + SCRiBLe": {
-        "update": ("scrible-kernel-estimate-sign", "scrible-eta-missing-sqrt", "scrible-kernel-dikin-radius"),
-        "too much noise": ("scrible-lambda-composed",),
-        "too little noise": ("scrible-lambda-norm-not-diameter", "scrible-kernel-lambda-by-replicate")},
-    "ZTC22 Algorithm 1 (online-to-batch) with Remark 5's OGD": {
-        "update": ("ztc-ogd-update-sign", "ztc-ogd-step-missing-sqrt", "ztc-o2b-fresh-second-sample",
-                   "ztc-o2b-increment-not-sum"),
-        "too much noise": ("ztc-sigma-t-power-up",),
-        "too little noise": ("ztc-sensitivity-missing-2", "ztc-sensitivity-t-power-off", "ztc-eq6-no-smoothness-term",
-                             "ztc-noise-first-round-only", "ztc-tree-noise-not-aggregated", "gaussian-sigma-as-variance")},
-    "ZTC22 optimistic OGD (Theorem 6)": {
-        "update": ("ztc-optimistic-update-sign", "ztc-optimistic-hint-step-dropped"),
-        "noise": "ZTC22 Algorithm 1 (online-to-batch) with Remark 5's OGD"},
-    "ZTC22 strongly convex OSD (Remark 9)": {
-        "update": ("ztc-osd-update-sign", "ztc-sc-regulariser-sign"),
-        "noise": "ZTC22 Algorithm 1 (online-to-batch) with Remark 5's OGD"},
-    "ZTC22 parameter-free learner (section 5)": {
-        "update": ("ztc-pf-coin-sign",),
-        "noise": "ZTC22 Algorithm 1 (online-to-batch) with Remark 5's OGD"},
-    "ZTC22 DP-SGD baseline": {
-        "update": "none registered: any bug of its update that handicaps the baseline is invisible to the one claim "
-                  "that reads it (ZTC-vs-dpsgd: a handicapped baseline only widens Algorithm 1's lead); its noise is "
-                  "audited both ways by AUDIT-ztc-dpsgd",
-        "too much noise": ("dpsgd-noise-composed",),
-        "too little noise": ("dpsgd-noise-missing-2",)},
-    "VDH19 Algorithm 1 (unconstrained potential)": {
-        "update": ("vdh-potential-sign", "vdh-bet-radius-missing-5"),
-        "noise": "VDH19 local randomisers"},
-    "VDH19 Algorithm 2's direction learner": {
-        "update": ("vdh-direction-step-power",),
-        "noise": "VDH19 local randomisers"},
-    "VDH19 local randomisers": {
-        "update": "a mechanism: no update",
-        "too much noise": ("l2-randomiser-eps-per-coordinate",),
-        "too little noise": ("l2-randomiser-gamma-shape", "l2-randomiser-missing-2", "local-laplace-missing-2")},
-    "ENV21 PRIVATEBANDIT with Frank-Wolfe": {
-        "update": ("env-line14-printed-sign", "env-zeta-grows-with-T", "env-fw-no-line-search",
-                   "env-lmo-argmax", "env-learner-reads-exact-sums"),
-        "too much noise": ("env-lambda-batches-as-steps", "env-gaussian-sigma-T-power"),
-        "too little noise": ("env-lambda-missing-log",)},
-    "ENV21 NOISYOCO (Algorithm 2)": {
-        "update": ("noisyoco-printed-eta", "noisyoco-mirror-sign"),
-        "noise": "its (kappa, gamma)-noisy oracle is Lemma 4.1's assumption, not a calibration"},
-}
-  # the first two bugs the suite had to catch: never excused
+# little noise): each folder declares its own learners' (its mutants module's COVERAGE), collected here in the
+# papers' order.
+COVERAGE = {learner: entry for mod in folder_modules("mutants").values() for learner, entry in getattr(mod, "COVERAGE", {}).items()}
