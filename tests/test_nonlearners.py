@@ -196,16 +196,16 @@ def test_config_key_nonlearners():
     run = effective(cfg)
     nl = {k: v for k, v in run["learners"].items() if k.startswith(NL.PREFIX)}
     claims = user_claims()
-    want = {NL.name(uc.setting) for c, uc in claims.items() if c not in NL.LEFT_OUT}
+    want = {NL.name(uc.setting) for c, uc in claims.items() if c not in NL.left_out()}
     assert set(nl) == want
     for name, spec in nl.items():
-        assert spec["make"] == NL.make_spec(spec["setting"]) and not set(spec["claims"]) & set(NL.LEFT_OUT)
+        assert spec["make"] == NL.make_spec(spec["setting"]) and not set(spec["claims"]) & set(NL.left_out())
         assert all(claims[c].setting == spec["setting"] for c in spec["claims"])
     covered = {c for spec in nl.values() for c in spec["claims"]}
-    assert covered | set(NL.LEFT_OUT) == set(claims)
+    assert covered | set(NL.left_out()) == set(claims)
     assert not any(k.startswith(NL.PREFIX) for k in effective({**cfg, "nonlearners": False})["learners"])
     only_ztc = effective({**cfg, "scenarios": ["ztc22"]})["learners"]  # the run's scenarios' claims only
-    # ZTC-rem5-rate-T-priv is left out (nonlearners.LEFT_OUT): its scenario's own frozen rows are its control
+    # ZTC-rem5-rate-T-priv is left out (UserClaim.nonlearner_left_out): its scenario's own frozen rows are its control
     assert set(only_ztc) == {"nonlearner_oco"} and only_ztc["nonlearner_oco"]["claims"] == ["ZTC-rem5-rate-T-stat"]
     with pytest.raises(ConfigError, match=r"config key 'nonlearners'.*boolean"):
         effective({**cfg, "nonlearners": "yes"})

@@ -423,7 +423,7 @@ def test_privacy_rate_in_T_has_the_scenarios_frozen_rows_as_its_nonlearner():
     import pandas as pd
 
     from dpregret.papers.ztc22 import claims_linear as CL
-    from dpregret.pipeline.nonlearners import LEFT_OUT
+    from dpregret.pipeline.nonlearners import left_out
     from dpregret.papers.ztc22 import scenario as S
 
     p = dict(k=1, d_lin=2, c_grid=[0.1, 0.5], T_lin_priv=[50, 100, 200], T_lin_stat=[50, 100, 200], rho_lin=0.5,
@@ -434,4 +434,4 @@ def test_privacy_rate_in_T_has_the_scenarios_frozen_rows_as_its_nonlearner():
     res, _ = CL.linear_T_claims(lin, p, {}, 0.05, rng_for, rates=("priv",))["ZTC-rem5-rate-T-priv"]
     nl = res.detail["nonlearner"]
     assert "frozen" in nl["name"] and nl["verdict"] == "FAIL" and nl["caught"]
-    assert "ZTC-rem5-rate-T-priv" in LEFT_OUT
+    assert "ZTC-rem5-rate-T-priv" in left_out()

@@ -157,34 +157,18 @@ def make_spec(setting: str) -> str:
     return f"{__name__}:{MAKES[setting].__name__}" if setting in MAKES else name(setting)
 
 
-# Claims whose non-learner the pipeline does not run (config key ``nonlearners``), with the reason and the numbers
-# that decided it; ``dpregret.check(MAKES[setting], claim)`` still runs any of them.
-LEFT_OUT = {
-    "AS17-T2-blo-ball-rate-T": "bco: 2 x 1.46e7 rounds of the Python wrapper per claim on the default preset (T up to 1e7, "
-                               "the learner and its control); measured for the frozen learner alone (the paper's rows "
-                               "apart), 2026-11-26: 6.0 s CPU at T = 3.2e5, about 280 s per claim, load 10",
-    "AS17-T2-blo-cube-rate-T": "bco: as the ball, 5.9 s CPU at T = 3.2e5, about 270 s per claim, load 10",
-    "ZTC-rem5-rate-T-priv": "oco: 3 runs of Algorithm 1 per T (tree, naive, non-private twin) through the Python "
-                            "rounds, T up to 1e5 on 10 members x 16 replicates: 68 s of job CPU on the default run "
-                            "of 2026-11-26 (logs/bench), 100 s of wall; the scenario's own rows of the learner frozen "
-                            "at x_0 (alg frozen_start at rho_lin) are its non-learner control on the learning gate "
-                            "(papers.ztc22.claims_linear.linear_T_claims), and the oco door itself runs every default run "
-                            "with ZTC-rem5-rate-T-stat",
-    "VDH-sec3.4-minority-cost-rate-T": "oco: the scenario's own check already runs the learner frozen at 0 on the same "
-                                       "draws as this claim's non-learner control (rows alg = frozen, on the learning "
-                                       "gate); the door's copy was only reported beside it, at 22 s of job CPU on "
-                                       "the default run of 2026-11-26 for both placements (one job)",
-    "VDH-sec3.4-minority-cost-rate-T-adversarial": "oco: as VDH-sec3.4-minority-cost-rate-T (the same job)",
-    "AS17-cor3.2-gap-rate-T": "experts: the scenario's own check already decides uniform weights on the same losses "
-                              "(column uniform_regret of the tree's rows) on this claim's learning gate as its "
-                              "non-learner control; the door's copy was only reported beside it, at 29 s of job CPU "
-                              "on the default run of 2026-11-26",
-}
+def left_out() -> dict[str, str]:
+    """claim id -> why the pipeline does not run its non-learner (config key ``nonlearners``), with the numbers
+    that decided it: what each claim's door declares (``UserClaim.nonlearner_left_out``).
+    ``dpregret.check(MAKES[setting], claim)`` still runs any of them."""
+    from dpregret.core.contract import user_claims
+
+    return {c: uc.nonlearner_left_out for c, uc in user_claims().items() if uc.nonlearner_left_out}
 
 
 def pipeline_learners(scenarios) -> dict[str, dict]:
     """The pipeline's built-in non-learners (config key ``nonlearners``): for every setting with a
-    claim of ``dpregret.core.contract`` among ``scenarios`` (not in :data:`LEFT_OUT`), the
+    claim of ``dpregret.core.contract`` among ``scenarios`` (not :func:`left_out`), the
     learner :func:`name` with ``{"make", "setting", "claims"}`` as config key ``learners`` has them."""
     from dpregret.core.contract import user_claims
 
@@ -192,7 +176,7 @@ def pipeline_learners(scenarios) -> dict[str, dict]:
     out = {}
     for setting in MAKES:
         mine = sorted(c for c, uc in claims.items() if uc.setting == setting and uc.scenario in scenarios
-                      and c not in LEFT_OUT)
+                      and not uc.nonlearner_left_out)
         if mine:
             out[name(setting)] = {"make": make_spec(setting), "setting": setting, "claims": mine}
     return out

@@ -332,7 +332,15 @@ def _user_claim(dom: str):
         paper_on_door=PaperOnDoor(
             lambda p, point, reps, seed: paper_scrible(seed, point_key(dom, USER_ENV, int(p["N"]), int(point), p["phases"],
                                                                        p["mu"]), reps),
-            (("", "dp_scrible"), ("@composed", "dp_scrible_composed")), ("eps", "replicate", "lambda", "regret"), 1e-12))
+            (("", "dp_scrible"), ("@composed", "dp_scrible_composed")), ("eps", "replicate", "lambda", "regret"), 1e-12),
+        nonlearner_left_out=LEFT_OUT[dom])
+
+
+# why the pipeline's non-learner does not run through these doors (UserClaim.nonlearner_left_out)
+LEFT_OUT = {"ball": "bco: 2 x 1.46e7 rounds of the Python wrapper per claim on the default preset (T up to 1e7, the learner "
+                    "and its control); measured for the frozen learner alone (the paper's rows apart), 2026-11-26: 6.0 s "
+                    "CPU at T = 3.2e5, about 280 s per claim, load 10",
+            "cube": "bco: as the ball, 5.9 s CPU at T = 3.2e5, about 270 s per claim, load 10"}
 
 
 def paper_scrible(root_seed: int, point: tuple, replicates: Sequence[int]) -> Callable:

@@ -469,7 +469,11 @@ def _user_claim():
         paper_tables=(PAPER_TABLE,), paper_rows=paper_rows,
         paper_on_door=PaperOnDoor(lambda p, point, reps, seed: paper_expweights,
                                   (("", "tree"), ("@nonprivate", "nonprivate"), ("@fresh_noise", "fresh_noise")),
-                                  ("eps", "replicate", "regret", "sum_sq_dual", "max_regret", "lambda"), 1e-12))
+                                  ("eps", "replicate", "regret", "sum_sq_dual", "max_regret", "lambda"), 1e-12),
+        nonlearner_left_out="experts: the scenario's own check already decides uniform weights on the same losses "
+                            "(column uniform_regret of the tree's rows) on this claim's learning gate as its "
+                            "non-learner control; the door's copy was only reported beside it, at 29 s of job CPU "
+                            "on the default run of 2026-11-26")
 
 
 def paper_expweights(R: int, N: int, T: int):

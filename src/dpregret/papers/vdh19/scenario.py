@@ -406,7 +406,12 @@ def _user_claim(placement: str):
         user_rows=lambda p, point, reps, seed, learners: simulate_minority(p, int(point), reps, seed,
                                                                            learners=learners, paper_algs=()),
         paper_tables=(MINORITY_TABLE,), paper_rows=_paper_rows,
-        paper_on_door=PaperOnDoor(lambda p, point, reps, seed: paper_direction, (("", "alg2"),), MINORITY_COLUMNS))
+        paper_on_door=PaperOnDoor(lambda p, point, reps, seed: paper_direction, (("", "alg2"),), MINORITY_COLUMNS),
+        nonlearner_left_out=("oco: the scenario's own check already runs the learner frozen at 0 on the same draws as "
+                             "this claim's non-learner control (rows alg = frozen, on the learning gate); the door's "
+                             "copy was only reported beside it, at 22 s of job CPU on the default run of 2026-11-26 "
+                             "for both placements (one job)") if placement == "random" else
+                            "oco: as VDH-sec3.4-minority-cost-rate-T (the same job)")
 
 
 MINORITY_COLUMNS = ("replicate", "u_frac", "u_norm", "u_star_norm", "regret", "sum_sq", "sum_sq_true", "mag_regret",

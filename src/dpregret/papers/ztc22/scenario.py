@@ -388,7 +388,13 @@ def _user_claim(rate: str):
         decide,
         user_rows=lambda p, point, reps, seed, learners: simulate_linear_T(p, int(point), reps, seed, learners=learners,
                                                                            rates=(rate,), paper=False),
-        paper_tables=(LINEAR_T_TABLE,), paper_rows=paper_rows)
+        paper_tables=(LINEAR_T_TABLE,), paper_rows=paper_rows,
+        nonlearner_left_out="" if rate == "stat" else (
+            "oco: 3 runs of Algorithm 1 per T (tree, naive, non-private twin) through the Python rounds, T up to 1e5 "
+            "on 10 members x 16 replicates: 68 s of job CPU on the default run of 2026-11-26 (logs/bench), 100 s of "
+            "wall; the scenario's own rows of the learner frozen at x_0 (alg frozen_start at rho_lin) are its "
+            "non-learner control on the learning gate (papers.ztc22.claims_linear.linear_T_claims), and the oco door "
+            "itself runs every default run with ZTC-rem5-rate-T-stat"))
 
 
 # the paper's rows of the door's simulation: no learner of yours may take these names
