@@ -82,3 +82,15 @@ def test_render_replaces_only_the_marked_blocks_and_names_what_is_missing():
         docs.render(text, {"A": "a"})
     with pytest.raises(ValueError, match="is not followed by"):
         docs.render("<!-- claims:A begin -->\n", tables)
+
+
+def test_workflow_md_doors_table_is_what_applicable_declares():
+    """docs/workflow.md's table of the claims your own learner can get is generated from the doors
+    (``dpregret.applicable()``): one row per claim, in its order."""
+    import dpregret
+
+    path = docs.DOCS / "workflow.md"
+    text = path.read_text(encoding="utf-8")
+    tables = docs.DOCUMENTS["workflow.md"]()
+    assert docs.render(text, tables, name="docs/workflow.md") == text, f"run `PYTHONPATH=src {docs.COMMAND}` and commit docs/workflow.md"
+    assert _ids(_blocks(text)["doors"]) == list(dpregret.applicable().index)

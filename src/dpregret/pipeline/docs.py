@@ -1,4 +1,5 @@
-"""The claim tables of ``docs/claims.md``, written from the claims the code declares.
+"""The claim tables of ``docs/claims.md`` (and the table of claims your own learner can get in
+``docs/workflow.md``), written from what the code declares.
 
 A claim is declared once, as a :class:`dpregret.verdict.core.Claim` in its paper's folder
 (``dpregret.pipeline.registry.all_claims``; the privacy audits' in their
@@ -38,7 +39,8 @@ from dpregret.pipeline import registry
 from dpregret.pipeline.report.tables import applicability
 from dpregret.verdict.core import Claim
 
-DOC = Path(__file__).resolve().parents[3] / "docs" / "claims.md"
+DOCS = Path(__file__).resolve().parents[3] / "docs"
+DOC = DOCS / "claims.md"
 COMMAND = "python -m dpregret.pipeline.docs"
 AUDITS = "audits"    # the marker key of the audits' table
 LEGEND = "columns"   # the marker key of the columns' legend
@@ -154,54 +156,80 @@ def claim_tables() -> dict[str, str]:
     return {LEGEND: legend(), **{key: paper_table(key, claims) for key in papers.ORDER}, AUDITS: audits_table()}
 
 
-def render(text: str, tables: dict[str, str] | None = None) -> str:
-    """``text`` (the markdown of docs/claims.md) with every marked block replaced by its generated
-    table; an error names a key without its markers, markers without a table, or markers out of order."""
+DOOR_COLUMNS = (("claim", "claim"), ("paper", "paper"), ("setting", "setting"), ("`make`", "make"),
+                ("what runs your learner, and its control", "wraps"), ("shown beside", "beside"))
+
+
+def doors_table() -> str:
+    """The claims your own learner can get (:func:`dpregret.applicable`, from the doors the scenario modules
+    declare: ``USER_CLAIMS``), one row per claim, for docs/workflow.md."""
+    from dpregret.pipeline.api import applicable
+
+    t = applicable().reset_index()
+    rows = [[f"`{r['claim']}`"] + [cell(r[col]) for _, col in DOOR_COLUMNS[1:]] for r in t.to_dict("records")]
+    head = f"The {len(rows)} claims of `dpregret.applicable()`, as their doors declare them:"
+    return head + "\n\n" + _table([h for h, _ in DOOR_COLUMNS], rows)
+
+
+# each generated document of docs/: its file name -> the tables its markers hold
+DOCUMENTS: dict[str, Callable[[], dict[str, str]]] = {"claims.md": lambda: claim_tables(),
+                                                      "workflow.md": lambda: {"doors": doors_table()}}
+
+
+def render(text: str, tables: dict[str, str] | None = None, name: str = "docs/claims.md") -> str:
+    """``text`` (the markdown of the document ``name``, default docs/claims.md) with every marked block replaced
+    by its generated table; an error names a key without its markers, markers without a table, or markers out
+    of order."""
     tables = claim_tables() if tables is None else tables
     found = [(m.group("key"), m.group("end"), m) for m in MARKER.finditer(text)]
     out, pos, seen = [], 0, []
     for i in range(0, len(found), 2):
         key, kind, begin = found[i]
         if kind != "begin" or i + 1 >= len(found) or found[i + 1][:2] != (key, "end"):
-            raise ValueError(f"docs/claims.md: marker <!-- claims:{key} {kind} --> is not followed by "
+            raise ValueError(f"{name}: marker <!-- claims:{key} {kind} --> is not followed by "
                              f"<!-- claims:{key} end -->")
         if key not in tables:
-            raise ValueError(f"docs/claims.md: markers for {key!r}, which has no generated table (known: {sorted(tables)})")
+            raise ValueError(f"{name}: markers for {key!r}, which has no generated table (known: {sorted(tables)})")
         if key in seen:
-            raise ValueError(f"docs/claims.md: the markers of {key!r} appear twice")
+            raise ValueError(f"{name}: the markers of {key!r} appear twice")
         seen.append(key)
         end = found[i + 1][2]
         out += [text[pos:begin.end()], "\n", GENERATED, "\n", tables[key], "\n\n"]
         pos = end.start()
     missing = [k for k in tables if k not in seen]
     if missing:
-        raise ValueError("docs/claims.md has no place for the tables of " + ", ".join(missing) + ": add "
+        raise ValueError(f"{name} has no place for the tables of " + ", ".join(missing) + ": add "
                          + " ".join(f"<!-- claims:{k} begin --> / <!-- claims:{k} end -->" for k in missing)
                          + f" (each on its own line) where they go, then run `{COMMAND}`")
     return "".join(out + [text[pos:]])
 
 
 def main(argv=None) -> int:
-    """``python -m dpregret.pipeline.docs [--check] [PATH]``: rewrite the claim tables of PATH
-    (default: the source tree's docs/claims.md); ``--check``: only report whether it is up to date."""
+    """``python -m dpregret.pipeline.docs [--check] [PATH ...]``: rewrite the generated tables of the documents
+    PATH (default: every one of :data:`DOCUMENTS` in the source tree's docs/); ``--check``: only report whether
+    they are up to date."""
     ap = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n\n")[0])
-    ap.add_argument("path", nargs="?", default=str(DOC), help="the claims document (default: %(default)s)")
-    ap.add_argument("--check", action="store_true", help="write nothing; exit 1 when the file differs from what would be written")
+    ap.add_argument("paths", nargs="*", default=[str(DOCS / n) for n in DOCUMENTS],
+                    help=f"documents of docs/ named in DOCUMENTS ({', '.join(DOCUMENTS)}; default: all)")
+    ap.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file differs from what would be written")
     a = ap.parse_args(argv)
-    path = Path(a.path)
-    old = path.read_text(encoding="utf-8")
-    new = render(old)
-    if a.check:
+    stale = 0
+    for path in map(Path, a.paths):
+        if path.name not in DOCUMENTS:
+            ap.error(f"{path}: not a generated document (known: {', '.join(DOCUMENTS)})")
+        old = path.read_text(encoding="utf-8")
+        new = render(old, DOCUMENTS[path.name](), name=f"docs/{path.name}")
         if new == old:
-            return 0
-        sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True), str(path),
-                                                   f"{path} (generated)", n=0))
-        print(f"\n{path}: the claim tables differ from the declarations; run `{COMMAND}`", file=sys.stderr)
-        return 1
-    if new != old:
-        path.write_text(new, encoding="utf-8")
-        print(f"{path}: claim tables rewritten")
-    return 0
+            continue
+        if a.check:
+            sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True), str(path),
+                                                       f"{path} (generated)", n=0))
+            print(f"\n{path}: the generated tables differ from the declarations; run `{COMMAND}`", file=sys.stderr)
+            stale += 1
+        else:
+            path.write_text(new, encoding="utf-8")
+            print(f"{path}: generated tables rewritten")
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":
