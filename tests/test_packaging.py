@@ -1,4 +1,5 @@
 """environment.yml mirrors pyproject.toml's requirements (runtime + test extra)."""
+import importlib
 import re
 import tomllib
 from pathlib import Path
@@ -57,13 +58,18 @@ def test_citation_file_and_bibliography_name_the_four_papers():
 
 
 def test_paper_files_are_named_only_in_the_registry():
-    """No paper's source file name (the hashed names of the papers directory) outside
-    dpregret.papers: claims, errata and mutants name a paper by its key."""
-    from dpregret.papers import PAPERS, paper
+    """A paper's source file name (the hashed names of the papers directory) is named once, in its
+    folder's declaration (``dpregret.papers.<p>.paper.PAPER``), which the registry reads: claims,
+    errata and mutants name a paper by its key."""
+    from dpregret.papers import BUILTIN, PAPERS, paper
     hashed = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
-    offenders = [str(f.relative_to(ROOT)) for d in ("src", "workflow", "tests") for f in (ROOT / d).rglob("*")
-                 if f.suffix in (".py", ".smk", ".yaml") and f != ROOT / "src/dpregret/papers/__init__.py" and hashed.search(f.read_text())]
+    declared = {ROOT / "src" / (pkg.replace(".", "/") + "/paper.py"): importlib.import_module(f"{pkg}.paper").PAPER.file
+                for pkg in BUILTIN}
+    named = {f: set(hashed.findall(f.read_text())) for d in ("src", "workflow", "tests") for f in (ROOT / d).rglob("*")
+             if f.suffix in (".py", ".smk", ".yaml")}
+    offenders = [str(f.relative_to(ROOT)) for f, names in named.items() if names and names != {declared.get(f)}]
     assert offenders == []
+    assert sorted(declared.values()) == sorted(p.file for p in PAPERS.values() if p.file)
     bib = (ROOT / "docs" / "papers.bib").read_text()
     for p in PAPERS.values():
         assert paper(p.file) is p and paper(p.key) is p and str(p.year) in p.reference
