@@ -19,11 +19,12 @@ configfile: "config/config.yaml"
 
 
 # common.smk first checks the config with dpregret.pipeline.config (messages name the key and
-# the allowed values), then Snakemake's validate() applies the same schema.
+# the allowed values), then Snakemake's validate() applies the same schema: the one composed from
+# the pipeline's part and each paper folder's (load_schema), which common.smk writes to a file.
 include: "workflow/rules/common.smk"
 
 
-validate(config, "src/dpregret/pipeline/config.schema.yaml")
+validate(config, CONFIG_SCHEMA)
 
 
 # a folder whose scenarios the generic rules do not run ships its own rules (its package's rules.smk:

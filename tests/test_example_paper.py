@@ -63,6 +63,19 @@ def test_bad_parameters_of_the_paper_are_a_clear_config_error(registry_restored,
         effective(_config(preset="smoke", scenarios=["vdh19"], papers=["example_paper"]))
 
 
+@pytest.mark.parametrize("bad, says", [({"T": [100, 0]}, "key 'T[1]': 0 is less than the minimum of 1"),
+                                       ({"mu": [0.25, 1.5]}, "key 'mu[1]': 1.5 is greater than the maximum of 1"),
+                                       ({"eta": 0.1}, "key '(top level)': Additional properties are not allowed")])
+def test_the_papers_schema_checks_its_parameters(registry_restored, monkeypatch, bad, says):
+    """The folder's config.schema.yaml (its part of the config schema, as a built-in folder's) checks its PRESETS."""
+    from example_paper import paper
+
+    monkeypatch.setitem(paper.PRESETS, "smoke", {"cbl06_hedge": {**paper.PRESETS["smoke"]["cbl06_hedge"], **bad}})
+    with pytest.raises(ConfigError) as err:
+        effective(_config(preset="smoke", scenarios=["vdh19"], papers=["example_paper"]))
+    assert str(err.value).startswith(f"config key 'papers': example_paper, scenario cbl06_hedge: {says}"), str(err.value)
+
+
 def test_a_paper_key_already_taken_is_refused(registry_restored, monkeypatch):
     from example_paper import paper
 

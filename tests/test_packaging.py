@@ -1,4 +1,5 @@
 """environment.yml mirrors pyproject.toml's requirements (runtime + test extra)."""
+import importlib
 import re
 import tomllib
 from pathlib import Path
@@ -57,14 +58,29 @@ def test_citation_file_and_bibliography_name_the_four_papers():
 
 
 def test_paper_files_are_named_only_in_the_registry():
-    """No paper's source file name (the hashed names of the papers directory) outside
-    dpregret.papers: claims, errata and mutants name a paper by its key."""
-    from dpregret.papers import PAPERS, paper
+    """A paper's source file name (the hashed names of the papers directory) is named once, in its
+    folder's declaration (``dpregret.papers.<p>.paper.PAPER``), which the registry reads: claims,
+    errata and mutants name a paper by its key."""
+    from dpregret.papers import BUILTIN, PAPERS, paper
     hashed = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
-    offenders = [str(f.relative_to(ROOT)) for d in ("src", "workflow", "tests") for f in (ROOT / d).rglob("*")
-                 if f.suffix in (".py", ".smk", ".yaml") and f != ROOT / "src/dpregret/papers/__init__.py" and hashed.search(f.read_text())]
+    declared = {ROOT / "src" / (pkg.replace(".", "/") + "/paper.py"): importlib.import_module(f"{pkg}.paper").PAPER.file
+                for pkg in BUILTIN}
+    named = {f: set(hashed.findall(f.read_text())) for d in ("src", "workflow", "tests") for f in (ROOT / d).rglob("*")
+             if f.suffix in (".py", ".smk", ".yaml")}
+    offenders = [str(f.relative_to(ROOT)) for f, names in named.items() if names and names != {declared.get(f)}]
     assert offenders == []
+    assert sorted(declared.values()) == sorted(p.file for p in PAPERS.values() if p.file)
     bib = (ROOT / "docs" / "papers.bib").read_text()
     for p in PAPERS.values():
         assert paper(p.file) is p and paper(p.key) is p and str(p.year) in p.reference
         assert p.bibtex in bib  # docs/papers.bib holds the registry's entries
+
+
+def test_the_config_schemas_parts_ship_as_package_data():
+    """The config schema is composed from the pipeline's part and each paper folder's
+    (dpregret.pipeline.config.load_schema): every part is package data, so an installed package finds it."""
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["dpregret"]
+    parts = sorted(p.relative_to(ROOT / "src" / "dpregret") for p in (ROOT / "src" / "dpregret").rglob("config.schema.yaml"))
+    assert len(parts) == 5
+    for part in parts:
+        assert any(part.full_match(g) if hasattr(part, "full_match") else part.match(g) for g in globs), part

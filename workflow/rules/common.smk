@@ -4,17 +4,22 @@ import json
 import os
 from pathlib import Path
 
-from dpregret.pipeline.config import ConfigError, effective, replicate_chunks
+from dpregret.pipeline.config import ConfigError, effective, load_schema, replicate_chunks, write_schema
 from dpregret.papers import ENV_VAR as PAPERS_VAR
 from dpregret.core.provenance import ENV_VAR as PROVENANCE_VAR, provenance
 from dpregret.pipeline.nonlearners import PREFIX as NONLEARNER_PREFIX
 from dpregret.pipeline.report.figure_map import figure_paths
 from dpregret.core.contract import user_claims
 
+# The config schema, composed from the pipeline's part and each paper folder's (dpregret.pipeline.config.load_schema)
+SCHEMA = load_schema()
 try:
-    RUN = effective(config)
+    RUN = effective(config, SCHEMA)
 except ConfigError as err:
     raise WorkflowError(str(err))
+# ... and written for Snakemake's validate() (the Snakefile), which reads a file: under the working directory's
+# .snakemake/, rewritten only when it changes
+CONFIG_SCHEMA = write_schema(SCHEMA, Path(".snakemake", "dpregret-schema", "config.schema.json"))
 
 SEED = RUN["seed"]
 # config key `mutation` (default true): run the mutation suite, whose score the report shows

@@ -1,8 +1,11 @@
-"""The registry of the four papers: the only place their source files are named.
+"""The registry of the papers and their scenarios (:data:`PAPERS`, :data:`SCENARIOS`, :data:`ORDER`).
 
 Each paper sits in its own folder (``dpregret.papers.as17``, ``dpregret.papers.ztc22``,
 ``dpregret.papers.env21``, ``dpregret.papers.vdh19``), which keeps its learners, bounds, scenarios
-(each with its door for your own learner), claims, figures, errata and mutants.
+(each with its door for your own learner), claims, figures, errata and mutants, and declares in its
+light module ``paper`` its :class:`Paper` (``PAPER``: key, title, authors, the source file's name) and
+its :class:`Scenario` entries (``SCENARIOS``).  This module names the four folders once
+(:data:`BUILTIN`, in the papers' order) and builds the registries from their declarations.
 
 Claims, errata and mutants name a paper by its key; the report shows its title, authors, year and
 full reference from here (and ``docs/papers.bib`` holds the same references as BibTeX).
@@ -11,7 +14,11 @@ A further paper is a package of its own, anywhere on the Python path, registered
 (:func:`register`; the config key ``papers``, which the workflow passes to every job in the
 environment variable ``DPREGRET_PAPERS``).  Its module ``<package>.paper`` declares ``PAPER``
 (a :class:`Paper`), ``SCENARIOS`` (its :class:`Scenario` entries, ``generic=True``) and
-``PRESETS`` (its parameters per preset); docs/add-a-paper.md says what its modules hold.
+``PRESETS`` (its parameters per preset), as a built-in folder's declares the first two;
+docs/add-a-paper.md says what its modules hold.
+
+The folders' ``paper`` modules import :class:`Paper` and :class:`Scenario` from here (defined above
+the loop that imports them) and import nothing heavy at the top: building the registry loads no numpy.
 """
 from __future__ import annotations
 
@@ -58,25 +65,6 @@ def _bib_name(full: str) -> str:
     return f"{' '.join(parts[i:])}, {' '.join(parts[:i])}"
 
 
-PAPERS = {p.key: p for p in (
-    Paper("AS17", "Agarwal and Singh 2017", "The Price of Differential Privacy for Online Learning", "Naman Agarwal and Karan Singh", 2017,
-          "Proceedings of the 34th International Conference on Machine Learning (ICML), PMLR 70", "agarwal2017price",
-          "003_a21566fafc49b886.txt"),
-    Paper("ZTC22", "Zhang, Tran, Cutkosky 2022", "Differentially Private Online-to-Batch for Smooth Losses", "Qinzi Zhang, Hoang Tran and Ashok Cutkosky",
-          2022, "Advances in Neural Information Processing Systems 35 (NeurIPS)", "zhang2022differentially",
-          "002_ea604baa8d00e606.txt"),
-    Paper("ENV21", "Ene, Nguyen, Vladu 2021", "Projection-Free Bandit Optimization with Privacy Guarantees", "Alina Ene, Huy L. Nguyen and Adrian Vladu",
-          2021, "Proceedings of the 35th AAAI Conference on Artificial Intelligence", "ene2021projection",
-          "004_99eed4067d44be32.txt"),
-    Paper("VDH19", "van der Hoeven 2019", "User-Specified Local Differential Privacy in Unconstrained Adaptive Online Learning", "Dirk van der Hoeven",
-          2019, "Advances in Neural Information Processing Systems 32 (NeurIPS); with appendix proofs in his 2021 "
-          "Leiden University thesis, The Many Faces of Online Learning, chapter 3", "vanderhoeven2019user",
-          "000_7eed9852d6745801.txt"),
-)}
-# a paper's claims are listed in this order in the report (a registered paper is appended)
-ORDER = ["AS17", "ZTC22", "ENV21", "VDH19"]
-
-
 def paper(key_or_file: str) -> Paper:
     """The paper of a key ("AS17") or of its source file name (older records)."""
     if key_or_file in PAPERS:
@@ -108,18 +96,56 @@ class Scenario:
         return f"{self.folder}.{self.module or 'scenario'}"
 
 
-# The scenarios, in the order of the config's ``scenarios`` list.  The config schema's lists
-# (``scenarios`` enum, the presets' required keys) must equal this (tests/test_config.py).
-SCENARIOS = {s.name: s for s in (
-    Scenario("as17_experts", "AS17", "experts_", "scenario_experts", folder="dpregret.papers.as17"),
-    Scenario("as17_olo", "AS17", "olo_", "scenario_olo", folder="dpregret.papers.as17"),
-    Scenario("as17_mab", "AS17", "mab_", "scenario_bandits", folder="dpregret.papers.as17"),
-    Scenario("as17_blo", "AS17", "blo_", "scenario_blo", folder="dpregret.papers.as17"),
-    Scenario("ztc22", "ZTC22", "ztc22_", folder="dpregret.papers.ztc22", generic=True),
-    Scenario("env21", "ENV21", "env21_", folder="dpregret.papers.env21", generic=True),
-    Scenario("vdh19", "VDH19", "vdh19_", folder="dpregret.papers.vdh19", generic=True),
-    Scenario("audit", None, "audit_"),
-)}
+# The four papers' folders, in the papers' order (the report's, ``ORDER``): the only place they are named.
+# Each folder's light module ``paper`` declares its ``PAPER`` and its ``SCENARIOS`` (the classes above), as a
+# registered paper's does; it is imported by name, the way :func:`register` imports a registered paper's.
+BUILTIN = ("dpregret.papers.as17", "dpregret.papers.ztc22", "dpregret.papers.env21", "dpregret.papers.vdh19")
+
+PAPERS: dict[str, Paper] = {}
+# a paper's claims are listed in this order in the report (a registered paper is appended)
+ORDER: list[str] = []
+# The scenarios, in the order of the config's ``scenarios`` list: the four folders' in the papers' order,
+# then the privacy audits (which belong to no paper).  The config schema composed from the folders'
+# parameters (``dpregret.pipeline.config.load_schema``) lists these (tests/test_config.py).
+SCENARIOS: dict[str, Scenario] = {}
+
+
+def _declarations(package: str):
+    """A registered ``package``'s module ``paper``, holding ``PAPER``, ``SCENARIOS`` and ``PRESETS``."""
+    try:
+        mod = importlib.import_module(f"{package}.paper")
+    except ImportError as err:
+        raise ValueError(f"config key 'papers': cannot import {package}.paper ({err}); the package must be on "
+                         "the Python path (PYTHONPATH) and hold a module paper.py (docs/add-a-paper.md)") from err
+    missing = [k for k in ("PAPER", "SCENARIOS", "PRESETS") if not hasattr(mod, k)]
+    if missing:
+        raise ValueError(f"config key 'papers': {package}.paper lacks {missing} (docs/add-a-paper.md)")
+    return mod
+
+
+def _add(package: str, mod, registered: bool) -> None:
+    """Add the paper and the scenarios ``mod`` (``package``'s module ``paper``) declares, checked first:
+    a key or scenario name not yet taken, each scenario naming the paper and the folder (and, for a
+    registered paper, ``generic=True``: the generic rules run it)."""
+    where = "config key 'papers': " if registered else ""
+    p = mod.PAPER
+    if p.key in PAPERS:
+        raise ValueError(f"{where}{package} declares the paper key {p.key!r}, already taken")
+    taken = [s.name for s in mod.SCENARIOS if s.name in SCENARIOS]
+    if taken:
+        raise ValueError(f"{where}{package} declares scenarios {taken}, names already taken")
+    for s in mod.SCENARIOS:
+        if s.paper != p.key or s.folder != package or (registered and not s.generic):
+            raise ValueError(f"{where}{package}'s scenario {s.name!r} must name paper {p.key!r}, "
+                             f"folder {package!r}" + (" and generic=True" if registered else ""))
+    PAPERS[p.key] = p
+    ORDER.append(p.key)
+    SCENARIOS.update((s.name, s) for s in mod.SCENARIOS)
+
+
+for _package in BUILTIN:
+    _add(_package, importlib.import_module(f"{_package}.paper"), registered=False)
+SCENARIOS["audit"] = Scenario("audit", None, "audit_")
 
 
 def folders() -> dict[str, str]:
@@ -141,27 +167,8 @@ def register(package: str):
     name already taken by another paper is an error.  Returns the ``paper`` module."""
     if package in REGISTERED:
         return REGISTERED[package]
-    try:
-        mod = importlib.import_module(f"{package}.paper")
-    except ImportError as err:
-        raise ValueError(f"config key 'papers': cannot import {package}.paper ({err}); the package must be on "
-                         "the Python path (PYTHONPATH) and hold a module paper.py (docs/add-a-paper.md)") from err
-    missing = [k for k in ("PAPER", "SCENARIOS", "PRESETS") if not hasattr(mod, k)]
-    if missing:
-        raise ValueError(f"config key 'papers': {package}.paper lacks {missing} (docs/add-a-paper.md)")
-    p = mod.PAPER
-    if p.key in PAPERS:
-        raise ValueError(f"config key 'papers': {package} declares the paper key {p.key!r}, already taken")
-    taken = [s.name for s in mod.SCENARIOS if s.name in SCENARIOS]
-    if taken:
-        raise ValueError(f"config key 'papers': {package} declares scenarios {taken}, names already taken")
-    PAPERS[p.key] = p
-    ORDER.append(p.key)
-    for s in mod.SCENARIOS:
-        if s.paper != p.key or s.folder != package or not s.generic:
-            raise ValueError(f"config key 'papers': {package}'s scenario {s.name!r} must name paper {p.key!r}, "
-                             f"folder {package!r} and generic=True")
-        SCENARIOS[s.name] = s
+    mod = _declarations(package)
+    _add(package, mod, registered=True)
     REGISTERED[package] = mod
     return mod
 

@@ -1,32 +1,101 @@
 """Configuration: JSON-schema validation and the effective parameters of a run.
 
-The Snakefile calls Snakemake's ``validate()`` with ``src/dpregret/pipeline/config.schema.yaml``
-and then :func:`effective`, which merges the chosen preset with the optional top-level
-overrides, validates the result again, and checks the cross-key rules a schema cannot
-express.  Every failure raises :class:`ConfigError` naming the key and what is allowed,
-before any job runs.
+The config schema is composed (:func:`load_schema`): the pipeline's part
+(``src/dpregret/pipeline/config.schema.yaml``: the top level, the shared definitions, the privacy
+audits' parameters) and each paper folder's (``dpregret/papers/<paper>/config.schema.yaml``: its
+scenarios' parameters and the keys every preset gives them), for the scenarios of
+``dpregret.papers.SCENARIOS``.  The workflow (``workflow/rules/common.smk``) calls :func:`effective`,
+which validates the config, merges the chosen preset with the optional top-level overrides, validates
+the result again, and checks the cross-key rules a schema cannot express; every failure raises
+:class:`ConfigError` naming the key and what is allowed, before any job runs.  It then writes the
+composed schema to a file (:func:`write_schema`) for Snakemake's ``validate()``, which takes a path.
 """
 from __future__ import annotations
 
 import copy
+import json
+import os
+from importlib import resources
 from pathlib import Path
 
 import jsonschema
 import yaml
 
-from dpregret.papers import SCENARIOS as _SCENARIOS, register
+from dpregret.papers import REGISTERED, SCENARIOS as _SCENARIOS, register
 
-SCENARIOS = tuple(_SCENARIOS)  # dpregret.papers.SCENARIOS (the four papers' and the audits; not a registered paper's)
 SCHEMA_PATH = Path(__file__).resolve().parent / "config.schema.yaml"  # package data: found in a wheel too
+FRAGMENT = "config.schema.yaml"  # a paper folder's part of the schema (package data of the folder)
+
+
+def _builtin() -> list:
+    """The scenarios the config's keys name: the four folders' and the audits', in :data:`dpregret.papers.SCENARIOS`'
+    order (a registered paper's parameters are its ``PRESETS``, not config keys)."""
+    return [s for s in _SCENARIOS.values() if s.folder not in REGISTERED]
+
+
+SCENARIOS = tuple(s.name for s in _builtin())  # the config's scenario names (the four papers' and the audits)
 
 
 class ConfigError(ValueError):
     pass
 
 
-def load_schema(path: Path | str | None = None) -> dict:
-    with open(path or SCHEMA_PATH) as fh:
-        return yaml.safe_load(fh)
+def _yaml(text: str) -> dict:
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def fragment(package: str) -> dict | None:
+    """A paper folder's part of the config schema (its ``config.schema.yaml``: ``definitions``,
+    ``required_in_presets``), None if it has none."""
+    path = resources.files(package).joinpath(FRAGMENT)
+    return _yaml(path.read_text()) if path.is_file() else None
+
+
+def load_schema() -> dict:
+    """The config schema: the pipeline's part with, for each built-in scenario of a paper folder (in the order
+    of ``dpregret.papers.SCENARIOS``), its folder's definitions, its config key (``{$ref}``), its entry of every
+    preset (``allOf`` of its definition and the keys the folder requires in presets, a required key of the
+    preset) and its name in the ``scenarios`` list.  A folder's definition whose name is taken, or a scenario
+    its folder does not define, is an error naming the file."""
+    schema = _yaml(SCHEMA_PATH.read_text())
+    defs, props = schema["definitions"], schema["properties"]
+    preset = defs["preset"]
+    parts: dict[str, dict] = {}
+    builtin = _builtin()
+    for sc in builtin:
+        if sc.folder is None:  # the audits: the pipeline's own part
+            continue
+        where = f"{sc.folder}/{FRAGMENT}"
+        if sc.folder not in parts:
+            part = parts[sc.folder] = fragment(sc.folder)
+            if part is None:
+                raise ValueError(f"{where}: missing (the parameters of scenario {sc.name!r})")
+            taken = sorted(set(part["definitions"]) & set(defs))
+            if taken:
+                raise ValueError(f"{where}: definitions {taken} are already defined")
+            defs.update(part["definitions"])
+        part = parts[sc.folder]
+        if sc.name not in part["definitions"] or sc.name not in part.get("required_in_presets", {}):
+            raise ValueError(f"{where}: scenario {sc.name!r} needs a definition and its required_in_presets")
+        ref = {"$ref": f"#/definitions/{sc.name}"}
+        preset["properties"][sc.name] = {"allOf": [ref, {"required": part["required_in_presets"][sc.name]}]}
+        preset["required"].append(sc.name)
+        props[sc.name] = dict(ref)
+    props["scenarios"]["items"]["enum"] = [sc.name for sc in builtin]
+    return schema
+
+
+def write_schema(schema: dict, path: Path | str) -> str:
+    """``schema`` written to ``path`` as JSON (for Snakemake's ``validate()``, which reads a file), rewritten
+    only when it changes (atomically: the workflow's jobs parse the Snakefile too).  Returns the path."""
+    path = Path(path).resolve()
+    text = json.dumps(schema, indent=1) + "\n"
+    if not path.is_file() or path.read_text() != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    return str(path)
 
 
 def _key(path) -> str:
@@ -36,14 +105,14 @@ def _key(path) -> str:
     return out or "(top level)"
 
 
-def validate(cfg: dict, schema: dict) -> None:
-    """Raise ConfigError for the first schema violation, naming the key path."""
+def validate(cfg: dict, schema: dict, where: str = "config key") -> None:
+    """Raise ConfigError for the first schema violation, naming the key path (after ``where``)."""
     v = jsonschema.Draft202012Validator(schema)
     errors = sorted(v.iter_errors(cfg), key=lambda e: list(e.absolute_path))
     if errors:
         e = errors[0]
         allowed = {k: e.schema[k] for k in ("enum", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "type") if isinstance(e.schema, dict) and k in e.schema}
-        raise ConfigError(f"config key '{_key(e.absolute_path)}': {e.message}" + (f" (allowed: {allowed})" if allowed else ""))
+        raise ConfigError(f"{where} '{_key(e.absolute_path)}': {e.message}" + (f" (allowed: {allowed})" if allowed else ""))
 
 
 def _merge(base: dict, over: dict) -> dict:
@@ -63,7 +132,7 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
     out = {k: cfg[k] for k in ("preset", "seed", "ci_level", "bootstrap", "chunk_size", "scenarios", "tolerances")}
     out["history"] = cfg.get("history", {})
     if cfg.get("papers"):  # further papers (dpregret.papers.register): their scenarios run by the generic rules
-        out["papers"] = registered_papers(cfg["papers"], preset)
+        out["papers"] = registered_papers(cfg["papers"], preset, schema)
         for params in out["papers"].values():
             out.update(params)
     for sc in cfg["scenarios"]:
@@ -97,10 +166,12 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
     return out
 
 
-def registered_papers(packages: list[str], preset: str) -> dict[str, dict]:
+def registered_papers(packages: list[str], preset: str, schema: dict | None = None) -> dict[str, dict]:
     """Config key ``papers``: each package registered (``dpregret.papers.register``) and its
-    scenarios' parameters of ``preset`` (its ``PRESETS``, checked by its ``validate(params)`` if it
-    has one).  ``{package: {scenario: params}}``."""
+    scenarios' parameters of ``preset`` (its ``PRESETS``, checked against its folder's part of the
+    schema if it ships one, as a built-in folder's: ``config.schema.yaml``, whose definitions may name
+    the shared ones of ``schema``; then by its ``validate(params)`` if it has one).
+    ``{package: {scenario: params}}``."""
     out = {}
     for pkg in packages:
         try:
@@ -110,12 +181,19 @@ def registered_papers(packages: list[str], preset: str) -> dict[str, dict]:
         if preset not in mod.PRESETS:
             raise ConfigError(f"config key 'papers': {pkg}.paper.PRESETS defines presets {sorted(mod.PRESETS)}, "
                               f"not {preset!r}")
+        part = fragment(pkg)
+        if part is not None:
+            defs = {**(schema or load_schema())["definitions"], **part["definitions"]}
         out[pkg] = {}
         for s in mod.SCENARIOS:
             params = copy.deepcopy(mod.PRESETS[preset].get(s.name))
             if not isinstance(params, dict) or "replicates" not in params:
                 raise ConfigError(f"config key 'papers': {pkg}.paper.PRESETS[{preset!r}][{s.name!r}] must be a dict "
                                   "of the scenario's parameters with 'replicates'")
+            if part is not None and s.name in part["definitions"]:
+                required = part.get("required_in_presets", {}).get(s.name, [])
+                validate(params, {"definitions": defs, "allOf": [{"$ref": f"#/definitions/{s.name}"}, {"required": required}]},
+                         where=f"config key 'papers': {pkg}, scenario {s.name}: key")
             if hasattr(mod, "validate"):
                 try:
                     mod.validate(params)

@@ -1,13 +1,32 @@
-"""What Agarwal and Singh's folder contributes to the pipeline's registries
-(:mod:`dpregret.pipeline.registry` collects every folder's): its built-in learners, its claims, its
-privacy audits and its rule groups' check and plot jobs (:data:`GROUPS`).  Light at import: each function imports the modules it needs when it runs."""
+"""What Agarwal and Singh's folder declares and contributes to the registries: its paper and its
+four scenarios (``PAPER``, ``SCENARIOS``: ``dpregret.papers`` builds its registries from them), and,
+for the pipeline's registries (:mod:`dpregret.pipeline.registry` collects every folder's), its built-in
+learners, its claims, its privacy audits and its rule groups' check and plot jobs (:data:`GROUPS`).
+Light at import (``dpregret.papers`` imports it in every process): each function imports the modules
+it needs when it runs."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-from dpregret.core.protocols import LearnerSpec
-from dpregret.core.rng import ReplicateStreams, stable_key
+from dpregret.papers import Paper, Scenario
 
+if TYPE_CHECKING:
+    from dpregret.core.protocols import LearnerSpec
+    from dpregret.core.rng import ReplicateStreams
+
+PAPER = Paper("AS17", "Agarwal and Singh 2017", "The Price of Differential Privacy for Online Learning",
+              "Naman Agarwal and Karan Singh", 2017,
+              "Proceedings of the 34th International Conference on Machine Learning (ICML), PMLR 70", "agarwal2017price",
+              "003_a21566fafc49b886.txt")
+# its scenarios (config keys, rule prefixes), each with its simulation module in this folder; its config
+# parameters are declared in this folder's config.schema.yaml
+SCENARIOS = (
+    Scenario("as17_experts", "AS17", "experts_", "scenario_experts", folder=__package__),
+    Scenario("as17_olo", "AS17", "olo_", "scenario_olo", folder=__package__),
+    Scenario("as17_mab", "AS17", "mab_", "scenario_bandits", folder=__package__),
+    Scenario("as17_blo", "AS17", "blo_", "scenario_blo", folder=__package__),
+)
 
 # The workflow's check and plot jobs of this folder's own rules (rules.smk, included by the Snakefile):
 # job group -> (its claims module, whose check_job(params, tables) decides the group's claims; its drawing
@@ -20,6 +39,8 @@ GROUPS = {
 
 
 def _streams(seed: int, name: str, replicates: range, *key) -> ReplicateStreams:
+    from dpregret.core.rng import ReplicateStreams, stable_key
+
     return ReplicateStreams(seed, stable_key("learner", name, *key), replicates)
 
 
@@ -28,6 +49,7 @@ def learners() -> dict[str, LearnerSpec]:
     (Algorithm 2, Theorem 3.4) and its exact-sums control, Algorithm 1 on the ball over the tree
     (Corollary 3.2), FTPL on the cube (Theorem 3.5), Algorithm 4 around EXP2 (Theorem 4.1), the
     explore-and-tree baseline (the control) and SCRiBLe on the ball (Theorem 4.5)."""
+    from dpregret.core.protocols import LearnerSpec
     from dpregret.papers.as17 import bandits, ftrl, olo, prefix_sums, scrible
 
     def tree_experts(reps, N, T, seed, eps=1.0):

@@ -1,16 +1,30 @@
-"""What Ene, Nguyen and Vladu's folder contributes to the pipeline's registries
-(:mod:`dpregret.pipeline.registry` collects every folder's): its built-in learner, its claims and its
-privacy audits.  Light at import: each function imports the modules it needs when it runs."""
+"""What Ene, Nguyen and Vladu's folder declares and contributes to the registries: its paper and its
+scenario (``PAPER``, ``SCENARIOS``: ``dpregret.papers`` builds its registries from them), and, for the
+pipeline's registries (:mod:`dpregret.pipeline.registry` collects every folder's), its built-in learner,
+its claims and its privacy audits.  Light at import (``dpregret.papers`` imports it in every process):
+each function imports the modules it needs when it runs."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-from dpregret.core.protocols import LearnerSpec
+from dpregret.papers import Paper, Scenario
+
+if TYPE_CHECKING:
+    from dpregret.core.protocols import LearnerSpec
+
+PAPER = Paper("ENV21", "Ene, Nguyen, Vladu 2021", "Projection-Free Bandit Optimization with Privacy Guarantees",
+              "Alina Ene, Huy L. Nguyen and Adrian Vladu", 2021,
+              "Proceedings of the 35th AAAI Conference on Artificial Intelligence", "ene2021projection",
+              "004_99eed4067d44be32.txt")
+# its scenario (run by the workflow's generic rules; its config parameters in this folder's config.schema.yaml)
+SCENARIOS = (Scenario("env21", "ENV21", "env21_", folder=__package__, generic=True),)
 
 
 def learners() -> dict[str, LearnerSpec]:
     """name -> :class:`~dpregret.core.protocols.LearnerSpec`: Algorithm 1's learner on the simplex
     (Frank-Wolfe, one linear-optimisation step a round)."""
+    from dpregret.core.protocols import LearnerSpec
 
     def frank_wolfe(reps, n, T, seed):  # Algorithm 1's learner on the simplex, one LMO step a round
         from dpregret.core.environments.polytopes import make_domain

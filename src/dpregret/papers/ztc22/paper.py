@@ -1,20 +1,34 @@
-"""What Zhang, Tran and Cutkosky's folder contributes to the pipeline's registries
-(:mod:`dpregret.pipeline.registry` collects every folder's): its built-in learners, its claims and its
-privacy audits.  Light at import: each function imports the modules it needs when it runs."""
+"""What Zhang, Tran and Cutkosky's folder declares and contributes to the registries: its paper and its
+scenario (``PAPER``, ``SCENARIOS``: ``dpregret.papers`` builds its registries from them), and, for the
+pipeline's registries (:mod:`dpregret.pipeline.registry` collects every folder's), its built-in learners,
+its claims and its privacy audits.  Light at import (``dpregret.papers`` imports it in every process):
+each function imports the modules it needs when it runs."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-import numpy as np
+from dpregret.papers import Paper, Scenario
 
-from dpregret.core.protocols import LearnerSpec
+if TYPE_CHECKING:
+    from dpregret.core.protocols import LearnerSpec
+
+PAPER = Paper("ZTC22", "Zhang, Tran, Cutkosky 2022", "Differentially Private Online-to-Batch for Smooth Losses",
+              "Qinzi Zhang, Hoang Tran and Ashok Cutkosky", 2022,
+              "Advances in Neural Information Processing Systems 35 (NeurIPS)", "zhang2022differentially",
+              "002_ea604baa8d00e606.txt")
+# its scenario (run by the workflow's generic rules; its config parameters in this folder's config.schema.yaml)
+SCENARIOS = (Scenario("ztc22", "ZTC22", "ztc22_", folder=__package__, generic=True),)
 
 
 def learners() -> dict[str, LearnerSpec]:
     """name -> :class:`~dpregret.core.protocols.LearnerSpec`: the OCO learners Algorithm 1 converts
     (Remark 5's projected OGD, Sec. 3's optimistic OGD, Sec. 4's strongly convex OSD, Sec. 5's
     parameter-free learner; the shared ``learners.oco``) and the frozen control."""
+    import numpy as np
+
     from dpregret.core.learners import oco
+    from dpregret.core.protocols import LearnerSpec
 
     specs = [
         LearnerSpec("projected_ogd", "oco", "ZTC22",
