@@ -19,7 +19,7 @@ def claims() -> dict:
     return dict(CLAIMS)
 
 
-def validate(p: dict) -> None:
-    """The rule across keys the folder's config.schema.yaml cannot say (a ValueError names the key)."""
+def validate(scenario: str, p: dict) -> None:
+    """The rule across keys the folder's config.schema.yaml cannot say (a ValueError naming the key)."""
     if len(p["mu"]) != p["N"]:
         raise ValueError(f"mu must hold N = {p['N']} means, got {p['mu']}")

@@ -87,7 +87,7 @@ class Scenario:
     figure_prefix: str
     module: str | None = None  # its simulation module in the folder (default: ``scenario``)
     folder: str | None = None  # its paper's package
-    generic: bool = False  # run by the workflow's generic rules (workflow/rules/papers.smk; a registered paper's)
+    generic: bool = False  # run by the workflow's generic rules (workflow/rules/papers.smk); else by its folder's rules.smk
 
     @property
     def scenario_module(self) -> str | None:
@@ -123,10 +123,28 @@ def _declarations(package: str):
     return mod
 
 
+def _ships_rules(package: str) -> bool:
+    """Whether ``package`` holds Snakemake rules of its own (``rules.smk``, included by the Snakefile)."""
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    return any(Path(d, "rules.smk").is_file() for d in (find_spec(package).submodule_search_locations or []))
+
+
+class ParamError(ValueError):
+    """A scenario parameter that a folder's ``validate(scenario, params)`` (in its ``paper.py``) refuses: the
+    key under the scenario and why; the config's check reports it as ``config key '<scenario>.<key>'``."""
+
+    def __init__(self, key: str, why: str):
+        super().__init__(f"{key}: {why}")
+        self.key, self.why = key, why
+
+
 def _add(package: str, mod, registered: bool) -> None:
     """Add the paper and the scenarios ``mod`` (``package``'s module ``paper``) declares, checked first:
     a key or scenario name not yet taken, each scenario naming the paper and the folder (and, for a
-    registered paper, ``generic=True``: the generic rules run it)."""
+    registered paper, ``generic=True``, the generic rules run it, unless its folder ships its own rules,
+    ``rules.smk``)."""
     where = "config key 'papers': " if registered else ""
     p = mod.PAPER
     if p.key in PAPERS:
@@ -134,10 +152,12 @@ def _add(package: str, mod, registered: bool) -> None:
     taken = [s.name for s in mod.SCENARIOS if s.name in SCENARIOS]
     if taken:
         raise ValueError(f"{where}{package} declares scenarios {taken}, names already taken")
+    own_rules = registered and _ships_rules(package)
     for s in mod.SCENARIOS:
-        if s.paper != p.key or s.folder != package or (registered and not s.generic):
+        if s.paper != p.key or s.folder != package or (registered and not s.generic and not own_rules):
             raise ValueError(f"{where}{package}'s scenario {s.name!r} must name paper {p.key!r}, "
-                             f"folder {package!r}" + (" and generic=True" if registered else ""))
+                             f"folder {package!r}" + (" and generic=True (or the folder ship its own rules, rules.smk)"
+                                                      if registered else ""))
     PAPERS[p.key] = p
     ORDER.append(p.key)
     SCENARIOS.update((s.name, s) for s in mod.SCENARIOS)

@@ -13,6 +13,7 @@ composed schema to a file (:func:`write_schema`) for Snakemake's ``validate()``,
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import os
 from importlib import resources
@@ -21,7 +22,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from dpregret.papers import REGISTERED, SCENARIOS as _SCENARIOS, register
+from dpregret.papers import REGISTERED, SCENARIOS as _SCENARIOS, ParamError, register
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "config.schema.yaml"  # package data: found in a wheel too
 FRAGMENT = "config.schema.yaml"  # a paper folder's part of the schema (package data of the folder)
@@ -144,25 +145,16 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
     if out["nonlearners"]:  # the trivial learner of every setting through the same door (dpregret.pipeline.nonlearners)
         from dpregret.pipeline.nonlearners import pipeline_learners
         out["learners"].update(pipeline_learners(out["scenarios"]))
-    for sc in (s.name for s in _SCENARIOS.values() if s.paper == "AS17"):
-        p = out.get(sc)
-        if p is None:
-            continue
-        for key in ("rate_eps", "regret_eps"):
-            if key in p and not any(abs(e - p[key]) < 1e-12 for e in p["eps"]):
-                raise ConfigError(f"config key '{sc}.{key}': {p[key]} must be one of {sc}.eps {p['eps']}")
-        for k in ("T", "T_switching", "T_fixed", "eps", "N_grid", "s_grid"):
-            if k in p:
-                p[k] = sorted(p[k])
-    if "ztc22" in out:
-        out["ztc22"]["T"] = sorted(out["ztc22"]["T"])
-        out["ztc22"]["s_grid"] = sorted(out["ztc22"]["s_grid"])
-        if out["ztc22"]["d"] > 30:
-            raise ConfigError(f"config key 'ztc22.d': {out['ztc22']['d']} exceeds the 30 features of data/wdbc.csv")
-        z = out["ztc22"]
-        if z["C_pf"] not in z["C_grid_pf"]:
-            raise ConfigError(f"config key 'ztc22.C_grid_pf': {z['C_grid_pf']} must contain ztc22.C_pf = {z['C_pf']} "
-                              "(the claim is decided at C_pf; a smaller C is a secondary control)")
+    for sc in cfg["scenarios"]:  # the rules across keys a schema cannot say: the folder's validate(scenario, params)
+        folder = _SCENARIOS[sc].folder
+        mod = importlib.import_module(f"{folder}.paper") if folder else None
+        if hasattr(mod, "validate"):
+            try:
+                mod.validate(sc, out[sc])
+            except ParamError as err:
+                raise ConfigError(f"config key '{sc}.{err.key}': {err.why}") from err
+            except ValueError as err:
+                raise ConfigError(f"config key '{sc}': {err}") from err
     return out
 
 
@@ -196,7 +188,7 @@ def registered_papers(packages: list[str], preset: str, schema: dict | None = No
                          where=f"config key 'papers': {pkg}, scenario {s.name}: key")
             if hasattr(mod, "validate"):
                 try:
-                    mod.validate(params)
+                    mod.validate(s.name, params)
                 except ValueError as err:
                     raise ConfigError(f"config key 'papers': {pkg}, scenario {s.name}: {err}") from err
             out[pkg][s.name] = params

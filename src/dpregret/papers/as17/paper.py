@@ -32,6 +32,19 @@ SCENARIOS = (
 # job group -> (its claims module, whose check_job(params, tables) decides the group's claims; its drawing
 # function "module:function", called with (tables, params, outputs)).  A scenario of the generic rules
 # needs no entry: its folder's claims and figures.draw are found by convention (dpregret.pipeline.jobs).
+def validate(scenario: str, p: dict) -> None:
+    """The rules across a scenario's keys that its schema cannot say (``dpregret.pipeline.config``): the claims'
+    eps (``rate_eps``, ``regret_eps``) are among the run's ``eps``; the grids are put in ascending order."""
+    from dpregret.papers import ParamError
+
+    for key in ("rate_eps", "regret_eps"):
+        if key in p and not any(abs(e - p[key]) < 1e-12 for e in p["eps"]):
+            raise ParamError(key, f"{p[key]} must be one of {scenario}.eps {p['eps']}")
+    for k in ("T", "T_switching", "T_fixed", "eps", "N_grid", "s_grid"):
+        if k in p:
+            p[k] = sorted(p[k])
+
+
 GROUPS = {
     "as17_experts": ("dpregret.papers.as17.claims_experts", "dpregret.papers.as17.figures:draw_experts"),
     "as17_tables": ("dpregret.papers.as17.claims_tables", "dpregret.papers.as17.figures:draw_tables"),

@@ -21,6 +21,20 @@ PAPER = Paper("ZTC22", "Zhang, Tran, Cutkosky 2022", "Differentially Private Onl
 SCENARIOS = (Scenario("ztc22", "ZTC22", "ztc22_", folder=__package__, generic=True),)
 
 
+def validate(scenario: str, p: dict) -> None:
+    """The rules across the scenario's keys that its schema cannot say (``dpregret.pipeline.config``): ``d`` within
+    the 30 features of data/wdbc.csv, Theorem 11's ``C_pf`` among ``C_grid_pf``; the grids put in ascending order."""
+    from dpregret.papers import ParamError
+
+    p["T"] = sorted(p["T"])
+    p["s_grid"] = sorted(p["s_grid"])
+    if p["d"] > 30:
+        raise ParamError("d", f"{p['d']} exceeds the 30 features of data/wdbc.csv")
+    if p["C_pf"] not in p["C_grid_pf"]:
+        raise ParamError("C_grid_pf", f"{p['C_grid_pf']} must contain ztc22.C_pf = {p['C_pf']} (the claim is decided "
+                         "at C_pf; a smaller C is a secondary control)")
+
+
 def learners() -> dict[str, LearnerSpec]:
     """name -> :class:`~dpregret.core.protocols.LearnerSpec`: the OCO learners Algorithm 1 converts
     (Remark 5's projected OGD, Sec. 3's optimistic OGD, Sec. 4's strongly convex OSD, Sec. 5's
