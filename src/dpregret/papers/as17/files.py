@@ -4,7 +4,7 @@ the folder's rules (``rules.smk``) list and merge them, and the points one simul
 The grids come from the config's parameters of each scenario (``p``; an empty dict: the scenario is
 not run); ``chunks(grid)`` gives the replicate chunks (``"lo-hi"``) of a grid, which may declare its
 own replicate count (key ``replicates_<grid>``; ``chunks(None)``: the scenario's ``replicates``).
-The scenario modules' ``simulate_job`` read the point back from the same names.
+The scenario modules' ``simulate_job`` parse the point back from these names (the same formats).
 """
 from __future__ import annotations
 
