@@ -469,3 +469,54 @@ def test_a_coverage_bound_is_loose_with_its_worst_ratio_and_coverage_detectable_
     assert f"the bound x {c:.3g} would be caught" in loose.detail["loose"]
     c1, k1 = coverage_detectable_factor([0.5], 0.05, 0.05)  # one run: even 1 violation of 1 is not caught
     assert np.isnan(c1) and k1 == 0
+
+
+# --- the mis-tuned twin, gross controls and a search that reaches the control --------------------
+
+def test_a_pass_whose_mis_tuned_twin_passes_too_is_blind_to_tuning():
+    from dpregret.verdict.core import Claim, Result, apply_rule, blind_to_tuning, record, with_twin
+
+    claim = Claim("X-rate", "p.pdf", "Thm 1", "rate", "s", "regret", "half noise")
+    ok = Result("PASS", 0.5, 0.5, 0.45, 0.55, 0.1, {"margin": -2.0})
+    caught = Result("FAIL", 1.0, 0.5, 0.9, 1.1, 0.1, {"margin": 1.5})
+    passes = Result("PASS", 0.55, 0.5, 0.5, 0.58, 0.1, {"margin": -0.5})
+    res, ev = apply_rule(claim, with_twin(ok, "eta x T^(1/4)", caught, "step one notch off"), caught)
+    assert res.verdict == "PASS" and res.detail["twin"]["caught"]
+    res, ev = apply_rule(claim, with_twin(ok, "eta x T^(1/4)", passes, "step one notch off"), caught)
+    assert res.verdict == "INCONCLUSIVE" and ev == "a mis-tuned twin is not caught"
+    assert "blind to tuning" in res.detail["twin_not_caught"] and "eta x T^(1/4)" in res.detail["twin_not_caught"]
+    # declared blind (no twin can be caught): never a plain PASS, the numbers kept
+    res, _ = apply_rule(claim, blind_to_tuning(ok, "eta/2 gives 0.51 [0.47, 0.55]"), caught)
+    assert res.verdict == "INCONCLUSIVE" and "eta/2 gives 0.51" in res.detail["twin_not_caught"]
+    # a FAIL is not touched by its twin; the record's account
+    assert apply_rule(claim, with_twin(caught, "t", passes, "w"), caught)[0].verdict == "FAIL"
+    rec = record(claim, with_twin(ok, "t", caught, "w"), caught, scenario="s", env=None, ci_level=0.95)
+    assert (rec["twin"], rec["twin_verdict"], rec["twin_caught"]) == ("t", "FAIL", True)
+
+
+def test_a_bound_whose_control_is_caught_only_as_a_gross_error_is_not_a_near_miss():
+    from dpregret.verdict.core import GROSS_RATIO, Claim, Result, apply_rule
+
+    claim = Claim("X-bound", "p.pdf", "Thm 1", "bound", "s", "regret", "advanced composition")
+    ok = Result("PASS", 0.2, 1.0, -5.0, -4.0, 0.0, {"margin": -3.0, "ratio": [0.2], "detectable_factor": 0.25,
+                                                    "worst_case_search": "sequences x"})
+    gross = Result("FAIL", GROSS_RATIO * 2.5, 1.0, 4.0, 5.0, 0.0, {"margin": 3.0, "ratio": [GROSS_RATIO * 2.5]})
+    near = Result("FAIL", 1.4, 1.0, 0.2, 0.5, 0.0, {"margin": 0.5, "ratio": [1.4]})
+    assert apply_rule(claim, ok, near)[0].verdict == "PASS"
+    res, _ = apply_rule(claim, ok, gross)
+    assert res.verdict == "LOOSE" and "gross error" in res.detail["loose"]
+    nosearch = Result(**{**ok.as_dict(), "detail": {k: v for k, v in ok.detail.items() if k != "worst_case_search"}})
+    assert apply_rule(claim, nosearch, gross)[0].verdict == "INCONCLUSIVE"
+
+
+def test_loose_is_refused_when_the_worst_case_search_reaches_the_controls_factor():
+    from dpregret.verdict.core import Claim, Result, apply_rule
+
+    claim = Claim("X-bound", "p.pdf", "Thm 1", "bound", "s", "regret", "the bound halved")
+    base = {"margin": -3.0, "ratio": [0.25], "detectable_factor": 0.3, "control_factor": 0.5}
+    missed = Result("PASS", 0.5, 1.0, -1.0, 0.5, 0.0, {"margin": -1.0, "ratio": [0.5]})
+    below = Result("PASS", 0.25, 1.0, -5.0, -4.0, 0.0, {**base, "worst_case_search": {"max_ratio": 0.45, "at": "a"}})
+    assert apply_rule(claim, below, missed)[0].verdict == "LOOSE"
+    above = Result("PASS", 0.25, 1.0, -5.0, -4.0, 0.0, {**base, "worst_case_search": {"max_ratio": 0.57, "at": "b"}})
+    res, _ = apply_rule(claim, above, missed)
+    assert res.verdict == "INCONCLUSIVE" and "0.57" in res.detail["loose_refused"]

@@ -64,6 +64,21 @@ learner that ignores its feedback meets with cost 0, also carries a *learning ga
 (PASS), and there the non-learner control is the non-learner's result on that gate.  A claim
 whose ``learns`` is true and which carries no non-learner control is counted as such in the report.
 
+**A mis-tuned twin must not pass either** (the twin control): a learner claim also decides, by
+the same check on the same draws, the paper's learner with one realistic tuning mistake (the step's
+exponent in T one notch off, a step that ignores the privacy term, a dropped log or dimension factor)
+(:func:`with_twin`, ``detail["twin"]``).  A PASS whose twin passes too is INCONCLUSIVE ("blind to
+tuning", with the twin's numbers); a claim that declares it can catch no realistic twin
+(:func:`blind_to_tuning`, ``detail["twin_blind"]``, with the measured numbers) is INCONCLUSIVE with that
+reason, never a plain PASS.  A LOOSE bound keeps its label (it already says no near miss is caught).
+
+**A gross control is not a near miss**: a bound PASS whose primary control is caught only with a
+worst ratio above :data:`GROSS_RATIO` (the control exceeds the bound more than 3x) is treated as a
+PASS whose near miss is not caught (LOOSE with its search, else INCONCLUSIVE).  And LOOSE is refused
+when the claim's own worst-case search reaches the factor of its control's bound
+(``detail["control_factor"]``, e.g. 0.5 for the halved bound, against the search's ``max_ratio``):
+the near miss *is* crossed on a sequence within the assumptions, so the claim must be decided on it.
+
 **Bad results are results**: a non-finite metric (a learner that diverged) gives that check
 FAIL with the reason in ``detail["diverged"]``; when it is a control that diverged, ``record``
 counts it as not caught.
@@ -85,6 +100,7 @@ VERDICTS = ("PASS", "LOOSE", "INCONCLUSIVE", "FAIL")  # LOOSE: recorded by the v
 RUN_FALSE_FAIL = 0.05  # the chance, over a whole run, that any correct claim is reported FAIL (at most)
 FAIL_FAMILY = 100      # claims per run it is spread over (the default run decides 88)
 FAIL_LEVEL = RUN_FALSE_FAIL / FAIL_FAMILY  # one-sided level at which a flagged FAIL must be confirmed
+GROSS_RATIO = 3.0  # a bound's control caught only with a worst ratio above this is a gross error, not a near miss
 
 
 @dataclass(frozen=True)
@@ -480,7 +496,7 @@ def check_privacy(eps_lb: float, eps_lb_conf: float, eps_claim: float) -> Result
 
 EVIDENCE = {"near_miss": "near miss caught", "gross": "catches only gross errors",
             "not_caught": "control not caught", "nonlearner": "a non-learner is not caught",
-            "loose": "bound holds, near miss cannot be caught", "none": ""}
+            "loose": "bound holds, near miss cannot be caught", "twin": "a mis-tuned twin is not caught", "none": ""}
 NO_SEARCH = "control not caught; no worst-case search recorded"  # the reason a bound PASS is not LOOSE
 
 
@@ -516,13 +532,51 @@ def with_learning_gate(result: Result, gate: Result) -> Result:
                                                                                        "margin": margin_of(gate)}}})
 
 
+def with_twin(result: Result, name: str, twin: Result, why: str) -> Result:
+    """``result`` with its mis-tuned twin attached (module docstring): ``twin`` is the paper's learner
+    with one realistic tuning mistake (``name``; ``why``: the mistake and why the theorem should see it)
+    decided by the claim's own check on the same draws (for a gated claim: the claim's check, the gate
+    included).  Caught when its check FAILs at its own level."""
+    tw = {"name": name, "why": why, **twin.as_dict(), "caught": caught_raw(twin.verdict, twin.detail),
+          "margin": margin_of(twin)}
+    return replace(result, detail={**result.detail, "twin": tw})
+
+
+def blind_to_tuning(result: Result, why: str) -> Result:
+    """``result`` recorded as blind to tuning: no realistic mis-tuned twin of the paper's learner can be
+    caught by this check (``why``: which twins were tried, with their measured numbers).  The verdict
+    rule keeps no plain PASS for it (INCONCLUSIVE, "blind to tuning")."""
+    return replace(result, detail={**result.detail, "twin_blind": f"blind to tuning: {why}"})
+
+
+def _twin_rule(result: Result) -> Result:
+    """A PASS stays so only if its mis-tuned twin (where run) is caught and the claim is not declared blind."""
+    d = result.detail
+    if result.verdict != "PASS":
+        return result
+    tw = d.get("twin")
+    if tw is not None and not tw["caught"]:
+        why = (f"blind to tuning: the mis-tuned twin ({tw['name']}: {tw['why']}) is not caught (its verdict "
+               f"{tw['verdict']}, measured {tw['measured']:.4g}, CI [{tw['ci_low']:.4g}, {tw['ci_high']:.4g}]): "
+               "the check cannot tell the paper's tuning from a realistic mistake")
+        return replace(result, verdict="INCONCLUSIVE", detail={**d, "twin_not_caught": why})
+    if tw is None and "twin_blind" in d:
+        return replace(result, verdict="INCONCLUSIVE", detail={**d, "twin_not_caught": d["twin_blind"]})
+    return result
+
+
+def _gate_reason(gate: dict) -> str:
+    g = gate.get("detail", {}).get("gate", "learning gate")
+    return (f"the learner does not learn (learning gate {gate['verdict']}: {g}; measured {gate['measured']:.4g} "
+            f"against {gate['bound']:.4g})")
+
+
 def _nonlearner_rule(result: Result) -> Result:
     """A PASS (or LOOSE) stays so only if the learning gate (where declared) passes and the non-learner is caught."""
     d = result.detail
     gate, nl = d.get("learning_gate"), d.get("nonlearner")
     if gate is not None and gate["verdict"] != "PASS":
-        why = (f"the learner does not show learning on this run (learning gate {gate['verdict']}: "
-               f"{gate['measured']:.4g} against {gate['bound']:.4g}), so a cost or gap near 0 says nothing")
+        why = f"{_gate_reason(gate)}, so a cost or gap near 0 says nothing"
         return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE", "detail": {**d, "learning_not_shown": why}})
     if nl is not None and not nl["caught"]:
         why = (f"the non-learner ({nl['name']}) is not caught (its verdict {nl['verdict']}, measured "
@@ -535,6 +589,31 @@ def is_bound_check(claim: Claim, result: Result) -> bool:
     """A claim decided as a bound (kind ``bound``, or a result carrying a detectable factor: of
     :func:`check_bound`, or a coverage check's from :func:`coverage_detectable_factor`)."""
     return claim.kind == "bound" or "detectable_factor" in result.detail
+
+
+def _search_reaches_control(d: dict) -> str:
+    """Why LOOSE is refused when the worst-case search reaches the control's factor ("" if it does not)."""
+    search, f = d.get("worst_case_search"), d.get("control_factor")
+    if not (isinstance(search, dict) and isinstance(f, (int, float)) and np.isfinite(f)):
+        return ""
+    r = search.get("max_ratio")
+    if isinstance(r, (int, float)) and np.isfinite(r) and r >= f:
+        return (f"not LOOSE: the worst-case search reaches ratio {r:.3g} (at {search.get('at')}), at or above the "
+                f"control's factor {f:g}: the near miss is crossed on a sequence within the assumptions, so the "
+                "claim must be decided on that sequence, not labelled loose")
+    return ""
+
+
+def gross_control(claim: Claim, result: Result, control_result: Result) -> str:
+    """Why a caught control of a bound check is a gross error, not a near miss ("" if it is not): its
+    worst ratio to the claim's bound is above :data:`GROSS_RATIO`."""
+    if not is_bound_check(claim, result) or "ratio" not in control_result.detail:
+        return ""
+    r = control_result.detail.get("worst_ratio", control_result.measured)
+    if isinstance(r, (int, float)) and np.isfinite(r) and r > GROSS_RATIO:
+        return (f"its primary control is caught only as a gross error (its worst ratio {r:.3g} to the bound is "
+                f"above {GROSS_RATIO:g}): no near miss is caught")
+    return ""
 
 
 def _loose(claim: Claim, result: Result, control_result: Result, why: str) -> tuple[Result, str] | None:
@@ -551,7 +630,10 @@ def _loose(claim: Claim, result: Result, control_result: Result, why: str) -> tu
     numbers = (f"the bound holds at every non-vacuous point, max ratio {ratio:.3g} "
                f"(at {d.get('worst_ratio_point')}); the bound x {c:.3g} would be caught (at "
                f"{d.get('detectable_factor_point')})")
-    if not (isinstance(search, str) and search.strip()):
+    reach = _search_reaches_control(d)
+    if reach:
+        refused = reach
+    elif not (isinstance(search, str) and search.strip()):
         refused = f"{NO_SEARCH} ({numbers})"
     elif not (isinstance(c, (int, float)) and np.isfinite(c)):
         refused = (f"control not caught; the detectable factor is unknown (check_bound found no positive mean(B): "
@@ -563,8 +645,8 @@ def _loose(claim: Claim, result: Result, control_result: Result, why: str) -> tu
             **d, "loose_refused": refused, "control_not_caught": f"the check passed, but {why}"}}), \
             EVIDENCE["not_caught"]
     loose = Result(**{**result.as_dict(), "verdict": "LOOSE", "detail": {**d, "loose": (
-        f"loose: {numbers}; its primary control is not caught (control verdict {control_result.verdict}, "
-        f"measured {control_result.measured:.3g}); worst case searched over: {search}")}})
+        f"loose: {numbers}; {why} (control measured {control_result.measured:.3g}); "
+        f"worst case searched over: {search}")}})
     ruled = _nonlearner_rule(loose)
     if ruled.verdict != "LOOSE":
         return ruled, EVIDENCE["nonlearner"]
@@ -588,9 +670,15 @@ def apply_rule(claim: Claim, result: Result, control_result: Result) -> tuple[Re
         return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE",
                          "detail": {**result.detail, "control_not_caught": f"the check passed, but {why}"}}), \
             EVIDENCE["not_caught"]
+    if gross := gross_control(claim, result, control_result):
+        if (ruled := _loose(claim, result, control_result, gross)) is not None:
+            return ruled
     ruled = _nonlearner_rule(result)
     if ruled.verdict != "PASS":
         return ruled, EVIDENCE["nonlearner"]
+    ruled = _twin_rule(result)
+    if ruled.verdict != "PASS":
+        return ruled, EVIDENCE["twin"]
     return result, EVIDENCE["near_miss" if claim.near_miss else "gross"]
 
 
@@ -601,6 +689,15 @@ def nonlearner_fields(result: dict, claim_learns: bool) -> dict:
             "nonlearner_verdict": nl["verdict"] if nl else "", "nonlearner_caught": bool(nl and nl["caught"]),
             "nonlearner_margin": float(nl["margin"]) if nl else float("nan"),
             "learning_gate": result["detail"].get("learning_gate", {}).get("verdict", "")}
+
+
+def twin_fields(result: dict) -> dict:
+    """The record's top-level account of the mis-tuned twin (from ``result["detail"]``)."""
+    d = result["detail"]
+    tw = d.get("twin")
+    return {"twin": tw["name"] if tw else "", "twin_verdict": tw["verdict"] if tw else "",
+            "twin_caught": bool(tw and tw["caught"]), "twin_margin": float(tw["margin"]) if tw else float("nan"),
+            "twin_blind": str(d.get("twin_blind", ""))}
 
 
 def loose_fields(result: dict) -> dict:
@@ -646,7 +743,7 @@ def record(claim: Claim, result: Result, control_result: Result, *, scenario: st
         "control_margin": margin_of(control_result), "control_margin_unit": control_result.detail.get(
             "margin_unit", "interval widths"), "secondary_results": sec, "history": list(history or []),
         **nonlearner_fields(result.as_dict(), claim.learner_claim), **loose_fields(result.as_dict()),
-        "provenance": current_provenance()}
+        **twin_fields(result.as_dict()), "provenance": current_provenance()}
 
 
 def check_rng(seed: int, *parts) -> np.random.Generator:

@@ -98,11 +98,15 @@ def _nonlearner_counts(rows: pd.DataFrame) -> dict:
     """How many learner claims ran a non-learner control, how many caught it, and how many it passes
     (the non-learner's own check PASS: a PASS there would say nothing about the algorithm)."""
     if "nonlearner" not in rows:
-        return {"learner_claims": 0, "nl_run": 0, "nl_caught": 0, "nl_passes": 0}
+        return {"learner_claims": 0, "nl_run": 0, "nl_caught": 0, "nl_passes": 0, "tw_run": 0, "tw_caught": 0,
+                "tw_blind": 0}
     lc = rows[rows.learner_claim.astype(bool)]
     ran = lc[lc.nonlearner.notna() & (lc.nonlearner.astype(str).str.len() > 0)]
+    tw = lc[lc.twin.notna() & (lc.twin.astype(str).str.len() > 0)] if "twin" in lc else lc.iloc[:0]
+    blind = lc[lc.twin_blind.notna() & (lc.twin_blind.astype(str).str.len() > 0)] if "twin_blind" in lc else lc.iloc[:0]
     return {"learner_claims": len(lc), "nl_run": len(ran), "nl_caught": int(ran.nonlearner_caught.astype(bool).sum()),
-            "nl_passes": int((ran.nonlearner_verdict == "PASS").sum())}
+            "nl_passes": int((ran.nonlearner_verdict == "PASS").sum()), "tw_run": len(tw),
+            "tw_caught": int(tw.twin_caught.astype(bool).sum()) if len(tw) else 0, "tw_blind": len(blind)}
 
 
 def _paper_tables(paths: list[str]) -> list[dict]:

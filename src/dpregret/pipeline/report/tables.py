@@ -6,14 +6,15 @@ import math
 
 import pandas as pd
 
-from dpregret.verdict.core import loose_fields
+from dpregret.verdict.core import loose_fields, twin_fields
 
 COLUMNS = ["claim_id", "paper", "theorem", "kind", "statement", "verdict", "measured", "bound", "ci_low",
            "ci_high", "ci_of", "tolerance", "ci_level", "control", "control_verdict", "control_measured",
            "control_ci_low", "control_ci_high", "control_caught", "control_margin", "control_margin_unit", "evidence",
            "near_miss", "secondary", "secondary_caught", "reason", "history", "scenario", "env", "learner", "applies_to",
            "margin", "decision_distance", "borderline", "learner_claim", "nonlearner", "nonlearner_verdict",
-           "nonlearner_caught", "nonlearner_margin", "learning_gate", "detectable_factor", "worst_case_search"]
+           "nonlearner_caught", "nonlearner_margin", "learning_gate", "twin", "twin_verdict", "twin_caught",
+           "twin_margin", "twin_blind", "detectable_factor", "worst_case_search"]
 
 # A non-learner's own record (the claim decided for the trivial learner, through the door a user's learner
 # takes) is the non-learner control of the paper's claim: it is shown there, not as a claim of its own.
@@ -86,15 +87,16 @@ def undecided_reason(c: dict) -> str:
         gate = d.get("learning_gate")
         why = [str(d[k]) for k in ("not_in_regime",) if k in d]
         if isinstance(gate, dict) and gate.get("verdict") == "FAIL" and "learning_not_shown" not in d:
-            why.append("the learner does not learn on this instance: its learning gate FAILs "
-                       f"({gate.get('detail', {}).get('gate', 'learning gate')}; measured {gate.get('measured', float('nan')):.3g})")
+            # a learner stopped by its learning gate: that is the reason a user needs, before any other
+            return (f"the learner does not learn (learning gate: {gate.get('detail', {}).get('gate', 'learning gate')}; "
+                    f"measured {gate.get('measured', float('nan')):.4g} against {gate.get('bound', float('nan')):.4g})")
         why += [str(d[k]) for k in ("diverged", "fail_not_confirmed", "control_not_caught", "learning_not_shown",
-                                    "nonlearner_passes", "reason") if k in d]
+                                    "nonlearner_passes", "twin_not_caught", "reason") if k in d]
         if not why:
             return "the interval straddles the threshold"
         return why[0] if len(why) == 1 else " ".join(f"{i}. {w};" for i, w in enumerate(why, 1)).rstrip(";")
     for key in ("diverged", "fail_not_confirmed", "control_not_caught", "learning_not_shown", "nonlearner_passes",
-                "reason", "not_in_regime"):
+                "twin_not_caught", "reason", "not_in_regime"):
         if key in d:
             return str(d[key])
     return c.get("evidence", "") if c.get("evidence") == "catches only gross errors" else ""
@@ -138,5 +140,5 @@ def claims_table(paths: list[str]) -> pd.DataFrame:
                                                     ("nonlearner", ""), ("nonlearner_verdict", ""),
                                                     ("nonlearner_caught", False), ("nonlearner_margin", float("nan")),
                                                     ("learning_gate", ""))},
-                     **loose_fields(r)})
+                     **twin_fields(r), **loose_fields(r)})
     return pd.DataFrame(rows, columns=COLUMNS)
