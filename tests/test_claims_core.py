@@ -1,4 +1,4 @@
-"""The generic checks decide PASS, FAIL and INCONCLUSIVE as specified (DESIGN.md)."""
+"""The generic checks decide PASS, FAIL and INCONCLUSIVE as specified (the verdict rule: dpregret.verdict.core)."""
 import math
 import numpy as np
 import pytest

@@ -19,9 +19,26 @@ rule claims_table:
         "../scripts/claims_table.py"
 
 
+rule claim_figures:
+    input:
+        claims="results/claims.csv",
+        details=claim_files(),
+    output:
+        directory("figures/claims"),
+    log:
+        "logs/claim_figures.log",
+    benchmark:
+        "logs/bench/claim_figures.tsv"
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/claim_figures.py"
+
+
 rule report_html:
     input:
         claims="results/claims.csv",
+        claim_figures="figures/claims",
         details=claim_files(),
         figures=figure_files(),
         tables=REPORT_TABLES,

@@ -1,4 +1,4 @@
-"""Reproducible random streams (DESIGN.md, "Randomness and reproducibility").
+"""Reproducible random streams (docs/workflow.md, reproducibility).
 
 Every replicate owns one stream, derived from the root seed and a *stable key*
 (scenario, parameter point, role, replicate index) through

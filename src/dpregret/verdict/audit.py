@@ -1,4 +1,4 @@
-"""Empirical privacy lower bounds (DESIGN.md, "Privacy audits"), white-box.
+"""Empirical privacy lower bounds (docs/claims.md, the privacy audits), white-box.
 
 Recipe (DP-Sniper / Jagielski et al. style): draw outputs of the mechanism on two fixed
 worst-case neighbouring inputs D and D'; score every output by its exact log-likelihood

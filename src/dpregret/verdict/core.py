@@ -106,7 +106,7 @@ GROSS_RATIO = 3.0  # a bound's control caught only with a worst ratio above this
 @dataclass(frozen=True)
 class Claim:
     claim_id: str
-    paper: str  # file in ../shared/papers
+    paper: str  # the paper's key or cite (dpregret.papers.paper resolves it)
     theorem: str
     kind: str  # bound | rate | comparison | privacy | exact
     statement: str
@@ -757,5 +757,9 @@ def evaluate_records(claims_module, scenario: str, params: dict, tables: dict) -
     tol, alpha, rng_for)`` (Ene et al., van der Hoeven): one per claim, bootstrap keyed by claim."""
     alpha, seed = params["alpha"], params["seed"]
     results = claims_module.evaluate(tables, params["p"], params["tolerances"], alpha, lambda cid: check_rng(seed, cid))
+    unknown = sorted(set(results) - set(claims_module.CLAIMS))
+    if unknown:
+        raise KeyError(f"{claims_module.__name__}.evaluate returned claim ids its CLAIMS does not declare: {unknown}; "
+                       f"declared: {sorted(claims_module.CLAIMS)}")
     return [record(claims_module.CLAIMS[cid], res, ctl, scenario=scenario, env=None, ci_level=1 - alpha,
                    history=params["history"].get(cid)) for cid, (res, ctl) in results.items()]

@@ -16,6 +16,7 @@ import pandas as pd
 from dpregret.verdict.core import FAIL_LEVEL, VERDICTS
 from dpregret.papers import ORDER, PAPERS, paper
 from dpregret.pipeline import registry
+from dpregret.pipeline.report.claim_figures import OVERVIEW, file_name
 from dpregret.pipeline.report.figure_map import SCENARIO_PREFIX, figure_for
 from dpregret.pipeline.report.tables import BORDERLINE_WIDTHS, load_claims
 
@@ -25,7 +26,7 @@ th{background:#f3f3f3}.banner{background:#fbeec2;border:2px solid #e0b000;paddin
 img{max-width:100%;border:1px solid #eee}code{background:#f5f5f5;padding:0 .2em}.good{background:#d9f2d9}
 .claim{margin:0 0 1.2em 0;padding:.4em 1em;border-left:4px solid #ccc}.PASS-edge{border-left-color:#4a4}.FAIL-edge{border-left-color:#c44}
 .INCONCLUSIVE-edge{border-left-color:#e0b000}.LOOSE-edge{border-left-color:#4a7cc0}.grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.5em;align-items:start}
-.figs{position:sticky;top:0}.ref{color:#555;font-style:italic}h4{margin:.3em 0}"""
+.figs{position:sticky;top:0}#overview img{border:none}figure.own{margin:.3em 0}.ref{color:#555;font-style:italic}h4{margin:.3em 0}"""
 
 
 def _num(x) -> str:
@@ -46,7 +47,11 @@ VERDICT_RULE = ("A claim is <b>PASS</b> only when its check passes <i>and</i> it
                 "with so much slack that its near-miss control cannot be caught is <b>LOOSE</b>, recorded with its worst "
                 "ratio, the smallest error of the bound these data would detect (the factor c at which the bound x c "
                 "would be caught) and the family of instances searched for its worst case (without that search it "
-                "stays INCONCLUSIVE). The margin of a caught control is the distance of "
+                "stays INCONCLUSIVE, and it is refused when that search reaches the control's factor). A control caught "
+                "only as a gross error (more than 3x the bound) is not a near miss. A learner claim also runs the "
+                "non-learner of its setting and the paper's learner with one realistic tuning mistake (the "
+                "<i>mis-tuned twin</i>) on the same draws through the same check: a PASS whose non-learner or twin "
+                "passes too is INCONCLUSIVE (the instance does not discriminate; blind to tuning). The margin of a caught control is the distance of "
                 "its interval's FAIL-side limit past the threshold, in units of the interval's width (relative to the "
                 "claimed eps for privacy audits).")
 
@@ -146,11 +151,22 @@ def _audits(details: dict) -> list[dict]:
     return out
 
 
-def _figure(path: str) -> dict:
-    return {"name": Path(path).name, "data": base64.b64encode(Path(path).read_bytes()).decode()}
+def _figure(path: str | Path) -> dict:
+    p = Path(path)
+    mime = "image/svg+xml" if p.suffix == ".svg" else "image/png"
+    return {"name": p.name, "data": base64.b64encode(p.read_bytes()).decode(), "mime": mime}
 
 
-def _paper_sections(table: pd.DataFrame, details: dict, figure_paths: list[str]) -> list[dict]:
+def _claim_figure(claim_figures: str | None, claim_id: str) -> dict | None:
+    """The claim's own figure (``claim_figures.file_name``) when the run drew it."""
+    if not claim_figures:
+        return None
+    p = Path(claim_figures) / file_name(claim_id)
+    return _figure(p) if p.exists() else None
+
+
+def _paper_sections(table: pd.DataFrame, details: dict, figure_paths: list[str],
+                    claim_figures: str | None = None) -> list[dict]:
     """Each paper's claims by scenario; within a scenario, each figure with the cards of the
     claims it shows beside it (``figure_map.figure_for``), then the cards without a figure."""
     keys = table.paper.map(lambda x: paper(x).key)
@@ -170,6 +186,7 @@ def _paper_sections(table: pd.DataFrame, details: dict, figure_paths: list[str])
                 d["applies_to"] = getattr(r, "applies_to", "")
                 d["learner"] = getattr(r, "learner", "paper")
                 d["detail_json"] = json.dumps(d["result"]["detail"], indent=1, default=str)
+                d["own_figure"] = _claim_figure(claim_figures, r.claim_id)
                 stem = figure_for(r.claim_id)
                 groups.setdefault(stem if stem in by_stem else None, []).append(d)
             scenarios.append({"name": sc, "groups": [{"figure": _figure(by_stem[s]) if s else None, "claims": c}
@@ -179,7 +196,7 @@ def _paper_sections(table: pd.DataFrame, details: dict, figure_paths: list[str])
 
 
 def context(claims_csv: str, detail_paths: list[str], figure_paths: list[str], meta: dict,
-            tables: list[str] | None = None, mutation: str | None = None) -> dict:
+            tables: list[str] | None = None, mutation: str | None = None, claim_figures: str | None = None) -> dict:
     """Everything the template shows, as plain data."""
     table = pd.read_csv(claims_csv)
     details = {c["claim_id"]: c for c in load_claims(detail_paths)}
@@ -204,7 +221,9 @@ def context(claims_csv: str, detail_paths: list[str], figure_paths: list[str], m
             "false_fail": {"level": FAIL_LEVEL, "claims": len(table), "bound": min(1.0, len(table) * FAIL_LEVEL)},
             "scoreboard": _scoreboard(table, mut), "verdict_rule": VERDICT_RULE, "testing_rule": TESTING_RULE,
             "summary": summary, "paper_tables": _paper_tables(tables or []),
-            "papers": _paper_sections(table, details, figure_paths), "audits": _audits(details), "accountant": acc,
+            "papers": _paper_sections(table, details, figure_paths, claim_figures),
+            "overview": _figure(Path(claim_figures) / OVERVIEW) if claim_figures and (Path(claim_figures) / OVERVIEW).exists()
+            else None, "audits": _audits(details), "accountant": acc,
             "errata": [{**e, "cite": paper(e["paper"]).cite} for e in registry.errata()],
             "references": [PAPERS[k] for k in ORDER], "provenance": meta.get("provenance")}
 
@@ -217,12 +236,12 @@ def _environment() -> jinja2.Environment:
 
 
 def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], meta: dict,
-           tables: list[str] | None = None, mutation: str | None = None) -> str:
+           tables: list[str] | None = None, mutation: str | None = None, claim_figures: str | None = None) -> str:
     return _environment().get_template("report.html.j2").render(
-        context(claims_csv, detail_paths, figure_paths, meta, tables, mutation))
+        context(claims_csv, detail_paths, figure_paths, meta, tables, mutation, claim_figures))
 
 
 def write_report(claims_csv: str, detail_paths: list[str], figure_paths: list[str], out_path: str, meta: dict,
-                 tables: list[str] | None = None, mutation: str | None = None) -> None:
+                 tables: list[str] | None = None, mutation: str | None = None, claim_figures: str | None = None) -> None:
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)
-    Path(out_path).write_text(render(claims_csv, detail_paths, figure_paths, meta, tables, mutation))
+    Path(out_path).write_text(render(claims_csv, detail_paths, figure_paths, meta, tables, mutation, claim_figures))

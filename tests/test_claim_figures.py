@@ -1,0 +1,49 @@
+"""The report's overview figure and each claim's own figure are drawn from the records alone."""
+import json
+
+import numpy as np
+import pandas as pd
+
+from dpregret.pipeline.report.claim_figures import OVERVIEW, distance, file_name, write_claim_figures
+from dpregret.pipeline.report.tables import claims_table
+from dpregret.verdict.core import Claim, Result, check_bound, check_rate, record, with_nonlearner, with_twin
+
+
+def _records(tmp_path):
+    rng = np.random.default_rng(0)
+    x = np.array([100.0, 300.0, 1000.0, 3000.0, 10000.0])
+    good = [np.sqrt(t) * rng.lognormal(0, 0.05, 16) for t in x]
+    lin = [t * rng.lognormal(0, 0.05, 16) for t in x]
+    rate = Claim("Z-rate", "AS17", "Thm 1", "rate", "regret grows as sqrt(T)", "regret", "linear")
+    r = check_rate(x, good, 0.5, 0.1, 0.05, np.random.default_rng(1))
+    ctl = check_rate(x, lin, 0.5, 0.1, 0.05, np.random.default_rng(2))
+    r = with_twin(with_nonlearner(r, "frozen", ctl), "eta x 10", ctl, "step ten times too large")
+    diffs = [rng.normal(-5, 1, 16) for _ in range(3)]
+    bound = Claim("Z-bound", "AS17", "Thm 2", "bound", "regret <= B", "regret", "B / 2")
+    b = check_bound(diffs, [0.5, 0.5, 0.5], 0.05, bounds=[10.0] * 3)
+    bc = check_bound([d + 6 for d in diffs], [1.1] * 3, 0.05, bounds=[5.0] * 3)
+    paths = []
+    for claim, res, c in ((rate, r, ctl), (bound, b, bc)):
+        p = tmp_path / f"{claim.claim_id}.json"
+        p.write_text(json.dumps(record(claim, res, c, scenario="s", env=None, ci_level=0.95), default=float))
+        paths.append(str(p))
+    return paths
+
+
+def test_every_claim_gets_its_figure_and_the_overview_is_drawn(tmp_path):
+    paths = _records(tmp_path)
+    table = claims_table(paths)
+    csv = tmp_path / "claims.csv"
+    table.to_csv(csv, index=False)
+    written = write_claim_figures(str(csv), paths, tmp_path / "figs")
+    assert (tmp_path / "figs" / OVERVIEW).read_text().lstrip().startswith("<?xml")
+    for cid in table.claim_id:
+        png = (tmp_path / "figs" / file_name(cid)).read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(written) == len(table) + 1
+    assert table.set_index("claim_id").loc["Z-rate", "twin_caught"]
+
+
+def test_decision_distance_puts_a_pass_beyond_one_half_and_a_fail_below_minus_one_half():
+    # margin m: the FAIL-side limit past the threshold in widths; PASS iff m < -1, FAIL iff m > 0
+    assert distance(-1.2) > 0.5 and distance(0.3) < -0.5 and -0.5 <= distance(-0.6) <= 0.5
