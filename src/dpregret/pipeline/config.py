@@ -145,6 +145,13 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
     if out["nonlearners"]:  # the trivial learner of every setting through the same door (dpregret.pipeline.nonlearners)
         from dpregret.pipeline.nonlearners import pipeline_learners
         out["learners"].update(pipeline_learners(out["scenarios"]))
+    # a folder may declare its claims' tolerances itself (paper.TOLERANCES); the config's override them
+    folder_tol: dict = {}
+    for sc in list(cfg["scenarios"]) + [n for params in out.get("papers", {}).values() for n in params]:
+        folder = _SCENARIOS[sc].folder if sc in _SCENARIOS else None
+        if folder:
+            folder_tol.update(getattr(importlib.import_module(f"{folder}.paper"), "TOLERANCES", {}))
+    out["tolerances"] = {**folder_tol, **(out["tolerances"] or {})}
     for sc in cfg["scenarios"]:  # the rules across keys a schema cannot say: the folder's validate(scenario, params)
         folder = _SCENARIOS[sc].folder
         mod = importlib.import_module(f"{folder}.paper") if folder else None
