@@ -197,7 +197,7 @@ def test_samples_by_and_paired_gap():
         paired_gap(df, ["T"])
 
 
-# --- run-wide control of false FAILs (claims.core: FAIL_LEVEL) ---------------------------------
+# --- run-wide control of false FAILs (dpregret.verdict.core: FAIL_LEVEL) ---------------------------------
 
 def _recorded(result):
     from dpregret.verdict.core import Claim, Result, apply_rule

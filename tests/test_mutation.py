@@ -184,7 +184,7 @@ class _Margins:
         if id(r) in self.full and self.full[id(r)][0] is r:  # a bound check that kept one point: every point
             r = dataclasses.replace(r, detail=self.full[id(r)][1])
         if fail and "diverged" in r.detail:
-            return np.inf  # a non-finite metric: FAIL whatever the sample (claims.core.fail_if_diverged)
+            return np.inf  # a non-finite metric: FAIL whatever the sample (dpregret.verdict.core.fail_if_diverged)
         if not fail and r.verdict != "FAIL" and not (np.isfinite(r.ci_low) and np.isfinite(r.ci_high)):
             return np.inf  # a check that could not decide (vacuous bound, too few points) cannot FAIL
         if not fail and r.detail.get("violations") == 0:

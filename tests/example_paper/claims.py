@@ -27,7 +27,7 @@ def _bound_check(runs, p, alg, alpha):
 
 
 def evaluate(tables, p, tol, alpha, rng_for):
-    """claim id -> (result, control result), the contract of ``claims.core.evaluate_records``."""
+    """claim id -> (result, control result), the contract of ``dpregret.verdict.core.evaluate_records``."""
     runs = tables["runs"]
     result = with_nonlearner(_bound_check(runs, p, "hedge", alpha), "uniform", _bound_check(runs, p, "uniform", alpha))
     return {"CBL06-thm2.2-bound": (result, _bound_check(runs, p, "hedge_no8", alpha))}

@@ -9,7 +9,7 @@ which library code runs, by one convention:
   learner beside the paper's (``dpregret.core.contract``);
 - check: the claims module's ``check_job(params, tables)`` (:func:`groups`, from the folders'
   ``paper.GROUPS``, for Agarwal-Singh's groups; the folder's ``claims`` for a scenario of the generic rules; one with ``CLAIMS`` and
-  ``evaluate`` alone goes through ``claims.core.evaluate_records``) returns the claims' records and
+  ``evaluate`` alone goes through ``dpregret.verdict.core.evaluate_records``) returns the claims' records and
   any further tables (``{output name: DataFrame}``, written as CSV); ``user`` decides a claim for a
   user's learner (``dpregret.pipeline.api.decide_user_claim``) and draws it; ``nonlearner`` runs a built-in
   non-learner (``dpregret.pipeline.nonlearners``) through a door's every point and claim in one job
@@ -151,7 +151,7 @@ def user_runs(claim: str, run: dict, inputs: dict, tables: dict) -> pd.DataFrame
 def attach_nonlearners(records: list[dict], nonlearners: list[dict]) -> list[dict]:
     """``records`` (a scenario check's) with each non-learner record of ``nonlearners``
     (``<claim>--learner-nonlearner_<setting>``) attached to the paper's record of its claim as its
-    non-learner control (``claims.core.attach_nonlearner_record``).  The door of a claim decides one
+    non-learner control (``dpregret.verdict.core.attach_nonlearner_record``).  The door of a claim decides one
     environment (``UserClaim.env``: e.g. AS17's user claims run on the stochastic sequence), so the
     record ``<claim>--<env>`` gets it; the claim's records of other environments carry
     ``nonlearner_note`` saying why they have none.  A record whose own check already ran a non-learner

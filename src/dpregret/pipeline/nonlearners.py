@@ -14,7 +14,7 @@ so it goes through exactly the door a user's learner takes (``dpregret.check``, 
 command, config key ``learners``): the paper's wrapper around it, on the paper's draws, decided by
 the claim's own check.  The pipeline runs them by config key ``nonlearners`` (default true, as
 learners named :func:`name` ``nonlearner_<setting>``) and attaches each record to the paper's claim
-as its non-learner control (``claims.core.attach_nonlearner_record``; ``dpregret.pipeline.jobs``).
+as its non-learner control (``dpregret.verdict.core.attach_nonlearner_record``; ``dpregret.pipeline.jobs``).
 
 ============== ==================== =========================================================
 setting        learner              plays

@@ -265,7 +265,7 @@ _LIST = [
         "ParameterFree takes the coin outcome c = <g~, z> instead of -<g~, z>, in the class and in the compiled rounds "
         "alike: the KT bettor wins when the loss grows along its direction. The learner diverges (non-finite "
         "suboptimality at C_pf = 1 in 2 of 4 runs at T = 1e4, in 4 of 4 at 3e4); Theorem 11's bound is vacuous at these T, and a "
-        "diverged learner is a FAIL of ZTC-thm11-bound (claims.core's rule for non-finite metrics).",
+        "diverged learner is a FAIL of ZTC-thm11-bound (dpregret.verdict.core's rule for non-finite metrics).",
         ("ZTC-thm11-bound", "ZTC-thm11-gbar"),
         (SourceEdit(f"{KERNEL}.oco:ParameterFree.update", "c = -np.sum(gt * self.z, axis=-1)",
                     "c = np.sum(gt * self.z, axis=-1)"),
