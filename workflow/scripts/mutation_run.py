@@ -4,6 +4,7 @@ import json
 import sys
 
 from dpregret.core import cpu
+from dpregret.pipeline.mutation import cache
 from dpregret.pipeline.mutation.runner import run_all
 
 cpu.require_pinned("the mutation job")  # the same bits on every x86-64 CPU (dpregret.core.cpu)
@@ -19,7 +20,7 @@ def progress(rec):
               flush=True)
 
 
-out = run_all(settings=settings, progress=progress)
-print(f"score {out['caught']}/{out['total']}, missed: {out['missed']}")
+out = cache.result(settings, lambda: run_all(settings=settings, progress=progress))
+print(f"score {out['caught']}/{out['total']}, missed: {out['missed']}; key {out['key']}, {out['source']}")
 with open(sm.output[0], "w") as fh:
     json.dump(out, fh, indent=1, sort_keys=True, default=float)

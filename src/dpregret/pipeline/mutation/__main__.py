@@ -7,7 +7,7 @@ import json
 import sys
 
 from dpregret.pipeline.mutation.registry import MUTANTS
-from dpregret.pipeline.mutation.runner import load_settings, run_all, table
+from dpregret.pipeline.mutation.runner import load_settings, run_all, table, workflow_settings
 
 
 def main(argv=None) -> int:
@@ -16,6 +16,8 @@ def main(argv=None) -> int:
     ap.add_argument("--json", metavar="PATH", help="also write the result as JSON")
     ap.add_argument("--config", metavar="PATH", help="config.yaml (default: the repository's)")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
+    ap.add_argument("--refresh-cache", action="store_true",
+                    help="recompute the whole suite and store it in data/mutation-cache.json under this checkout's key")
     args = ap.parse_args(argv)
     if args.list:
         for m in MUTANTS.values():
@@ -24,6 +26,13 @@ def main(argv=None) -> int:
     unknown = sorted(set(args.only or []) - set(MUTANTS))
     if unknown:
         ap.error(f"unknown mutants {unknown}; known: {sorted(MUTANTS)}")
+    if args.refresh_cache:
+        from dpregret.pipeline.mutation import cache
+
+        settings = workflow_settings(args.config)
+        res = cache.refresh(settings, lambda: run_all(settings=settings))
+        print(f"stored {res['caught']}/{res['total']} under key {cache.key(settings)} in {cache.CACHE}")
+        return 0
     res = run_all(args.only, load_settings(args.config),
                   progress=lambda r: print(f"  {r['name']}: {'caught' if r['caught'] else 'missed'} "
                                            f"({r['seconds']:.1f} s)", file=sys.stderr, flush=True))

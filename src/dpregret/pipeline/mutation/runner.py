@@ -69,6 +69,18 @@ def load_settings(path: str | Path | None = None) -> dict:
             "alpha": round(1 - float(cfg["ci_level"]), 12)}
 
 
+def workflow_settings(path: str | Path | None = None) -> dict:
+    """The settings the workflow's rule mutation_run passes (its ``params``): :func:`load_settings` with the
+    run's effective tolerances (the config's over the folders' ``paper.TOLERANCES``) at the config's preset."""
+    import yaml
+
+    from dpregret.pipeline.config import effective
+
+    with open(path or default_config_path()) as fh:
+        cfg = yaml.safe_load(fh)
+    return {**load_settings(path), "tolerances": effective(cfg)["tolerances"]}
+
+
 def verdict(o: Outcome, alpha: float) -> tuple[str, str]:
     """(recorded verdict, rule used): :func:`record`'s verdict when the control ran, else raw."""
     if o.control is None:
