@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _readme_examples() -> dict[str, str]:
     """The README's own-learner examples, by marker (``own-learner``, ``own-learner-<setting>``)."""
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "README.md").read_text() + (ROOT / "docs" / "your-learner.md").read_text()
     found = dict(re.findall(r"<!-- example: (own-learner[\w-]*) -->\n```python\n(.*?)```", text, re.S))
     assert found, "README has no own-learner example"
     return found
