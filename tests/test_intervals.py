@@ -251,3 +251,18 @@ def test_invalid_input(kwargs, name):
             f(d, alpha, extra_se, **args)
     with pytest.raises(ValueError, match="x"):
         upper_limits(np.ones(5), 0.05)
+
+
+def test_the_one_clopper_pearson_and_t_interval_are_scipys():
+    from scipy import stats
+
+    from dpregret.core.stats import clopper_pearson, t_interval
+
+    for k, n in ((0, 20), (3, 20), (20, 20), (517, 1000)):
+        ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.9, method="exact")
+        lo, hi = clopper_pearson(k, n, 0.05, 0.05)
+        assert np.isclose(lo, ci.low, rtol=1e-9, atol=1e-12) and np.isclose(hi, ci.high, rtol=1e-9, atol=1e-12)
+    x = np.random.default_rng(3).normal(2.0, 1.0, 30)
+    m, lo, hi = t_interval(x, 0.05)
+    se = x.std(ddof=1) / np.sqrt(x.size)
+    assert np.allclose((lo, hi), stats.t.interval(0.95, 29, loc=x.mean(), scale=se)) and m == x.mean()

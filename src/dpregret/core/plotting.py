@@ -50,12 +50,9 @@ plt = _Pyplot()
 def mean_ci(values: pd.Series, alpha: float) -> tuple[float, float, float]:
     """(mean, lower, upper) of ``values``: the two-sided ``1 - alpha`` t interval of the mean (a
     single value: its own interval)."""
-    from scipy import stats
+    from dpregret.core.stats import t_interval
 
-    v = values.to_numpy(dtype=float)
-    m = v.mean()
-    h = stats.t.ppf(1 - alpha / 2, v.size - 1) * v.std(ddof=1) / np.sqrt(v.size) if v.size > 1 else 0.0
-    return m, m - h, m + h
+    return t_interval(values.to_numpy(dtype=float), alpha)
 
 
 def band(ax, x, stats_rows, **kw):

@@ -28,6 +28,7 @@ import scipy  # scipy.stats loads on first use
 from scipy import special
 
 from dpregret.core import _validate as V
+from dpregret.core.stats import clopper_pearson as _cp
 
 SCORE_DECIMALS = 9
 MAX_THRESHOLDS = 256
@@ -35,12 +36,9 @@ _CP_BATCH = 32  # candidates per Clopper-Pearson evaluation in _best_threshold (
 
 
 def clopper_pearson(k, n, alpha_lo: float, alpha_hi: float):
-    """One-sided Clopper-Pearson limits: (lower at level 1-alpha_lo, upper at 1-alpha_hi)."""
-    k = np.asarray(k, dtype=float)
-    n = V.integer("n", n)
-    lo = np.where(k > 0, scipy.stats.beta.ppf(alpha_lo, k, n - k + 1), 0.0)
-    hi = np.where(k < n, scipy.stats.beta.ppf(1 - alpha_hi, k + 1, n - k), 1.0)
-    return lo, hi
+    """One-sided Clopper-Pearson limits: (lower at level 1-alpha_lo, upper at 1-alpha_hi)
+    (:func:`dpregret.core.stats.clopper_pearson`, with ``n`` validated)."""
+    return _cp(k, V.integer("n", n), alpha_lo, alpha_hi)
 
 
 @dataclass

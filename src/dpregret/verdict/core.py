@@ -93,6 +93,7 @@ from scipy import special
 
 from dpregret.core import _validate as V
 from dpregret.core.provenance import current as current_provenance
+from dpregret.core.stats import clopper_pearson, t_interval
 from dpregret.verdict.intervals import METHOD as INTERVAL_METHOD
 from dpregret.verdict.intervals import confidence_limits
 
@@ -435,8 +436,7 @@ def check_comparison(diff: np.ndarray, alpha: float, margin: float = 0.0) -> Res
     if d.size < 2:
         raise ValueError("diff needs at least 2 paired replicates")
     se = d.std(ddof=1) / np.sqrt(d.size)
-    h = scipy.stats.t.ppf(1 - alpha / 2, d.size - 1) * se
-    lo, hi = d.mean() - h, d.mean() + h
+    _, lo, hi = t_interval(d, alpha)
     verdict = "PASS" if hi < -margin else ("FAIL" if lo > -margin else "INCONCLUSIVE")
     confirm = confirm_by_se(float(d.mean()), se, -margin, "above", df=d.size - 1) if verdict == "FAIL" else {}
     return Result(verdict, float(d.mean()), -margin, float(lo), float(hi), margin,
@@ -455,12 +455,11 @@ def check_coverage(inside, delta: float, alpha: float) -> Result:
     if inside.size < 1:
         raise ValueError("inside must hold at least one run")
     n, v = int(inside.size), int(inside.size - inside.sum())
-    hi = float(scipy.stats.beta.ppf(1 - alpha, v + 1, n - v)) if v < n else 1.0
-    lo = float(scipy.stats.beta.ppf(alpha, v, n - v + 1)) if v > 0 else 0.0
+    lo, hi = (float(x) for x in clopper_pearson(v, n, alpha, alpha))
     verdict = "PASS" if hi <= delta else ("FAIL" if lo > delta else "INCONCLUSIVE")
     confirm = {}
     if verdict == "FAIL":
-        run_lo = float(scipy.stats.beta.ppf(FAIL_LEVEL, v, n - v + 1))
+        run_lo = float(clopper_pearson(v, n, FAIL_LEVEL, FAIL_LEVEL)[0])
         confirm = fail_confirmation(run_lo > delta, f"Clopper-Pearson lower limit at level {FAIL_LEVEL:g}: "
                                                     f"{run_lo:.4g} (> {delta:g} confirms)")
     return Result(verdict, v / n, delta, lo, hi, 0.0,
@@ -477,8 +476,9 @@ def coverage_detectable_factor(ratios, delta: float, alpha: float) -> tuple[floa
     largest ratio as ``detail["worst_ratio"]`` (:func:`_loose`)."""
     r = np.sort(np.asarray(ratios, dtype=float).ravel())[::-1]
     n = r.size
+    lows = clopper_pearson(np.arange(1, n + 1), n, alpha, alpha)[0]
     for k in range(1, n + 1):
-        if float(scipy.stats.beta.ppf(alpha, k, n - k + 1)) > delta:
+        if float(lows[k - 1]) > delta:
             return float(r[k - 1]), k
     return float("nan"), 0
 
