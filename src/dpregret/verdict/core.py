@@ -354,9 +354,9 @@ def not_in_regime(result: Result, why: str, numbers: dict) -> Result:
     regime where the paper's term dominates: ``why`` says so in words, ``numbers`` holds the
     measured quantities that show it (e.g. the privacy cost's share of the regret).  A check
     outside its regime is never a PASS (README, "testing rule")."""
-    return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE",
-                     "detail": {**result.detail, "not_in_regime": f"not in the regime at feasible horizons: {why}",
-                                "regime_numbers": numbers, "verdict_in_window": result.verdict}})
+    return replace(result, verdict="INCONCLUSIVE",
+                   detail={**result.detail, "not_in_regime": f"not in the regime at feasible horizons: {why}",
+                           "regime_numbers": numbers, "verdict_in_window": result.verdict})
 
 
 def fit_slope(x: np.ndarray, y: np.ndarray) -> float:
@@ -520,7 +520,7 @@ def with_nonlearner(result: Result, name: str, nonlearner: Result) -> Result:
     a learning gate, the non-learner's result on that gate."""
     nl = {"name": name, **nonlearner.as_dict(), "caught": caught_raw(nonlearner.verdict, nonlearner.detail),
           "margin": margin_of(nonlearner)}
-    return Result(**{**result.as_dict(), "detail": {**result.detail, "nonlearner": nl}})
+    return replace(result, detail={**result.detail, "nonlearner": nl})
 
 
 def with_learning_gate(result: Result, gate: Result) -> Result:
@@ -528,8 +528,7 @@ def with_learning_gate(result: Result, gate: Result) -> Result:
     the same run attached: ``gate`` PASS when the learner's own regret shows learning (e.g. its
     non-private regret slope <= 0.75 and R_T <= half the non-learner's).  The verdict rule keeps a
     PASS only when the gate passes."""
-    return Result(**{**result.as_dict(), "detail": {**result.detail, "learning_gate": {**gate.as_dict(),
-                                                                                       "margin": margin_of(gate)}}})
+    return replace(result, detail={**result.detail, "learning_gate": {**gate.as_dict(), "margin": margin_of(gate)}})
 
 
 def with_twin(result: Result, name: str, twin: Result, why: str) -> Result:
@@ -577,11 +576,11 @@ def _nonlearner_rule(result: Result) -> Result:
     gate, nl = d.get("learning_gate"), d.get("nonlearner")
     if gate is not None and gate["verdict"] != "PASS":
         why = f"{_gate_reason(gate)}, so a cost or gap near 0 says nothing"
-        return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE", "detail": {**d, "learning_not_shown": why}})
+        return replace(result, verdict="INCONCLUSIVE", detail={**d, "learning_not_shown": why})
     if nl is not None and not nl["caught"]:
         why = (f"the non-learner ({nl['name']}) is not caught (its verdict {nl['verdict']}, measured "
                f"{nl['measured']:.4g}): the instance does not discriminate a learner from one that does not learn")
-        return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE", "detail": {**d, "nonlearner_passes": why}})
+        return replace(result, verdict="INCONCLUSIVE", detail={**d, "nonlearner_passes": why})
     return result
 
 
@@ -641,12 +640,11 @@ def _loose(claim: Claim, result: Result, control_result: Result, why: str) -> tu
     else:
         refused = None
     if refused is not None:
-        return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE", "detail": {
-            **d, "loose_refused": refused, "control_not_caught": f"the check passed, but {why}"}}), \
-            EVIDENCE["not_caught"]
-    loose = Result(**{**result.as_dict(), "verdict": "LOOSE", "detail": {**d, "loose": (
+        return replace(result, verdict="INCONCLUSIVE", detail={
+            **d, "loose_refused": refused, "control_not_caught": f"the check passed, but {why}"}), EVIDENCE["not_caught"]
+    loose = replace(result, verdict="LOOSE", detail={**d, "loose": (
         f"loose: {numbers}; {why} (control measured {control_result.measured:.3g}); "
-        f"worst case searched over: {search}")}})
+        f"worst case searched over: {search}")})
     ruled = _nonlearner_rule(loose)
     if ruled.verdict != "LOOSE":
         return ruled, EVIDENCE["nonlearner"]
@@ -656,9 +654,9 @@ def _loose(claim: Claim, result: Result, control_result: Result, why: str) -> tu
 def apply_rule(claim: Claim, result: Result, control_result: Result) -> tuple[Result, str]:
     """The verdict rule (module docstring): returns the recorded result and its evidence."""
     if result.verdict == "FAIL" and result.detail.get("fail_confirmed") is False:
-        return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE", "detail": {
+        return replace(result, verdict="INCONCLUSIVE", detail={
             **result.detail, "fail_not_confirmed": "flagged at the claim's level, but not confirmed at the run-wide "
-            f"level {FAIL_LEVEL:g} ({result.detail.get('fail_confirmation', '')}): not reported as FAIL"}}), EVIDENCE["none"]
+            f"level {FAIL_LEVEL:g} ({result.detail.get('fail_confirmation', '')}): not reported as FAIL"}), EVIDENCE["none"]
     if result.verdict != "PASS":
         return result, EVIDENCE["none"]
     if not control_caught(control_result):
@@ -667,9 +665,8 @@ def apply_rule(claim: Claim, result: Result, control_result: Result) -> tuple[Re
                     "on this grid the check cannot tell the claim from its near miss")
         if (ruled := _loose(claim, result, control_result, why)) is not None:
             return ruled
-        return Result(**{**result.as_dict(), "verdict": "INCONCLUSIVE",
-                         "detail": {**result.detail, "control_not_caught": f"the check passed, but {why}"}}), \
-            EVIDENCE["not_caught"]
+        return replace(result, verdict="INCONCLUSIVE",
+                       detail={**result.detail, "control_not_caught": f"the check passed, but {why}"}), EVIDENCE["not_caught"]
     if gross := gross_control(claim, result, control_result):
         if (ruled := _loose(claim, result, control_result, gross)) is not None:
             return ruled
