@@ -84,13 +84,11 @@ def overview_figure(table: pd.DataFrame, path: str | Path) -> None:
         idx = np.flatnonzero(keys == k)
         bx.text(1.01, (y[idx].max() + y[idx].min()) / 2, paper(k).cite if hasattr(paper(k), "cite") else k,
                 transform=bx.get_yaxis_transform(), rotation=-90, va="center", fontsize=8)
-    ax.set_xlabel("decision distance: (threshold - interval centre) / width\n"
-                  "> 1/2: interval on the PASS side; < -1/2: on the FAIL side; x: not in widths", fontsize=8)
-    bx.set_xlabel("controls' margin past the threshold (widths; > 0 caught)\n"
-                  "square: primary control, triangle: non-learner, diamond: mis-tuned twin; filled = caught",
-                  fontsize=8)
+    ax.set_xlabel("decision distance, interval widths (> 1/2 PASS side, < -1/2 FAIL side)", fontsize=8)
+    bx.set_xlabel("controls' margin, widths (> 0 caught)", fontsize=8)
     handles = [plt.Line2D([], [], color=c, lw=3, label=v) for v, c in COLOURS.items()]
-    ax.legend(handles=handles, loc="upper left", fontsize=7, ncol=4, bbox_to_anchor=(0, 1.0 + 1.0 / (n + 8)))
+    handles += [plt.Line2D([], [], ls="", marker=mk, mfc="k", mec="k", label=lab) for _, lab, mk in CONTROLS]
+    ax.legend(handles=handles, loc="lower left", fontsize=7, ncol=7, bbox_to_anchor=(0, 1.0), frameon=False)
     fig.savefig(path, bbox_inches="tight")
     plt.close(fig)
 
@@ -123,7 +121,7 @@ def _others(rec: dict) -> list[tuple[str, dict, str]]:
     out = [("primary control", rec.get("control_result") or {}, "s")]
     for key, label, mk in (("nonlearner", "non-learner", "^"), ("twin", "mis-tuned twin", "D")):
         if isinstance(d.get(key), dict):
-            out.append((f"{label} ({d[key].get('name', '')})", d[key], mk))
+            out.append((f"{label} ({str(d[key].get('name', ''))[:28]})", d[key], mk))
     return out
 
 
@@ -152,6 +150,10 @@ def _ladder(ax, rec: dict) -> None:
             ax.plot(m, yi, mk, color="k", ms=4)
     if _finite(thr):
         ax.axvline(thr, color="k", ls="--", lw=1)
+    if diff:  # differences to the bound span orders of magnitude between the claim and a non-learner
+        ax.set_xscale("symlog", linthresh=max(1e-9, min((abs(r.get("ci_high", 0) - r.get("ci_low", 0))
+                                                        for _, r, _ in rows if _finite(r.get("ci_low"))
+                                                        and _finite(r.get("ci_high"))), default=1.0)))
     ax.set_yticks(range(len(rows)), [f"{lab}: {r.get('verdict', '')}" for lab, r, _ in rows][::-1], fontsize=7)
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.tick_params(axis="x", labelsize=7)
