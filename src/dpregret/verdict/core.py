@@ -263,6 +263,26 @@ def detectable_factor(d: np.ndarray, mean_bound: float, alpha: float, bound_se: 
     return float(scipy.optimize.brentq(f, 0.0, hi, xtol=1e-9, rtol=1e-9))
 
 
+def _without_vacuous(diffs, ratios, alpha, bound_se, labels, vacuous, bounds) -> Result:
+    """:func:`check_bound` on the points where the bound is not vacuous (INCONCLUSIVE when none is left)."""
+    if len(vacuous) != len(diffs):
+        raise ValueError(f"vacuous has {len(vacuous)} entries but diffs has {len(diffs)}")
+    keep = [i for i, v in enumerate(vacuous) if not v]
+    gone = [labels[i] for i, v in enumerate(vacuous) if v]
+    if not keep:
+        return Result("INCONCLUSIVE", float(max(ratios)), 1.0, float("nan"), float("nan"), 0.0,
+                      {"reason": "the bound is vacuous (at or above the trivial maximum) at every grid point",
+                       "vacuous_points": gone, "margin": float("nan"), "ci_of": "none (vacuous)",
+                       "detectable_factor": float("nan")})
+    if bounds is not None and len(bounds) != len(diffs):
+        raise ValueError(f"bounds has {len(bounds)} entries but diffs has {len(diffs)}")
+    sub = check_bound([diffs[i] for i in keep], [ratios[i] for i in keep], alpha,
+                      [bound_se[i] for i in keep] if bound_se else None, [labels[i] for i in keep],
+                      bounds=[bounds[i] for i in keep] if bounds is not None else None)
+    sub.detail["vacuous_points"] = gone
+    return sub
+
+
 def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
                 bound_se: list[float] | None = None, labels: list | None = None,
                 vacuous: list[bool] | None = None, bounds: list[float] | None = None) -> Result:
@@ -282,22 +302,7 @@ def check_bound(diffs: list[np.ndarray], ratios: list[float], alpha: float,
         raise ValueError("diffs must hold at least one grid point")
     labels = list(labels) if labels is not None else list(range(len(diffs)))
     if vacuous is not None and any(vacuous):
-        if len(vacuous) != len(diffs):
-            raise ValueError(f"vacuous has {len(vacuous)} entries but diffs has {len(diffs)}")
-        keep = [i for i, v in enumerate(vacuous) if not v]
-        gone = [labels[i] for i, v in enumerate(vacuous) if v]
-        if not keep:
-            return Result("INCONCLUSIVE", float(max(ratios)), 1.0, float("nan"), float("nan"), 0.0,
-                          {"reason": "the bound is vacuous (at or above the trivial maximum) at every grid point",
-                           "vacuous_points": gone, "margin": float("nan"), "ci_of": "none (vacuous)",
-                           "detectable_factor": float("nan")})
-        if bounds is not None and len(bounds) != len(diffs):
-            raise ValueError(f"bounds has {len(bounds)} entries but diffs has {len(diffs)}")
-        sub = check_bound([diffs[i] for i in keep], [ratios[i] for i in keep], alpha,
-                          [bound_se[i] for i in keep] if bound_se else None, [labels[i] for i in keep],
-                          bounds=[bounds[i] for i in keep] if bounds is not None else None)
-        sub.detail["vacuous_points"] = gone
-        return sub
+        return _without_vacuous(diffs, ratios, alpha, bound_se, labels, vacuous, bounds)
     m = len(diffs)
     if (bad := fail_if_diverged("metric - bound", diffs, labels)) is not None:
         return bad
