@@ -66,6 +66,16 @@ ALGORITHM1_UPDATE = [
         edits=(("dpregret.papers.env21.learners:algorithm1_parameters", "return D * math.sqrt(n) / T**0.25",
                 "return D * math.sqrt(n) * T**0.25"),),
     ),
+    dict(
+        name="env-eta-T-exponent-one", paper="ENV21", category="learner",
+        doc="algorithm1_parameters sets eta = D / (T n^(1/2) L) instead of D / (T^(3/4) n^(1/2) L): the step's exponent "
+            "in T one notch off (the 1/T step of a method tuned per step, not per batch of T^(1/2) steps). The learning "
+            "transient D / (eta L) grows as T: the learning regret (regret minus the oracle at v_1's T L zeta) grows "
+            "almost linearly.",
+        targets=("ENV-lemma3.1-rate-T",),
+        edits=(("dpregret.papers.env21.learners:algorithm1_parameters", "D / (T**0.75 * math.sqrt(n) * L)",
+                "D / (T * math.sqrt(n) * L)"),),
+    ),
 ]
 
 # NOISYOCO (Algorithm 2, Lemma 4.1): its step and the mirror step's sign
@@ -95,7 +105,7 @@ MUTANTS = ALGORITHM1_LOGIC + ALGORITHM1_UPDATE + NOISYOCO
 # whose noise is another learner's names that learner under "noise"); the registry's COVERAGE collects them.
 COVERAGE = {
     "ENV21 PRIVATEBANDIT with Frank-Wolfe": {
-        "update": ("env-line14-printed-sign", "env-zeta-grows-with-T", "env-fw-no-line-search",
+        "update": ("env-line14-printed-sign", "env-zeta-grows-with-T", "env-fw-no-line-search", "env-eta-T-exponent-one",
                    "env-lmo-argmax", "env-learner-reads-exact-sums"),
         "too much noise": ("env-lambda-batches-as-steps", "env-gaussian-sigma-T-power"),
         "too little noise": ("env-lambda-missing-log",)},
