@@ -138,7 +138,9 @@ CLAIMS = {
         "(ENV-lemma5.2-rate-eps: linear in 1/eps, i.e. in mu, at fixed n) and eta(n) mu(n) = eta sqrt(2n) lambda(n) "
         "is deterministic and proportional to n: the gap is O(n) on every instance, and a control with "
         "lambda x n^(1/2) has gap Theta(n^(3/2)), the stated exponent (review: gap ratio 4.37 ~ sqrt(16) at "
-        "n = 16, T = 2e5, on the earlier instance). Tested: the O(n)." + GAP_REGIME,
+        "n = 16, T = 2e5, on the earlier instance). Tested: the O(n); the stated n^(3/2) is checked beside it by the same "
+        "rate check on the same points (detail.stated_n_3_2), and detail.finding gives the spread of gap / (eta mu) over "
+        "the grid (on this instance it is not constant, so the restatement's premise is measured, not assumed)." + GAP_REGIME,
         "private minus non-private regret vs n at T_n",
         "lambda x n^(1/2) (the batch's l1 norm bounded by n M instead of n^(1/2) M): gap ~ n^(3/2) in the linear "
         "response"),
