@@ -31,49 +31,6 @@ SIMPLEX, L1BALL, TREE = 0, 1, 2  # TREE: spanning-tree polytope, Prim's algorith
 
 
 @njit(cache=True, fastmath=_FM)
-def _lmo(kind, rho, grad, vert, n, edge_index, key, parent, done, Vn):
-    """One LMO answer into ``vert`` (the vertex minimising <grad, v>): simplex, l1 ball, or Prim's spanning tree
-    from node 0 (``key``, ``parent``, ``done``: its work arrays)."""
-    for j in range(n):
-        vert[j] = 0.0
-    if kind == SIMPLEX:
-        i, best = 0, np.inf
-        for j in range(n):
-            if grad[j] < best:
-                best, i = grad[j], j
-        vert[i] = 1.0
-    elif kind == L1BALL:
-        i, best = 0, -1.0
-        for j in range(n):
-            a = abs(grad[j])
-            if a > best:
-                best, i = a, j
-        vert[i] = -rho if grad[i] > 0 else rho
-    else:  # Prim from node 0 on the weights grad
-        for v in range(Vn):
-            done[v] = v == 0
-            parent[v] = 0
-            e = edge_index[0, v]
-            key[v] = grad[e] if (e >= 0 and v != 0) else np.inf
-        for _ in range(Vn - 1):
-            jn, best = 0, np.inf
-            for v in range(Vn):
-                if key[v] < best:
-                    best, jn = key[v], v
-            vert[edge_index[parent[jn], jn]] = 1.0
-            done[jn] = True
-            for v in range(Vn):
-                e = edge_index[jn, v]
-                wv = grad[e] if e >= 0 else np.inf
-                if wv < key[v] and not done[v]:
-                    key[v] = wv
-                    parent[v] = jn
-            for v in range(Vn):
-                if done[v]:
-                    key[v] = np.inf
-
-
-@njit(cache=True, fastmath=_FM)
 def fw_round(kind: int, rho: float, play: np.ndarray, QU: np.ndarray, UC: np.ndarray, zeta: float, coef: float,
              L: float, centres: np.ndarray, piece: np.ndarray, lin: np.ndarray, z: np.ndarray, g: np.ndarray,
              cum: np.ndarray, step_cp: np.ndarray, out: np.ndarray, vals: np.ndarray, Y: np.ndarray,
@@ -131,7 +88,43 @@ def fw_round(kind: int, rho: float, play: np.ndarray, QU: np.ndarray, UC: np.nda
                 grad[j] = z[b, j] + lin[b, j]
             for _rep in range(repeats):  # the oracle answered `repeats` times (the same vertex), each counted
                 calls[b] += 1
-                _lmo(kind, rho, grad, vert, n, edge_index, key, parent, done, Vn)
+                for j in range(n):
+                    vert[j] = 0.0
+                if kind == SIMPLEX:
+                    i, best = 0, np.inf
+                    for j in range(n):
+                        if grad[j] < best:
+                            best, i = grad[j], j
+                    vert[i] = 1.0
+                elif kind == L1BALL:
+                    i, best = 0, -1.0
+                    for j in range(n):
+                        a = abs(grad[j])
+                        if a > best:
+                            best, i = a, j
+                    vert[i] = -rho if grad[i] > 0 else rho
+                else:  # Prim from node 0 on the weights grad
+                    for v in range(Vn):
+                        done[v] = v == 0
+                        parent[v] = 0
+                        e = edge_index[0, v]
+                        key[v] = grad[e] if (e >= 0 and v != 0) else np.inf
+                    for _ in range(Vn - 1):
+                        jn, best = 0, np.inf
+                        for v in range(Vn):
+                            if key[v] < best:
+                                best, jn = key[v], v
+                        vert[edge_index[parent[jn], jn]] = 1.0
+                        done[jn] = True
+                        for v in range(Vn):
+                            e = edge_index[jn, v]
+                            wv = grad[e] if e >= 0 else np.inf
+                            if wv < key[v] and not done[v]:
+                                key[v] = wv
+                                parent[v] = jn
+                        for v in range(Vn):
+                            if done[v]:
+                                key[v] = np.inf
             den = 0.0
             num = 0.0
             for j in range(n):
