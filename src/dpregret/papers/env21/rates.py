@@ -65,16 +65,22 @@ LEARNING_METRIC = ("regret minus the regret of the oracle frozen at the loss's m
                    "the rate is that of learning (and of privacy)")
 
 
+def paper_zeta(T: int, d: int, D: float) -> float:
+    """Algorithm 1, line 1's smoothing radius ``zeta = D n^(1/2) / T^(1/4)``, written out here rather than taken
+    from ``learners.algorithm1_parameters``: the reference of the learning regret (the oracle at v_1 queried at
+    this radius) must not move with the learner's code (a learner with the wrong zeta pays the difference)."""
+    return D * float(d) ** 0.5 / float(T) ** 0.25
+
+
 def learning_regret(df: pd.DataFrame) -> pd.DataFrame:
     """``df`` with the column ``learning_regret`` = regret - oracle_regret (:data:`LEARNING_METRIC`); rows
     without an ``oracle_regret`` (NaN) get ``T L zeta_1``, the oracle's exact regret on ``rate_losses``."""
-    from dpregret.papers.env21.learners import algorithm1_parameters
     orc = df["oracle_regret"].to_numpy(dtype=float) if "oracle_regret" in df else np.full(len(df), np.nan)
     miss = ~np.isfinite(orc)
     if miss.any():
         sub = df[miss]
         orc = orc.copy()
-        orc[miss] = [T * L * algorithm1_parameters(int(T), int(d), L, D)[0]
+        orc[miss] = [T * L * paper_zeta(int(T), int(d), D)
                      for T, d, L, D in zip(sub["T"], sub["dim"], sub["L"], sub["D"])]
     return df.assign(**{LEARNING: df["regret"].to_numpy(dtype=float) - orc})
 

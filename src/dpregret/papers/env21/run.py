@@ -22,7 +22,7 @@ from dpregret.papers.env21.bounds import (
     bound_cor_c5, bound_lemma3_1, bound_lemma5_2, bound_lemma5_5, bound_lemma_c2,
 )
 from dpregret.core.rng import ReplicateStreams, RowStreams, stable_key
-from dpregret.papers.env21.rates import rate_T_algs
+from dpregret.papers.env21.rates import paper_zeta, rate_T_algs
 
 
 # ------------------------------------------------------------------------------ streams
@@ -51,7 +51,7 @@ def run_variants(domain, losses, variants, reps, seed, key, *, eta=None, zeta=No
                           eta=eta, zeta=zeta, record_rounds=record, noise_rng=nz, printed_line14_sign=printed,
                           monitor=monitor, engine=engine, nonlearner=nonlearner,
                           oracle_point=losses.centres[0] if oracle else None,
-                          oracle_zeta=algorithm1_parameters(losses.T, domain.dim, losses.L, domain.D)[0] if oracle else None)
+                          oracle_zeta=paper_zeta(losses.T, domain.dim, domain.D) if oracle else None)
 
 
 NONLEARNER = "frozen"  # the rows of the learner frozen at the domain's centre (the trivial learner of the setting)
@@ -363,7 +363,7 @@ def learner_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float,
         df["eta"], df["c5_bound"] = np.nan, np.nan  # the step is the learner's: Corollary C.5 does not apply
         # the oracle at v_1 on these directions at Algorithm 1's zeta: on f_t = L ||x - v_1|| it pays exactly
         # L zeta per query (||Q u_t|| = 1), T L zeta in all (run_variants(..., oracle=True) for the paper's rows)
-        df["oracle_regret"] = T * L * algorithm1_parameters(T, dom.dim, L, dom.D)[0]
+        df["oracle_regret"] = T * L * paper_zeta(T, dom.dim, dom.D)
         # (the learner's G is sqrt(c2_bound): no column of its own, so the paper's rows keep their columns)
         frames.append(df)
     df = pd.concat(frames, ignore_index=True)
