@@ -73,9 +73,14 @@ def test_jit_engine_refuses_what_it_does_not_compile():
     u = ReplicateStreams(1, stable_key("jit-test", "tree"), range(2))
     with pytest.raises(ValueError, match="engine='jit' is not available"):
         private_bandit(dom, stationary_distance(dom, 50), u, engine="jit")
-    two = two_call_domain(Simplex(3))  # a subclass changes the oracle: numpy only
+    class OwnOracle(Simplex):  # a subclass may change the oracle: numpy only (the two-call control is compiled)
+        def lmo(self, c):
+            return Simplex.lmo(self, c)
+    own = OwnOracle(3)
     with pytest.raises(ValueError, match="engine='jit' is not available"):
-        private_bandit(two, stationary_distance(two, 50), u, engine="jit")
+        private_bandit(own, stationary_distance(own, 50), u, engine="jit")
+    two = two_call_domain(Simplex(3))  # the two-call control: compiled, the kernel answers twice and counts both
+    assert private_bandit(two, stationary_distance(two, 50), u, engine="jit").oracle_calls == 100
     sx = Simplex(3)
     with pytest.raises(ValueError, match="engine must be one of"):
         private_bandit(sx, stationary_distance(sx, 50), u, engine="cuda")

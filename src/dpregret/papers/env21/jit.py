@@ -34,7 +34,7 @@ SIMPLEX, L1BALL, TREE = 0, 1, 2  # TREE: spanning-tree polytope, Prim's algorith
 def fw_round(kind: int, rho: float, play: np.ndarray, QU: np.ndarray, UC: np.ndarray, zeta: float, coef: float,
              L: float, centres: np.ndarray, piece: np.ndarray, lin: np.ndarray, z: np.ndarray, g: np.ndarray,
              cum: np.ndarray, step_cp: np.ndarray, out: np.ndarray, vals: np.ndarray, Y: np.ndarray,
-             fw: bool, edge_index: np.ndarray) -> None:
+             fw: bool, edge_index: np.ndarray, calls: np.ndarray, repeats: int) -> None:
     """One round in place.
 
     ``play`` (B, n) the point played this round; ``QU`` (Rb, nb, n) the ambient directions
@@ -47,6 +47,9 @@ def fw_round(kind: int, rho: float, play: np.ndarray, QU: np.ndarray, UC: np.nda
     record_queries).  ``fw=False`` skips the Frank-Wolfe iterations.  ``edge_index`` (V, V) (TREE
     only; -1 off the edges) maps a node pair to its coordinate: the LMO is Prim's algorithm from
     node 0 with the ties of ``SpanningTreePolytope._lmo_prim`` (first minimum, strict improvement).
+    ``calls`` (B,) int64 counts the LMO invocations of each row (one per Frank-Wolfe iteration, times
+    ``repeats``: the oracle is answered ``repeats`` times per iteration, the same vertex each time;
+    ``repeats = 2`` is the two-call control of ``ENV-oracle-calls``).
     """
     B, n = z.shape
     Rb, nb = QU.shape[0], QU.shape[1]
@@ -83,43 +86,45 @@ def fw_round(kind: int, rho: float, play: np.ndarray, QU: np.ndarray, UC: np.nda
             # one Frank-Wolfe iteration: v = LMO(grad), gamma = clip(<grad, z - v> / ||z - v||^2, 0, 1)
             for j in range(n):
                 grad[j] = z[b, j] + lin[b, j]
-            for j in range(n):
-                vert[j] = 0.0
-            if kind == SIMPLEX:
-                i, best = 0, np.inf
+            for _rep in range(repeats):  # the oracle answered `repeats` times (the same vertex), each counted
+                calls[b] += 1
                 for j in range(n):
-                    if grad[j] < best:
-                        best, i = grad[j], j
-                vert[i] = 1.0
-            elif kind == L1BALL:
-                i, best = 0, -1.0
-                for j in range(n):
-                    a = abs(grad[j])
-                    if a > best:
-                        best, i = a, j
-                vert[i] = -rho if grad[i] > 0 else rho
-            else:  # Prim from node 0 on the weights grad
-                for v in range(Vn):
-                    done[v] = v == 0
-                    parent[v] = 0
-                    e = edge_index[0, v]
-                    key[v] = grad[e] if (e >= 0 and v != 0) else np.inf
-                for _ in range(Vn - 1):
-                    jn, best = 0, np.inf
+                    vert[j] = 0.0
+                if kind == SIMPLEX:
+                    i, best = 0, np.inf
+                    for j in range(n):
+                        if grad[j] < best:
+                            best, i = grad[j], j
+                    vert[i] = 1.0
+                elif kind == L1BALL:
+                    i, best = 0, -1.0
+                    for j in range(n):
+                        a = abs(grad[j])
+                        if a > best:
+                            best, i = a, j
+                    vert[i] = -rho if grad[i] > 0 else rho
+                else:  # Prim from node 0 on the weights grad
                     for v in range(Vn):
-                        if key[v] < best:
-                            best, jn = key[v], v
-                    vert[edge_index[parent[jn], jn]] = 1.0
-                    done[jn] = True
-                    for v in range(Vn):
-                        e = edge_index[jn, v]
-                        wv = grad[e] if e >= 0 else np.inf
-                        if wv < key[v] and not done[v]:
-                            key[v] = wv
-                            parent[v] = jn
-                    for v in range(Vn):
-                        if done[v]:
-                            key[v] = np.inf
+                        done[v] = v == 0
+                        parent[v] = 0
+                        e = edge_index[0, v]
+                        key[v] = grad[e] if (e >= 0 and v != 0) else np.inf
+                    for _ in range(Vn - 1):
+                        jn, best = 0, np.inf
+                        for v in range(Vn):
+                            if key[v] < best:
+                                best, jn = key[v], v
+                        vert[edge_index[parent[jn], jn]] = 1.0
+                        done[jn] = True
+                        for v in range(Vn):
+                            e = edge_index[jn, v]
+                            wv = grad[e] if e >= 0 else np.inf
+                            if wv < key[v] and not done[v]:
+                                key[v] = wv
+                                parent[v] = jn
+                        for v in range(Vn):
+                            if done[v]:
+                                key[v] = np.inf
             den = 0.0
             num = 0.0
             for j in range(n):

@@ -54,7 +54,7 @@ import numpy as np
 from dpregret.core import _validate as V
 from dpregret.core.calibration import gaussian_sigma_lemma5_4, laplace_lambda_lemma5_1
 from dpregret.core.environments.bco import DistanceLosses
-from dpregret.core.environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope
+from dpregret.core.environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope, _lmo_twice
 from dpregret.core.rng import ReplicateStreams, draw_laplace, draw_normal
 from dpregret.core.tree import TreeBasedAgg, draws_per_release
 from dpregret.papers.env21.jit import L1BALL, SIMPLEX, TREE, fw_round
@@ -163,6 +163,7 @@ class BanditRun:
     round_grads: np.ndarray | None = None  # (T_round, R, dim) batch sum g~ of each round if record_rounds
     releases: np.ndarray | None = None  # (T_round, R, dim) released prefix sum s~ after each round if record_rounds
     nonlearner_regret: np.ndarray | None = None  # (R,) regret at T of the learner frozen at x~_0 if nonlearner
+    oracle_regret: np.ndarray | None = None  # (R,) regret at T of the oracle frozen at oracle_point if given
 
 
 def replicate_count(rng, R) -> int:
@@ -239,9 +240,9 @@ class _JitPlan:
     direction draws of a round (the numpy path's draws, requested for the whole round)."""
 
     def __init__(self, kind: int, rho: float, centres: np.ndarray, pieces: np.ndarray, directions,
-                 edge_index: np.ndarray):
+                 edge_index: np.ndarray, repeats: int = 1):
         self.kind, self.rho, self.centres, self.pieces, self.directions = kind, rho, centres, pieces, directions
-        self.edge_index = edge_index
+        self.edge_index, self.repeats = edge_index, int(repeats)
 
 
 def _jit_plan(engine: str, domain: Polytope, losses, mode: str, rng, R: int) -> _JitPlan | None:
@@ -253,11 +254,14 @@ def _jit_plan(engine: str, domain: Polytope, losses, mode: str, rng, R: int) -> 
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     why = None
+    # the two-call control's domain (core.environments.polytopes.two_call_domain: every LMO request answered
+    # twice): the kernel answers the oracle twice per iteration and counts both
+    repeats, dtype = (2, type(domain).__mro__[1]) if getattr(type(domain), "lmo", None) is _lmo_twice else (1, type(domain))
     if mode != "fw":
         why = "the projection baseline runs in numpy"
-    elif type(domain) not in (Simplex, L1Ball, SpanningTreePolytope):
+    elif dtype not in (Simplex, L1Ball, SpanningTreePolytope):
         why = f"no compiled LMO for {type(domain).__name__}"
-    elif type(domain) is SpanningTreePolytope and domain.method != "prim":
+    elif dtype is SpanningTreePolytope and domain.method != "prim":
         why = "the compiled spanning-tree LMO is Prim's (method='prim'), not scipy's"
     elif type(losses) is not DistanceLosses:
         why = f"no compiled loss for {type(losses).__name__}"
@@ -272,10 +276,11 @@ def _jit_plan(engine: str, domain: Polytope, losses, mode: str, rng, R: int) -> 
         directions = lambda nb, d: rng.normal((nb, d))  # noqa: E731
     else:
         directions = lambda nb, d: np.stack([rng.standard_normal((R, d)) for _ in range(nb)], axis=1)  # noqa: E731
-    kind = {Simplex: SIMPLEX, L1Ball: L1BALL, SpanningTreePolytope: TREE}[type(domain)]
+    kind = {Simplex: SIMPLEX, L1Ball: L1BALL, SpanningTreePolytope: TREE}[dtype]
     rho = float(getattr(domain, "rho", 1.0))
     edges = np.ascontiguousarray(domain._edge_index) if kind == TREE else np.full((1, 1), -1, dtype=np.int64)
-    return _JitPlan(kind, rho, np.ascontiguousarray(losses.centres, dtype=float), losses.schedule, directions, edges)
+    return _JitPlan(kind, rho, np.ascontiguousarray(losses.centres, dtype=float), losses.schedule, directions, edges,
+                    repeats)
 
 
 def _timed(fn, *args) -> float:
@@ -287,7 +292,7 @@ def _timed(fn, *args) -> float:
 
 def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, noise_scale, shrink, zeta, eta,
          batch, checkpoints, record_queries, record_rounds, noise_rng, printed_line14_sign,
-         monitor=None, engine="auto", nonlearner=False) -> BanditRun:
+         monitor=None, engine="auto", nonlearner=False, oracle_point=None, oracle_zeta=None) -> BanditRun:
     t_wall = time.perf_counter()
     t_mon = 0.0  # time spent in the monitor, excluded from wall_time
     if not isinstance(domain, Polytope):
@@ -344,6 +349,12 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
     t, k = 0, 0
     jit = _jit_plan(engine, domain, losses, mode, rng, R)
     nl_cum = np.zeros(R) if nonlearner else None  # the non-learner's cumulative loss (per row)
+    if oracle_point is not None and (mode != "fw" or cps.size != 1 or cps[0] != T):
+        raise ValueError("oracle_point needs Algorithm 1 (not the projection baseline) and the default checkpoint T")
+    if oracle_point is not None:  # the oracle frozen at oracle_point, queried on the run's directions at oracle_zeta
+        o_pt = np.asarray(oracle_point, dtype=float)
+        o_zeta = zeta if oracle_zeta is None else V.positive("oracle_zeta", oracle_zeta)
+    or_cum = np.zeros(R) if oracle_point is not None else None
     for rnd in range(rounds):
         if mode == "proj":
             x_t = domain.project(-eta * S)
@@ -366,14 +377,18 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
                 k += 1
             vals = np.empty((nb, R))
             Y = np.empty((nb, R, n)) if (monitor is not None or record_queries) else _NO_Y
+            calls = np.zeros(R, dtype=np.int64)  # the LMO invocations of each row in this round, counted by the kernel
             fw_round(jit.kind, jit.rho, np.ascontiguousarray(play), QU, UC, zeta, d / zeta, L, jit.centres,
-                     jit.pieces[t:t + nb], np.ascontiguousarray(sgn * eta * S), z, g, cum, step_cp, out, vals, Y, True, jit.edge_index)
-            domain.oracle_calls += nb  # one LMO call per step, answered inside the kernel
-            domain.oracle_rows += nb * R
+                     jit.pieces[t:t + nb], np.ascontiguousarray(sgn * eta * S), z, g, cum, step_cp, out, vals, Y, True,
+                     jit.edge_index, calls, jit.repeats)
+            domain.oracle_calls += int(calls.max())  # one invocation answers every row (as the numpy path counts)
+            domain.oracle_rows += int(calls.sum())
             if record_queries:
                 queries[t:t + nb] = Y
             if nonlearner:  # the same directions from x~_0 = c: per base row, then to every row
                 nl_cum += _frozen_round(losses, c, zeta, UC, Q, jit.pieces[t:t + nb])[np.arange(R) % UC.shape[0]]
+            if or_cum is not None:
+                or_cum += _frozen_round(losses, o_pt, o_zeta, UC, Q, jit.pieces[t:t + nb])[np.arange(R) % UC.shape[0]]
             if monitor is not None:
                 rows = np.arange(R) % UC.shape[0]
                 for s_ in range(nb):
@@ -392,6 +407,8 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
             val = losses.value(t, y)
             if nonlearner:
                 nl_cum += losses.value(t, c + zeta * (uc @ Q.T))
+            if or_cum is not None:
+                or_cum += losses.value(t, o_pt + o_zeta * (uc @ Q.T))
             if monitor is not None:
                 t_mon += _timed(monitor.step, t, y, val, uc)
             cum += val
@@ -418,7 +435,8 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
         oracle_time=domain.oracle_time - time0, projection_time=domain.projection_time - ptime0,
         wall_time=time.perf_counter() - t_wall - t_mon,
         params=params, queries=queries, plays=plays, round_grads=grads, releases=releases,
-        nonlearner_regret=None if nl_cum is None else nl_cum - best[-1])
+        nonlearner_regret=None if nl_cum is None else nl_cum - best[-1],
+        oracle_regret=None if or_cum is None else or_cum - best[-1])
 
 
 def _frozen_round(losses: DistanceLosses, c: np.ndarray, zeta: float, UC: np.ndarray, Q: np.ndarray,
@@ -442,7 +460,7 @@ def private_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise
                    shrink: bool = False, zeta: float | None = None, eta: float | None = None,
                    checkpoints=None, record_queries: bool = False, record_rounds: bool = False, noise_rng=None,
                    printed_line14_sign: bool = False, monitor=None, engine: str = "auto",
-                   nonlearner: bool = False) -> BanditRun:
+                   nonlearner: bool = False, oracle_point=None, oracle_zeta: float | None = None) -> BanditRun:
     """PRIVATEBANDIT (Algorithm 1) on ``losses`` (T, L from the loss sequence, D = domain.D);
     one LMO call per step.  See the module docstring for every convention.
 
@@ -472,11 +490,18 @@ def private_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise
     (the same draws, zeta and losses; it ignores the feedback, so the noise does not matter) --
     in ``run.nonlearner_regret`` (R,); default checkpoint only.  No LMO call, no random number:
     the run is unchanged.  Equal to rounding to the frozen learner run through
-    ``papers.env21.run.private_bandit_around`` (``FrozenCentre``)."""
+    ``papers.env21.run.private_bandit_around`` (``FrozenCentre``).
+
+    ``oracle_point`` (an ambient point of K, default None): also the regret at T of the oracle frozen
+    there, queried at ``oracle_point + oracle_zeta Q u_t`` on the run's own directions (``oracle_zeta``:
+    default the run's zeta), in ``run.oracle_regret`` (R,); default checkpoint only, no LMO call, no
+    random number.  At the loss's minimiser (``papers.env21.run.rate_losses``: v_1) this is the smoothing
+    cost every learner pays whatever it learns (``T L zeta`` exactly on ``f_t = L ||x - v_1||``)."""
     return _run(domain, losses, rng, mode="fw", R=R, noise=noise, eps=eps, delta=delta, noise_scale=noise_scale,
                 shrink=shrink, zeta=zeta, eta=eta, batch=None, checkpoints=checkpoints,
                 record_queries=record_queries, record_rounds=record_rounds, noise_rng=noise_rng,
-                printed_line14_sign=printed_line14_sign, monitor=monitor, engine=engine, nonlearner=nonlearner)
+                printed_line14_sign=printed_line14_sign, monitor=monitor, engine=engine, nonlearner=nonlearner,
+                oracle_point=oracle_point, oracle_zeta=oracle_zeta)
 
 
 def projected_bandit(domain: Polytope, losses, rng, *, R: int | None = None, noise: str = "none",

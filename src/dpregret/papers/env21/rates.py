@@ -27,10 +27,23 @@ import pandas as pd
 
 from dpregret.verdict.core import (
     Result, check_bound, check_rate, confirm_by_se, fit_slope, not_in_regime, samples_by, select, width_margin,
-    with_learning_gate, with_nonlearner,
+    with_learning_gate, with_nonlearner, with_twin,
 )
 
 SEVERITY = {"PASS": 0, "INCONCLUSIVE": 1, "FAIL": 2}
+TWIN_SUFFIX = "_step_over_T"  # papers.env21.scenario.TWIN: the rows of the mis-tuned twin
+TWIN_UP_SUFFIX = "_step_over_sqrtT"  # papers.env21.scenario.TWIN_UP: the private claims' twin
+TWIN_UP_NAME = "Algorithm 1 with the step eta (T / T0)^(1/4) (eta ~ T^(-1/2) instead of T^(-3/4))"
+TWIN_UP_WHY = ("the step's exponent in T one notch off upward (the full-information OGD step D / (G T^(1/2)) "
+               "transplanted to the batched bandit; equal to Algorithm 1's at the grid's smallest T0, same noise, zeta "
+               "and draws): where the privacy term dominates, the displacement eta ||Z|| of the played point by the "
+               "tree noise grows by (T / T0)^(1/4), so the privacy cost's slope in T rises. (The 1/T twin, too small "
+               "a step, trades learning speed for noise displacement and is reported in detail.other_twin: on the "
+               "pilot, seed 12345, eps 20 / 700, its slope equalled the paper's, 0.820 vs 0.822 Laplace)")
+TWIN_NAME = "Algorithm 1 with the step eta (T0 / T)^(1/4) (eta ~ 1/T instead of T^(-3/4))"
+TWIN_WHY = ("the step's exponent in T one notch off (the 1/T step of a method tuned per step rather than per batch; "
+            "equal to Algorithm 1's at the grid's smallest T0, same noise, zeta and draws): the learning transient "
+            "D / (eta L) then grows as T instead of T^(3/4), so the learning regret's slope rises toward 1")
 _at = select
 
 
@@ -45,12 +58,39 @@ def _rate(df, x, col, exponent, tol, alpha, rng, transform=None, invert=False, d
     return check_rate(xs, s, exponent, tol, alpha, rng, transform=transform, decades=decades)
 
 
+LEARNING = "learning_regret"  # regret minus the oracle at v_1's on the same draws (learning_regret)
+LEARNING_METRIC = ("regret minus the regret of the oracle frozen at the loss's minimiser v_1, queried on the same "
+                   "directions at Algorithm 1's zeta (papers.env21.run.run_variants(oracle=True)): on f_t = L ||x - v_1|| "
+                   "that oracle pays exactly T L zeta, the smoothing cost every learner pays whatever it learns, so "
+                   "the rate is that of learning (and of privacy)")
+
+
+def paper_zeta(T: int, d: int, D: float) -> float:
+    """Algorithm 1, line 1's smoothing radius ``zeta = D n^(1/2) / T^(1/4)``, written out here rather than taken
+    from ``learners.algorithm1_parameters``: the reference of the learning regret (the oracle at v_1 queried at
+    this radius) must not move with the learner's code (a learner with the wrong zeta pays the difference)."""
+    return D * float(d) ** 0.5 / float(T) ** 0.25
+
+
+def learning_regret(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with the column ``learning_regret`` = regret - oracle_regret (:data:`LEARNING_METRIC`); rows
+    without an ``oracle_regret`` (NaN) get ``T L zeta_1``, the oracle's exact regret on ``rate_losses``."""
+    orc = df["oracle_regret"].to_numpy(dtype=float) if "oracle_regret" in df else np.full(len(df), np.nan)
+    miss = ~np.isfinite(orc)
+    if miss.any():
+        sub = df[miss]
+        orc = orc.copy()
+        orc[miss] = [T * L * paper_zeta(int(T), int(d), D)
+                     for T, d, L, D in zip(sub["T"], sub["dim"], sub["L"], sub["D"])]
+    return df.assign(**{LEARNING: df["regret"].to_numpy(dtype=float) - orc})
+
+
 def nonlearner_rate(res: Result, frozen_rows: pd.DataFrame, cid: str, exponent: float, tol: float, alpha: float,
-                    rng_for, x: str = "T") -> Result:
+                    rng_for, x: str = "T", col: str = LEARNING) -> Result:
     """``res`` (a rate in T of a learner's regret) with its non-learner control: the rows of the
     learner frozen at the centre on the same draws, decided by the same check (own bootstrap
     stream); its regret per T over the non-learner's in ``detail``."""
-    nl = _rate(frozen_rows, x, "regret", exponent, tol, alpha, rng_for(cid + "/nonlearner"))
+    nl = _rate(learning_regret(frozen_rows), x, col, exponent, tol, alpha, rng_for(cid + "/nonlearner"))
     res.detail["regret_over_frozen_centre"] = [round(float(a) / float(b), 4) for a, b in
                                                zip(res.detail.get("mean", []), nl.detail.get("mean", []))]
     return with_nonlearner(res, FROZEN_NAME, nl)
@@ -69,10 +109,10 @@ def learning_gate(learners: dict[str, pd.DataFrame], frozen: pd.DataFrame, x: st
     ``share_max`` x the frozen centre's, decided as a bound on the paired per-replicate
     differences ``regret - share_max x frozen`` (Bonferroni over the points).  The frozen centre
     itself on the gate (``frozen - share_max x frozen``) is the claim's non-learner control."""
-    fz = _paired(frozen, x)
+    fz = _paired(learning_regret(frozen), x, LEARNING)
     diffs, ratios, labels, nl_d, nl_r = [], [], [], [], []
     for name, rows in learners.items():
-        lr = _paired(rows, x)
+        lr = _paired(learning_regret(rows), x, LEARNING)
         for v in xs:
             r, f = lr[float(v)], fz[float(v)]
             diffs.append(r - share_max * f)
@@ -84,24 +124,37 @@ def learning_gate(learners: dict[str, pd.DataFrame], frozen: pd.DataFrame, x: st
         nl_r.append(1.0 / share_max)
     gate = check_bound(diffs, ratios, alpha, labels=labels)
     nl = check_bound(nl_d, nl_r, alpha, labels=[f"{FROZEN}, {x}={v:g}" for v in xs])
-    gate.detail["gate"] = nl.detail["gate"] = (f"mean regret <= {share_max:g} x the frozen centre's at every point "
-                                               "(paired per replicate; measured: the worst ratio to that threshold)")
+    gate.detail["gate"] = nl.detail["gate"] = (f"mean learning regret (regret minus the oracle at v_1's T L zeta) <= "
+                                               f"{share_max:g} x the frozen centre's at every point (paired per "
+                                               "replicate; measured: the worst ratio to that threshold)")
     return gate, nl
 
 
 def _regime_numbers(g: pd.DataFrame, frozen: pd.DataFrame, x: str, alg: str, regime: dict) -> dict:
-    """Per x: the private regret, the noise-free run's (same replicates), the noise share
-    ``gap / regret`` and the regret over the frozen centre's, with the declared thresholds."""
-    a = g[g.alg == alg].groupby(x)[["regret", "regret_none"]].mean()
-    fz = frozen.groupby(x).regret.mean().reindex(a.index)
-    share = 1.0 - a.regret_none / a.regret
-    over = a.regret / fz
+    """Per x: the private regret, the noise-free run's (same replicates), the frozen centre's, and on the
+    learning regret (:func:`learning_regret`: minus the oracle at v_1's T L zeta, which every learner pays)
+    the noise share ``gap / learning regret`` and the learning regret over the frozen centre's, with the
+    declared thresholds (the regime is decided on the learning regret); the shares of the regret itself
+    are reported beside (``noise_share_of_regret``, ``regret_over_frozen_centre``)."""
+    rows = learning_regret(g[g.alg == alg])
+    orc = rows["regret"] - rows[LEARNING]
+    rows = rows.assign(learning_none=rows["regret_none"] - orc)
+    a = rows.groupby(x)[["regret", "regret_none", LEARNING, "learning_none"]].mean()
+    fr = learning_regret(frozen)
+    fz = fr.groupby(x).regret.mean().reindex(a.index)
+    fzl = fr.groupby(x)[LEARNING].mean().reindex(a.index)
+    share = 1.0 - a.learning_none / a[LEARNING]
+    over = a[LEARNING] / fzl
     ok = (share >= regime["noise_share_min"]) & (over <= regime["trivial_share_max"])
     return {x: a.index.tolist(), "mean_regret": a.regret.round(2).tolist(), "nonprivate_regret":
             a.regret_none.round(2).tolist(), "frozen_centre_regret": fz.round(2).tolist(),
-            "noise_share": share.round(4).tolist(), "regret_over_frozen_centre": over.round(4).tolist(),
+            "learning_regret": a[LEARNING].round(2).tolist(), "nonprivate_learning_regret":
+            a.learning_none.round(2).tolist(), "frozen_centre_learning_regret": fzl.round(2).tolist(),
+            "noise_share": share.round(4).tolist(), "learning_over_frozen_centre": over.round(4).tolist(),
+            "noise_share_of_regret": (1.0 - a.regret_none / a.regret).round(4).tolist(),
+            "regret_over_frozen_centre": (a.regret / fz).round(4).tolist(),
             "in_regime": ok.tolist(), "noise_share_min": regime["noise_share_min"],
-            "trivial_share_max": regime["trivial_share_max"]}
+            "trivial_share_max": regime["trivial_share_max"], "metric": LEARNING_METRIC}
 
 
 def gap_rate(cid: str, g: pd.DataFrame, frozen: pd.DataFrame, x: str, alg: str, ctl: str, exponent: float,
@@ -128,12 +181,12 @@ def gap_rate(cid: str, g: pd.DataFrame, frozen: pd.DataFrame, x: str, alg: str, 
     if invert:
         res.detail["x_is"] = f"1/{x}"
     if decided is xs:
-        pts = "; ".join(f"{x} = {v:g}: noise share {s:.2f}, regret {o:.2f} x the frozen centre's"
-                        for v, s, o in zip(xs, nums["noise_share"], nums["regret_over_frozen_centre"]))
-        res = not_in_regime(res, f"{inr.size} of {xs.size} points of the grid are in the regime (noise share >= "
-                                 f"{regime['noise_share_min']:g}: the privacy term dominates; regret <= "
-                                 f"{regime['trivial_share_max']:g} x the frozen centre's: the learner learns), a rate "
-                                 f"needs >= 4 spanning >= 1 decade ({pts})", nums)
+        pts = "; ".join(f"{x} = {v:g}: noise share {s:.2f}, learning regret {o:.2f} x the frozen centre's"
+                        for v, s, o in zip(xs, nums["noise_share"], nums["learning_over_frozen_centre"]))
+        res = not_in_regime(res, f"{inr.size} of {xs.size} points of the grid are in the regime (noise share of the "
+                                 f"learning regret >= {regime['noise_share_min']:g}: the privacy term dominates; "
+                                 f"learning regret <= {regime['trivial_share_max']:g} x the frozen centre's: the "
+                                 f"learner learns), a rate needs >= 4 spanning >= 1 decade ({pts})", nums)
     else:
         res.detail["regime_numbers"] = nums
     gate, nl = learning_gate({alg: g[g.alg == alg]}, frozen, x, decided, regime["trivial_share_max"], alpha)
@@ -216,7 +269,9 @@ def rate_T_algs(name: str = PAPER_LEARNER) -> dict[str, str]:
     the fixed-step secondaries); a user's learner ``name`` has ``name`` (Laplace, Lemma 5.1's
     lambda), ``name@gaussian`` (Lemma 5.4's sigma) and the slow-zeta controls of both."""
     if name == PAPER_LEARNER:
-        return {r: r for r in USER_RATE_ROLES + ("laplace_fixed_step", "gaussian_fixed_step")}
+        return {**{r: r for r in USER_RATE_ROLES + ("laplace_fixed_step", "gaussian_fixed_step")},
+                "laplace_twin": "laplace" + TWIN_SUFFIX, "gaussian_twin": "gaussian" + TWIN_SUFFIX,
+                "laplace_twin_up": "laplace" + TWIN_UP_SUFFIX, "gaussian_twin_up": "gaussian" + TWIN_UP_SUFFIX}
     return {r: name if r == "laplace" else f"{name}@{r}" for r in USER_RATE_ROLES}
 REFERENCE = "frozen_centre"  # the learner frozen at the centre (papers.env21.learners.FrozenCentre)
 
@@ -239,8 +294,12 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
             continue
         rows, crow = _at(simplex, alg=a[kind]), _at(simplex, alg=a[f"{kind}_slow_zeta"])
         sec = a.get(f"{kind}_fixed_step")
+        tw = a.get(f"{kind}_twin")  # the mis-tuned twin (the paper's learner only: a user's learner has its own step)
+        twu = a.get(f"{kind}_twin_up")
         res, cres = rate_T(rows, crow, None if sec is None else _at(simplex, alg=sec), sec, cid, tol.get(cid, 0.0),
-                           alpha, rng_for, kind=kind)
+                           alpha, rng_for, kind=kind, twin=None if tw is None else _at(simplex, alg=tw),
+                           base=_at(simplex, alg="none") if name == PAPER_LEARNER else None, regime=p.get("regime"),
+                           twin_up=None if twu is None else _at(simplex, alg=twu))
         res.detail["learner"] = name
         ref = _at(simplex, alg=FROZEN)  # the learner frozen at the centre, same draws (the paper's rows)
         if not len(ref):
@@ -258,18 +317,34 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
 
 
 def rate_T(a: pd.DataFrame, c: pd.DataFrame, sec_rows: pd.DataFrame | None, sec: str | None, cid: str, t: float,
-           alpha: float, rng_for, kind: str | None = None) -> tuple[Result, Result]:
+           alpha: float, rng_for, kind: str | None = None, twin: pd.DataFrame | None = None,
+           base: pd.DataFrame | None = None, regime: dict | None = None,
+           twin_up: pd.DataFrame | None = None) -> tuple[Result, Result]:
     """A rate in T on the simplex (Lemma 3.1, 5.2, 5.5): the learner's rows ``a`` against the
     control's ``c`` (slow zeta), the secondary control's slope (``sec``, None: not applicable),
     and the detail shared by the paper's learner and a user's: regret over Lemma 3.1's bound and
     its explicit chain; for a private run (``kind`` "laplace" / "gaussian") over the stated
     bound, the slope with the stated polylog divided out, the noise-to-smoothing ratios."""
-    res = _rate(a, "T", "regret", 0.75, t, alpha, rng_for(cid))
-    cres = _rate(c, "T", "regret", 0.75, t, alpha, rng_for(cid + "/control"))
+    a, c = learning_regret(a), learning_regret(c)
+    res = _rate(a, "T", LEARNING, 0.75, t, alpha, rng_for(cid))
+    cres = _rate(c, "T", LEARNING, 0.75, t, alpha, rng_for(cid + "/control"))
+    res.detail["metric"] = LEARNING_METRIC
+    mr = a.groupby("T")[["regret", LEARNING]].mean()
+    res.detail["learning_share_of_regret"] = (mr[LEARNING] / mr.regret).round(4).tolist()
+    res.detail["regret_slope"] = _rate(a, "T", "regret", 0.75, t, alpha, rng_for(cid + "/regret")).measured
+    if twin is not None and len(twin):
+        tw = _rate(learning_regret(twin), "T", LEARNING, 0.75, t, alpha, rng_for(cid + "/twin"))
+        if twin_up is not None and len(twin_up):  # the private claims: the too-large step is their twin
+            res.detail["other_twin"] = {"name": TWIN_NAME, "verdict": tw.verdict, "slope": tw.measured,
+                                        "ci": [tw.ci_low, tw.ci_high]}
+            tw = _rate(learning_regret(twin_up), "T", LEARNING, 0.75, t, alpha, rng_for(cid + "/twin_up"))
+            res = with_twin(res, TWIN_UP_NAME, tw, TWIN_UP_WHY)
+        else:
+            res = with_twin(res, TWIN_NAME, tw, TWIN_WHY)
     if sec is None:
         res.detail["secondary_control"] = {"alg": None, "verdict": "not applicable (the step is the learner's own)"}
     else:
-        sres = _rate(sec_rows, "T", "regret", 0.75, t, alpha, rng_for(cid + "/secondary"))
+        sres = _rate(learning_regret(sec_rows), "T", LEARNING, 0.75, t, alpha, rng_for(cid + "/secondary"))
         res.detail["secondary_control"] = {"alg": sec, "verdict": sres.verdict, "slope": sres.measured,
                                            "ci": [sres.ci_low, sres.ci_high]}
     res.detail["control_zeta_over_algorithm1"] = (c.groupby("T").zeta.first() / a.groupby("T").zeta.first()
@@ -291,6 +366,18 @@ def rate_T(a: pd.DataFrame, c: pd.DataFrame, sec_rows: pd.DataFrame | None, sec:
         res.detail["polylog_divided"] = {"slope": div.measured, "ci": [div.ci_low, div.ci_high], "verdict": div.verdict,
                                          "control_slope": divc.measured, "control_verdict": divc.verdict}
         res.detail["noise_to_smoothing"] = _noise_ratios(a, kind)
+        if base is not None and len(base):  # the noise-free run on the same draws: the privacy term's share
+            mb_ = learning_regret(base).groupby("T")[LEARNING].mean().reindex(mr.index)
+            share = (1.0 - mb_ / mr[LEARNING]).round(4)
+            res.detail["noise_share"] = share.tolist()  # (private - noise-free) / private learning regret, per T
+            res.detail["nonprivate_learning_regret"] = mb_.round(2).tolist()
+            res.detail["private_learning_regret"] = mr[LEARNING].round(2).tolist()
+            if regime is not None and not bool((share >= regime["noise_share_min"]).all()):
+                nums = {"T": mr.index.tolist(), "noise_share": share.tolist(),
+                        "noise_share_min": regime["noise_share_min"], "eps": float(a.eps.iloc[0])}
+                res = not_in_regime(res, f"the privacy term does not dominate at every T (noise share of the "
+                                         f"learning regret {share.min():.2f} < {regime['noise_share_min']:g} at "
+                                         f"T = {share.idxmin():g}, eps = {float(a.eps.iloc[0]):g})", nums)
     return res, cres
 
 
@@ -298,6 +385,10 @@ def thm1_1(out: dict, tol: dict) -> tuple[Result, Result]:
     """Theorem 1.1: the worse of Lemma 5.2's and Lemma 5.5's rates, against the less caught control."""
     comp = [out["ENV-lemma5.2-rate-T"], out["ENV-lemma5.5-rate-T"]]
     w = _worst([r for r, _ in comp])
+    twins = [r.detail["twin"] for r, _ in comp if "twin" in r.detail]
+    if twins:  # the less caught of the two twins
+        w = Result(**{**w.as_dict(), "detail": {**w.detail, "twin": min(
+            twins, key=lambda t_: (bool(t_["caught"]), np.nan_to_num(t_["ci_low"], nan=-np.inf)))}})
     res = Result(w.verdict, w.measured, w.bound, w.ci_low, w.ci_high, tol.get("ENV-thm1.1-rate-T", w.tolerance),
                  {**w.detail, "components": {k: {"verdict": r.verdict, "slope": r.measured, "ci": [r.ci_low, r.ci_high],
                                                  "noise_to_smoothing": r.detail.get("noise_to_smoothing")}

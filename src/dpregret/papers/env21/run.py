@@ -22,7 +22,7 @@ from dpregret.papers.env21.bounds import (
     bound_cor_c5, bound_lemma3_1, bound_lemma5_2, bound_lemma5_5, bound_lemma_c2,
 )
 from dpregret.core.rng import ReplicateStreams, RowStreams, stable_key
-from dpregret.papers.env21.rates import rate_T_algs
+from dpregret.papers.env21.rates import paper_zeta, rate_T_algs
 
 
 # ------------------------------------------------------------------------------ streams
@@ -33,10 +33,14 @@ def env21_streams(seed, reps, *key) -> ReplicateStreams:
 
 # ------------------------------------------------------------------------------ running
 def run_variants(domain, losses, variants, reps, seed, key, *, eta=None, zeta=None, printed=False, record=False, monitor=None,
-                 engine="auto", nonlearner=False):
+                 engine="auto", nonlearner=False, oracle=False):
     """One :func:`private_bandit` call over ``variants`` = [(alg, kind, scale), ...]; ``record``:
     keep the per-round records (for :func:`instrument`), ``monitor``, ``nonlearner``: see
-    :func:`private_bandit` (the learner frozen at the centre on the same directions: :func:`frozen_frame`)."""
+    :func:`private_bandit` (the learner frozen at the centre on the same directions: :func:`frozen_frame`);
+    ``oracle``: also the oracle frozen at the loss's first centre v_1 (the minimiser of
+    :func:`rate_losses`; the comparator of ``vertex_switching``) queried on the same directions at
+    Algorithm 1's zeta (whatever the variants' zeta): the smoothing cost every learner pays, column
+    ``oracle_regret`` of :func:`variant_frame` / :func:`frozen_frame`."""
     V = len(variants)
     u = RowStreams(env21_streams(seed, reps, *key, "u"), V)
     scales = [s for _, _, s in variants]
@@ -45,7 +49,9 @@ def run_variants(domain, losses, variants, reps, seed, key, *, eta=None, zeta=No
     nz = RowStreams(env21_streams(seed, reps, *key, "noise"), V, scales, kinds) if noisy else None
     return private_bandit(domain, losses, u, noise="laplace" if noisy else "none", noise_scale=1.0 if noisy else None,
                           eta=eta, zeta=zeta, record_rounds=record, noise_rng=nz, printed_line14_sign=printed,
-                          monitor=monitor, engine=engine, nonlearner=nonlearner)
+                          monitor=monitor, engine=engine, nonlearner=nonlearner,
+                          oracle_point=losses.centres[0] if oracle else None,
+                          oracle_zeta=paper_zeta(losses.T, domain.dim, domain.D) if oracle else None)
 
 
 NONLEARNER = "frozen"  # the rows of the learner frozen at the domain's centre (the trivial learner of the setting)
@@ -59,7 +65,8 @@ def frozen_frame(run, reps, name: str = NONLEARNER) -> pd.DataFrame:
     return pd.DataFrame({"alg": name, "noise": "none", "noise_scale": 0.0, "replicate": list(reps),
                          "regret": run.nonlearner_regret[:R], "best": run.best[-1], "oracle_calls": 0, "projections": 0,
                          "T_batch": run.params["T_batch"], "T_round": run.params["T_round"],
-                         "zeta": run.params["zeta"], "eta": np.nan, "wall_time": np.nan})
+                         "zeta": run.params["zeta"], "eta": np.nan, "wall_time": np.nan,
+                         "oracle_regret": np.nan if run.oracle_regret is None else run.oracle_regret[:R]})
 
 
 class RoundMeter:
@@ -88,6 +95,7 @@ class RoundMeter:
         self.d, self.zeta, self.eta, self.rounds = params["n"], params["zeta"], params["eta"], params["T_round"]
         self.VR = params["R"]
         self.sq = np.empty((self.rounds, self.VR))
+        self.fm = np.empty((self.rounds, self.VR))  # per round, the largest loss value queried (Lemma C.2's premise)
         self.proj = self.domain.has_projection and self.rounds >= 2
         self.err = np.empty((self.rounds - 1, self.VR)) if self.proj else None
         self.S = None  # sum of the batches of the previous rounds
@@ -100,9 +108,11 @@ class RoundMeter:
         self.acc = np.zeros((self.VR, self.d))
         self.buf = []  # d == 1 only: einsum then reduces over the steps at once
         self.one = np.ones(self.VR)
+        self.fmax = np.full(self.VR, -np.inf)
 
     def step(self, t: int, y, f, u) -> None:
         u = np.ascontiguousarray(u)
+        self.fmax = np.maximum(self.fmax, f)
         if self.P is None:
             self.P = y - self.zeta * np.einsum("rtd,nd->trn", u[:, None, :], self.Q)[0]
         if self.d == 1:
@@ -121,6 +131,7 @@ class RoundMeter:
         if np.max(np.abs(G - g)) > 1e-8 * max(1.0, float(np.abs(g).max())):
             raise RuntimeError("replayed (or monitored) steps do not reproduce the run's batch sum g~_k")
         self.sq[k] = np.sum(G**2, axis=1)
+        self.fm[k] = self.fmax
         if self.proj:
             if k >= 1:
                 xhat = self.domain.project((-self.eta * self.S) @ self.Q.T)
@@ -132,7 +143,8 @@ class RoundMeter:
         if self.done != self.rounds:
             raise ValueError(f"measured {self.done} of {self.rounds} rounds")
         sq = self.sq
-        out = {"c2_max": sq.max(axis=0), "c2_mean": sq.mean(axis=0), "c2_rounds": list(sq.T)}
+        out = {"c2_max": sq.max(axis=0), "c2_mean": sq.mean(axis=0), "c2_rounds": list(sq.T),
+               "c2_fmax_rounds": list(self.fm.T)}
         if self.proj:
             err = self.err
             out["c5_max"], out["c5_mean"], out["c5_rounds"] = err.max(axis=0), err.mean(axis=0), list(err.T)
@@ -184,6 +196,7 @@ def variant_frame(run, variants, reps, extra: dict | None = None) -> pd.DataFram
         "oracle_calls": run.oracle_calls, "projections": run.projections,
         "T_batch": run.params["T_batch"], "T_round": run.params["T_round"],
         "zeta": run.params["zeta"], "eta": run.params["eta"], "wall_time": run.wall_time,
+        "oracle_regret": np.nan if run.oracle_regret is None else run.oracle_regret,
     })
     for k, v in (extra or {}).items():
         df[k] = v
@@ -348,6 +361,9 @@ def learner_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float,
                                                    a["gaussian"]: eps_of["gaussian"],
                                                    a["gaussian_slow_zeta"]: eps_of["gaussian"]}, delta)
         df["eta"], df["c5_bound"] = np.nan, np.nan  # the step is the learner's: Corollary C.5 does not apply
+        # the oracle at v_1 on these directions at Algorithm 1's zeta: on f_t = L ||x - v_1|| it pays exactly
+        # L zeta per query (||Q u_t|| = 1), T L zeta in all (run_variants(..., oracle=True) for the paper's rows)
+        df["oracle_regret"] = T * L * paper_zeta(T, dom.dim, dom.D)
         # (the learner's G is sqrt(c2_bound): no column of its own, so the paper's rows keep their columns)
         frames.append(df)
     df = pd.concat(frames, ignore_index=True)

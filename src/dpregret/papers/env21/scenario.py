@@ -177,12 +177,13 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     key = ("rates", dom_name, T)
     frames = []
 
-    def go(variants, losses=None, *, eta=None, zeta=None, printed=False, record=False, eps_of=None, frozen=None):
+    def go(variants, losses=None, *, eta=None, zeta=None, printed=False, record=False, eps_of=None, frozen=None,
+           oracle=True):
         dom = make_domain(dom_name, n)
         ls = rate_losses(dom, T, L=L) if losses is None else losses(dom)
         meter = RoundMeter(dom) if record else None  # Lemma C.2 / Cor. C.5, measured during the run
         run = run_variants(dom, ls, variants, reps, seed, key, eta=eta, zeta=zeta, printed=printed, monitor=meter,
-                           nonlearner=frozen is not None)
+                           nonlearner=frozen is not None, oracle=oracle)
         extra = meter.result() if record else {}
         df = variant_frame(run, variants, reps, extra)
         frames.append(row_bounds(df, T, dom.dim, L, dom.D, eps_of or {}, delta))
@@ -207,6 +208,15 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     if dom_name == "simplex":
         main.append(("fixed_noise", "laplace", float(p["noise_level"])))
     go(main, record=True, eps_of=eps_of, frozen=NONLEARNER)
+    # the mis-tuned twins (same draws): Algorithm 1 with the step eta (T0 / T)^(1/4), i.e. eta ~ 1/T instead of
+    # T^(-3/4) (equal at the grid's smallest T0): the step's exponent in T one notch off
+    eta_tw = twin_step(T, T0, d, L, dom.D)
+    twins = [(f"{a}{TWIN}", k, s) for a, k, s in (main if dom_name == "simplex" else main[:1])]
+    go(twins, eta=eta_tw, eps_of={f"{a}{TWIN}": e for a, e in eps_of.items()})
+    if dom_name == "simplex":  # the private claims' twin: the step eta (T / T0)^(1/4) ~ T^(-1/2), too large
+        go([(f"laplace{TWIN_UP}", "laplace", lam), (f"gaussian{TWIN_UP}", "gaussian", sig)],
+           eta=twin_step(T, T0, d, L, dom.D, up=True),
+           eps_of={f"laplace{TWIN_UP}": p["eps_rate_laplace"], f"gaussian{TWIN_UP}": p["eps_rate_gaussian"]})
     # near-miss controls of the T-rates: Algorithm 1 with the smoothing radius decaying as
     # T^(-decay) instead of T^(-1/4) (equal at the grid's smallest T): the smoothing cost T L zeta
     # alone is then ~ T^(1 - decay), between T^(3/4) and linear.  decay = zeta_decay_control for
@@ -223,7 +233,7 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
             ("fixed_noise_fixed_step", "laplace", float(p["noise_level"]))], eta=eta0, eps_of=eps_of)
         if T in sorted(grid)[:2]:  # Lemma C.2's control: losses shifted by 2 L D
             go([("offset_losses", "none", 0.0)], losses=lambda dm: OffsetLosses(
-                rate_losses(dm, T, L=L), OFFSET * L * dm.D), record=True)
+                rate_losses(dm, T, L=L), OFFSET * L * dm.D), record=True, oracle=False)
     go([("printed_sign", "none", 0.0)], printed=True, record=True)
     if dom_name == "simplex":  # Corollary C.5's near miss: Laplace noise for twice the sensitivity (2 lambda)
         go([("laplace_sens2", "laplace", 2.0 * lam)], record=True, eps_of=eps_of)
@@ -231,6 +241,7 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
         switching = lambda dm: vertex_switching(dm, T, L=L)  # noqa: E731
         go([("none_switching", "none", 0.0)], losses=switching, frozen=f"{NONLEARNER}_switching")
         go([("none_switching_slow_zeta", "none", 0.0)], losses=switching, zeta=zp)
+        go([(f"none_switching{TWIN}", "none", 0.0)], losses=switching, eta=eta_tw)
         go([("printed_sign_switching", "none", 0.0)], losses=switching, printed=True)
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
@@ -239,6 +250,18 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
         user = [learner_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()]
         df = pd.concat([df, *user], ignore_index=True)
     return df
+
+
+TWIN = "_step_over_T"  # suffix of the mis-tuned twins' rows (twin_step)
+TWIN_UP = "_step_over_sqrtT"  # suffix of the private claims' twin (twin_step(..., up=True))
+
+
+def twin_step(T: int, T0: int, d: int, L: float, D: float, up: bool = False) -> float:
+    """The mis-tuned twin's step: Algorithm 1's eta at ``T`` times ``(T0 / T)^(1/4)``, i.e. proportional
+    to 1/T instead of T^(-3/4) (equal at the grid's smallest ``T0``): the step's exponent in T one notch
+    off (the step of a horizon-T method that forgets the batching, eta ~ D / (L T)).  ``up``: one notch
+    the other way, ``(T / T0)^(1/4)``, i.e. eta ~ T^(-1/2), the full-information OGD step D / (G T^(1/2))."""
+    return algorithm1_parameters(T, d, L, D)[1] * (T0 / T) ** (-0.25 if up else 0.25)
 
 
 def slow_zeta(T: int, T0: int, d: int, L: float, D: float, decay: float) -> float:
@@ -312,15 +335,16 @@ def simulate_cost(p: dict, point, reps, seed: int) -> pd.DataFrame:
         raise ValueError(f"cost domain must be 'simplex' or 'l1ball', got {dom_name!r}")
     T, L = int(p["T_cost"]), float(p["L"])
     frames = []
-    for alg in ("fw", "projection", "fw_two_calls"):
+    for alg in ("fw", "projection", "fw_two_calls", "fw_compiled", "fw_two_calls_compiled"):
         dom = make_domain(dom_name, n)
-        if alg == "fw_two_calls":
+        if alg.startswith("fw_two_calls"):
             dom = two_call_domain(dom)
         losses = stationary_distance(dom, T, L=L)
         u = env21_streams(seed, reps, "cost", dom_name, n, T, "u")
         t0 = time.perf_counter()
         fn = projected_bandit if alg == "projection" else private_bandit
-        kw = {} if alg == "projection" else {"engine": "numpy"}  # the numpy loop: LMO time measured
+        # the numpy loop (LMO time measured); *_compiled: the compiled rounds, whose kernel counts its LMO calls
+        kw = {} if alg == "projection" else {"engine": "jit" if alg.endswith("_compiled") else "numpy"}
         run = fn(dom, losses, u, **kw)
         wall = time.perf_counter() - t0
         frames.append(pd.DataFrame({
@@ -367,8 +391,11 @@ def simulate_noisyoco(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
         bound = bound_lemma4_1(T, kappa, gamma, dom.D_omega)
         frames.append(pd.DataFrame({"alg": NONLEARNER, "replicate": list(reps), "regret": frozen, "gamma": gamma,
                                     "eta": np.nan, "grad_sd": np.nan, "bound": bound, "bound_at_eta": np.nan}))
+        T0 = int(min(p["T_oco"]))
+        eta_twin = 2.0 * dom.D_omega / (kappa * math.sqrt(T)) * math.sqrt(T0 / T)  # eta ~ 1/T (twin)
         for alg, kw in (("sphere", {}), ("adversarial", {"map_noise": "adversarial"}),
-                        ("printed_eta", {"eta": math.sqrt(dom.D_omega) / (kappa * math.sqrt(T))})):
+                        ("printed_eta", {"eta": math.sqrt(dom.D_omega) / (kappa * math.sqrt(T))}),
+                        ("sphere_eta_over_T", {"eta": eta_twin})):
             run = noisy_oco(dom, ell, env21_streams(seed, reps, "noisyoco", T, gamma), kappa=kappa, gamma=gamma, **kw)
             frames.append(pd.DataFrame({
                 "alg": alg, "replicate": list(reps), "regret": run.regret[:, -1], "gamma": gamma, "eta": run.eta,
@@ -471,7 +498,8 @@ DOOR_RESERVED = ("none", "laplace", "gaussian", "fixed_noise", "none_slow_zeta",
                  "laplace_slow_zeta", "gaussian_slow_zeta", "laplace_fixed_step", "gaussian_fixed_step",
                  "fixed_noise_fixed_step", "offset_losses", "printed_sign", "laplace_sens2", "none_switching",
                  "none_switching_slow_zeta", "printed_sign_switching", NONLEARNER, f"{NONLEARNER}_switching",
-                 REFERENCE)
+                 REFERENCE, "none" + TWIN, "laplace" + TWIN, "gaussian" + TWIN, "fixed_noise" + TWIN,
+                 "none_switching" + TWIN, "laplace" + TWIN_UP, "gaussian" + TWIN_UP)
 
 
 def _door_learners(learners: dict) -> dict:
