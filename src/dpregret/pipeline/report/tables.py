@@ -33,7 +33,8 @@ def decision_distance(c: dict) -> float:
     interval end nearest its threshold (the check's FAIL-side margin m: a FAIL is m widths past it,
     a PASS -1 - m short of it, an INCONCLUSIVE min(|m|, |1 + m|) from either); where the verdict
     turns on the primary control, also its margin: a PASS needs it caught, a LOOSE bound (and an
-    INCONCLUSIVE "control not caught") becomes a PASS when it is.  NaN where no interval decides (exact
+    INCONCLUSIVE "control not caught") becomes a PASS when it is; so do its non-learner's and mis-tuned twin's
+    margins (a PASS needs both caught).  NaN where no interval decides (exact
     checks, privacy audits, whose margins are fractions of the claimed eps, checks outside the regime)."""
     d = c["result"]["detail"]
     m = d.get("margin", float("nan"))
@@ -49,6 +50,11 @@ def decision_distance(c: dict) -> float:
     if passed and c.get("control_margin_unit", "interval widths") == "interval widths" and isinstance(cm, (int, float)) \
             and math.isfinite(cm):
         dist = min(dist, abs(float(cm)))
+    for ctl in ("nonlearner", "twin"):  # a PASS turns on its non-learner and mis-tuned twin being caught too
+        x = d.get(ctl)
+        xm = x.get("margin") if isinstance(x, dict) else None
+        if passed and isinstance(xm, (int, float)) and math.isfinite(xm) and not x.get("detail", {}).get("margin_unit"):
+            dist = min(dist, abs(float(xm)))
     return dist
 
 
