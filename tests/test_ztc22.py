@@ -184,7 +184,7 @@ def test_claims_on_a_small_run():
              c_grid=[0.003, 0.01, 0.03, 0.1, 0.3, 0.8])
     lin = pd.concat([S.simulate_linear_T(p, T, reps, 1) for T in p["T_lin_stat"]])
     p.update(replicates=4)
-    ps = pd.concat([S.simulate_per_step(p, pt, reps, 1) for pt in ("eq4", "eq7")])
+    ps = pd.concat([S.simulate_per_step(p, pt, reps, 1) for pt in ("eq4", "eq7", "thm11_T1000", "thm11_T3162")])
     out = C.evaluate(rates, opt, sens, sc, p, {"ZTC-rem5-rate-T-stat": 0.1, "ZTC-rem5-rate-T-priv": 0.15}, 0.05,
                      lambda cid: np.random.default_rng(0), mm=mm, pf=pf, lin=lin, ps=ps)
     assert set(out) == set(C.CLAIMS)
@@ -218,13 +218,13 @@ def test_claims_on_a_small_run():
     assert res.verdict == "INCONCLUSIVE" and "privacy_factor_by_T" in res.detail
     assert not C.CLAIMS["ZTC-thm6-optimistic"].learner_claim
     # the mis-tuned twins ride on the claims whose rows carry them
-    for cid in ("ZTC-rem5-rate-rho", "ZTC-rem5-rate-d", "ZTC-vs-dpsgd", "ZTC-thm4-bound", "ZTC-rem5-rate-T-stat"):
+    for cid in ("ZTC-rem5-rate-rho", "ZTC-rem5-rate-d", "ZTC-vs-dpsgd", "ZTC-thm4-bound", "ZTC-rem5-rate-T-stat",
+                "ZTC-rem9-rate-T-stat", "ZTC-rem9-rate-T-priv"):
         assert "twin" in out[cid][0].detail, cid
-    assert "twin_blind" in out["ZTC-rem9-rate-T-stat"][0].detail
     # eq. (4) at k = 1: E||g_t - beta_t grad L||^2 = t sigma_G^2 against 8 t sigma_G^2; the fresh slip grows as t^3
     r4 = out["ZTC-eq4-variance"][0].detail["ratio_by_t"]
     c4 = out["ZTC-eq4-variance"][0].detail["control_ratio_by_t"]
-    assert r4[1] == 0.125 and max(c4.values()) > 10 * max(r4.values())
+    assert np.isclose(r4[1], 0.125) and max(c4.values()) > 10 * max(r4.values())
     # a fresh sample at x_{t-1}: no decay on the family
     assert_verdict(out["ZTC-rem5-rate-T-stat"][1], "FAIL", what="ZTC-rem5-rate-T-stat control")
     assert out["ZTC-rem5-rate-T-priv"][0].detail["not_in_regime"]  # 2 T points: never a PASS

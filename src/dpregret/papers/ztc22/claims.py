@@ -171,7 +171,10 @@ CLAIMS = {
         "fed its learner (u = w/||w||; 0 at w = 0, the first two steps), on the runs of ZTC-thm11-bound.  Not a claim "
         "about learning (learns = False): a bound on the loss vectors, for every point of W",
         "fraction of runs with max_t ||gbar_t|| / bound > 1 (against delta)",
-        "the same runs against the bound on ||gbar_t|| with C_pf / 2"),
+        "the tree with sigma_t doubled, decided on the bound's random part, eq. (17) (ZTC-thm11-eq17's control: the "
+        "process changed, not the bound)",
+        secondary="the same runs against the bound on ||gbar_t|| with C_pf / 2 (the bound changed, not the process: "
+                  "the deterministic part G t^3 + xi_t alone exceeds it)"),
 }
 
 
@@ -179,10 +182,10 @@ CLAIMS = {**CLAIMS, **{cid: replace(CLAIMS[cid], learns=False) for cid in ("ZTC-
                                                                            "ZTC-thm6-optimistic", "ZTC-eq4-variance",
                                                                            "ZTC-eq7-noise", "ZTC-thm11-eq14",
                                                                            "ZTC-thm11-eq17")}}
-# ZTC-thm11-gbar's primary control (the same runs against the bound at C_pf / 2) changes the bound, not the process:
-# its deterministic part G t^3 + xi_t alone exceeds the halved bound, so it catches only a gross error.  Its two
-# random parts are decided separately, each with a control that changes the process: ZTC-thm11-eq14, ZTC-thm11-eq17.
-CLAIMS["ZTC-thm11-gbar"] = replace(CLAIMS["ZTC-thm11-gbar"], near_miss=False)
+# ZTC-thm11-gbar's former primary control (the same runs against the bound at C_pf / 2) changed the bound, not the
+# process: the deterministic part G t^3 + xi_t alone exceeds the halved bound.  Its primary control is now the
+# process change of its random part (the tree with sigma_t doubled, decided on eq. (17): ZTC-thm11-eq17's control);
+# C_pf / 2 is kept as a secondary (straw man).  Eqs. (14) and (17) are decided separately: ZTC-thm11-eq14, -eq17.
 
 _at = select
 
@@ -320,7 +323,13 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
     xn, s_nl = samples_by(_at(sc, alg="frozen_start", rho=p["rho_stat"], problem="ridge_logistic"), "T", "subopt")
     res = with_nonlearner(check_rate(x, s, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid)), FROZEN,
                           check_rate(xn, s_nl, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/nonlearner")))
-    res = blind_to_tuning(res, REM9_BLIND)
+    g9 = _at(sc, alg="o2b_sc_unweighted", rho=p["rho_stat"], problem="ridge_logistic")
+    if len(g9):
+        xt, s_t = samples_by(g9, "T", "subopt")
+        res = with_twin(res, "OSD with the weights beta_t forgotten (mu_t = mu/2)",
+                        check_rate(xt, s_t, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/twin")), OSD_TWIN_WHY)
+    else:
+        res = blind_to_tuning(res, REM9_BLIND)
     out[cid] = (res, check_rate(xc, s_ctl, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control")))
 
     cid = "ZTC-rem9-rate-T-priv"
@@ -343,6 +352,13 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
             res = with_learning_gate(res, learning_gate_T(xg, sg, start, alpha, rng_for(cid + "/gate")))
             res = with_nonlearner(res, FROZEN + ", on the learning gate",
                                   learning_gate_T(xf, sf, start, alpha, rng_for(cid + "/gate-nonlearner")))
+        if "o2b_sc_unweighted" in set(loc.alg):  # the twin's cost against its own non-private run
+            cost = paired_gap(loc, ["T", "replicate"], by="alg", base="nonprivate_sc_unweighted", alg="o2b_sc_unweighted",
+                              col="subopt")
+            xt, s_t = samples_by(cost, "T", "gap")
+            res = with_twin(res, "OSD with the weights beta_t forgotten (mu_t = mu/2)",
+                            check_rate(xt, s_t, -2.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/twin"), transform=log2sq),
+                            OSD_TWIN_WHY)
         out[cid] = (res, check_rate(xc, s_ctl, -2.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control"),
                                     transform=log2sq))
 
@@ -370,9 +386,17 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
     if ps is not None:
         out.update(per_step(ps[ps.alg.isin(("eq4", "eq4_fresh", "eq7", "eq7_sqrt2"))], alpha))
         out.update(thm11_steps(ps, p, alpha))
+        if "ZTC-thm11-gbar" in out and "ZTC-thm11-eq17" in out:  # its primary control: the process change (above)
+            gres, gctl, *gsec = out["ZTC-thm11-gbar"]
+            sec = {"C_half": gctl, **(gsec[0] if gsec else {})}
+            out["ZTC-thm11-gbar"] = (gres, out["ZTC-thm11-eq17"][1], sec)
     return out
 
 
+OSD_TWIN_WHY = ("Remark 9's OSD with the weights beta_t forgotten in its strong convexity (mu_t = mu/2 in place of "
+                "t^k mu/2, as for unweighted online-to-batch): its step 1/sum_i mu_i is t^k/(k+1) times too large, the "
+                "step's exponent in T one notch off (t^-1 in place of t^-2 at k = 1); same draws, first replicates_twin "
+                "replicates")
 REM9_BLIND = ("the realistic mis-tunings of Remark 9's OSD tried do not change the exponent this rate check decides: "
               "the OSD's mu doubled and halved gave slopes -1.05 and -1.02 (seed 12345, the claim's control search), "
               "inside -1 + tol = -0.9; the strongly convex step 1/sum_i mu_i self-corrects a constant factor, and the "

@@ -109,6 +109,13 @@ def twin_ogd(prob, R: int, T: int, k: float, rho: float, kind: str) -> Projected
     raise ValueError(f"twin must be one of {TWINS}, got {kind!r}")
 
 
+def osd_twin(prob, R: int) -> StronglyConvexOSD:
+    """Remark 9's OSD with the weights beta_t forgotten in its strong convexity: mu_t = mu / 2 in place of
+    t^k mu / 2 (Lemma 7's regularised loss is beta_t mu / 2-strongly convex): its step 1 / sum_i mu_i is t^k / (k+1)
+    times too large (the step's exponent one notch off, t^-1 in place of t^-2 at k = 1)."""
+    return StronglyConvexOSD(R, prob.d, prob.r, lambda t: prob.mu / 2)
+
+
 def twin_reps(p: dict, reps) -> list:
     """The replicates a twin runs on: the first ``replicates_twin`` of ``reps`` (the same draws: streams
     are per replicate)."""
@@ -270,6 +277,11 @@ def simulate_strongly_convex(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
                                 reps, alg=alg, rho=rho))
         frames.append(_rows({"subopt": frozen_subopt(prob, R), "bound_explicit": explicit}, reps, alg="frozen_start",
                             rho=rho))  # the non-learner
+        if rho == p["rho_stat"]:  # ZTC-rem9-rate-T-stat's mis-tuned twin (first replicates_twin replicates, same draws)
+            tr = twin_reps(p, reps)
+            run = o2b.run(prob, osd_twin(prob, len(tr)), T, k=k, rho=rho, src=_streams(seed, tr, "sc", "data", T),
+                          noise_src=_streams(seed, tr, "sc", "noise", "tree", T), checkpoints=[T], reg="sc")
+            frames.append(_rows({"subopt": run.subopt[:, -1]}, tr, alg="o2b_sc_unweighted", rho=rho))
     df = pd.concat(frames, ignore_index=True)
     df["problem"], df["d"], df["mu"] = "ridge_logistic", prob.d, prob.mu
     df["max_subopt"] = float(prob.subopt(far[None])[0])
@@ -287,6 +299,12 @@ def simulate_strongly_convex(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
                       reg="sc", noise_factor=factor)
         frames.append(_rows({"subopt": run.subopt[:, -1], "regret": run.regret[:, -1], "bound_explicit": explicit},
                             reps, alg=alg, rho=rho))
+    tr = twin_reps(p, reps)  # ZTC-rem9-rate-T-priv's mis-tuned twin, private and its own non-private run
+    for alg, conv in (("o2b_sc_unweighted", "tree"), ("nonprivate_sc_unweighted", "none")):
+        run = o2b.run(loc, osd_twin(loc, len(tr)), T, k=k, rho=rho if conv != "none" else math.inf,
+                      src=_streams(seed, tr, "sc_loc", "data", T), noise_src=_streams(seed, tr, "sc_loc", "noise", conv, T),
+                      checkpoints=[T], conversion=conv, reg="sc")
+        frames.append(_rows({"subopt": run.subopt[:, -1]}, tr, alg=alg, rho=rho))
     frames.append(_rows({"subopt": frozen_subopt(loc, R), "bound_explicit": explicit}, reps, alg="frozen_start", rho=rho))
     frames.append(_rows({"subopt": frozen_subopt(loc, R)}, reps, alg="frozen_start_nonprivate", rho=math.inf))
     lf = pd.concat(frames, ignore_index=True)
