@@ -706,11 +706,7 @@ def thm11_concentration(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     b14 = 8 * C**2 * Phi * np.sqrt(np.cumsum(t**4)) * prob.G
     tot = {"eq14": np.zeros(len(reps)), "eq14_fresh": np.zeros(len(reps))}
     cum = {a: np.zeros((len(reps), d)) for a in tot}
-    pos, carry = 0, None  # the stream's samples in order; step t of the fresh slip takes samples 2t-2, 2t-1
-    main_t, prime_t = 1, 2  # next step of each process
-    B = 1 << 13
-    buf = np.empty((len(reps), 0, d))
-    step_main, step_fresh = 0, 0
+    B = 1 << 13  # samples per block of the data stream (2T - 1 in all: the fresh slip's z'_t too)
     n_total = 2 * T - 1
     xi_all_pos = 0
     while xi_all_pos < n_total:
