@@ -183,8 +183,10 @@ def test_claims_on_a_small_run():
     p.update(T_lin_stat=[100, 316, 1000, 3162, 10000], T_lin_priv=[1000, 3162], d_lin=8, rho_lin=0.3,
              c_grid=[0.003, 0.01, 0.03, 0.1, 0.3, 0.8])
     lin = pd.concat([S.simulate_linear_T(p, T, reps, 1) for T in p["T_lin_stat"]])
+    p.update(replicates=4)
+    ps = pd.concat([S.simulate_per_step(p, pt, reps, 1) for pt in ("eq4", "eq7", "thm11_T1000", "thm11_T3162")])
     out = C.evaluate(rates, opt, sens, sc, p, {"ZTC-rem5-rate-T-stat": 0.1, "ZTC-rem5-rate-T-priv": 0.15}, 0.05,
-                     lambda cid: np.random.default_rng(0), mm=mm, pf=pf, lin=lin)
+                     lambda cid: np.random.default_rng(0), mm=mm, pf=pf, lin=lin, ps=ps)
     assert set(out) == set(C.CLAIMS)
     # margins measured at seeds 1-3 (half-widths of the deciding side): the bound claims' PASS >= 150
     res, ctl, sec = out["ZTC-thm11-bound"]
@@ -213,7 +215,16 @@ def test_claims_on_a_small_run():
     for cid in ("ZTC-rem9-rate-T-priv", "ZTC-rem5-rate-rho", "ZTC-rem5-rate-d", "ZTC-rem5-rate-T-priv"):
         assert out[cid][0].detail["learning_gate"]["verdict"] == "PASS", cid  # the paper's learner learns
     res = out["ZTC-thm6-optimistic"][0]  # 1.5 decades of T: by rule
-    assert res.verdict == "INCONCLUSIVE" and "nonlearner" in res.detail
+    assert res.verdict == "INCONCLUSIVE" and "privacy_factor_by_T" in res.detail
+    assert not C.CLAIMS["ZTC-thm6-optimistic"].learner_claim
+    # the mis-tuned twins ride on the claims whose rows carry them
+    for cid in ("ZTC-rem5-rate-rho", "ZTC-rem5-rate-d", "ZTC-vs-dpsgd", "ZTC-thm4-bound", "ZTC-rem5-rate-T-stat",
+                "ZTC-rem9-rate-T-stat", "ZTC-rem9-rate-T-priv"):
+        assert "twin" in out[cid][0].detail, cid
+    # eq. (4) at k = 1: E||g_t - beta_t grad L||^2 = t sigma_G^2 against 8 t sigma_G^2; the fresh slip grows as t^3
+    r4 = out["ZTC-eq4-variance"][0].detail["ratio_by_t"]
+    c4 = out["ZTC-eq4-variance"][0].detail["control_ratio_by_t"]
+    assert np.isclose(r4[1], 0.125) and max(c4.values()) > 10 * max(r4.values())
     # a fresh sample at x_{t-1}: no decay on the family
     assert_verdict(out["ZTC-rem5-rate-T-stat"][1], "FAIL", what="ZTC-rem5-rate-T-stat control")
     assert out["ZTC-rem5-rate-T-priv"][0].detail["not_in_regime"]  # 2 T points: never a PASS
@@ -435,3 +446,45 @@ def test_privacy_rate_in_T_has_the_scenarios_frozen_rows_as_its_nonlearner():
     nl = res.detail["nonlearner"]
     assert "frozen" in nl["name"] and nl["verdict"] == "FAIL" and nl["caught"]
     assert "ZTC-rem5-rate-T-priv" in left_out()
+
+
+def test_twin_steps_and_theorem6_quantity():
+    """The mis-tuned twins' steps (``scenario.twin_ogd``) and Theorem 6's proof quantity as the run records it."""
+    import math
+
+    from dpregret.core.environments.stochastic import Location
+    from dpregret.core.learners.oco import OptimisticOGD
+    from dpregret.core.rng import ReplicateStreams, stable_key
+    from dpregret.papers.ztc22 import bounds as B
+    from dpregret.papers.ztc22 import o2b
+    from dpregret.papers.ztc22 import scenario as S
+
+    prob = Location(3, 0.1, r=1.0, m_norm=0.5)
+    T, k, rho = 50, 1, 3.0
+    tw = S.twin_ogd(prob, 2, T, k, rho, "sumstep")
+    acc = 0.0
+    for t in range(1, T + 1):  # sum_s inc_s = (sum_s Ghat_s)^2: the step is 2r / sum_s Ghat_s
+        acc += tw.ghat_sq(t)
+        assert math.isclose(math.sqrt(acc), sum(math.sqrt(B.thm4_gsq(s, T, k, rho, prob)) for s in range(1, t + 1)),
+                            rel_tol=1e-9)
+    npst = S.twin_ogd(prob, 2, T, k, rho, "npstep")
+    assert npst.ghat_sq(5) == B.thm4_gsq(5, T, k, math.inf, prob) < B.thm4_gsq(5, T, k, rho, prob)
+    run = o2b.run(prob, OptimisticOGD(3, prob.d, prob.r, 1.0), T, k=k, rho=rho,
+                  src=ReplicateStreams(1, stable_key("t6"), range(3)), noise_src=ReplicateStreams(1, stable_key("t6n"), range(3)),
+                  checkpoints=[T], record_released=True)
+    rel = run.extra["released"]  # (R, T, d): ghat_t
+    prev = np.concatenate([np.zeros_like(rel[:, :1]), rel[:, :-1]], axis=1)
+    assert np.allclose(run.extra["hint_err_sq"], np.sum((rel - prev) ** 2, axis=(1, 2)))
+    assert np.allclose(run.extra["loss_sq"], np.sum(rel**2, axis=(1, 2)))
+
+
+def test_step_grid_and_eq7_nodes():
+    """eq. (7)'s steps: t = 2^n - 1 and 2^n; at t = 2^n gamma_t is one node (sigma_t^2 d in expectation)."""
+    from dpregret.papers.ztc22 import scenario as S
+
+    assert S.step_grid(10) == [1, 2, 3, 4, 7, 8]
+    p = dict(k=1, d_lin=2, T_lin_priv=[16], rho_lin=1.0, replicates=4, T_lin_stat=[16])
+    df = S.simulate_per_step(p, "eq7", range(4), 3)
+    assert df[df.alg == "eq7"].replicate.nunique() == 16  # 4 x the chunk's replicates
+    a, b = (df[df.alg == x].sort_values(["replicate", "t"]) for x in ("eq7", "eq7_sqrt2"))
+    assert np.allclose(2 * a.value.to_numpy(), b.value.to_numpy())  # sigma_t^2 doubled, the same draws

@@ -19,8 +19,8 @@ FIGURES = {
         Figure("ztc22_strongly_convex", ("ZTC-thm8-bound", "ZTC-rem9-rate-T-stat", "ZTC-rem9-rate-T-priv")),
         Figure("ztc22_rho_d"),  # shows no claim: Remark 5 in rho and d is decided on the worst case (minimax)
         Figure("ztc22_minimax", ("ZTC-rem5-rate-rho", "ZTC-rem5-rate-d")),
-        Figure("ztc22_param_free", ("ZTC-thm11-bound", "ZTC-thm11-gbar")),
-        Figure("ztc22_linear_T", ("ZTC-rem5-rate-T-stat", "ZTC-rem5-rate-T-priv")),
+        Figure("ztc22_param_free", ("ZTC-thm11-bound", "ZTC-thm11-gbar", "ZTC-thm11-eq14", "ZTC-thm11-eq17")),
+        Figure("ztc22_linear_T", ("ZTC-rem5-rate-T-stat", "ZTC-rem5-rate-T-priv", "ZTC-eq4-variance", "ZTC-eq7-noise")),
     )),
 }
 

@@ -144,6 +144,9 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     gbar_ctl: dict = {}
     lsum = np.zeros((R, d))  # sum of the learner's loss vectors (for the regret against the best point of W)
     wsum_dot = np.zeros(R)
+    loss_sq = np.zeros(R)  # sum_t ||ghat_t||^2 (the same with hint 0)
+    hint_err = np.zeros(R)  # sum_t ||ghat_t - ghat_{t-1}||^2: Theorem 6's proof quantity (hint ghat_{t-1}, ghat_0 = 0)
+    ghat_prev = np.zeros((R, d))
     cp_set = set(cps)
     for t in range(1, T + 1):
         w = learner.predict()
@@ -182,6 +185,10 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
                 worst = np.maximum(worst, np.linalg.norm(delta - dp, axis=-1))
             ratio = np.maximum(ratio, worst / np.maximum(Delta, 1e-300))
         ghat = g + noise
+        dh = ghat - ghat_prev
+        hint_err += np.add.reduce(dh * dh, axis=-1)
+        loss_sq += np.add.reduce(ghat * ghat, axis=-1)
+        ghat_prev = ghat
         if reg == "sc":
             full = ghat + b_t * problem.mu / 2 * (w - x)
             regret += np.sum(ghat * (w - xs), axis=-1) + b_t * problem.mu / 4 * (
@@ -211,6 +218,7 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     extra = {"released": np.stack(released, 1)} if record_released else {}
     if reg is None:  # linear losses: the regret against the best fixed point of the ball W
         extra["regret_max"] = wsum_dot + problem.r * np.linalg.norm(lsum, axis=-1)
+        extra["hint_err_sq"], extra["loss_sq"] = hint_err, loss_sq
     if reg == "pf":
         extra["gbar_ratio"] = gbar_ratio
         extra.update({f"gbar_ratio_{k}": v for k, v in gbar_ctl.items()})

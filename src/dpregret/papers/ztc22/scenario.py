@@ -77,7 +77,8 @@ from dpregret.core.learners.oco import Frozen, OptimisticOGD, ParameterFree, Pro
 from dpregret.core.rng import ReplicateStreams, stable_key
 from dpregret.papers.ztc22.claims_linear import linear_T_algs  # the rows' names the claims read
 
-EXPERIMENTS = ("rates", "linear_T", "optimistic", "sensitivity", "strongly_convex", "rho_d", "minimax", "param_free")
+EXPERIMENTS = ("rates", "linear_T", "optimistic", "sensitivity", "strongly_convex", "rho_d", "minimax", "param_free",
+               "per_step")
 
 
 def _streams(seed, reps, *key):
@@ -86,6 +87,40 @@ def _streams(seed, reps, *key):
 
 def _ogd(prob, R, T, k, rho):
     return ProjectedOGD(R, prob.d, prob.r, lambda t: o2b_bounds.thm4_gsq(t, T, k, rho, prob))
+
+
+# The mis-tuned twins of Remark 5's OGD (the paper's learner with ONE realistic tuning mistake), run on the
+# same draws as the paper's learner (same stream keys; the first ``replicates_twin`` replicates):
+# - "npstep": the step ignores the privacy term: Ghat_t^2 of Theorem 4's second part at rho = inf (the
+#   non-private tuning, G and sigma_G only), so it is too large by up to sqrt(privacy / statistical part);
+# - "sumstep": the step's exponent in T one notch off: 2r / sum_s Ghat_s in place of 2r / sqrt(sum_s Ghat_s^2)
+#   (a dropped square root: t^-2 in place of t^-3/2 at k = 1).
+TWINS = ("npstep", "sumstep")
+
+
+def twin_ogd(prob, R: int, T: int, k: float, rho: float, kind: str) -> ProjectedOGD:
+    """Remark 5's OGD with one tuning mistake (``TWINS``); ``rho`` is the run's."""
+    if kind == "npstep":
+        return ProjectedOGD(R, prob.d, prob.r, lambda t: o2b_bounds.thm4_gsq(t, T, k, math.inf, prob))
+    if kind == "sumstep":
+        S = np.cumsum([math.sqrt(o2b_bounds.thm4_gsq(t, T, k, rho, prob)) for t in range(1, T + 1)])
+        inc = np.diff(np.r_[0.0, S**2])  # sum_{s<=t} inc_s = (sum_{s<=t} Ghat_s)^2: eta_t = 2r / sum_s Ghat_s
+        return ProjectedOGD(R, prob.d, prob.r, lambda t: float(inc[t - 1]))
+    raise ValueError(f"twin must be one of {TWINS}, got {kind!r}")
+
+
+def osd_twin(prob, R: int) -> StronglyConvexOSD:
+    """Remark 9's OSD with the weights beta_t forgotten in its strong convexity: mu_t = mu / 2 in place of
+    t^k mu / 2 (Lemma 7's regularised loss is beta_t mu / 2-strongly convex): its step 1 / sum_i mu_i is t^k / (k+1)
+    times too large (the step's exponent one notch off, t^-1 in place of t^-2 at k = 1)."""
+    return StronglyConvexOSD(R, prob.d, prob.r, lambda t: prob.mu / 2)
+
+
+def twin_reps(p: dict, reps) -> list:
+    """The replicates a twin runs on: the first ``replicates_twin`` of ``reps`` (the same draws: streams
+    are per replicate)."""
+    reps = list(reps)
+    return reps[:max(2, min(len(reps), int(p.get("replicates_twin", len(reps)))))]
 
 
 def explicit_regret(prob, T: int, k: float, rho: float) -> float:
@@ -143,6 +178,12 @@ def simulate_rates(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
         frames.append(_rows({"subopt": run.subopt[:, -1]}, reps, alg="dpsgd", rho=rho))
         frames.append(_rows({"subopt": frozen_subopt(prob, R), "bound_explicit": o2b_bounds.bound_thm4(
             np.full(R, explicit_regret(prob, T, k, rho)), T, k, rho, prob)}, reps, alg="frozen_start", rho=rho))  # the non-learner
+        if rho == p["rho_priv"] and T == max(p["T"]):  # ZTC-vs-dpsgd's mis-tuned twin (the step ignores privacy)
+            tr = twin_reps(p, reps)
+            run = o2b.run(prob, twin_ogd(prob, len(tr), T, k, rho, "npstep"), T, k=k, rho=rho,
+                          src=_streams(seed, tr, "rates", "data", T), noise_src=_streams(seed, tr, "rates", "noise", "tree", T),
+                          checkpoints=[T])
+            frames.append(_rows({"subopt": run.subopt[:, -1]}, tr, alg="o2b_npstep", rho=rho))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["d"] = "rates", "logistic", T, prob.d
     df["max_subopt"] = float(prob.subopt(far[None])[0])  # L at the far end of W (reported)
@@ -179,7 +220,9 @@ def simulate_optimistic(p: dict, s: float, reps, seed: int) -> pd.DataFrame:
                 run = o2b.run(prob, make(), T2, k=k, rho=rho6, src=_streams(seed, reps, "optimistic", "data", T2),
                               noise_src=_streams(seed, reps, "optimistic", "noise", T2), checkpoints=[T2])
                 frames.append(_rows({"subopt": run.subopt[:, -1], "regret": run.regret[:, -1],
-                                     "regret_max": run.extra["regret_max"]}, reps, alg=alg, T=T2, rho=rho6))
+                                     "regret_max": run.extra["regret_max"], "hint_err_sq": run.extra["hint_err_sq"],
+                                     "loss_sq": run.extra["loss_sq"]},
+                                    reps, alg=alg, T=T2, rho=rho6))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["s"] = "optimistic", "location", s
     df["sigma_G_over_G"] = prob.sigma_G / prob.G
@@ -234,6 +277,11 @@ def simulate_strongly_convex(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
                                 reps, alg=alg, rho=rho))
         frames.append(_rows({"subopt": frozen_subopt(prob, R), "bound_explicit": explicit}, reps, alg="frozen_start",
                             rho=rho))  # the non-learner
+        if rho == p["rho_stat"]:  # ZTC-rem9-rate-T-stat's mis-tuned twin (first replicates_twin replicates, same draws)
+            tr = twin_reps(p, reps)
+            run = o2b.run(prob, osd_twin(prob, len(tr)), T, k=k, rho=rho, src=_streams(seed, tr, "sc", "data", T),
+                          noise_src=_streams(seed, tr, "sc", "noise", "tree", T), checkpoints=[T], reg="sc")
+            frames.append(_rows({"subopt": run.subopt[:, -1]}, tr, alg="o2b_sc_unweighted", rho=rho))
     df = pd.concat(frames, ignore_index=True)
     df["problem"], df["d"], df["mu"] = "ridge_logistic", prob.d, prob.mu
     df["max_subopt"] = float(prob.subopt(far[None])[0])
@@ -251,6 +299,12 @@ def simulate_strongly_convex(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
                       reg="sc", noise_factor=factor)
         frames.append(_rows({"subopt": run.subopt[:, -1], "regret": run.regret[:, -1], "bound_explicit": explicit},
                             reps, alg=alg, rho=rho))
+    tr = twin_reps(p, reps)  # ZTC-rem9-rate-T-priv's mis-tuned twin, private and its own non-private run
+    for alg, conv in (("o2b_sc_unweighted", "tree"), ("nonprivate_sc_unweighted", "none")):
+        run = o2b.run(loc, osd_twin(loc, len(tr)), T, k=k, rho=rho if conv != "none" else math.inf,
+                      src=_streams(seed, tr, "sc_loc", "data", T), noise_src=_streams(seed, tr, "sc_loc", "noise", conv, T),
+                      checkpoints=[T], conversion=conv, reg="sc")
+        frames.append(_rows({"subopt": run.subopt[:, -1]}, tr, alg=alg, rho=rho))
     frames.append(_rows({"subopt": frozen_subopt(loc, R), "bound_explicit": explicit}, reps, alg="frozen_start", rho=rho))
     frames.append(_rows({"subopt": frozen_subopt(loc, R)}, reps, alg="frozen_start_nonprivate", rho=math.inf))
     lf = pd.concat(frames, ignore_index=True)
@@ -308,6 +362,22 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
         frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
                                     "subopt": run.subopt[:, -1], "alg": "o2b_noise2", "rho": p["rho_lin"],
                                     "bound_thm4": thm4_family_bound(prob, T, k, p["rho_lin"], R)}))
+    if paper:  # the mis-tuned twins (first replicates_twin replicates, the same draws): the step ignoring the
+        # privacy term at rho_lin (ZTC-rem5-rate-T-priv, ZTC-thm4-bound), the step one notch off at rho_stat
+        # (ZTC-rem5-rate-T-stat)
+        tr = twin_reps(p, reps)
+        ptw = LinearFamily(d, cg, len(tr))
+        for alg, kind, rho, on in (("o2b_npstep", "npstep", p["rho_lin"], T in p["T_lin_priv"] and "priv" in rates),
+                                   ("o2b_stat_sumstep", "sumstep", p["rho_stat"], T in p["T_lin_stat"] and "stat" in rates)):
+            if not on:
+                continue
+            run = o2b.run(ptw, twin_ogd(ptw, len(tr) * len(cg), T, k, rho, kind), T, k=k, rho=rho,
+                          src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), tr, len(cg)),
+                          noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), tr, len(cg)),
+                          checkpoints=[T])
+            frames.append(pd.DataFrame({"replicate": np.tile(tr, len(cg)), "c": np.repeat(cg, len(tr)),
+                                        "subopt": run.subopt[:, -1], "alg": alg, "rho": rho,
+                                        "bound_thm4": thm4_family_bound(prob, T, k, rho, len(tr))}))
     for rho in ([p["rho_lin"]] if paper and T in p["T_lin_priv"] and "priv" in rates else []) + (
             [p["rho_stat"]] if paper and T in p["T_lin_stat"] and "stat" in rates else []):  # the non-learner
         frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
@@ -398,7 +468,7 @@ def _user_claim(rate: str):
 
 
 # the paper's rows of the door's simulation: no learner of yours may take these names
-DOOR_RESERVED = tuple(linear_T_algs().values()) + ("o2b", "o2b_noise2", "frozen_start")
+DOOR_RESERVED = tuple(linear_T_algs().values()) + ("o2b", "o2b_noise2", "frozen_start", "o2b_npstep", "o2b_stat_sumstep")
 LINEAR_T_TABLE = "results/ztc22/linear_T.parquet"  # the pipeline's table of the paper's rows (rule ztc22_merge)
 # Remark 5's rates in T hold for any OCO learner inside Algorithm 1 (dpregret.core.contract)
 USER_CLAIMS = (_user_claim("priv"), _user_claim("stat"))
@@ -442,6 +512,16 @@ def simulate_minimax(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
                                     "subopt": np.array(sub, copy=True), "alg": alg}))
     frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
                                 "subopt": frozen_subopt(prob, R * len(cg)), "alg": "frozen_start"}))  # the non-learner
+    # the mis-tuned twin of both rate claims: Algorithm 1 with the step that ignores the privacy term (its
+    # non-private twin is the paper's: the same step at rho = inf), on the first replicates_twin replicates
+    tr = twin_reps(p, reps)
+    ptw = LinearFamily(d, cg, len(tr))
+    run = o2b.run(ptw, twin_ogd(ptw, len(tr) * len(cg), T, k, rho, "npstep"), T, k=k, rho=rho,
+                  src=TiledStreams(seed, stable_key("ztc22", "minimax", "data", d, T), tr, len(cg)),
+                  noise_src=TiledStreams(seed, stable_key("ztc22", "minimax", "noise", d, T), tr, len(cg)),
+                  checkpoints=[T])
+    frames.append(pd.DataFrame({"replicate": np.tile(tr, len(cg)), "c": np.repeat(cg, len(tr)),
+                                "subopt": run.subopt[:, -1], "alg": "npstep"}))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["rho"], df["d"], df["grid"] = "minimax", "linear_family", T, rho, d, grid
     df["r"] = prob.r
@@ -477,6 +557,196 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     return df
 
 
+EQ7_EXTRA = 3  # eq. (7) is decided on 4 x the chunk's replicates (declared before its first deciding run)
+
+
+def step_grid(T: int) -> list[int]:
+    """The steps at which eqs. (4) and (7) are decided: t = 2^n - 1 (the tree's gamma_t sums n nodes there:
+    eq. (7) nearly tight) and t = 2^n (one node), n >= 0, up to T."""
+    return sorted({t for n in range(T.bit_length() + 1) for t in (2**n - 1, 2**n) if 1 <= t <= T})
+
+
+def simulate_per_step(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
+    """Eqs. (4) and (7) per step on the draws of the linear family's runs (``linear_T``: the same stream keys),
+    where both quantities do not depend on the learner (linear losses: grad l(x, z) = -z whatever x; H = 0:
+    sigma_t of eq. (6) does not depend on the iterates), so they are computed from the draws alone:
+
+    - ``eq4``: ||beta_t grad L(x_t) - g_t||^2 = ||sum_{i<=t} (beta_i - beta_{i-1})(z_i - c)||^2, over
+      sigma_G^2 (each member's ||z - c|| = s = sigma_G a.s., so the ratio to eq. (4)'s bound is the same for
+      every member), on the data stream of ``linear_T`` at the largest T of T_lin_stat; ``eq4_fresh`` the
+      fresh-sample slip (``conversion="fresh"``: beta_{i-1} grad l(x_{i-1}, z'_i), z'_i the stream's next
+      sample, as :func:`o2b.run` draws it): sum_i (beta_i xi_i - beta_{i-1} xi'_i), no longer telescoping.
+    - ``eq7``: ||gamma_t||^2 of Algorithm 1's tree (``TreeNoise``: gamma_t sums the nodes of t's binary
+      prefixes, node s drawn at step s with sigma_s of eq. (6), H = 0) on the noise stream of ``linear_T`` at
+      the largest T of T_lin_priv and rho_lin; ``eq7_sqrt2`` the same tree with sigma_t^2 doubled (its
+      control: the process changed, not the bound).
+    Rows: one per replicate and step of :func:`step_grid`, ``value`` the quantity and ``bound`` its bound."""
+    from scipy import special
+
+    R, k, d = len(reps), p["k"], p["d_lin"]
+    lam = o2b_bounds.LAMBDA_L2
+    frames = []
+    if point == "eq4":
+        T = max(p["T_lin_stat"])
+        ts = step_grid(T)
+        src = ReplicateStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps)
+        xi = np.where(src.uniform((2 * T - 1, d)) < 0.5, -1.0, 1.0) / math.sqrt(d)  # the stream's samples, in order
+        for alg, fresh in (("eq4", False), ("eq4_fresh", True)):
+            t = np.arange(1, T + 1, dtype=float)
+            b, bp = t**k, (t - 1) ** k
+            if fresh:  # z_1, z_2, z'_2, z_3, z'_3, ...: z_t at 2t - 2 (t >= 2), z'_t at 2t - 1
+                main = np.concatenate([xi[:, :1], xi[:, 1::2]], axis=1)[:, :T]
+                prime = np.concatenate([np.zeros_like(xi[:, :1]), xi[:, 2::2]], axis=1)[:, :T]
+                inc = b[None, :, None] * main - bp[None, :, None] * prime
+            else:
+                inc = (b - bp)[None, :, None] * xi[:, :T]
+            cum = np.cumsum(inc, axis=1)
+            idx = np.array(ts) - 1
+            val = np.sum(cum[:, idx] ** 2, axis=-1)  # (R, len(ts)), in units of sigma_G^2
+            bound = 4 * (k + 1) ** 2 * np.array(ts, dtype=float) ** (2 * k - 1) / lam
+            frames.append(pd.DataFrame({"replicate": np.repeat(list(reps), len(ts)), "t": np.tile(ts, R),
+                                        "value": val.ravel(), "bound": np.tile(bound, R), "alg": alg, "T": T}))
+    elif point == "eq7":
+        T, rho = max(p["T_lin_priv"]), p["rho_lin"]
+        ts = step_grid(T)
+        need = sorted({(t >> lv) << lv for t in ts for lv in range(t.bit_length()) if (t >> lv) & 1})
+        # the runs' own replicates and EQ7_EXTRA x as many further ones of the same stream key (fresh draws, never
+        # used by a run; indices offset by multiples of the replicate count, so chunks never overlap): eq. (7) is
+        # ~0.9-tight at t = 2^n - 1, where 32 replicates leave an upper limit near 1
+        nrep = int(p["replicates"])
+        reps = [r + i * nrep for i in range(EQ7_EXTRA + 1) for r in reps]
+        R = len(reps)
+        noise = ReplicateStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), reps)
+        nodes = {}
+        block, t0 = 8192, 0
+        need_arr = np.array(need)
+        while t0 < T:
+            B = min(block, T - t0)
+            nz = special.ndtri(noise.uniform((B, d)))  # step t0 + j + 1 draws row j
+            sel = need_arr[(need_arr > t0) & (need_arr <= t0 + B)]
+            for s in sel:
+                nodes[int(s)] = nz[:, s - t0 - 1]
+            t0 += B
+        G, L = 1.0, math.log2(2 * T)
+        for alg, factor in (("eq7", 1.0), ("eq7_sqrt2", math.sqrt(2.0))):
+            val = np.empty((R, len(ts)))
+            for j, t in enumerate(ts):
+                gam = np.zeros((R, d))
+                for lv in range(t.bit_length()):
+                    if (t >> lv) & 1:
+                        s = (t >> lv) << lv
+                        sig = factor * o2b.sensitivity_eq6(s, k, G, 0.0, 0.0) * math.sqrt(L) / rho
+                        gam = gam + sig * nodes[s]
+                val[:, j] = np.sum(gam**2, axis=-1)
+            bound = 8 * (k + 1) ** 2 * d * G**2 * L**2 * np.array(ts, dtype=float) ** (2 * k - 2) / (lam * rho**2)
+            frames.append(pd.DataFrame({"replicate": np.repeat(list(reps), len(ts)), "t": np.tile(ts, R),
+                                        "value": val.ravel(), "bound": np.tile(bound, R), "alg": alg, "T": T}))
+    elif point.startswith("thm11_T"):
+        return thm11_concentration(p, int(point[len("thm11_T"):]), reps, seed)
+    else:
+        raise ValueError(f"per_step point must be eq4, eq7 or thm11_T<T>, got {point!r}")
+    df = pd.concat(frames, ignore_index=True)
+    df["experiment"], df["problem"], df["d"] = "per_step", "linear_family", d
+    return df
+
+
+def tree_gamma_norms(noise: ReplicateStreams, T: int, d: int, sigma, block_bits: int = 12) -> np.ndarray:
+    """``(R, T)``: ||gamma_t||_2 of Algorithm 1's tree at every step, from the noise stream ``noise`` as
+    :func:`o2b.run` consumes it (step s draws the d normals of node s, ``ndtri`` of the stream's uniforms; node s
+    holds ``sigma(s) R_s``; gamma_t sums the nodes at t's binary prefixes).  Vectorised in blocks of 2^block_bits
+    steps aligned to multiples of the block: a prefix at a level below block_bits lies in the step's own block, one
+    at a level at or above it is a multiple of the block size (kept)."""
+    from scipy import special
+
+    B = 1 << block_bits
+    R = noise.R
+    out = np.empty((R, T))
+    kept: dict[int, np.ndarray] = {}  # node values at multiples of B
+    for t0 in range(0, T, B):
+        n = min(B, T - t0)
+        s = np.arange(t0 + 1, t0 + n + 1)
+        nodes = special.ndtri(noise.uniform((n, d))) * sigma(s.astype(float))[None, :, None]
+        for v in s[s % B == 0]:
+            kept[int(v)] = nodes[:, v - t0 - 1].copy()
+        gam = np.zeros((R, n, d))
+        for lv in range(int(s[-1]).bit_length()):
+            on = ((s >> lv) & 1).astype(bool)
+            if not on.any():
+                continue
+            pre = (s[on] >> lv) << lv
+            if lv < block_bits:
+                gam[:, on] += nodes[:, pre - t0 - 1]
+            else:
+                gam[:, on] += np.stack([kept[int(v)] for v in pre], axis=1)
+        out[:, t0:t0 + n] = np.sqrt(np.sum(gam**2, axis=-1))
+    return out
+
+
+def thm11_concentration(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
+    """Theorem 11's two concentration steps (Appendix F), decided separately, per run, for every t <= T, on the
+    draws of ``param_free``'s runs at this T (the same stream keys), where both are learner-independent (a member
+    of the linear family: grad l(x, z) = -z; H = 0: sigma_t of eq. (6) does not depend on the iterates):
+
+    - eq. (14): ||beta_t grad L(x_t) - g_t||_2 = s ||sum_{i<=t} (beta_i - beta_{i-1}) xi_i|| <= 8 C^2 Phi
+      sqrt(sum_{i<=t} i^4 (G + H ||w_i - x_{i-1}||)^2), k = 3; control ``eq14_fresh``: the fresh-sample slip
+      (beta_{i-1} grad l(x_{i-1}, z'_i), z'_i the stream's next sample);
+    - eq. (17): ||gamma_t||_2 <= A'/rho (G + DH) Phi log2(2T) t^2; control ``eq17_noise2``: sigma_t doubled.
+    Rows: one per replicate and check, ``max_ratio`` = max_t quantity / bound (C = C_pf)."""
+    from types import SimpleNamespace
+
+    prob = SimpleNamespace(G=1.0, H=0.0, D=2 * p["r_pf"], d=p["d_pf"])
+    k, rho, C, d = 3, p["rho_pf"], float(p["C_pf"]), p["d_pf"]
+    pf = o2b.pf_params(prob, T, rho, C, p["delta_pf"])
+    Phi, A1, L = pf["Phi"], pf["A1"], math.log2(2 * T)
+    s_member = 1.0 - p["c_pf"]
+    t = np.arange(1, T + 1, dtype=float)
+    rows = {}
+    # eq. (14): the data stream of the pf runs (z_1, z_2, ... in order; the fresh slip reads z_1, z_2, z'_2, ...)
+    src = _streams(seed, reps, "pf", "data", T)
+    b14 = 8 * C**2 * Phi * np.sqrt(np.cumsum(t**4)) * prob.G
+    tot = {"eq14": np.zeros(len(reps)), "eq14_fresh": np.zeros(len(reps))}
+    cum = {a: np.zeros((len(reps), d)) for a in tot}
+    B = 1 << 13  # samples per block of the data stream (2T - 1 in all: the fresh slip's z'_t too)
+    n_total = 2 * T - 1
+    xi_all_pos = 0
+    while xi_all_pos < n_total:
+        n = min(B, n_total - xi_all_pos)
+        xi = np.where(src.uniform((n, d)) < 0.5, -1.0, 1.0) / math.sqrt(d)
+        idx = np.arange(xi_all_pos, xi_all_pos + n)  # 0-based sample index
+        # the paper's process: sample j (0-based) is z_{j+1}, for j < T
+        m = idx < T
+        if m.any():
+            tt = idx[m] + 1.0
+            inc = (tt**k - (tt - 1) ** k)[None, :, None] * xi[:, m]
+            c = cum["eq14"][:, None, :] + np.cumsum(inc, axis=1)
+            cum["eq14"] = c[:, -1]
+            r = s_member * np.sqrt(np.sum(c**2, axis=-1)) / b14[idx[m]][None, :]
+            tot["eq14"] = np.maximum(tot["eq14"], r.max(axis=1))
+        # the fresh slip: sample 0 is z_1; for t >= 2, z_t = sample 2t-3, z'_t = sample 2t-2 (0-based)
+        tt = np.where(idx == 0, 1, (idx + 3) // 2)
+        first = (idx == 0) | (idx % 2 == 1)
+        coef = np.where(first, tt.astype(float) ** k, -((tt - 1).astype(float) ** k))
+        inc = coef[None, :, None] * xi
+        c = cum["eq14_fresh"][:, None, :] + np.cumsum(inc, axis=1)
+        cum["eq14_fresh"] = c[:, -1]
+        done = ~first  # after z'_t the step t is complete (t = 1: after z_1)
+        done |= idx == 0
+        r = s_member * np.sqrt(np.sum(c[:, done] ** 2, axis=-1)) / b14[tt[done] - 1][None, :]
+        tot["eq14_fresh"] = np.maximum(tot["eq14_fresh"], r.max(axis=1))
+        xi_all_pos += n
+    rows.update(tot)
+    # eq. (17): the noise stream of the pf runs
+    b17 = A1 / rho * (prob.G + prob.D * prob.H) * Phi * L * t**2
+    g = tree_gamma_norms(_streams(seed, reps, "pf", "noise", T), T, d,
+                         lambda v: 2.0 * (k + 1) * v ** (k - 1) * prob.G * math.sqrt(L) / rho)  # eq. (6), H = 0
+    r17 = (g / b17[None, :]).max(axis=1)
+    rows["eq17"], rows["eq17_noise2"] = r17, 2.0 * r17  # sigma_t doubled: gamma_t doubled on the same draws
+    frames = [pd.DataFrame({"replicate": list(reps), "max_ratio": v, "alg": a}) for a, v in rows.items()]
+    df = pd.concat(frames, ignore_index=True)
+    df["T"], df["C"], df["t"], df["value"], df["bound"] = T, C, np.nan, np.nan, np.nan
+    return df
+
+
 JOBS = "experiment"  # every point of one experiment in one job: the start-up (~1.5 s CPU) paid once per experiment
 PRIORITY = {"minimax": 10}  # the longest job (~100 s): started first, it never runs last
 PLOT_EXPERIMENTS = ("rates", "optimistic", "strongly_convex", "rho_d", "minimax", "param_free", "linear_T")
@@ -493,6 +763,7 @@ def experiments(p: dict) -> dict[str, list[str]]:
         "rho_d": [f"rho{r}" for r in p["rho_grid"]] + [f"d{d}" for d in p["d_grid"]],
         "minimax": [f"rho{r}" for r in p["rho_grid_mm"]] + [f"d{d}" for d in p["d_grid_mm"]],
         "param_free": [f"T{T}" for T in p["T_pf"]],
+        "per_step": ["eq4", "eq7"] + [f"thm11_T{T}" for T in p["T_pf"]],
     }
 
 
@@ -504,7 +775,8 @@ def _simulate_point(p: dict, experiment: str, point: str, reps, seed: int) -> pd
         return fn(p, int(point[1:]), reps, seed)
     if experiment == "optimistic":
         return simulate_optimistic(p, float(point[1:]), reps, seed)
-    fn = {"minimax": simulate_minimax, "rho_d": simulate_rho_d, "sensitivity": simulate_sensitivity}[experiment]
+    fn = {"minimax": simulate_minimax, "rho_d": simulate_rho_d, "sensitivity": simulate_sensitivity,
+          "per_step": simulate_per_step}[experiment]
     return fn(p, point, reps, seed)
 
 
