@@ -60,6 +60,8 @@ def test_cells_render_as_the_declared_text():
                 field = {"theorem": c.theorem, "statement": c.statement, "metric": c.metric,
                          "secondary controls": c.secondary, "primary control (near miss)": c.control}.get(name)
                 if field is not None:
+                    if name == "primary control (near miss)" and not c.near_miss:  # the straw man's marker, in code
+                        got = re.sub(r" \(a straw man, <code>near_miss=False</code>: .*\)$", "", got)
                     assert "<" not in got.replace("&lt;", ""), (c.claim_id, name, got)  # no emphasis, code or tag
                     assert html.unescape(got) == " ".join(field.split()), (c.claim_id, name)
 
