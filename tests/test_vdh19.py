@@ -138,7 +138,7 @@ def test_eps_and_n_experiments_share_the_draws_of_the_T_run():
 
 def test_sparse_scenario_structure():
     df = S.simulate_sparse(P, 80, range(2), 3)
-    assert set(df.alg) == {"alg3", "adagrad", "adagrad_tuned", "frozen"}
+    assert set(df.alg) == {"alg3", "adagrad", "adagrad_tuned", "frozen", "alg3_gnoise"}
     a3 = df[df.alg == "alg3"]
     # noise-free targets: l_t(u*) = 0, so the regret against u* is >= sum_t l_t(w_t) >= 0
     assert (df[df.u_frac == 1.0].regret >= -1e-9).all()
