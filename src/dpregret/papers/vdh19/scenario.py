@@ -46,6 +46,16 @@ Experiments (one tidy table each; one row per algorithm x point x replicate x co
   (``D = u_max``) and the non-learner ``frozen`` (Algorithm 3 frozen at 0).  Per-coordinate
   ``sum_t g~_{t,j}^2`` of the support are kept (``sum_sq_c<j>``) for Theorem 11.
 
+- ``search``: the searched sequences (:func:`simulate_search`): linear losses on R^2 with a deterministic
+  mean feedback (the worst sequence of the deterministic 1-D search, and a sequence whose optimum turns
+  after the first rounds) and the minority's privacy noise, replicated; decided as points of the bound
+  claims beside the runs.
+
+Rotation (config ``rotate``): in the minority experiments each replicate's data is rotated by its own
+Haar rotation (:func:`rotations`), so the optimum's direction is drawn per replicate.  Mis-tuned twins
+(``TWINS``): ``alg2_step`` (minority, search), ``alg2_gnoise`` (search; unorm with config ``unorm_twin``),
+``alg3_gnoise`` (sparse, search), on the same draws as the paper's learners.
+
 Your own learner (this module's ``USER_CLAIMS``, :mod:`dpregret.core.contract`): an OCO learner
 ``make(R, d, r)`` goes in Algorithm 2's black-box slot, the direction learner ``A_Z`` on the unit
 ball (``r = 1``; :class:`DirectionSlot`, :func:`reduction_with`), with Algorithm 1 learning
@@ -257,9 +267,10 @@ def simulate_unorm(p: dict, reps, seed: int) -> pd.DataFrame:
     shape = (len(U), R)
     learners = {"alg2": (vdh.BlackBoxReduction(1.0, d, batch=shape, b=p.get("b", 1.0)), "alg2"),
                 "alg2_improper": (vdh.BlackBoxReduction(1.0, d, batch=shape, prior="improper"), "alg2"),
-                "frozen": (frozen_reduction(d, shape, p.get("b", 1.0)), "alg2"),
-                "alg2_gnoise": (vdh.BlackBoxReduction(noise_folded_G(1.0, l2_noise_second_moment(d, eps)), d, batch=shape,
-                                                      b=p.get("b", 1.0)), "alg2")}
+                "frozen": (frozen_reduction(d, shape, p.get("b", 1.0)), "alg2")}
+    if p.get("unorm_twin", False):  # the twin alg2_gnoise (claims.TWIN_GNOISE): off by default (claims.UNORM_TWIN_BLIND)
+        learners["alg2_gnoise"] = (vdh.BlackBoxReduction(noise_folded_G(1.0, l2_noise_second_moment(d, eps)), d, batch=shape,
+                                                         b=p.get("b", 1.0)), "alg2")
     fx = vdh.BlackBoxReduction(1.0, d, batch=shape, b=p.get("b", 1.0))
     fx.magnitude = FixedStepOGD(eta, shape)
     learners["alg2_reach"] = (fx, "alg2")
