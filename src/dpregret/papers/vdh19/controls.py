@@ -87,3 +87,24 @@ class LazySparsePotential(vdh.SparsePotential):
     def update(self, g) -> None:
         super().update(g)
         self._dirty |= np.asarray(g) != 0
+
+
+class StepPowerOGDBall(vdh.ProjectedOGDBall):
+    """Mis-tuned twin of Algorithm 2's direction learner: projected OGD on the unit ball with
+    ``eta_t = 1 / sum_{s<=t} ||g~_s||^2`` instead of ``(sum_s ||g~_s||^2)^{-1/2}`` (the AdaGrad-style
+    step one power off: the square root forgotten).  With ``||g~|| ~ 1`` its steps shrink like 1/t, so
+    the direction all but freezes after the first rounds (after a noisy round, at once)."""
+
+    def update(self, g) -> None:
+        g = vdh._feedback(g, self.shape)
+        self.S = self.S + np.einsum("...i,...i->...", g, g)
+        eta = np.divide(1.0, self.S, out=np.zeros_like(self.S), where=self.S > 0)
+        y = self.z - eta[..., None] * g
+        self.z = y / np.maximum(1.0, np.linalg.norm(y, axis=-1, keepdims=True))
+
+
+def noise_folded_G(G: float, sigma2: float) -> float:
+    """The mis-tuned twin's ``G`` of Algorithm 1: ``sqrt(G^2 + sigma^2)``, the bound on the *noisy*
+    feedback's root mean square (``sigma^2`` the randomiser's second moment) where Lemma 7 needs only a
+    bound on ``|E g~|``: the privacy noise folded into the prior's support ``C = 1/(5G)`` (bets too small)."""
+    return float(np.sqrt(G * G + sigma2))

@@ -46,6 +46,16 @@ Experiments (one tidy table each; one row per algorithm x point x replicate x co
   (``D = u_max``) and the non-learner ``frozen`` (Algorithm 3 frozen at 0).  Per-coordinate
   ``sum_t g~_{t,j}^2`` of the support are kept (``sum_sq_c<j>``) for Theorem 11.
 
+- ``search``: the searched sequences (:func:`simulate_search`): linear losses on R^2 with a deterministic
+  mean feedback (the worst sequence of the deterministic 1-D search, and a sequence whose optimum turns
+  after the first rounds) and the minority's privacy noise, replicated; decided as points of the bound
+  claims beside the runs.
+
+Rotation (config ``rotate``): in the minority experiments each replicate's data is rotated by its own
+Haar rotation (:func:`rotations`), so the optimum's direction is drawn per replicate.  Mis-tuned twins
+(``TWINS``): ``alg2_step`` (minority, search), ``alg2_gnoise`` (search; unorm with config ``unorm_twin``),
+``alg3_gnoise`` (sparse, search), on the same draws as the paper's learners.
+
 Your own learner (this module's ``USER_CLAIMS``, :mod:`dpregret.core.contract`): an OCO learner
 ``make(R, d, r)`` goes in Algorithm 2's black-box slot, the direction learner ``A_Z`` on the unit
 ball (``r = 1``; :class:`DirectionSlot`, :func:`reduction_with`), with Algorithm 1 learning
@@ -77,16 +87,21 @@ from dpregret.core import _validate as V
 from dpregret.core.environments.absolute_loss import fixed_direction, sphere_abs_mean, wdbc_problem
 from dpregret.core.protocols import SIGNATURES, build_learner, check_makes, check_play
 from dpregret.papers.vdh19 import learners as vdh
-from dpregret.papers.vdh19.controls import FixedStepOGD, Frozen, LazySparsePotential, PrintedRule
+from dpregret.papers.vdh19.controls import (FixedStepOGD, Frozen, LazySparsePotential, PrintedRule, StepPowerOGDBall,
+                                            noise_folded_G)
 from dpregret.core.mechanisms import l2_laplace_randomiser, local_laplace_randomiser
 from dpregret.core.rng import ReplicateStreams, stable_key
 from dpregret.papers.vdh19.run import Grouped, Masks, tidy_rows, run_learners
 
-EXPERIMENTS = ("minority", "minority_eps", "minority_n", "unorm", "sparse")
+EXPERIMENTS = ("minority", "minority_eps", "minority_n", "unorm", "sparse", "search")
 PLACEMENTS = ("none", "random", "adversarial", "uniform")
 # The paper's rows of every experiment: no learner of yours may take these names (:func:`reduction_with`).
 PAPER_ALGS = ("alg2", "alg3", "adagrad", "ogd", "frozen", "alg2_printed", "alg2_improper", "alg2_reach",
-              "adagrad_tuned")
+              "adagrad_tuned", "alg2_step", "alg2_gnoise", "alg3_gnoise")
+# The mis-tuned twins (one realistic tuning mistake each, on the paper's draws): Algorithm 2 with its
+# direction learner's step one power off (controls.StepPowerOGDBall), Algorithm 2 / 3 with the privacy
+# noise's second moment folded into G (controls.noise_folded_G: bets too small).
+TWINS = ("alg2_step", "alg2_gnoise", "alg3_gnoise")
 
 
 def _streams(seed, reps, *key):
@@ -127,6 +142,9 @@ def _minority_learners(p, T, d, variants, w_star, algs):
         out["ogd"] = (Grouped(sig, lambda s, n: vdh.NoiseTunedOGD(D, T, G, s, d, batch=(n, p["_R"]))), "vec")
     if "frozen" in algs:
         out["frozen"] = (frozen_reduction(d, R_shape, b), "alg2")
+    if "alg2_step" in algs:
+        out["alg2_step"] = (vdh.BlackBoxReduction(G, d, batch=R_shape, b=b, direction=StepPowerOGDBall(d, batch=R_shape)),
+                            "alg2")
     if "alg2_printed" in algs:
         lr = vdh.BlackBoxReduction(G, d, batch=R_shape, b=b)
         lr.magnitude = PrintedRule(G, b=b, shape=R_shape)
@@ -139,6 +157,7 @@ def _minority_run(p, experiment, T, variants, reps, seed, algs, users=None) -> p
     A, y_all, w_star = wdbc_problem(d)
     reps = list(reps)
     R, n = len(reps), A.shape[0]
+    Q = rotations(seed, reps, d, "minority", "wdbc", T) if p.get("rotate", False) else None
     p = dict(p, _R=R)
     data = _streams(seed, reps, "minority", "wdbc", d, T, "data")
     nsrc = _streams(seed, reps, "minority", "wdbc", d, T, "noise")
@@ -148,7 +167,7 @@ def _minority_run(p, experiment, T, variants, reps, seed, algs, users=None) -> p
 
     def draw():
         idx = np.minimum((data.uniform(()) * n).astype(np.int64), n - 1)
-        return A[idx], y_all[idx]
+        return (A[idx] if Q is None else np.einsum("rij,rj->ri", Q, A[idx])), y_all[idx]
 
     if users:  # names and makes checked before anything runs (dpregret.core.protocols)
         users = check_makes(users, PAPER_ALGS, SIGNATURES["oco"])
@@ -157,11 +176,27 @@ def _minority_run(p, experiment, T, variants, reps, seed, algs, users=None) -> p
     for name, make in (users or {}).items():  # after the paper's: they do not move its draws or rows
         learners[name] = (reduction_with(make, d, (len(variants), R), p.get("b", 1.0), name=name, built=built), "alg2")
     acc = run_learners(T, R, d, draw, lambda: l2_laplace_randomiser(zeros, 1.0, nsrc), scale, masks, learners)
+    if Q is not None:  # replicate r's optimum is Q_r w*: <sum g, Q_r w*> = <Q_r' sum g, w*>
+        for a in acc.values():
+            a["gsum"] = np.einsum("rij,vri->vrj", Q, a["gsum"])
     extra = {"alg2_printed": learners["alg2_printed"][0].magnitude.failed} if "alg2_printed" in learners else None
     vv = [{"placement": v["placement"], "eps": v["eps"] if v["n"] > 0 else math.inf, "n_private": v["n"]} for v in variants]
     df = tidy_rows(acc, vv, w_star[None, :], p["u_frac"], reps, {}, extra)
     df["experiment"], df["data"], df["T"], df["d"] = experiment, "wdbc", T, d
     return df
+
+
+def rotations(seed, reps, d: int, *key) -> np.ndarray:
+    """(R, d, d): per replicate a rotation drawn uniformly (Haar: QR of a standard normal matrix, signs
+    fixed by R's diagonal) from its own keyed stream (``key`` + ``"rotation"``; no other stream moves).
+    The minority runs play replicate r's data rotated, ``x -> Q_r x`` (``y`` unchanged, optimum
+    ``Q_r w*``): the optimum's direction is drawn per replicate, so no fixed direction is optimal by
+    luck (wdbc's optimum lies near its first principal axis).  Algorithm 2, the noise-tuned OGD and the
+    learner frozen at 0 are rotation-equivariant (the l2 randomiser is isotropic): their regret has the
+    same law as without rotation; Algorithm 3 and AdaGrad, coordinate-wise, see a rotated problem."""
+    M = _streams(seed, reps, *key, "rotation").normal((d, d))
+    Q, Rm = np.linalg.qr(M)
+    return Q * np.sign(np.einsum("rii->ri", Rm))[:, None, :]
 
 
 def placement_variant(placement, eps, n):
@@ -183,7 +218,7 @@ def simulate_minority(p: dict, T: int, reps, seed: int, learners: dict | None = 
     eps, k = p["rate_eps"], n_private(T)
     variants = [placement_variant("none", eps, 0), placement_variant("random", eps, k), placement_variant("adversarial", eps, k),
                 placement_variant("uniform", eps, T)]
-    algs = ["alg2", "alg3", "adagrad", "ogd", "frozen"]
+    algs = ["alg2", "alg3", "adagrad", "ogd", "frozen", "alg2_step"]
     if T <= p.get("printed_T_max", 0):
         algs.append("alg2_printed")
     if paper_algs is not None:
@@ -233,6 +268,9 @@ def simulate_unorm(p: dict, reps, seed: int) -> pd.DataFrame:
     learners = {"alg2": (vdh.BlackBoxReduction(1.0, d, batch=shape, b=p.get("b", 1.0)), "alg2"),
                 "alg2_improper": (vdh.BlackBoxReduction(1.0, d, batch=shape, prior="improper"), "alg2"),
                 "frozen": (frozen_reduction(d, shape, p.get("b", 1.0)), "alg2")}
+    if p.get("unorm_twin", False):  # the twin alg2_gnoise (claims.TWIN_GNOISE): off by default (claims.UNORM_TWIN_BLIND)
+        learners["alg2_gnoise"] = (vdh.BlackBoxReduction(noise_folded_G(1.0, l2_noise_second_moment(d, eps)), d, batch=shape,
+                                                         b=p.get("b", 1.0)), "alg2")
     fx = vdh.BlackBoxReduction(1.0, d, batch=shape, b=p.get("b", 1.0))
     fx.magnitude = FixedStepOGD(eta, shape)
     learners["alg2_reach"] = (fx, "alg2")
@@ -277,6 +315,8 @@ def simulate_sparse(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     for r in ratios:
         learners[f"adagrad@{r!r}"] = (vdh.DiagonalAdaGrad(r * u_max, d, batch=(1, R)), "vec")
     learners["adagrad_tuned"] = (vdh.DiagonalAdaGrad(u_max, d, batch=(1, R)), "vec")
+    learners["alg3_gnoise"] = (LazySparsePotential(noise_folded_G(1.0, float(vdh.laplace_noise_second_moment(np.array([tau]))[0])), d,
+                                                   batch=(1, R), b=p.get("b", 1.0)), "coords")
     learners["frozen"] = (Frozen((1, R, d)), "coords")
     everyone = np.ones((1, R), dtype=bool)
     acc = run_learners(T, R, d, draw_xy, lambda: local_laplace_randomiser(zeros, taus, nsrc), np.ones(1),
@@ -297,13 +337,113 @@ def simulate_sparse(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     return df
 
 
+# --- the searched sequences (decided points of the bounds, with replicates) ----------------------------
+# Linear losses <g_t, w> on R^2 with a deterministic mean g_t (||g_t|| <= G, so |E g~_t| <= G) and the
+# privacy noise of the minority: ceil(ln T) providers (random positions, keyed stream) send g_t + G xi_t,
+# xi_t the l2 randomiser at rate_eps (its sensitivity scaled by G).  The sequences:
+# - "drift": G = 0.05, g_t = (-0.3 G + 0.7 G (-1)^t) e_1: the worst case of the deterministic 1-D search
+#   (bounds.worst_case_search: ratio 0.64 for Theorem 10's proof constants, 0.57 for eq. (3.3.5), at
+#   t ~ 1000 and |u| ~ 1e9-1e10): a drift masked by alternation;
+# - "turn": G = 1, the same drift masked by alternation along e_1 for t <= turn_at, then along e_2: an
+#   optimum that turns after the first
+#   rounds, so a direction learner that freezes early pays ~ ||u|| per round (Algorithm 2's R^Z).
+# Comparators u = s e, e the optimum's direction over the whole horizon, s in search_u.
+SEARCH_SEQUENCES = {"drift": 0.05, "turn": 1.0}  # name -> G
+SEARCH_D = 2
+
+
+def search_mean(name: str, T: int, turn_at: int) -> np.ndarray:
+    """(T, 2): the deterministic mean feedback of searched sequence ``name`` (see above)."""
+    G, t = SEARCH_SEQUENCES[name], np.arange(T)
+    m = np.zeros((T, SEARCH_D))
+    a = -0.3 * G + 0.7 * G * (-1.0) ** t  # a drift masked by alternation (a constant one overflows float64 by t ~ 4e3)
+    if name == "drift":
+        m[:, 0] = a
+    else:
+        m[t < turn_at, 0] = a[t < turn_at]
+        m[t >= turn_at, 1] = a[t >= turn_at]
+    return m
+
+
+def simulate_search(p: dict, reps, seed: int) -> pd.DataFrame:
+    """The searched sequences (above) at the checkpoints ``T_search`` (one run to the largest): rows
+    ``alg2``, ``frozen`` (Algorithm 2 with Algorithm 1 frozen at 0), the twins ``alg2_step`` and
+    ``alg2_gnoise``, ``alg3`` and its twin ``alg3_gnoise``; per row the regret at ``u = s e``, Algorithm 2's
+    magnitude regret at ``|u| = s`` and the sums of squares of the feedback (per coordinate too).  Linear
+    losses: the feedback does not depend on the plays, so every learner sees the same g~ (common draws)."""
+    Ts = sorted(int(t) for t in p["T_search"])
+    T, d, eps = Ts[-1], SEARCH_D, p["rate_eps"]
+    reps = list(reps)
+    R, k = len(reps), n_private(T)
+    names = list(SEARCH_SEQUENCES)
+    Gs = np.array([SEARCH_SEQUENCES[n] for n in names])
+    Vn = len(names)
+    turn_at = int(p.get("turn_at", 100))
+    means = np.stack([search_mean(n, T, turn_at) for n in names])  # (V, T, d)
+    nsrc = _streams(seed, reps, "search", d, T, "noise")
+    masks = Masks([placement_variant("random", eps, k) for _ in names], T, R, _streams(seed, reps, "search", d, T, "positions"))
+    zeros = np.zeros((R, d))
+    b, shape = p.get("b", 1.0), (Vn, R)
+    Gc = Gs[:, None]
+    sig2 = l2_noise_second_moment(d, eps)
+    learners = {"alg2": vdh.BlackBoxReduction(Gc, d, batch=shape, b=b), "frozen": frozen_reduction(d, shape, b),
+                "alg2_step": vdh.BlackBoxReduction(Gc, d, batch=shape, b=b, direction=StepPowerOGDBall(d, batch=shape)),
+                "alg2_gnoise": vdh.BlackBoxReduction(Gc * noise_folded_G(1.0, sig2), d, batch=shape, b=b),
+                "alg3": vdh.SparsePotential(Gc[..., None], d, batch=shape, b=b),
+                "alg3_gnoise": vdh.SparsePotential(Gc[..., None] * noise_folded_G(1.0, sig2), d, batch=shape, b=b)}
+    acc = {n: {"lin": np.zeros(shape), "zg": np.zeros(shape), "S_mag": np.zeros(shape)} for n in learners}
+    gsum, S, S_c = np.zeros((Vn, R, d)), np.zeros(shape), np.zeros((Vn, R, d))
+    snaps = {}
+    for t in range(T):
+        g = np.broadcast_to(means[:, t, None, :], (Vn, R, d))
+        xi = l2_laplace_randomiser(zeros, 1.0, nsrc) / eps
+        gt = g + (masks(t) * Gs[:, None])[..., None] * xi[None]
+        for n, lr in learners.items():
+            a = acc[n]
+            if n.startswith("alg3"):
+                w = lr.predict()
+            else:
+                z = lr.direction.predict()
+                w = lr.predict()
+                zgt = np.einsum("vrd,vrd->vr", z, gt)
+                a["zg"] += np.einsum("vrd,vrd->vr", z, g)
+                a["S_mag"] += zgt * zgt
+            a["lin"] += np.einsum("vrd,vrd->vr", g, w)
+            lr.update(gt)
+        gsum += g
+        S += np.einsum("vrd,vrd->vr", gt, gt)
+        S_c += gt * gt
+        if t + 1 in Ts:
+            snaps[t + 1] = ({n: {k_: v.copy() for k_, v in a.items()} for n, a in acc.items()}, gsum.copy(), S.copy(), S_c.copy())
+    e = -means.sum(axis=1)
+    e /= np.linalg.norm(e, axis=1, keepdims=True)  # (V, d): the optimum's direction over the horizon
+    frames = []
+    for Tc, (ac, gs, Sv, Sc) in snaps.items():
+        gdot = np.einsum("vrd,vd->vr", gs, e)
+        for n, a in ac.items():
+            for i, name in enumerate(names):
+                for s in p["search_u"]:
+                    s = float(s)
+                    df = {"alg": n, "replicate": reps, "sequence": name, "G": Gs[i], "T": Tc, "u_frac": s, "u_norm": s,
+                          "u_star_norm": np.nan, "regret": a["lin"][i] - s * gdot[i], "sum_sq": Sv[i],
+                          "mag_regret": (a["lin"][i] - s * a["zg"][i]) if not n.startswith("alg3") else np.nan,
+                          "mag_sum_sq": a["S_mag"][i] if not n.startswith("alg3") else np.nan}
+                    df |= {f"sum_sq_c{j}": Sc[i, :, j] for j in range(d)}
+                    df |= {f"u_c{j}": s * e[i, j] for j in range(d)}
+                    frames.append(pd.DataFrame(df))
+    df = pd.concat(frames, ignore_index=True)
+    df["placement"], df["eps"], df["n_private"] = "random", eps, k
+    df["experiment"], df["data"], df["d"] = "search", "searched", d
+    return df
+
+
 JOBS = "experiment"  # the workflow runs every point and chunk of one experiment in one job (one start-up)
 
 
 def experiments(p: dict) -> dict[str, list[str]]:
     """Every experiment's points, as the workflow names them (its generic rules, workflow/rules/papers.smk)."""
     return {"minority": [f"T{T}" for T in p["T"]], "minority_eps": ["all"], "minority_n": ["all"], "unorm": ["all"],
-            "sparse": [f"T{T}" for T in p["T_sparse"]]}
+            "sparse": [f"T{T}" for T in p["T_sparse"]], "search": ["all"]}
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
@@ -317,7 +457,7 @@ def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
         e, point, lo, hi = re.search(r"vdh19/(\w+)/(T\d+|all)/chunk(\d+)-(\d+)\.parquet$", path).groups()
         reps = range(int(lo), int(hi))
         fn = {"minority": simulate_minority, "sparse": simulate_sparse, "minority_eps": simulate_minority_eps,
-              "minority_n": simulate_minority_n, "unorm": simulate_unorm}[e]
+              "minority_n": simulate_minority_n, "unorm": simulate_unorm, "search": simulate_search}[e]
         df = fn(p, int(point[1:]), reps, seed) if e in ("minority", "sparse") else fn(p, reps, seed)
         df["scenario"] = "vdh19"
         df.to_parquet(path, index=False)
