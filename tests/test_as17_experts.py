@@ -289,7 +289,7 @@ def test_user_claim_decides_a_small_learner_with_its_control_caught(small_runs):
     runs = small_runs
     assert (runs.env == "stochastic").all() and np.isclose(runs.eps, 4).all()
     assert set(runs.algorithm) == {"tree", "nonprivate", "fresh_noise", "hedge", "hedge@nonprivate",
-                                   "hedge@fresh_noise"}
+                                   "hedge@fresh_noise", *X.TWIN_ALGORITHMS}
     paper, paper_ctl = uc.decide(runs, P, TOL, 0.05, _rng_for, "tree")
     mine, mine_ctl = uc.decide(runs, P, TOL, 0.05, _rng_for, "hedge")
     # every verdict and threshold with the declared margin, the interval clear by its half-width (measured:

@@ -19,7 +19,7 @@ import pandas as pd
 from dpregret.papers.as17.ftrl import bound_thm3_4
 from dpregret.papers.as17.claims_gates import gate_T, privacy_share_regime
 from dpregret.verdict.core import (Claim, Result, check_bound, check_exact, check_rate, paired_gap, with_learning_gate,
-                   with_nonlearner)
+                   with_nonlearner, with_twin)
 
 PAPER = "AS17"
 ALG, CONTROL = "tree", "fresh_noise"
@@ -83,8 +83,36 @@ def evaluate(df: pd.DataFrame, d_noise: pd.DataFrame, env: str, rate_eps: float,
         else:
             nl = check_claim(cid, df, d_noise, None, N, eps_c, tol, alpha, rng)
         res["claim"] = with_nonlearner(res["claim"], NONLEARNER, nl)
+        tw = twin_frame(df)
+        if tw is not None:  # the mis-tuned twin by the claim's own check on the same draws
+            twin = check_claim(cid, tw, d_noise, ALG, N, eps_c, tol, alpha, rng)
+            why = TWIN_WHY + ("; decided against the bound of the paper's eta (Theorem 3.4's bound holds for the eta "
+                              "it is evaluated at)" if cid == "AS17-thm3.4-bound" else
+                              "; its gap is its own private minus its own non-private regret" if cid in GATED else "")
+            res["claim"] = with_twin(res["claim"], TWIN_NAME, twin, why)
         out[cid] = res
     return out
+
+
+TWIN_NAME = "eta ~ T^(-2/3) (Theorem 3.4's sqrt(log N / T) x T^(-1/6))"
+TWIN_WHY = ("eta's exponent in T one notch off: Algorithm 1 on the same exact sums and tree releases (the same draws) "
+            "with a step whose learning term log N / eta grows as T^(2/3), not T^(1/2)")
+
+
+def twin_frame(df: pd.DataFrame) -> pd.DataFrame | None:
+    """One environment's rows with the mis-tuned twin's rows (``tree_eta_T23``, ``nonprivate_eta_T23``,
+    :mod:`dpregret.papers.as17.scenario_experts`) in place of the paper's ``tree`` and ``nonprivate`` (their
+    ``eta`` column set to the paper's, so a bound reads the paper's step); None when the run has no twin rows."""
+    from dpregret.papers.as17.scenario_experts import TWIN_NONPRIVATE, TWIN_TREE
+
+    if not (df.algorithm == TWIN_TREE).any():
+        return None
+    eta = df[df.algorithm == ALG].groupby("T").eta.first()
+    keep = df[~df.algorithm.isin([ALG, "nonprivate", TWIN_TREE, TWIN_NONPRIVATE])]
+    tw = df[df.algorithm.isin([TWIN_TREE, TWIN_NONPRIVATE])]
+    tw = tw.assign(algorithm=tw.algorithm.map({TWIN_TREE: ALG, TWIN_NONPRIVATE: "nonprivate"}),
+                   eta=tw["T"].map(eta).to_numpy())
+    return pd.concat([keep, tw], ignore_index=True)
 
 
 GATED = ("AS17-cor3.2-gap-rate-T", "AS17-cor3.2-gap-eps")  # paired gap claims: a learning gate
