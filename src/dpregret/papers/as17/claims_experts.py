@@ -18,7 +18,7 @@ import pandas as pd
 
 from dpregret.papers.as17.ftrl import bound_thm3_4
 from dpregret.papers.as17.claims_gates import gate_T, privacy_share_regime
-from dpregret.verdict.core import (Claim, Result, check_bound, check_exact, check_rate, paired_gap, with_learning_gate,
+from dpregret.verdict.core import (Claim, Result, check_bound, check_exact, check_rate, not_in_regime, paired_gap, with_learning_gate,
                    with_nonlearner, with_twin)
 
 PAPER = "AS17"

@@ -24,7 +24,7 @@ import pandas as pd
 
 from dpregret.papers.as17.claims_gates import gate_points, gate_T, privacy_share_regime
 from dpregret.verdict.core import (Result, check_bound, check_comparison, check_rate, claim_factory, confirm_by_se, not_in_regime,
-                   width_margin, with_learning_gate, with_nonlearner, with_twin, blind_to_tuning)
+                   width_margin, with_learning_gate, with_nonlearner, with_twin)
 from dpregret.verdict.rates import TRANSFORMS, RateSpec, select_rows, evaluate_rate
 
 PAPER = "AS17"
