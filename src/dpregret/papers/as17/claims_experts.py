@@ -31,7 +31,8 @@ CLAIMS = {
         "AS17-thm3.4-bound", PAPER, "Theorem 3.4 (eqs. 3-4), Corollary 3.2 item 1", "bound",
         "E[Regret] <= D_R/eta + eta sum_t max_x ||l_t||*^2 + D_{D'} for the eta used, at every (T, eps) where "
         "the bound is below the trivial maximum sum_t max_i l_t,i - min_i L_T,i (vacuous points reported apart)",
-        "regret - bound (per replicate; D_{D'} by Monte Carlo)", CONTROL_TEXT),
+        "regret - bound (per replicate; D_{D'} by Monte Carlo)",
+        "the same runs against half the bound (a factor-2 slip in the theorem's constant)", secondary=CONTROL_TEXT),
     "AS17-cor3.2-regret-rate-T": Claim(
         "AS17-cor3.2-regret-rate-T", PAPER, "Corollary 3.2 item 1, Table 1 row 1", "rate",
         "total regret of private FTRL grows as O(sqrt(T)) at fixed eps", "regret vs T", CONTROL_TEXT),
@@ -77,6 +78,9 @@ def evaluate(df: pd.DataFrame, d_noise: pd.DataFrame, env: str, rate_eps: float,
         eps_c = reps if cid == "AS17-cor3.2-regret-rate-T" else rate_eps
         res = {role: check_claim(cid, df, d_noise, alg, N, eps_c, tol, alpha, rng) for role, alg in
                (("claim", ALG), ("control", CONTROL))}
+        if cid == "AS17-thm3.4-bound":  # primary control: the near miss (half the bound); fresh noise: secondary
+            res["secondary"] = {CONTROL_TEXT + ", against the same bound": res["control"]}
+            res["control"] = check_claim(cid, df, d_noise, ALG, N, eps_c, tol, alpha, rng, scale=0.5)
         if cid == "AS17-cor3.2-regret-rate-T" and regime is not None:
             res["claim"] = regret_regime(df, ALG, "nonprivate", eps_c, res["claim"], regime)
         if cid == "AS17-cor3.2-gap-eps":
@@ -174,7 +178,7 @@ def regret_regime(df: pd.DataFrame, alg: str, base: str, eps: float, res: Result
                                 regime["privacy_share_max"], eps)
 
 
-def check_claim(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng, base="nonprivate") -> Result:
+def check_claim(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng, base="nonprivate", scale=1.0) -> Result:
     """Claim ``cid`` on the rows ``algorithm == alg``; the gap claims pair them with the rows
     ``algorithm == base`` (the non-private twin on the same losses).  ``alg=None``: the
     non-learner (uniform weights, column ``uniform_regret`` of the tree's rows), whose private and
@@ -186,13 +190,13 @@ def check_claim(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng, base="nonpr
         diffs, ratios, ses, labels, vacuous = [], [], [], [], []
         for (T, eps), g in sub.groupby(["T", "eps"]):
             dn = d_noise[(d_noise["T"] == T) & (d_noise.eps == eps) & (d_noise.N == N)].iloc[0]
-            B = bound_thm3_4(N, float(g.eta.iloc[0]), g.sum_sq_dual.to_numpy(), float(dn.d_noise))
+            B = scale * bound_thm3_4(N, float(g.eta.iloc[0]), g.sum_sq_dual.to_numpy(), float(dn.d_noise))
             diffs.append(g.regret.to_numpy() - B)
             ratios.append(float(g.regret.mean() / B.mean()))
-            ses.append(float(dn.d_noise_se))
+            ses.append(scale * float(dn.d_noise_se))
             top = float(g.max_regret.mean())  # trivial maximum of the mean regret on these losses
             labels.append({"T": int(T), "eps": float(eps), "bound": float(B.mean()), "trivial_max": top})
-            vacuous.append(bool(B.mean() >= top))
+            vacuous.append(bool(B.mean() / scale >= top))  # vacuous by the theorem's bound, whatever the scale
         return check_bound(diffs, ratios, alpha, ses, labels, vacuous=vacuous)
     if cid == "AS17-cor3.2-regret-rate-T":
         g = sub[np.isclose(sub.eps, rate_eps)].sort_values("T")
