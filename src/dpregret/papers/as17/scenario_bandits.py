@@ -451,7 +451,8 @@ def grid_plan(p: dict, grid: str) -> dict[str, list]:
     if grid == "N":
         return {"exp2": [None], "dp_exp2": [r], "dp_exp2_full_sens": [r], "dp_exp2_no_N": [r]}
     if grid == "bound":  # Theorem 4.1's bound on the signed sequence (its secondary control: eta halved)
-        return {"dp_exp2": p["bound_grid"]["eps"], "dp_exp2_half_step": p["bound_grid"]["eps"]}
+        return {"dp_exp2": p["bound_grid"]["eps"], "dp_exp2_half_step": p["bound_grid"]["eps"],
+                "dp_exp2_eta_T23": p["bound_grid"]["eps"]}
     return {"exp2": [None], "dp_exp2": p["eps_window"], "dp_exp2_eps_squared": p["eps_window"],
             "dp_exp2_nopriv_step": p["eps_window"]}
 
