@@ -146,6 +146,7 @@ def test_the_learner_is_fed_the_pulled_points_loss_plus_the_papers_noise():
     df = B.simulate("ball", "stochastic", N, T, {"mine": [2.0]}, reps, seed, learners={"mine": fixed})
     point = B.point_key("ball", "stochastic", N, T, 4, 0.5)
     L = StochasticOLO("ball", N, 0.5, ReplicateStreams(seed, stable_key(*point, "losses"), reps)).block(T)
+    L = L * np.where(ReplicateStreams(seed, stable_key(*point, "signs"), reps).uniform((N,)) < 0.5, -1.0, 1.0)[:, None]
     Z = ReplicateStreams(seed, stable_key(*point, "noise"), reps).laplace(1.0, (T, N))
     y = np.array([0.5, -0.25, 0.0])
     assert [lam for lam, _ in made] == [B.params("ball", a, N, T, 2.0)["lambda"]

@@ -85,10 +85,18 @@ def test_fixed_leader_claims_hold_and_controls_are_caught(small_run):
     df, dn = small_run
     res = evaluate(df, dn, "fixed", 4.0, {"AS17-cor3.2-regret-rate-T": 0.1, "AS17-cor3.2-gap-rate-T": 0.15}, 0.05,
                    np.random.default_rng(0))
-    for cid in ("AS17-thm3.4-bound", "AS17-cor3.2-gap-eps", "AS17-cor3.2-regret-rate-T"):
+    for cid in ("AS17-thm3.4-bound", "AS17-cor3.2-regret-rate-T"):
         assert_verdict(res[cid]["claim"], "PASS", what=cid)
-    for cid in ("AS17-thm3.4-bound", "AS17-cor3.2-gap-eps", "AS17-cor3.2-regret-rate-T", "AS17-cor3.2-gap-rate-T"):
+    # the gap in eps: the bound holds at every point, and the claim is decided only where the 1/eps term binds
+    ge = res["AS17-cor3.2-gap-eps"]["claim"]
+    assert ge.verdict == "PASS" or (ge.verdict == "INCONCLUSIVE" and ge.detail["verdict_in_window"] == "PASS"
+                                    and max(ge.detail["regime_numbers"]["gap_over_term"]) < 0.5), ge.detail
+    for cid in ("AS17-cor3.2-gap-eps", "AS17-cor3.2-regret-rate-T", "AS17-cor3.2-gap-rate-T"):
         assert_verdict(res[cid]["control"], "FAIL", what=f"{cid} control")
+    # Theorem 3.4's primary control is the near miss (half the bound; not decided at this small T); its fresh-noise
+    # straw man is caught
+    (straw,) = res["AS17-thm3.4-bound"]["secondary"].values()
+    assert_verdict(straw, "FAIL", what="AS17-thm3.4-bound fresh-noise control")
     assert_not_verdict(res["AS17-cor3.2-gap-rate-T"]["claim"], "FAIL", what="AS17-cor3.2-gap-rate-T")
     for cid, r in res.items():
         nl = r["claim"].detail["nonlearner"]
@@ -289,7 +297,7 @@ def test_user_claim_decides_a_small_learner_with_its_control_caught(small_runs):
     runs = small_runs
     assert (runs.env == "stochastic").all() and np.isclose(runs.eps, 4).all()
     assert set(runs.algorithm) == {"tree", "nonprivate", "fresh_noise", "hedge", "hedge@nonprivate",
-                                   "hedge@fresh_noise"}
+                                   "hedge@fresh_noise", *X.TWIN_ALGORITHMS}
     paper, paper_ctl = uc.decide(runs, P, TOL, 0.05, _rng_for, "tree")
     mine, mine_ctl = uc.decide(runs, P, TOL, 0.05, _rng_for, "hedge")
     # every verdict and threshold with the declared margin, the interval clear by its half-width (measured:

@@ -79,6 +79,8 @@ def _kernel_exp2(N, T, eps, reps, seed, gap):
     point = (S.SCENARIO, "stochastic", N, T, gap)
     st = lambda role: ReplicateStreams(seed, stable_key(*point, role), reps)  # noqa: E731
     L = StochasticExperts(N, gap, st("losses")).block(T)
+    perm = np.argsort(st("arm-permutation").uniform((N,)), axis=1)  # the replicates' arm labels (S.simulate)
+    L = np.take_along_axis(L, perm[:, None, :], axis=2)
     lam, eta, gam = S.row_params("dp_exp2", N, T, eps)
     U, Z = st("exp2").uniform((T,)), st("exp2/noise").laplace(1.0, (T, N))
     suffered, noisy, zsum, rec = np.zeros(R), np.zeros(R), np.zeros((R, N)), np.zeros((R, T, 2))
@@ -147,6 +149,8 @@ def test_a_learner_without_p_gets_its_realised_regret_and_the_pulled_arms_loss_p
     # fed l_t(arm) + lambda z_t with the paper rows' noise (lambda = 1/eps = 0.5)
     point = (S.SCENARIO, "stochastic", 2, T, 0.3)
     L = StochasticExperts(2, 0.3, ReplicateStreams(5, stable_key(*point, "losses"), reps)).block(T)
+    perm = np.argsort(ReplicateStreams(5, stable_key(*point, "arm-permutation"), reps).uniform((2,)), axis=1)
+    L = np.take_along_axis(L, perm[:, None, :], axis=2)  # the replicates' arm labels
     Z = ReplicateStreams(5, stable_key(*point, "exp2/noise"), reps).laplace(1.0, (T, 2))
     np.testing.assert_allclose(np.stack(made[1].seen, axis=1), L[:, :, 1] + 0.5 * Z[:, :, 1])
 
@@ -208,3 +212,22 @@ def test_user_claim_decides_a_small_learner_with_its_control_caught():
     # the paper's learner is decided exactly as the pipeline's check decides it (same rows, same spec)
     again = mab_rate_T_claim(runs[runs.algorithm != "exp3"], 4, tol, 0.05, rng_for)
     assert (again[0].measured, again[0].ci_low, again[0].verdict) == (paper.measured, paper.ci_low, paper.verdict)
+
+
+def test_the_best_arm_sits_at_a_drawn_index_so_a_learner_frozen_on_arm_0_is_not_optimal():
+    """The arms' labels are drawn per replicate (keyed): over 32 replicates the sequence's best arm is
+    not always arm 0, and a learner frozen on arm 0 has positive regret on some replicate."""
+    class Frozen:
+        def __init__(self, R):
+            self.R = R
+
+        def predict(self):
+            return np.zeros(self.R, dtype=np.int64)
+
+        def update(self, value):
+            pass
+
+    for env in ("stochastic", "periodic"):
+        df = S.simulate(env, 3, 300, {"zero": [1.0]}, range(32), 7, gap=0.3,
+                        learners={"zero": lambda R, N, T, lam, streams: Frozen(R)})
+        assert (df.regret > 0).any() and (df.regret > 0.5 * df.trivial_regret).sum() >= 8

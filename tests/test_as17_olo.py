@@ -109,12 +109,13 @@ def test_blocks_of_rounds_equal_the_per_round_learners(row, env, monkeypatch):
     dom = as17_olo.DOMAIN[row]
     src = SwitchingOLO(dom, T, N, 4) if env == "switching" else StochasticOLO(
         dom, N, 0.3, ReplicateStreams(17, stable_key(*point, "losses"), reps))
+    signs = np.where(ReplicateStreams(17, stable_key(*point, "signs"), reps).uniform((N,)) < 0.5, -1.0, 1.0)
     learners = as17_olo.row_learners(row, N, T, eps, reps, 17, point)
     R = len(reps)
     suffered = {a: 0.0 for a in learners}
     cum = np.zeros((R, N))
     for t in range(1, T + 1):
-        l = src.loss(t, R)
+        l = src.loss(t, R) * signs  # the replicates' signs (scenario_olo.loss_source)
         for name, learner in learners.items():
             x = learner.predict()
             lb = l if x.shape[0] == R else np.tile(l, (x.shape[0] // R, 1))
@@ -233,14 +234,14 @@ def test_papers_rows_are_bit_identical_with_and_without_a_user_learner(row, env)
 @pytest.mark.parametrize("row,env", CASES)
 def test_papers_ftrl_on_the_generic_path_gives_the_papers_numbers(row, env):
     """Fed L~_0 before round 1 and then L~_t - L~_{t-1}, the paper's FTRL plays on the tree's prefix
-    sums: the paper's rows (tree, nonprivate, fresh_noise) to 1e-12 relative (the sums of the
+    sums: the paper's rows (tree, nonprivate, fresh_noise) to 1e-11 relative (the sums of the
     increments and the block sums round in the last bits); the columns of the sequence exactly."""
     df = X.simulate(row, env, 5, 2000, [1.0, 4.0], range(1, 5), 23, mu=0.3, learners={"paper": X.paper_ftrl})
     keys = ["row", "env", "N", "T", "eps", "replicate"]
     for alg, mine in (("tree", "paper"), ("nonprivate", "paper@nonprivate"), ("fresh_noise", "paper@fresh_noise")):
         a, b = (df[df.algorithm == n].reset_index(drop=True) for n in (alg, mine))
         pd.testing.assert_frame_equal(a[keys], b[keys])
-        np.testing.assert_allclose(b.regret, a.regret, rtol=1e-12, atol=0)
+        np.testing.assert_allclose(b.regret, a.regret, rtol=1e-11, atol=0)
         for col in ("sum_sq_dual", "comparator", "noise_scale"):
             np.testing.assert_array_equal(b[col], a[col])
     tree, nonpriv = (df[df.algorithm == a].regret.to_numpy() for a in ("tree", "nonprivate"))
@@ -270,7 +271,7 @@ def test_the_learner_sees_exactly_the_trees_releases_and_the_exact_losses(row):
     exact, tree, fresh = (np.stack(r.fed, axis=1) for r in seen)  # built: nonprivate, then tree, fresh
     assert exact.shape == tree.shape == fresh.shape == (2, T + 1, N)
     source, ts, fs = X.point_streams(row, "stochastic", N, T, reps, seed, 4, mu)
-    L = source.block(T)
+    L = X.loss_block(source, 0, T, 2)  # with the replicates' signs
     np.testing.assert_array_equal(exact[:, 0], 0.0)
     np.testing.assert_array_equal(exact[:, 1:], L)
     scales = X.noise_scales(row, N, T, eps)

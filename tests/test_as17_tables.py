@@ -143,13 +143,15 @@ def _reference_mab(env, N, T, plan, replicates, root_seed, gap=0.2, phases=4):
     source = SwitchingExperts(T, N, phases) if env == "switching" else StochasticExperts(N, gap, st("losses"))
     rows = [(a, e) for a in as17_bandits.ALGORITHMS if a in plan and a != "explore_tree" for e in plan[a]]
     par = np.array([as17_bandits.row_params(a, N, T, e) for a, e in rows])
-    bias = np.repeat([np.eye(N)[0] if a == "dp_exp2_biased" else np.zeros(N) for a, _ in rows], R, axis=0)
+    perm = np.argsort(st("arm-permutation").uniform((N,)), axis=1)  # the replicates' arm labels
+    first = np.argmin(perm, axis=1)  # where the sequence's arm 0 sits
+    bias = np.concatenate([np.eye(N)[first] if a == "dp_exp2_biased" else np.zeros((R, N)) for a, _ in rows])
     col = lambda v: np.repeat(v, R)[:, None]  # noqa: E731
     B = len(rows) * R
     L = PrivateFeedback(Exp2(N, col(par[:, 1]), col(par[:, 2]), st("exp2"), B), col(par[:, 0]), st("exp2/noise"), bias)
     suffered, noisy, zsum, cum = np.zeros(B), np.zeros(B), np.zeros((B, N)), np.zeros((R, N))
     for t in range(1, T + 1):
-        l = source.loss(t, R)
+        l = np.take_along_axis(source.loss(t, R), perm, axis=1)
         arm = L.predict()
         lb = np.tile(l, (B // R, 1))
         suffered += (L.p * lb).sum(axis=1)
@@ -166,7 +168,8 @@ def test_compiled_exp2_matches_the_classes(env, monkeypatch):
     """The scenario's fused numba rounds equal Exp2 behind PrivateFeedback on the same draws
     (every EXP2-family algorithm, including the biased-noise control), across block edges."""
     plan = {"exp2": [None], "dp_exp2": [0.5, 4.0], "dp_exp2_full_sens": [4.0], "dp_exp2_eps_squared": [0.5],
-            "dp_exp2_fixed_explore": [4.0], "dp_exp2_biased": [4.0], "dp_exp2_half_step": [0.5]}
+            "dp_exp2_fixed_explore": [4.0], "dp_exp2_biased": [4.0], "dp_exp2_half_step": [0.5],
+            "dp_exp2_eta_T23": [4.0], "dp_exp2_nopriv_step": [0.5], "dp_exp2_no_N": [4.0]}
     N, T, reps = 5, 700, [1, 4, 6]
     monkeypatch.setattr(as17_bandits, "BLOCK_DOUBLES", 13 * len(reps) * N)  # blocks of 13 rounds
     got = as17_bandits.simulate(env, N, T, plan, reps, 19, gap=0.3)

@@ -38,11 +38,13 @@ def _softmax_into(out, est, neg_eta, tmp):
 
 @njit(cache=True)
 def experts_block(t0, K, L, neg_eta, sc_t, sc_f, zt, zf, est_n, alpha, noisy, node_noise, true_t, noise_t, true_f,
-                  est_f, cum, sum_sq, Xn, Xt, Xf):
+                  est_f, cum, sum_sq, Xn, Xt, Xf, neg_eta_tw, Xntw, Xttw):
     """Rounds t0 + 1 .. t0 + B (B = L.shape[1]); state arrays updated in place, the three
     learners' plays written to Xn (B, R, N), Xt and Xf (B, E R, N).  L: (R, B, N) losses;
     zt: (R, rows, N) the tree's standard Laplace draws of these rounds (1 + K - popcount(t)
-    each, in order); zf: (R, B, N) the fresh-noise draws; sc_t, sc_f: (E,) scales."""
+    each, in order); zf: (R, B, N) the fresh-noise draws; sc_t, sc_f: (E,) scales.  The
+    mis-tuned twin (step ``-neg_eta_tw``) reads the same exact sums and tree releases: its plays
+    in Xntw (B, R, N) and Xttw (B, E R, N) (``neg_eta_tw == 0``: not run, arrays untouched)."""
     R, B, N = L.shape
     E = sc_t.shape[0]
     tmp = np.empty(N)
@@ -57,6 +59,9 @@ def experts_block(t0, K, L, neg_eta, sc_t, sc_f, zt, zf, est_n, alpha, noisy, no
                 rel[b, i] = true_t[b, i] + noise_t[b, i]  # TreeBasedAgg.released
         _softmax_into(Xt[s], rel, neg_eta, tmp)
         _softmax_into(Xf[s], est_f, neg_eta, tmp)
+        if neg_eta_tw != 0.0:
+            _softmax_into(Xntw[s], est_n, neg_eta_tw, tmp)
+            _softmax_into(Xttw[s], rel, neg_eta_tw, tmp)
         # updates: ExactSum
         for r in range(R):
             for i in range(N):

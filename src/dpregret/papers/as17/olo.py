@@ -197,6 +197,16 @@ def sigma_thm3_5(T: int, N: int, eps: float, delta: float, Y2: float) -> float:
     return max(Y2 * math.sqrt(T / (math.sqrt(N) * K)), math.sqrt(N) / eps * K * math.log(K / delta))
 
 
+def sigma_twin_T23(T: int, N: int, eps: float, delta: float, Y2: float) -> float:
+    """The mis-tuned twin of :func:`sigma_thm3_5` (the FTPL claims' twin control): the sqrt(T) branch with its
+    exponent of T one notch off, ``||Y||_2 T^(2/3) / sqrt(sqrt(N) log T)`` (T^(1/2) x T^(1/6)); the privacy branch
+    unchanged.  Where that branch sets sigma (large eps, large T), the perturbation term ``sigma sqrt(N log T)``
+    of Appendix A's bound -- what FTPL pays on a fixed or stochastic leader -- grows as T^(2/3), not T^(1/2)."""
+    K = draws_per_release(V.integer("T", T))
+    priv = math.sqrt(N) / V.positive("eps", eps) * K * math.log(K / V.probability("delta", delta))
+    return max(V.positive("Y2", Y2) * math.sqrt(T / (math.sqrt(N) * K)) * T ** (1.0 / 6.0), priv)
+
+
 def bound_thm3_5(sigma: float, T: int, N: int, X2: float, Y2: float) -> float:
     """``sigma sqrt(N log T) ||X||_2 + T ||X||_2 ||Y||_2^2 / (2 sigma sqrt(log T))``
     (Appendix A, proof of Theorem 3.5), ``log T = draws_per_release(T)``: then
@@ -250,7 +260,8 @@ def noise_scales(row: str, N: int, T: int, eps: float) -> dict[str, float]:
     K = draws_per_release(T)
     if row == "ftpl":
         sig = sigma_thm3_5(T, N, eps, 1.0 / T, 1.0)
-        return {"nonprivate": 1.0 * math.sqrt(T / (math.sqrt(N) * K)), "tree": sig, "fresh_noise": sig * math.sqrt(T / K)}
+        return {"nonprivate": 1.0 * math.sqrt(T / (math.sqrt(N) * K)), "tree": sig, "fresh_noise": sig * math.sqrt(T / K),
+                "tree_sigma_T23": sigma_twin_T23(T, N, eps, 1.0 / T, 1.0)}
     diam = 2.0 * (math.sqrt(N) if row == "sphere" else 1.0)
     return {"nonprivate": 0.0, "tree": laplace_scale_cor3_2(ROW_DOMAIN[row], N, T, eps),
             "fresh_noise": fresh_noise_lambda(diam, T, eps, min(0.5, 1.0 / T**2)),

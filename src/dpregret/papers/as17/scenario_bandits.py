@@ -21,7 +21,16 @@ Algorithms (column ``algorithm``):
   checked against the bound of the correct parameters;
 - ``dp_exp2_fixed_explore`` (a gross control, mutation suite): gamma fixed at 1/2, a fixed
   exploration rate whose regret grows linearly in T;
-- ``dp_exp2_biased`` (control of Lemma 4.3): Algorithm 4 whose noise on arm 0 has mean lambda.
+- ``dp_exp2_biased`` (control of Lemma 4.3): Algorithm 4 whose noise on the sequence's arm 0 (the best
+  in expectation) has mean lambda;
+- the mis-tuned twins (:data:`~dpregret.papers.as17.bandits.TWINS`, the claims' twin controls): Theorem
+  4.1's lambda with one tuning mistake -- ``dp_exp2_eta_T23`` (eta ~ T^(-2/3), the T^(2/3) approach's step, T grid),
+  ``dp_exp2_nopriv_step`` (eta, gamma tuned for lambda = 0, eps window), ``dp_exp2_no_N`` (eta
+  without its 1/N, N grid).
+
+The arms' labels are drawn per replicate (a keyed permutation, ``arm-permutation``): the best arm
+of every sequence sits at a random index, so a learner frozen on a fixed arm is not optimal by
+construction.
 
 Rows: expected regret ``sum_t <p_t, l_t> - min_i L_T(i)``; for Algorithm 4 rows also the
 regret on the noisy losses ``l~_t = l_t + Z_t`` against the same comparator (Lemma 4.3)
@@ -46,7 +55,7 @@ import pandas as pd
 
 from dpregret.core import _validate as V
 from dpregret.core.environments.experts import KINDS, StochasticExperts, SwitchingExperts
-from dpregret.papers.as17.bandits import ExploreTreeRounds, bound_thm4_1, exp2_params_thm4_1, row_params
+from dpregret.papers.as17.bandits import TWINS, ExploreTreeRounds, bound_thm4_1, exp2_params_thm4_1, row_params
 from dpregret.papers.as17.exp2_jit import exp2_block, exp2_block_pulled
 from dpregret.core.protocols import build_learner, check_makes, check_play
 from dpregret.core.rng import ReplicateStreams, stable_key
@@ -54,7 +63,7 @@ from dpregret.core.rng import ReplicateStreams, stable_key
 SCENARIO = "as17_mab"
 BLOCK_DOUBLES = 2**20  # draws per replicate-round buffered per kernel call: memory only, the numbers are the same
 ALGORITHMS = ("exp2", "dp_exp2", "explore_tree", "dp_exp2_full_sens", "dp_exp2_eps_squared", "dp_exp2_fixed_explore",
-              "dp_exp2_biased", "dp_exp2_half_step")
+              "dp_exp2_biased", "dp_exp2_half_step") + TWINS
 
 
 ENVS = KINDS + ("periodic", "signed")
@@ -142,11 +151,16 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
     rows = [(a, None if a == "exp2" else float(V.positive("eps", e))) for a in ALGORITHMS if a in plan and a != "explore_tree"
             for e in ([None] if a == "exp2" else plan[a])]
     par = np.array([row_params(a, N, T, e) for a, e in rows])  # (rows, 3)
-    bias = np.array([np.eye(N)[0] if a == "dp_exp2_biased" else np.zeros(N) for a, _ in rows])
+    # the arms' labels, drawn per replicate (keyed): arm j of the run is arm perm[r, j] of the sequence, so the best
+    # arm sits at a random index (a learner frozen on a fixed arm is not optimal by construction)
+    perm = np.argsort(streams("arm-permutation").uniform((N,)), axis=1)
+    first = np.argmin(perm, axis=1)  # where the sequence's arm 0 sits in each replicate
     B = len(rows) * R
-    # per batch row (row k, replicate r -> k*R + r): lambda, eta, gamma and the noise bias
+    # per batch row (row k, replicate r -> k*R + r): lambda, eta, gamma and the noise bias (Lemma 4.3's control:
+    # mean lambda on the sequence's arm 0)
     lam_b, eta_b, gam_b = (np.repeat(par[:, k], R) for k in range(3)) if rows else (None,) * 3
-    bias_b = np.repeat(bias, R, axis=0) if rows else None
+    bias_b = np.concatenate([np.eye(N)[first] if a == "dp_exp2_biased" else np.zeros((R, N)) for a, _ in rows]) \
+        if rows else None
     logq = np.full((B, N), -np.log(N))
     suffered, noisy, zsum = np.zeros(B), np.zeros(B), np.zeros((B, N))
     draws, noise = streams("exp2"), streams("exp2/noise-pulled" if pulled_noise else "exp2/noise")
@@ -170,6 +184,7 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
         tb = min(block, T - t0)
         L = (source.block(tb) if isinstance(source, StochasticExperts) else source.block(t0, tb, R)
              if isinstance(source, (PeriodicExperts, SignedExperts)) else switching_block(source, t0, tb, R))
+        L = np.ascontiguousarray(np.take_along_axis(L, perm[:, None, :], axis=2))  # the replicate's arm labels
         z = Z = None
         if rows and pulled_noise:
             U = np.ascontiguousarray(draws.uniform((tb,)))
@@ -432,12 +447,14 @@ def grid_plan(p: dict, grid: str) -> dict[str, list]:
     r = p["rate_eps"]
     if grid == "T":
         return {"exp2": [None], "dp_exp2": p["eps"], "explore_tree": [r], "dp_exp2_eps_squared": p["eps"],
-                "dp_exp2_biased": [r]}
+                "dp_exp2_biased": [r], "dp_exp2_eta_T23": [r]}
     if grid == "N":
-        return {"exp2": [None], "dp_exp2": [r], "dp_exp2_full_sens": [r]}
+        return {"exp2": [None], "dp_exp2": [r], "dp_exp2_full_sens": [r], "dp_exp2_no_N": [r]}
     if grid == "bound":  # Theorem 4.1's bound on the signed sequence (its secondary control: eta halved)
-        return {"dp_exp2": p["bound_grid"]["eps"], "dp_exp2_half_step": p["bound_grid"]["eps"]}
-    return {"exp2": [None], "dp_exp2": p["eps_window"], "dp_exp2_eps_squared": p["eps_window"]}
+        return {"dp_exp2": p["bound_grid"]["eps"], "dp_exp2_half_step": p["bound_grid"]["eps"],
+                "dp_exp2_eta_T23": p["bound_grid"]["eps"]}
+    return {"exp2": [None], "dp_exp2": p["eps_window"], "dp_exp2_eps_squared": p["eps_window"],
+            "dp_exp2_nopriv_step": p["eps_window"]}
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:

@@ -61,7 +61,8 @@ from dpregret.core.rng import ReplicateStreams, stable_key
 
 SCENARIO = "as17_blo"
 BLOCK = 4096  # rounds per kernel call (memory only: any value gives the same draws)
-ALGORITHMS = ("scrible", "dp_scrible", "dp_scrible_composed", "dp_scrible_eps_squared")
+ALGORITHMS = ("scrible", "dp_scrible", "dp_scrible_composed", "dp_scrible_eps_squared", "dp_scrible_eta_T23")
+# dp_scrible_eta_T23: the mis-tuned twin of the T-grid claims (Theorem 4.5's lambda, eta x T^(-1/6)), same draws
 
 
 def point_key(domain: str, env: str, N: int, T: int, phases: int, mu: float) -> tuple:
@@ -126,7 +127,7 @@ def grid_plan(p: dict, grid: str) -> dict[str, list]:
     """The algorithms (and their eps) of each as17_blo grid: the T grid at rate_eps (with the
     advanced-composition control), the eps window (with the eps^2 control)."""
     r = p["rate_eps"]
-    return ({"scrible": [None], "dp_scrible": [r], "dp_scrible_composed": [r]} if grid == "T" else
+    return ({"scrible": [None], "dp_scrible": [r], "dp_scrible_composed": [r], "dp_scrible_eta_T23": [r]} if grid == "T" else
             {"scrible": [None], "dp_scrible": p["eps_window"], "dp_scrible_eps_squared": p["eps_window"]})
 
 

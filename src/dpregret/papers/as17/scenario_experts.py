@@ -53,6 +53,16 @@ from dpregret.papers.as17.release_feed import ReleasePlayer, running_sum
 
 SCENARIO = "as17_experts"
 ALGORITHMS = ("nonprivate", "tree", "fresh_noise")
+# the mis-tuned twin (the claims' twin control, claims_experts.TWIN): Algorithm 1 with eta ~ T^(-2/3) (eta_twin) on
+# the exact sums and on the tree's own releases (the same draws)
+TWIN_NONPRIVATE, TWIN_TREE = "nonprivate_eta_T23", "tree_eta_T23"
+TWIN_ALGORITHMS = (TWIN_NONPRIVATE, TWIN_TREE)
+
+
+def eta_twin(N: int, T: int) -> float:
+    """The mis-tuned twin's step: Theorem 3.4's ``sqrt(log N / T)`` with its exponent of T one notch off,
+    ``sqrt(log N) T^(-2/3)`` (x T^(-1/6)): the learning term ``log N / eta`` grows as T^(2/3)."""
+    return float(eta_thm34(N, T) * T ** (-1.0 / 6.0))
 ENVS = KINDS + ("fixed",)
 
 
@@ -151,29 +161,33 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     point = point_key(env, N, T, gap, phases)
     source = loss_source(env, N, T, replicates, root_seed, gap, phases)
     eta = eta_thm34(N, T)
+    eta_tw = eta_twin(N, T)
     tree_streams = ReplicateStreams(root_seed, stable_key(*point, "tree"), replicates)
     fresh_streams = ReplicateStreams(root_seed, stable_key(*point, "fresh"), replicates)
     sc_t = np.array([tree_lambda(N, T, e) for e in eps])
     sc_f = np.array([fresh_lambda(N, T, e) for e in eps])
     if COMPILED:
         suffered, cum, sum_sq, sum_max = _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t,
-                                                          sc_f, tap)
+                                                          sc_f, tap, eta_tw)
     else:
-        suffered, cum, sum_sq, sum_max = _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f)
+        twin_streams = ReplicateStreams(root_seed, stable_key(*point, "tree"), replicates)  # the tree's own draws again
+        suffered, cum, sum_sq, sum_max = _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f,
+                                                           eta_tw, twin_streams)
     best = cum.min(axis=1)
     uniform = cum.mean(axis=1) - best  # the non-learner (uniform weights, sum_t <1/N, l_t>) on the same losses
 
     rows = []
-    for name in ALGORITHMS:
-        reg = suffered[name] - (best if name == "nonprivate" else np.tile(best, E))
+    for name in ALGORITHMS + TWIN_ALGORITHMS:
+        reg = suffered[name] - (best if name in ("nonprivate", TWIN_NONPRIVATE) else np.tile(best, E))
         reg = reg.reshape(-1, R)
         for ei, e in enumerate(eps):
-            r = reg[0] if name == "nonprivate" else reg[ei]
+            r = reg[0] if name in ("nonprivate", TWIN_NONPRIVATE) else reg[ei]
             rows.append(pd.DataFrame({
                 "scenario": SCENARIO, "env": env, "algorithm": name, "N": N, "T": T, "eps": float(e),
-                "replicate": replicates, "eta": eta, "regret": r, "sum_sq_dual": sum_sq, "max_regret": sum_max - best,
-                "uniform_regret": uniform,
-                "lambda": {"nonprivate": 0.0, "tree": tree_lambda(N, T, e), "fresh_noise": fresh_lambda(N, T, e)}[name],
+                "replicate": replicates, "eta": eta_tw if name in TWIN_ALGORITHMS else eta, "regret": r,
+                "sum_sq_dual": sum_sq, "max_regret": sum_max - best, "uniform_regret": uniform,
+                "lambda": {"nonprivate": 0.0, "tree": tree_lambda(N, T, e), "fresh_noise": fresh_lambda(N, T, e),
+                           TWIN_NONPRIVATE: 0.0, TWIN_TREE: tree_lambda(N, T, e)}[name],
             }))
     paper = pd.concat(rows, ignore_index=True)
     if session is None:
@@ -198,12 +212,15 @@ def _losses(source, env, t, R, state):
     return state[0][:, i]
 
 
-def _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f):
-    """The rounds with the per-round classes (Algorithm 1 on ExactSum / TreeSum / FreshNoise)."""
+def _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f, eta_tw, twin_streams):
+    """The rounds with the per-round classes (Algorithm 1 on ExactSum / TreeSum / FreshNoise; the mis-tuned twin
+    on ExactSum and on a TreeSum drawing the tree's own draws, ``twin_streams``)."""
     learners = {
         "nonprivate": ExpWeights(eta, ExactSum(R, N)),
         "tree": ExpWeights(eta, TreeSum(T, E * R, N, scaled_draws(BlockedLaplace(tree_streams, N), sc_t, N))),
         "fresh_noise": ExpWeights(eta, FreshNoise(E * R, N, scaled_draws(BlockedLaplace(fresh_streams, N), sc_f, N))),
+        TWIN_NONPRIVATE: ExpWeights(eta_tw, ExactSum(R, N)),
+        TWIN_TREE: ExpWeights(eta_tw, TreeSum(T, E * R, N, scaled_draws(BlockedLaplace(twin_streams, N), sc_t, N))),
     }
     suffered = {a: 0.0 for a in learners}
     cum = np.zeros((R, N))
@@ -223,7 +240,7 @@ def _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams,
     return suffered, cum, sum_sq, sum_max
 
 
-def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f, tap=None):
+def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f, tap=None, eta_tw=None):
     """The same rounds through papers.as17.experts_jit.experts_block, BLOCK rounds at a time: the
     same draws in the same order (the tree's K initial draws, then 1 + K - popcount(t) per round;
     the fresh-noise learner's one initial draw, then one per round) and the same arithmetic.
@@ -252,6 +269,9 @@ def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, 
     sum_max = np.zeros(R)
     suffered = {"nonprivate": np.zeros(R), "tree": np.zeros(ER), "fresh_noise": np.zeros(ER)}
     neg_eta = float(-np.asarray(eta, dtype=float))
+    neg_tw = 0.0 if eta_tw is None else float(-eta_tw)
+    if eta_tw is not None:
+        suffered.update({TWIN_NONPRIVATE: np.zeros(R), TWIN_TREE: np.zeros(ER)})
     for t0 in range(0, T, CBLOCK):
         B = min(CBLOCK, T - t0)
         if env == "switching":
@@ -266,13 +286,17 @@ def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, 
         Xn = np.empty((B, R, N))
         Xt = np.empty((B, ER, N))
         Xf = np.empty((B, ER, N))
+        Xntw, Xttw = (np.empty((B, R, N)), np.empty((B, ER, N))) if eta_tw is not None else (Xn[:0], Xt[:0])
         experts_block(t0, K, L, neg_eta, sc_t, sc_f, zt, zf, est_n, alpha, noisy, node_noise, true_t, noise_t, true_f,
-                      est_f, cum, sum_sq, Xn, Xt, Xf)
+                      est_f, cum, sum_sq, Xn, Xt, Xf, neg_tw, Xntw, Xttw)
         Lt = np.ascontiguousarray(L.transpose(1, 0, 2))  # (B, R, N)
         LE = np.broadcast_to(Lt[:, None], (B, E, R, N)).reshape(B, ER, N)
         accumulate(suffered["nonprivate"], np.einsum("tbi,tbi->tb", Xn, Lt))
         accumulate(suffered["tree"], np.einsum("tbi,tbi->tb", Xt, LE))
         accumulate(suffered["fresh_noise"], np.einsum("tbi,tbi->tb", Xf, LE))
+        if eta_tw is not None:
+            accumulate(suffered[TWIN_NONPRIVATE], np.einsum("tbi,tbi->tb", Xntw, Lt))
+            accumulate(suffered[TWIN_TREE], np.einsum("tbi,tbi->tb", Xttw, LE))
         for m in L.max(axis=2).T:  # round by round, the reference's order of summation
             sum_max += m
     return suffered, cum, sum_sq, sum_max

@@ -103,21 +103,33 @@ class FixedOLO:
 
 
 def loss_source(domain: str, env: str, N: int, T: int, phases: int, mu: float, streams):
-    """The loss sequence of one point (``env`` in :data:`ENVS`); ``streams(role)`` its streams."""
+    """The loss sequence of one point (``env`` in :data:`ENVS`); ``streams(role)`` its streams.
+
+    Every replicate's coordinates carry a sign drawn for it (keyed stream ``signs``, attribute ``signs``,
+    ``(R, N)``; :func:`loss_block` applies it): the sequences' leading direction (the all-ones ``u``) becomes a
+    random vertex direction ``s * u``, so the comparator does not sit at a guessable point (a learner frozen at
+    ``-u / ||u||`` is not optimal by construction).  Ball and cube are symmetric under sign flips, so each
+    replicate's sequence is the same problem."""
     if env == "switching":
-        return SwitchingOLO(domain, T, N, min(phases, T))
-    if env == "fixed":
-        return FixedOLO(domain, N, mu)
-    return StochasticOLO(domain, N, mu, streams("losses"))
+        source = SwitchingOLO(domain, T, N, min(phases, T))
+    elif env == "fixed":
+        source = FixedOLO(domain, N, mu)
+    else:
+        source = StochasticOLO(domain, N, mu, streams("losses"))
+    source.signs = np.where(streams("signs").uniform((N,)) < 0.5, -1.0, 1.0)
+    return source
 
 
 def loss_block(source, t0: int, tb: int, R: int) -> np.ndarray:
-    """Rounds ``t0 + 1 .. t0 + tb`` of any :func:`loss_source`, ``(R, tb, N)``."""
+    """Rounds ``t0 + 1 .. t0 + tb`` of any :func:`loss_source`, ``(R, tb, N)``, with the replicates' signs."""
     if isinstance(source, SwitchingOLO):
-        return switching_block(source, t0, tb, R)
-    if isinstance(source, FixedOLO):
-        return source.block(tb, R)
-    return source.block(tb)
+        L = switching_block(source, t0, tb, R)
+    elif isinstance(source, FixedOLO):
+        L = source.block(tb, R)
+    else:
+        L = source.block(tb)
+    signs = getattr(source, "signs", None)
+    return L if signs is None else L * signs[:, None, :]
 
 
 def point_key(row: str, env: str, N: int, T: int, phases: int, mu: float) -> tuple:
@@ -141,6 +153,8 @@ def row_learners(row: str, N: int, T: int, eps, replicates, root_seed: int, poin
         learners["nonprivate"] = FTPLLinear(domain, TreeSum(T, R, N, scaled_draws(streams("nonprivate"), scales["nonprivate"][:1], N, "gaussian")))
         learners["tree"] = FTPLLinear(domain, TreeSum(T, E * R, N, scaled_draws(streams("tree"), scales["tree"], N, "gaussian")))
         learners["fresh_noise"] = FTPLLinear(domain, FreshNoise(E * R, N, scaled_draws(streams("fresh"), scales["fresh_noise"], N, "gaussian")))
+        # the mis-tuned twin (olo.sigma_twin_T23) on the tree's own draws (stream "tree": common random numbers)
+        learners["tree_sigma_T23"] = FTPLLinear(domain, TreeSum(T, E * R, N, scaled_draws(streams("tree"), scales["tree_sigma_T23"], N, "gaussian")))
     else:
         eta = eta_ftrl(d_r_quadratic(domain, N), T / 2.0)  # S = sum ||l||_2^2 / 2 <= T / 2 (||l||_2 <= 1)
         cls = BallFTRL if domain == "ball" else CubeFTRL
