@@ -19,18 +19,6 @@ ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "tests" / "example_paper"
 
 
-@pytest.fixture
-def registry_restored(monkeypatch):
-    """Registering mutates dpregret.papers' registries: each test gets them back as they were."""
-    monkeypatch.syspath_prepend(str(ROOT / "tests"))
-    saved = dict(papers.PAPERS), dict(papers.SCENARIOS), list(papers.ORDER), dict(papers.REGISTERED)
-    yield
-    for target, old in zip((papers.PAPERS, papers.SCENARIOS, papers.REGISTERED), (saved[0], saved[1], saved[3])):
-        target.clear()
-        target.update(old)
-    papers.ORDER[:] = saved[2]
-
-
 def _config(**over):
     cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     cfg.update(over)

@@ -10,19 +10,6 @@ from dpregret.testing import paper_checks
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture
-def example_on_path(monkeypatch):
-    monkeypatch.syspath_prepend(str(ROOT / "tests"))
-    from dpregret import papers
-
-    saved = dict(papers.PAPERS), dict(papers.SCENARIOS), list(papers.ORDER), dict(papers.REGISTERED)
-    yield
-    for target, old in zip((papers.PAPERS, papers.SCENARIOS, papers.REGISTERED), (saved[0], saved[1], saved[3])):
-        target.clear()
-        target.update(old)
-    papers.ORDER[:] = saved[2]
-
-
 CASES = [(pkg, c.__name__) for pkg in BUILTIN for c in paper_checks(pkg)]
 
 
@@ -32,11 +19,11 @@ def test_builtin_paper_folders_pass_the_contract(package, check):
 
 
 @pytest.mark.parametrize("check", [c.__name__ for c in paper_checks("example_paper")])
-def test_the_example_paper_passes_the_contract(example_on_path, check):
+def test_the_example_paper_passes_the_contract(registry_restored, check):
     {c.__name__: c for c in paper_checks("example_paper")}[check]()
 
 
-def test_a_rate_claim_without_a_tolerance_is_an_error_naming_it(example_on_path, monkeypatch):
+def test_a_rate_claim_without_a_tolerance_is_an_error_naming_it(registry_restored, monkeypatch):
     from dataclasses import replace
 
     from example_paper import claims as ex

@@ -9,7 +9,7 @@ draws are the streams' own, drawn in numpy in the order the classes draw them an
 (sums over tree levels and padding draws in increasing index, as ``ndarray.sum(axis=0 or 1)``
 adds them; the softmax normaliser is numpy's pairwise sum).  The inner products with the losses
 stay in numpy (``np.einsum``, batched over rounds: the same per-row kernel).
-``tests/test_as17_experts.py`` checks equality with the per-round classes.
+``tests/papers/as17/test_as17_experts.py`` checks equality with the per-round classes.
 """
 from __future__ import annotations
 

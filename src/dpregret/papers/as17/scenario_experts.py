@@ -118,7 +118,7 @@ class BlockedLaplace:
     """A stand-in for a ReplicateStreams in :func:`scaled_draws`: serves ``laplace(1.0, (k, N))``
     from standard Laplace draws made ``BLOCK`` rows at a time.  ``laplace`` is elementwise in the
     stream's uniforms, which a ReplicateStreams serves in order whatever the block, so every call
-    returns the numbers of ``streams.laplace(1.0, (k, N))`` (``tests/test_as17_experts.py``)."""
+    returns the numbers of ``streams.laplace(1.0, (k, N))`` (``tests/papers/as17/test_as17_experts.py``)."""
 
     def __init__(self, streams: ReplicateStreams, N: int):
         self.streams, self.N, self.R = streams, N, streams.R

@@ -206,7 +206,7 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
         paper = {a: paper[a] for a in paper if a in algorithms}
     # blocks of rounds: the learners' inputs (full information, oblivious sequences) do not depend
     # on their plays, so each prefix sum releases a block's estimates at once (prefix_sums *.block;
-    # the per-round predict/update path is the reference, tests/test_as17_olo.py)
+    # the per-round predict/update path is the reference, tests/papers/as17/test_as17_olo.py)
     suffered = {a: 0.0 for a in paper}
     cum = np.zeros((R, N))
     sum_sq = np.zeros(R)

@@ -36,7 +36,7 @@ ERRATA = [
                 "dpregret keeps the printed form (constants='printed') and adds constants='proof': 1 + E[|u| max{sqrt(4B "
                 "ln(sqrt(e) + 8e u^2 B^2 Z^2)), (1/k)(ln(|u|/k) - 1 + ln(Z/(C - eta)))}] (derived in bound_thm10), "
                 "which holds on the same sequences",
-     "test": "tests/test_vdh.py::test_printed_theorem_10_violated_proof_constants_hold"},
+     "test": "tests/papers/vdh19/test_vdh19_learners.py::test_printed_theorem_10_violated_proof_constants_hold"},
     {"paper": "VDH19",
      "where": "Theorem 12, eq. (3.8.2), and its proof (Sec. 3.8)",
      "printed": "max{|u| E[sqrt(8V)(sqrt(ln(8u^2 V + 1)) + 1)], |u| 11G (ln(|u| 11G ln 2) - 1) + ln 2, "
@@ -52,7 +52,7 @@ ERRATA = [
                 "int_{-C}^{C} (e^{vL - v^2 V} - 1)/|v| dv with the v > 0 half only, dropping the v < 0 half "
                 "(~ -ln(CL) - 0.577 for large L); it also uses 11G where its eta gives ~21G and writes ln(|u| 11G ln2) "
                 "for the conjugate's ln(|u| 11G / ln2). dpregret evaluates the printed form only (no corrected version)",
-     "test": "tests/test_vdh.py::test_printed_theorem_12_violated"},
+     "test": "tests/papers/vdh19/test_vdh19_learners.py::test_printed_theorem_12_violated"},
 ]
 
 

@@ -671,7 +671,7 @@ def minority_cost_claim(minority: pd.DataFrame, placement: str, tol: dict, alpha
     against 0 + tol; control: the uniform-maximal-privacy cost), on that learner's rows only, with
     its learning gate (:func:`learning_gate`, which needs the frozen learner's rows of the same run).
     For ``alg2`` on the pipeline's table it returns :func:`evaluate`'s results less the non-learner
-    control that :func:`evaluate` attaches (``tests/test_vdh19.py``)."""
+    control that :func:`evaluate` attaches (``tests/papers/vdh19/test_vdh19.py``)."""
     mino = _at(minority, u_frac=1.0)
     cost = minority_cost(mino, alg)
     x, s = samples_by(_at(cost, placement=placement), "T", "gap")

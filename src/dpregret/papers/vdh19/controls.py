@@ -67,7 +67,7 @@ class LazySparsePotential(vdh.SparsePotential):
     """Algorithm 3 (:class:`dpregret.papers.vdh19.learners.SparsePotential`) re-evaluating (3.3.2) only
     where the state moved: a zero feedback ``g~_{t,j} = 0`` leaves ``L_j``, ``V_j`` and hence
     ``w_{t+1,j}`` unchanged, so with sparse subgradients and sparse noise most coordinates keep
-    their prediction.  Same values as :class:`SparsePotential` (``tests/test_vdh19.py``)."""
+    their prediction.  Same values as :class:`SparsePotential` (``tests/papers/vdh19/test_vdh19.py``)."""
 
     def __init__(self, G, d: int, *, batch=(), b=1.0):
         super().__init__(G, d, batch=batch, b=b)

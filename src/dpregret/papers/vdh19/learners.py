@@ -29,7 +29,7 @@ Both are evaluated in log space, in three regimes chosen so that no step cancels
 by ``gammainc`` otherwise); peak ``L/(2B)`` inside ``(-C, C)``: the erf/erfc form with
 ``e^{y^2}`` factored out; peak at or beyond the boundary: an erfcx form with ``e^{lam - beta}``
 factored out, using ``r(x) = 1 - sqrt(pi) x erfcx(x)`` (asymptotic series for ``x >= 10``).
-Agreement with mpmath quadrature of (3.3.2) is ~1e-12 relative (``tests/test_vdh.py``).
+Agreement with mpmath quadrature of (3.3.2) is ~1e-12 relative (``tests/papers/vdh19/test_vdh19_learners.py``).
 Predictions whose value overflows float64 raise ``ValueError`` naming ``w_t``.
 """
 from __future__ import annotations
@@ -63,7 +63,7 @@ ERRATA = [
                 "form equals -T1 + sqrt(pi/b) T2: the erf difference is reversed and the second term has the wrong sign "
                 "and lacks the factor sqrt(b/pi) of 1/Z, so it is neither w_t nor -w_t (for L > 0 it can even have the "
                 "wrong sign). Checked against mpmath quadrature of (3.3.2); dpregret implements T1 - T2 (in log space)",
-     "test": "tests/test_vdh.py::test_printed_3_3_4_disagrees_with_definition"},
+     "test": "tests/papers/vdh19/test_vdh19_learners.py::test_printed_3_3_4_disagrees_with_definition"},
 ]
 
 

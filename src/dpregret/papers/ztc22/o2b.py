@@ -257,7 +257,7 @@ class BlockedNormal:
     """A ReplicateStreams' standard normal draws ``normal((k, d))`` / ``normal((d,))`` served
     from blocks of ``block`` rows (speed only): ``normal`` is the inverse CDF of the stream's
     uniforms, elementwise, and the stream serves its uniforms in order whatever the block, so
-    every call returns the numbers the stream itself would (``tests/test_o2b_jit.py``).  At most
+    every call returns the numbers the stream itself would (``tests/papers/ztc22/test_ztc22_jit.py``).  At most
     ``limit`` rows are drawn from the stream (run() needs one per step), so it ends where the
     per-step draws would leave it."""
 
@@ -376,7 +376,7 @@ def linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, re
 def _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf) -> Run:
     """:func:`run` with ``reg="pf"`` on :class:`LinearFamily` around :class:`ParameterFree`, in
     blocks of steps through :func:`dpregret.papers.ztc22.o2b_jit.linear_pf_block`: the same draws and
-    the same arithmetic in the same order as the loop of :func:`run` (``tests/test_o2b_jit.py``)."""
+    the same arithmetic in the same order as the loop of :func:`run` (``tests/papers/ztc22/test_ztc22_jit.py``)."""
     from scipy import special
 
     from dpregret.core.environments.stochastic import TiledStreams

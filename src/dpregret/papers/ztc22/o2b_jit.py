@@ -17,7 +17,7 @@ Speed only: the same numbers as the reference loop of ``o2b.run``, bit for bit.
   use :func:`~dpregret.core.learners.pairwise_jit.pairwise_sum`, numpy's pairwise summation (8 accumulators, blocks of 128), so they round
   as numpy does; TreeNoise's ``gamma_t`` is the sum of the alive nodes in increasing level, as
   ``ndarray.sum(axis=0)`` adds them.
-``tests/test_o2b_jit.py`` checks equality with the reference loop.
+``tests/papers/ztc22/test_ztc22_jit.py`` checks equality with the reference loop.
 """
 from __future__ import annotations
 

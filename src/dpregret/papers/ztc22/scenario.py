@@ -142,7 +142,7 @@ def frozen_subopt(prob, R: int) -> np.ndarray:
     """The suboptimality of Algorithm 1 around the learner frozen at its start (``Frozen`` at
     w_1 = 0, the non-learner control), for R replicates (a family: its rows, member-major): it
     plays 0 at every step, so x_t = 0 whatever the data and noise, and L(x_T) - L* = L(0) - L*
-    exactly (computed, not simulated: ``tests/test_ztc22.py`` checks it against a run)."""
+    exactly (computed, not simulated: ``tests/papers/ztc22/test_ztc22.py`` checks it against a run)."""
     s = start_subopt(prob)
     return np.full(R, s) if np.ndim(s) == 0 else np.asarray(s, dtype=float).copy()
 

@@ -304,7 +304,7 @@ def _readme_bco():
     import re
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "docs" / "your-learner.md").read_text()
+    text = (Path(__file__).resolve().parents[3] / "docs" / "your-learner.md").read_text()
     code = re.search(r"<!-- example: own-learner-bco -->\n```python\n(.*?)```", text, re.S).group(1)
     ns = {}
     exec(compile(code.split("\nprint(dpregret.check(")[0], "README-bco", "exec"), ns)

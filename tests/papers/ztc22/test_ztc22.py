@@ -16,7 +16,7 @@ from dpregret.core.rng import ReplicateStreams, stable_key
 from dpregret.core.tree import binary_prefix_set
 from margins import assert_verdict, assert_z
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_data_checksum():

@@ -206,7 +206,7 @@ def test_round_bound_pooled_is_one_point_per_group_and_can_fail():
 def test_online_meter_equals_offline_replay_and_leaves_run_unchanged():
     """RoundMeter during the run (rates' path, O(1) memory in T) == instrument() on the recorded
     run (directions replayed from the stream), bit for bit on the numpy engine (the compiled one
-    agrees to rounding: tests/test_env21_jit.py); the monitor changes nothing."""
+    agrees to rounding: tests/papers/env21/test_env21_jit.py); the monitor changes nothing."""
     key, reps, variants = ("unit", 150), range(3), [("none", "none", 0.0), ("laplace", "laplace", 2.0)]
     dom = Simplex(4)
     losses = stationary_distance(dom, 150)
