@@ -9,8 +9,9 @@ draw the uniforms the kernel consumes (``Generator.random`` in the same block si
 Kernels: EXP2 bandit step (Agarwal-Singh Alg. 4 + 5), FTRL experts on TreeBasedAgg (Alg. 1 + 2),
 TreeBasedAgg, TreeNoise (Zhang-Tran-Cutkosky NOISE(t)), Van der Hoeven Algorithm 1 and
 Algorithm 3, the DP online-to-batch step (ZTC Alg. 1, ``o2b.run``), the PrivateBandit step
-(Ene-Nguyen-Vladu Alg. 1, ``private_bandit``, numpy loop and compiled rounds), and the numba-compiled rounds of EXP2 (the same
-step as the first kernel) and of Algorithm 4 + SCRiBLe on the cube (numpy class and compiled).  Throughput = rounds x replicates per second;
+(Ene-Nguyen-Vladu Alg. 1, ``private_bandit``, numpy loop and compiled rounds), and the numba-compiled rounds of EXP2
+(the same step as the first kernel) and of Algorithm 4 + SCRiBLe on the cube (numpy class and compiled).  Throughput =
+rounds x replicates per second;
 ``x ref`` = kernel throughput / reference throughput; ``x rng`` = kernel time / random-number
 time (1 = as fast as drawing the random numbers alone).  No timing assertions anywhere:
 ``tests/test_bench_references.py`` checks that every reference gives the kernel's numbers.

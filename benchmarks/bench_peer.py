@@ -40,7 +40,6 @@ import io
 import math
 import os
 import sys
-import time
 
 import numpy as np
 from scipy import stats

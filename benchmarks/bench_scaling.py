@@ -54,7 +54,8 @@ from dpregret.core.rng import ReplicateStreams
 from dpregret.papers.env21 import scenario as env21
 from dpregret.papers.vdh19 import scenario as vdh19
 from dpregret.papers.ztc22 import scenario as ztc22
-from dpregret.papers.as17 import scenario_bandits as as17_bandits, scenario_blo as as17_blo, scenario_experts as as17_experts, scenario_olo as as17_olo
+from dpregret.papers.as17 import (scenario_bandits as as17_bandits, scenario_blo as as17_blo,
+                                  scenario_experts as as17_experts, scenario_olo as as17_olo)
 
 CONFIG = Path(__file__).resolve().parents[1] / "config" / "config.yaml"
 MAX_TIME_EXP, MAX_MEM_EXP = 1.1, 0.1

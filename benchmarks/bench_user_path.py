@@ -123,8 +123,8 @@ def experts(preset: str, which: str, smoke: bool):
         return ExpWeights(eta_thm34(N_, T_), ExactSum(R, N_))
 
     fast = lambda: X.simulate("stochastic", N, T, [r], reps, seed, gap=p["gap"], phases=p["phases"])  # noqa: E731
-    user = lambda: X.user_learner_rows("stochastic", N, T, [float(r)], list(reps), seed, p["gap"], p["phases"],  # noqa: E731
-                                       {"paper": paper})
+    user = lambda: X.user_learner_rows("stochastic", N, T, [float(r)], list(reps), seed,  # noqa: E731
+                                       p["gap"], p["phases"], {"paper": paper})
     order = {"tree": "paper", "nonprivate": "paper@nonprivate", "fresh_noise": "paper@fresh_noise"}
 
     def compare(f, u):
@@ -145,10 +145,10 @@ def olo(preset: str, which: str, smoke: bool):
     def paper(R, d, T_, domain):
         return BallFTRL(eta_ftrl(d_r_quadratic(domain, d), T_ / 2.0), ExactSum(R, d))
 
-    fast = lambda: X.simulate("sphere", "stochastic", N, T, [r], reps, seed, phases=p["phases"], mu=p["mu"],  # noqa: E731
-                              algorithms=X.GRID_ALGORITHMS["T"])
-    user = lambda: X.user_learner_rows("sphere", "stochastic", N, T, [float(r)], list(reps), seed, p["phases"],  # noqa: E731
-                                       p["mu"], {"paper": paper})
+    fast = lambda: X.simulate("sphere", "stochastic", N, T, [r], reps, seed, phases=p["phases"],  # noqa: E731
+                              mu=p["mu"], algorithms=X.GRID_ALGORITHMS["T"])
+    user = lambda: X.user_learner_rows("sphere", "stochastic", N, T, [float(r)], list(reps), seed,  # noqa: E731
+                                       p["phases"], p["mu"], {"paper": paper})
     order = {"tree": "paper", "nonprivate": "paper@nonprivate", "fresh_noise": "paper@fresh_noise"}
 
     def compare(f, u):
@@ -233,7 +233,8 @@ def bench(setting: str, preset: str, which: str, smoke: bool, repeat: int) -> di
     t_fast, f = _best(fast, repeat)
     t_user, u = _best(user, repeat)
     a, b = compare(f, u)
-    return dict(setting=setting, claim=claim, T=T, R=R, fast=t_fast, user=t_user, ratio=t_user / t_fast, same=_same(a, b))
+    return dict(setting=setting, claim=claim, T=T, R=R, fast=t_fast, user=t_user,
+                ratio=t_user / t_fast, same=_same(a, b))
 
 
 def format_table(rows: list[dict]) -> str:

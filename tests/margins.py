@@ -4,8 +4,8 @@ A test that asserts a verdict, or a threshold, on a simulated (stochastic) quant
 with a margin: the quantity's interval is clear of the threshold by at least ``k`` of its
 half-widths (``k = 1`` unless the test states otherwise; where the check reports its point
 estimate, the half-width of the side that decides: the skew-aware and bootstrap intervals are
-not symmetric), or a statistic is clear of its threshold by ``k`` of its standard errors.  Then neither last-bit differences of the
-arithmetic (NumPy dispatches SIMD kernels by CPU) nor another seed of the same design can
+not symmetric), or a statistic is clear of its threshold by ``k`` of its standard errors.  Then neither last-bit
+differences of the arithmetic (NumPy dispatches SIMD kernels by CPU) nor another seed of the same design can
 flip the assertion without the failure naming the numbers.  Where the outcome is exact (the
 data are deterministic), tests assert it directly instead.
 
@@ -131,7 +131,8 @@ def assert_verdict(r, verdict: str, k: float | None = None, what: str = "") -> f
     c = verdict_clearance(r, verdict)
     if r.verdict != verdict or not c >= k:
         raise AssertionError(f"{what or 'result'}: verdict {r.verdict}, expected {verdict} clear by {k:g} "
-                             f"half-width(s): clearance {c:.3g}; intervals (low, high, threshold, estimate) {intervals(r)}")
+                             f"half-width(s): clearance {c:.3g}; intervals (low, high, threshold, estimate) "
+                             f"{intervals(r)}")
     return c
 
 
@@ -153,5 +154,6 @@ def assert_not_verdict(r, verdict: str, k: float = 1.0, what: str = "") -> float
     c = not_verdict_clearance(r, verdict)
     if r.verdict == verdict or not c >= k:
         raise AssertionError(f"{what or 'result'}: verdict {r.verdict}, expected not {verdict} with the interval "
-                             f"{k:g} half-width(s) away: {c:.3g}; intervals (low, high, threshold, estimate) {intervals(r)}")
+                             f"{k:g} half-width(s) away: {c:.3g}; intervals (low, high, threshold, estimate) "
+                             f"{intervals(r)}")
     return c

@@ -56,7 +56,8 @@ FAILING_USER = {"AS17-T2-blo-ball-rate-T"}
 CONTROL_MARGIN = {"ENV-thm1.1-rate-T": 0.5}
 
 
-@pytest.mark.parametrize("marker", ["own-learner", "own-learner-bandit", "own-learner-experts", "own-learner-oco_polytope",
+@pytest.mark.parametrize("marker", ["own-learner", "own-learner-bandit", "own-learner-experts",
+                                    "own-learner-oco_polytope",
                                     "own-learner-bco"])
 def test_readme_example_runs_as_written(tmp_path, marker):
     """Each setting's example prints a verdict for the user's learner with its control caught
@@ -97,7 +98,8 @@ def test_user_rows_leave_the_papers_rows_unchanged():
 
     p = dict(k=1, d_lin=3, c_grid=[0.05, 0.5], T_lin_stat=[200], T_lin_priv=[200], rho_lin=0.3, rho_stat=100.0)
     base = S.simulate_linear_T(p, 200, range(3), 5)
-    both = S.simulate_linear_T(p, 200, range(3), 5, learners={"mine": lambda R, d, r: ProjectedOGD(R, d, r, lambda t: 1.0)})
+    both = S.simulate_linear_T(p, 200, range(3), 5,
+                               learners={"mine": lambda R, d, r: ProjectedOGD(R, d, r, lambda t: 1.0)})
     paper = both[~both.alg.str.startswith("mine")].reset_index(drop=True)
     pd.testing.assert_frame_equal(base, paper)
     assert {"mine", "mine@nonprivate", "mine@naive", "mine@stat", "mine@fresh"} <= set(both.alg)
@@ -166,7 +168,8 @@ def test_one_signature_per_setting():
     for cid, uc in claims.items():
         assert uc.signature == SIGNATURES[uc.setting], cid
     schema = load_schema()
-    assert set(schema["properties"]["learners"]["additionalProperties"]["properties"]["setting"]["enum"]) == set(SIGNATURES)
+    assert (set(schema["properties"]["learners"]["additionalProperties"]["properties"]["setting"]["enum"])
+            == set(SIGNATURES))
 
 
 def test_import_dpregret_exposes_the_door_and_applicable_prints_as_a_table():

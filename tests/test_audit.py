@@ -24,7 +24,7 @@ from dpregret.papers.as17.scrible_jit import scrible_block
 from dpregret.pipeline.registry import audit_specs
 from dpregret.core.rng import ReplicateStreams
 from dpregret.core.tree import TreeBasedAgg
-from margins import assert_clear, assert_z
+from margins import assert_z
 
 FAST_N = 200_000  # every margin below holds at this sample count (the default preset runs 1e6)
 SEED, ALPHA = 20261122, 0.05
@@ -73,7 +73,8 @@ def mu_estimate(scores_d, scores_dp, mu_lb, tau, alpha, rng_before) -> tuple[flo
     for c in range(s_d.shape[1]):
         x1, x0 = np.sort(s_d[~m_d, c]), np.sort(s_dp[~m_dp, c])
         ka, kb = x0.size - np.searchsorted(x0, tau, side="left"), np.searchsorted(x1, tau, side="left")
-        raw = float(special.ndtri(1 - clopper_pearson(ka, x0.size, a, a)[1]) - special.ndtri(clopper_pearson(kb, x1.size, a, a)[1]))
+        raw = float(special.ndtri(1 - clopper_pearson(ka, x0.size, a, a)[1])
+                    - special.ndtri(clopper_pearson(kb, x1.size, a, a)[1]))
         if max(raw, 0.0) == mu_lb:
             a0, b0 = ka / x0.size, kb / x1.size
             return raw, float(special.ndtri(1 - a0) - special.ndtri(b0)) if 0 < a0 and b0 < 1 else np.inf
@@ -233,7 +234,8 @@ def audit_runs():
             res, primary, secondary = run_audit(spec, FAST_N, ALPHA, SEED)
             crit = {"correct": _criteria(spec, calls, res.detail["correct"])}
             for name in spec.controls:  # run_audit's order: the controls after the correct mechanism
-                crit[name] = _criteria(spec, calls, (primary if name == spec.primary else secondary[name]).detail["variant"])
+                crit[name] = _criteria(spec, calls,
+                                       (primary if name == spec.primary else secondary[name]).detail["variant"])
             assert not calls, f"{cid}: {len(calls)} lower bounds not accounted for"
             out[cid] = (res, primary, secondary, crit)
     finally:

@@ -2,11 +2,10 @@
 import json
 
 import numpy as np
-import pandas as pd
 
 from dpregret.pipeline.report.claim_figures import OVERVIEW, distance, file_name, write_claim_figures
 from dpregret.pipeline.report.tables import claims_table
-from dpregret.verdict.core import Claim, Result, check_bound, check_rate, record, with_nonlearner, with_twin
+from dpregret.verdict.core import Claim, check_bound, check_rate, record, with_nonlearner, with_twin
 
 
 def _records(tmp_path):

@@ -262,7 +262,8 @@ def test_a_pass_whose_non_learner_passes_too_is_inconclusive():
     passes = Result("PASS", 0.4, 0.5, 0.35, 0.45, 0.1, {"margin": -3.0})
     assert apply_rule(claim, with_nonlearner(ok, "frozen", caught), caught)[0].verdict == "PASS"
     res, ev = apply_rule(claim, with_nonlearner(ok, "frozen", passes), caught)
-    assert res.verdict == "INCONCLUSIVE" and "frozen" in res.detail["nonlearner_passes"] and ev == "a non-learner is not caught"
+    assert (res.verdict == "INCONCLUSIVE" and "frozen" in res.detail["nonlearner_passes"] and ev
+            == "a non-learner is not caught")
     # a paired claim: the learner's own learning gate must pass, else a cost of 0 says nothing
     gated = with_learning_gate(with_nonlearner(ok, "frozen", caught), passes)
     assert apply_rule(claim, gated, caught)[0].verdict == "PASS"
@@ -275,12 +276,14 @@ def test_a_pass_whose_non_learner_passes_too_is_inconclusive():
     assert (rec["learner_claim"], rec["nonlearner"], rec["result"]["verdict"]) == (True, "", "PASS")
     nl_rec = record(claim, passes, caught, scenario="s", env="learner-nonlearner_oco", ci_level=0.95)
     both = attach_nonlearner_record(rec, nl_rec)
-    assert (both["nonlearner"], both["nonlearner_verdict"], both["nonlearner_caught"]) == ("nonlearner_oco", "PASS", False)
+    assert (both["nonlearner"], both["nonlearner_verdict"],
+            both["nonlearner_caught"]) == ("nonlearner_oco", "PASS", False)
     assert both["result"]["verdict"] == "INCONCLUSIVE"
     nl_rec = record(claim, caught, caught, scenario="s", env="learner-nonlearner_oco", ci_level=0.95)
     assert attach_nonlearner_record(rec, nl_rec)["result"]["verdict"] == "PASS"
     # a gated claim decided for the non-learner: a cost of 0 passes, the gate catches it
-    nl_rec = record(claim, with_learning_gate(ok, caught), caught, scenario="s", env="learner-nonlearner_oco", ci_level=0.95)
+    nl_rec = record(claim, with_learning_gate(ok, caught), caught, scenario="s",
+                    env="learner-nonlearner_oco", ci_level=0.95)
     both = attach_nonlearner_record(rec, nl_rec)
     assert (both["nonlearner_caught"], both["result"]["verdict"]) == (True, "PASS")
 
@@ -308,7 +311,8 @@ def test_detectable_factor_is_the_largest_scale_of_the_bound_that_would_be_caugh
     lo = -3.0 - stats.t.ppf(1 - 0.05, 7) * np.sqrt(60 / 7) / np.sqrt(8)
     res = check_bound([d], [7.0 / 10.0], 0.05, bounds=[10.0])
     assert res.verdict == "PASS" and res.detail["detectable_factor"] == pytest.approx(1 + lo / 10, abs=1e-12)
-    assert res.detail["detectable_factor"] == pytest.approx(0.5039, abs=1e-4)  # metric 7 vs bound 10: ratio 0.7, c* 0.504
+    # metric 7 vs bound 10: ratio 0.7, c* 0.504
+    assert res.detail["detectable_factor"] == pytest.approx(0.5039, abs=1e-4)
     # the defining property: at c* the lower limit of mean(metric - c* B) is exactly 0
     c = res.detail["detectable_factor"]
     assert confidence_limits(d + (1 - c) * 10.0, 0.05)[0] == pytest.approx(0.0, abs=1e-12)
@@ -391,7 +395,8 @@ def test_a_bound_passing_with_uncaught_control_is_loose_only_with_its_worst_case
     unknown = _loose_result()
     unknown.detail["detectable_factor"] = float("nan")
     rec = record(_bound_claim(), unknown, ctl, scenario="s", env=None, ci_level=0.95)
-    assert rec["result"]["verdict"] == "INCONCLUSIVE" and "detectable factor is unknown" in rec["result"]["detail"]["loose_refused"]
+    assert (rec["result"]["verdict"] == "INCONCLUSIVE"
+            and "detectable factor is unknown" in rec["result"]["detail"]["loose_refused"])
     # a diverged control is not slack: INCONCLUSIVE as before
     blown = check_bound([np.array([1.0, np.inf])], [0.5], 0.05)
     rec = record(_bound_claim(), _loose_result(), blown, scenario="s", env=None, ci_level=0.95)
@@ -432,7 +437,8 @@ def test_a_loose_bound_whose_non_learner_passes_too_is_inconclusive():
     frozen_caught = Result("FAIL", 1.5, 1.0, 1.0, 5.0, 0.0, {"margin": 1.0})
     res, ev = apply_rule(_bound_claim(), with_nonlearner(_loose_result(), "frozen", frozen_passes), ctl)
     assert res.verdict == "INCONCLUSIVE" and "nonlearner_passes" in res.detail and ev == "a non-learner is not caught"
-    assert apply_rule(_bound_claim(), with_nonlearner(_loose_result(), "frozen", frozen_caught), ctl)[0].verdict == "LOOSE"
+    assert apply_rule(_bound_claim(), with_nonlearner(_loose_result(), "frozen", frozen_caught),
+                      ctl)[0].verdict == "LOOSE"
     # the door's non-learner record attached afterwards re-decides a LOOSE record, never a FAIL
     rec = record(_bound_claim(), _loose_result(), ctl, scenario="s", env=None, ci_level=0.95)
     nl = record(_bound_claim(), _loose_result(), ctl, scenario="s", env="learner-nonlearner_oco", ci_level=0.95)

@@ -89,10 +89,12 @@ def test_the_scenario_list_has_one_source():
     preset = schema["definitions"]["preset"]
     assert sorted(preset["required"]) == sorted(preset["properties"]) == sorted(names)
     for sc in names:  # each scenario: its folder's definition, its config key, its presets' entry
-        assert schema["definitions"][sc]["type"] == "object" and schema["definitions"][sc]["additionalProperties"] is False
+        assert (schema["definitions"][sc]["type"] == "object"
+                and schema["definitions"][sc]["additionalProperties"] is False)
         assert schema["properties"][sc] == {"$ref": f"#/definitions/{sc}"}
         ref, req = preset["properties"][sc]["allOf"]
-        assert ref == {"$ref": f"#/definitions/{sc}"} and set(req["required"]) <= set(schema["definitions"][sc]["properties"])
+        assert (ref == {"$ref": f"#/definitions/{sc}"} and set(req["required"])
+                <= set(schema["definitions"][sc]["properties"]))
     cfg = yaml.safe_load(open(C.SCHEMA_PATH.parents[3] / "config" / "config.yaml"))
     assert cfg["scenarios"] == names
     for preset_name, params in cfg["presets"].items():  # every preset gives every scenario its parameters

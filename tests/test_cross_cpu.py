@@ -53,7 +53,8 @@ def test_the_workflow_job_environment_is_pinned(host):
     assert len(host["tables"]) == 11
 
 
-@pytest.mark.skipif(QEMU is None, reason="qemu-x86_64 is not installed (Debian: apt-get install qemu-user; .ci/run installs it)")
+@pytest.mark.skipif(QEMU is None,
+                    reason="qemu-x86_64 is not installed (Debian: apt-get install qemu-user; .ci/run installs it)")
 def test_tables_are_bit_identical_on_a_baseline_cpu(host, tmp_path):
     other = run_job(tmp_path / "run", cpu.pinned_env(clean_env()), prefix=(QEMU, "-cpu", BASELINE_CPU))
     assert other["state"]["cpu"]["host_level"] == "x86-64-v2", other["state"]["cpu"]  # a different machine indeed

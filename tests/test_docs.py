@@ -74,7 +74,8 @@ def test_cell_escapes_what_would_break_a_table():
 
 def test_render_replaces_only_the_marked_blocks_and_names_what_is_missing():
     tables = {"A": "| t |\n|---|\n| 1 |", "B": "b"}
-    text = "prose\n\n<!-- claims:A begin -->\nold\n<!-- claims:A end -->\n\nmore prose\n<!-- claims:B begin -->\n<!-- claims:B end -->\n"
+    text = ("prose\n\n<!-- claims:A begin -->\nold\n<!-- claims:A end -->\n\nmore prose\n"
+            "<!-- claims:B begin -->\n<!-- claims:B end -->\n")
     out = docs.render(text, tables)
     assert out.startswith("prose\n\n<!-- claims:A begin -->\n" + docs.GENERATED + "\n| t |")
     assert "old" not in out and "\n\nmore prose\n" in out and docs.render(out, tables) == out
@@ -94,5 +95,6 @@ def test_workflow_md_doors_table_is_what_applicable_declares():
     path = docs.DOCS / "workflow.md"
     text = path.read_text(encoding="utf-8")
     tables = docs.DOCUMENTS["workflow.md"]()
-    assert docs.render(text, tables, name="docs/workflow.md") == text, f"run `PYTHONPATH=src {docs.COMMAND}` and commit docs/workflow.md"
+    assert docs.render(text, tables, name="docs/workflow.md") == text, \
+        f"run `PYTHONPATH=src {docs.COMMAND}` and commit docs/workflow.md"
     assert _ids(_blocks(text)["doors"]) == list(dpregret.applicable().index)

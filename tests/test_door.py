@@ -76,7 +76,8 @@ def paper_job(uc, p, T, R):
     """(group, wildcards, outputs) of the pipeline's simulate job holding the paper's rows of ``uc`` at T."""
     c = f"0-{R}"
     if uc.scenario == "as17_experts":
-        return "as17_experts", {"env": "stochastic", "T": str(T), "chunk": c}, [f"results/as17/experts/stochastic/T{T}/chunk{c}.parquet"]
+        return "as17_experts", {"env": "stochastic", "T": str(T),
+                                "chunk": c}, [f"results/as17/experts/stochastic/T{T}/chunk{c}.parquet"]
     if uc.scenario == "as17_olo":
         row = uc.claim.split("-")[2]
         return "as17_olo", {"row": row, "env": "stochastic", "chunk": c}, \
@@ -93,7 +94,8 @@ def paper_job(uc, p, T, R):
     if uc.scenario == "env21":
         return "env21", {"experiment": "rates", "point": f"simplex:{T}", "chunk": c}, \
             [f"results/env21/rates/simplex:{T}/chunk{c}.parquet"]
-    return "vdh19", {"experiment": "minority", "point": f"T{T}", "chunk": c}, [f"results/vdh19/minority/T{T}/chunk{c}.parquet"]
+    return "vdh19", {"experiment": "minority", "point": f"T{T}",
+                     "chunk": c}, [f"results/vdh19/minority/T{T}/chunk{c}.parquet"]
 
 
 @pytest.mark.parametrize("claim", DOORS)
@@ -143,8 +145,10 @@ def through_the_door(door_id, grid=False):
     reps, seed = range(2), run["seed"]
 
     def learners(pt):
-        return {"door": uc.paper_on_door.make(p, pt, reps, seed), **({"nonlearner": NL.MAKES[uc.setting]} if grid else {})}
-    return pd.concat([uc.simulate(p, pt, reps, seed, learners(pt)) for pt in (uc.points(p) if grid else uc.points(p)[:1])],
+        return {"door": uc.paper_on_door.make(p, pt, reps, seed),
+                **({"nonlearner": NL.MAKES[uc.setting]} if grid else {})}
+    return pd.concat([uc.simulate(p, pt, reps, seed,
+                                  learners(pt)) for pt in (uc.points(p) if grid else uc.points(p)[:1])],
                      ignore_index=True)
 
 

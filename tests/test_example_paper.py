@@ -47,7 +47,8 @@ def test_bad_parameters_of_the_paper_are_a_clear_config_error(registry_restored,
     from example_paper import paper
 
     monkeypatch.setitem(paper.PRESETS, "smoke", {"cbl06_hedge": {**paper.PRESETS["smoke"]["cbl06_hedge"], "mu": [0.5]}})
-    with pytest.raises(ConfigError, match=r"config key 'papers': example_paper, scenario cbl06_hedge: mu must hold N = 2"):
+    with pytest.raises(ConfigError,
+                       match=r"config key 'papers': example_paper, scenario cbl06_hedge: mu must hold N = 2"):
         effective(_config(preset="smoke", scenarios=["vdh19"], papers=["example_paper"]))
 
 
@@ -61,7 +62,8 @@ def test_the_papers_schema_checks_its_parameters(registry_restored, monkeypatch,
     monkeypatch.setitem(paper.PRESETS, "smoke", {"cbl06_hedge": {**paper.PRESETS["smoke"]["cbl06_hedge"], **bad}})
     with pytest.raises(ConfigError) as err:
         effective(_config(preset="smoke", scenarios=["vdh19"], papers=["example_paper"]))
-    assert str(err.value).startswith(f"config key 'papers': example_paper, scenario cbl06_hedge: {says}"), str(err.value)
+    assert str(err.value).startswith("config key 'papers': example_paper, scenario cbl06_hedge: "
+                                     f"{says}"), str(err.value)
 
 
 def test_a_paper_key_already_taken_is_refused(registry_restored, monkeypatch):
@@ -93,7 +95,8 @@ def test_the_example_paper_runs_through_the_workflow_and_the_report(tmp_path):
     shows both under the paper's name."""
     shutil.copytree(ROOT / "config", tmp_path / "config")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
-    subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(tmp_path), "--cores", "2",
+    subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d",
+                    str(tmp_path), "--cores", "2",
                     "--config", "preset=smoke", "scenarios=[vdh19]", "papers=[example_paper]", "mutation=False"],
                    check=True, capture_output=True, text=True, env=env)
     table = pd.read_csv(tmp_path / "results" / "claims.csv").set_index("claim_id")
@@ -120,8 +123,8 @@ def test_a_registered_papers_mutants_join_the_suite_after_the_list(tmp_path):
     code = ("from dpregret.pipeline.mutation.registry import MUTANTS; import json; "
             "print(json.dumps([(m.name, m.paper, m.targets) for m in MUTANTS.values()]))")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
-    run = lambda extra: json.loads(subprocess.run([sys.executable, "-c", code], env={**env, **extra}, check=True,  # noqa: E731
-                                                  capture_output=True, text=True).stdout)
+    run = lambda extra: json.loads(subprocess.run([sys.executable, "-c", code], env={**env, **extra},  # noqa: E731
+                                                  check=True, capture_output=True, text=True).stdout)
     with_paper, without = run({papers.ENV_VAR: "example_paper"}), run({papers.ENV_VAR: ""})
     assert with_paper[-1] == ["cbl-eta-without-8", "CBL06", ["CBL06-thm2.2-bound"]]
     assert with_paper[:-1] == without and len(without) == 67

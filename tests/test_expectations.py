@@ -36,9 +36,11 @@ def test_write_then_check_round_trips(tmp_path):
 def test_a_claim_drifting_onto_the_knife_edge_is_a_difference(tmp_path):
     cols = ["claim_id", "verdict", "control_caught", "borderline", "decision_distance"]
     want = tmp_path / "want.csv"
-    pd.DataFrame([("A", "PASS", True, False, 0.9), ("B", "INCONCLUSIVE", False, True, 0.1)], columns=cols).to_csv(want, index=False)
+    pd.DataFrame([("A", "PASS", True, False, 0.9), ("B", "INCONCLUSIVE", False, True, 0.1)],
+                 columns=cols).to_csv(want, index=False)
     got = tmp_path / "got.csv"
-    pd.DataFrame([("A", "PASS", True, True, 0.2), ("B", "INCONCLUSIVE", False, True, 0.1)], columns=cols).to_csv(got, index=False)
+    pd.DataFrame([("A", "PASS", True, True, 0.2), ("B", "INCONCLUSIVE", False, True, 0.1)],
+                 columns=cols).to_csv(got, index=False)
     d = differences(str(got), str(want))
     assert d == ["A: borderline, declared clear (redesign it, or declare it borderline)"]
 

@@ -7,7 +7,6 @@ records equal)."""
 import json
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 import yaml

@@ -23,15 +23,17 @@ def test_layers_contract_is_kept():
     run = subprocess.run(cmd + ["--config", str(ROOT / "pyproject.toml"), "--no-cache"], cwd=ROOT,
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
-    assert "8 kept, 0 broken" in run.stdout  # layers; core and pipeline inside; as17, vdh19, env21 and ztc22 import no other paper; the papers registry
+    # layers; core and pipeline inside; as17, vdh19, env21 and ztc22 import no other paper; the papers registry
+    assert "8 kept, 0 broken" in run.stdout
 
 
 def test_the_papers_registry_loads_only_the_folders_declarations():
     """``import dpregret.papers`` (the Snakefile and every job) loads each folder's ``paper`` module by name
     (unseen by the contracts above): what it brings in is those declarations and their packages, nothing
     heavy (numpy, numba, pandas) and nothing of the verdict or pipeline layers."""
-    code = ("import json, sys, dpregret.papers as P; print(json.dumps([sorted(m for m in sys.modules if m.startswith('dpregret')), "
-            "[m for m in ('numpy', 'scipy', 'numba', 'pandas') if m in sys.modules], list(P.BUILTIN)]))")
+    code = ("import json, sys, dpregret.papers as P; print(json.dumps([sorted(m for m in sys.modules if "
+            "m.startswith('dpregret')), [m for m in ('numpy', 'scipy', 'numba', 'pandas') if m in sys.modules], "
+            "list(P.BUILTIN)]))")
     env = {k: v for k, v in os.environ.items() if k != "DPREGRET_PAPERS"}
     loaded, heavy, folders = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                                        check=True, env=env).stdout)

@@ -4,7 +4,6 @@ import importlib
 import re
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NAME = re.compile(r"(?<![\w/.])dpregret(?:\.[A-Za-z_]\w*)+")

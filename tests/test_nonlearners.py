@@ -210,4 +210,5 @@ def test_config_key_nonlearners():
     with pytest.raises(ConfigError, match=r"config key 'nonlearners'.*boolean"):
         effective({**cfg, "nonlearners": "yes"})
     with pytest.raises(ConfigError, match=r"config key 'learners.nonlearner_mine'.*built-in non-learners"):
-        effective({**cfg, "learners": {"nonlearner_mine": {"make": "dpregret.pipeline.nonlearners:FrozenOCO", "setting": "oco"}}})
+        effective({**cfg, "learners": {"nonlearner_mine": {"make": "dpregret.pipeline.nonlearners:FrozenOCO",
+                                                           "setting": "oco"}}})

@@ -80,7 +80,8 @@ def test_the_config_schemas_parts_ship_as_package_data():
     """The config schema is composed from the pipeline's part and each paper folder's
     (dpregret.pipeline.config.load_schema): every part is package data, so an installed package finds it."""
     globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["dpregret"]
-    parts = sorted(p.relative_to(ROOT / "src" / "dpregret") for p in (ROOT / "src" / "dpregret").rglob("config.schema.yaml"))
+    parts = sorted(p.relative_to(ROOT / "src" / "dpregret")
+                   for p in (ROOT / "src" / "dpregret").rglob("config.schema.yaml"))
     assert len(parts) == 5
     for part in parts:
         assert any(part.full_match(g) if hasattr(part, "full_match") else part.match(g) for g in globs), part

@@ -1,5 +1,5 @@
-"""The learner contract (dpregret.core.protocols) over every registered learner (dpregret.pipeline.registry.learners): the setting's
-shapes, determinism for a seed, and chunk invariance (replicates split across two learners
+"""The learner contract (dpregret.core.protocols) over every registered learner (dpregret.pipeline.registry.learners):
+the setting's shapes, determinism for a seed, and chunk invariance (replicates split across two learners
 play the same rows as one learner holding them all)."""
 import numpy as np
 import pytest

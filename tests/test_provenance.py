@@ -29,7 +29,8 @@ def test_records_carry_the_workflows_provenance(monkeypatch, tmp_path):
     assert record(claim, res, ctl, scenario="s", env=None, ci_level=0.95)["provenance"]["config_hash"] is None
     (tmp_path / "c.json").write_text(json.dumps(rec))
     claims_table([str(tmp_path / "c.json")]).to_csv(tmp_path / "claims.csv", index=False)
-    html = render(str(tmp_path / "claims.csv"), [str(tmp_path / "c.json")], [], {"preset": "default", "provenance": workflow})
+    html = render(str(tmp_path / "claims.csv"), [str(tmp_path / "c.json")], [],
+                  {"preset": "default", "provenance": workflow})
     footer = html[html.index('<footer id="provenance">'):]
     assert "f" * 40 in footer and workflow["config_hash"] in footer and "numpy" in footer
 

@@ -18,8 +18,8 @@ from dpregret.pipeline.report.tables import claims_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (Debian: apt-get install chromium); "
-                                                          ".ci/run installs it")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (Debian: apt-get install "
+                                                          "chromium); .ci/run installs it")
 PROBE = """<pre id="dpregret-probe">pending</pre><script>
 window.addEventListener('load', () => {
   const imgs = Array.from(document.images);
@@ -68,7 +68,8 @@ def test_a_rendered_report_loads_without_console_errors_and_its_figures_decode(t
 
 def test_the_probe_sees_a_figure_that_does_not_decode(tmp_path):
     report = _tiny_report(tmp_path)
-    report.write_text(report.read_text().replace("</body>", '<img alt="broken" src="data:image/png;base64,AAAA"></body>'))
+    report.write_text(report.read_text().replace("</body>",
+                                                 '<img alt="broken" src="data:image/png;base64,AAAA"></body>'))
     found, _ = open_in_chromium(report, tmp_path)
     assert found["undecoded"] == ["broken"]
 

@@ -192,8 +192,10 @@ def test_loose_is_counted_coloured_and_explained_apart_from_pass_and_inconclusiv
     t.to_csv(tmp_path / "claims.csv", index=False)
     t = pd.read_csv(tmp_path / "claims.csv").set_index("claim_id")
     assert t.verdict.to_dict() == {"AS17-loose": "LOOSE", "AS17-bare": "INCONCLUSIVE"}
-    assert t.worst_case_search["AS17-loose"] == "12 adversaries x 4 horizons" and pd.isna(t.worst_case_search["AS17-bare"])
-    assert 0 < t.detectable_factor["AS17-loose"] < 0.7 and t.detectable_factor["AS17-bare"] == t.detectable_factor["AS17-loose"]
+    assert (t.worst_case_search["AS17-loose"] == "12 adversaries x 4 horizons"
+            and pd.isna(t.worst_case_search["AS17-bare"]))
+    assert (0 < t.detectable_factor["AS17-loose"] < 0.7 and t.detectable_factor["AS17-bare"]
+            == t.detectable_factor["AS17-loose"])
     assert t.reason["AS17-bare"].startswith("control not caught; no worst-case search recorded")
     assert t.reason["AS17-loose"].startswith("loose: the bound holds at every non-vacuous point, max ratio 0.7")
     html = render(str(tmp_path / "claims.csv"), [str(p) for p in paths], [], {"preset": "default", "seed": 1,
@@ -201,7 +203,8 @@ def test_loose_is_counted_coloured_and_explained_apart_from_pass_and_inconclusiv
     board = html[html.index('class="scoreboard"'):html.index("</table>", html.index('class="scoreboard"'))]
     assert "<th>PASS</th><th>LOOSE</th><th>INCONCLUSIVE</th><th>FAIL</th>" in board
     row = board[board.index('href="#paper-AS17"'):].split("</tr>")[0]
-    assert '<td class="PASS">0</td><td class="LOOSE">1</td><td class="INCONCLUSIVE">1</td><td class="FAIL">0</td>' in row
+    assert ('<td class="PASS">0</td><td class="LOOSE">1</td><td class="INCONCLUSIVE">1</td><td '
+            'class="FAIL">0</td>' in row)
     assert "2 claims: 1 LOOSE, 1 INCONCLUSIVE;" in html
     assert ".LOOSE{background:" in html and 'class="claim LOOSE-edge" id="AS17-loose"' in html
     assert '<td class="LOOSE">LOOSE<br><small>x ' in html  # the summary row, with its detectable factor

@@ -61,9 +61,11 @@ def check_declarations(package: str) -> None:
     from dpregret.papers import Paper, Scenario
 
     mod = _paper_module(package)
-    assert isinstance(getattr(mod, "PAPER", None), Paper), f"{package}.paper must declare PAPER (a dpregret.papers.Paper)"
+    assert isinstance(getattr(mod, "PAPER", None),
+                      Paper), f"{package}.paper must declare PAPER (a dpregret.papers.Paper)"
     scs = getattr(mod, "SCENARIOS", None)
-    assert scs and all(isinstance(s, Scenario) for s in scs), f"{package}.paper must declare SCENARIOS (Scenario entries)"
+    assert scs and all(isinstance(s, Scenario)
+                       for s in scs), f"{package}.paper must declare SCENARIOS (Scenario entries)"
     for s in scs:
         assert s.paper == mod.PAPER.key, f"{package}: scenario {s.name} names paper {s.paper!r}, not {mod.PAPER.key!r}"
         assert s.folder == package, f"{package}: scenario {s.name} names folder {s.folder!r}"
@@ -173,7 +175,8 @@ def check_records(package: str, results: str | Path) -> None:
             assert "nonlearner" in d or cid in left_out or d.get("nonlearner_left_out"), \
                 f"{package}: learner claim {r['claim_id']} carries no non-learner control"
             assert "twin" in d or "twin_blind" in d, \
-                f"{package}: learner claim {r['claim_id']} carries no mis-tuned twin and declares no blindness to tuning"
+                (f"{package}: learner claim {r['claim_id']} carries no mis-tuned twin and declares no blindness "
+                 "to tuning")
 
 
 def paper_checks(package: str, results: str | Path | None = None) -> list:

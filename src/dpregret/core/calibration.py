@@ -19,7 +19,7 @@ import numpy as np
 from scipy import special
 
 from dpregret.core import _validate as V
-from dpregret.core.tree import draws_per_release, nodes_covering_leaf
+from dpregret.core.tree import nodes_covering_leaf
 
 
 def tree_lambda(N: int, T: int, eps: float) -> float:

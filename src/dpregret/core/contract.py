@@ -74,7 +74,8 @@ class UserClaim:
     user_rows: Callable[[dict, Any, range, int, dict], pd.DataFrame] | None = None  # simulate's rows but the paper's
     paper_tables: tuple[str, ...] = ()  # the pipeline's tables holding the paper's rows of ``simulate``
     paper_rows: Callable[[dict, dict, Any], pd.DataFrame] | None = None  # ({path: table}, p, point) -> those rows
-    paper_on_door: PaperOnDoor | None = None  # the paper's learner as a user learner: the door's check against the fast path
+    # the paper's learner as a user learner: the door's check against the fast path
+    paper_on_door: PaperOnDoor | None = None
     # why the pipeline does not run the built-in non-learner through this door (config key ``nonlearners``), with
     # the numbers that decided it ("": it runs it); ``dpregret.check`` still runs it on request
     nonlearner_left_out: str = ""

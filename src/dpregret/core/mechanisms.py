@@ -231,5 +231,6 @@ def l2_laplace_logpdf(z, eps, *, bound=1.0) -> np.ndarray:
     b = V.positive("bound", bound)
     d = x.shape[-1]
     rate = e / (2.0 * b)
-    log_c = d * math.log(rate) - special.gammaln(d) - math.log(2.0) - 0.5 * d * math.log(math.pi) + special.gammaln(d / 2)
+    log_c = (d * math.log(rate) - special.gammaln(d) - math.log(2.0) - 0.5 * d * math.log(math.pi)
+             + special.gammaln(d / 2))
     return log_c - rate * np.linalg.norm(x, axis=-1)

@@ -77,7 +77,8 @@ def check_play(setting: str, play: np.ndarray, R: int, dim: int) -> None:
         raise ValueError(f"{_a(setting)} {setting} learner's predict() must return shape {want}, got {a.shape}")
     if setting == "bandit":
         if not np.issubdtype(a.dtype, np.integer):
-            raise ValueError(f"a bandit learner plays arm indices in [0, {dim}) (integers), got {a.dtype} values {a[:4]}")
+            raise ValueError(f"a bandit learner plays arm indices in [0, {dim}) (integers), got {a.dtype} values "
+                             f"{a[:4]}")
         if np.any((a < 0) | (a >= dim)):
             raise ValueError(f"a bandit learner plays arm indices in [0, {dim}), got {a[:4]}: outside that range")
         return
@@ -97,8 +98,9 @@ def check_signature(make: Callable, setting: str) -> None:
     try:
         inspect.signature(make).bind(*range(n))
     except TypeError as err:
-        raise ValueError(f"{_a(setting)} {setting} learner's make is called as {call}; {getattr(make, '__name__', make)!r} "
-                         f"cannot take those {n} arguments ({err}). The claims of each setting: "
+        raise ValueError(f"{_a(setting)} {setting} learner's make is called as {call}; "
+                         f"{getattr(make, '__name__', make)!r} cannot take those {n} arguments ({err}). The claims of "
+                         "each setting: "
                          "dpregret.applicable()") from None
     except ValueError:  # no introspectable signature
         pass

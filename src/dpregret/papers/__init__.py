@@ -87,7 +87,8 @@ class Scenario:
     figure_prefix: str
     module: str | None = None  # its simulation module in the folder (default: ``scenario``)
     folder: str | None = None  # its paper's package
-    generic: bool = False  # run by the workflow's generic rules (workflow/rules/papers.smk); else by its folder's rules.smk
+    # run by the workflow's generic rules (workflow/rules/papers.smk); else by its folder's rules.smk
+    generic: bool = False
 
     @property
     def scenario_module(self) -> str | None:

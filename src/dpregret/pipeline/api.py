@@ -44,7 +44,8 @@ def applicable() -> ClaimsTable:
     """The claims your learner can get, one row per claim (index ``claim``): its paper and theorem,
     the ``setting`` of the learner, how ``make`` is called, what runs your learner (and what its
     primary control is), and the paper's learner it is shown beside.  Printed, it reads as a table
-    with every cell in full (:class:`ClaimsTable`, a DataFrame); the objects behind it are :func:`dpregret.core.contract.user_claims`."""
+    with every cell in full (:class:`ClaimsTable`, a DataFrame); the objects behind it are
+    :func:`dpregret.core.contract.user_claims`."""
     from dpregret.papers import paper
     from dpregret.pipeline.registry import all_claims
     from dpregret.core.contract import user_claims
@@ -188,7 +189,8 @@ def decide_learners(uc, runs: pd.DataFrame, p: dict, run: dict, name: str) -> di
     claim_obj = _claim_object(uc.claim)
 
     def rng_for(cid):
-        return np.random.Generator(np.random.PCG64(np.random.SeedSequence(run["seed"], spawn_key=stable_key("check", cid))))
+        return np.random.Generator(np.random.PCG64(np.random.SeedSequence(run["seed"],
+                                                                          spawn_key=stable_key("check", cid))))
     out = {}
     for learner in (uc.paper_name, name):
         res, ctl = uc.decide(runs, p, run["tolerances"], 1 - run["ci_level"], rng_for, learner)
@@ -249,10 +251,12 @@ def main(argv=None) -> int:
     c.add_argument("--replicates", type=int)
     c.add_argument("--seed", type=int)
     c.add_argument("--name", default="user")
-    c.add_argument("--config", help="the config file with the presets (default: ./config/config.yaml, else the source tree's)")
+    c.add_argument("--config",
+                   help="the config file with the presets (default: ./config/config.yaml, else the source tree's)")
     a = ap.parse_args(argv)
     try:
-        out = check(load_learner(a.learner), a.claim, name=a.name, preset=a.preset, seed=a.seed, replicates=a.replicates,
+        out = check(load_learner(a.learner), a.claim, name=a.name, preset=a.preset, seed=a.seed,
+                    replicates=a.replicates,
                     config_path=a.config)
     except (ValueError, ImportError, AttributeError) as e:
         print(f"dpregret: {e}", file=sys.stderr)

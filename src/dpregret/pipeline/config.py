@@ -112,8 +112,10 @@ def validate(cfg: dict, schema: dict, where: str = "config key") -> None:
     errors = sorted(v.iter_errors(cfg), key=lambda e: list(e.absolute_path))
     if errors:
         e = errors[0]
-        allowed = {k: e.schema[k] for k in ("enum", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "type") if isinstance(e.schema, dict) and k in e.schema}
-        raise ConfigError(f"{where} '{_key(e.absolute_path)}': {e.message}" + (f" (allowed: {allowed})" if allowed else ""))
+        allowed = {k: e.schema[k] for k in ("enum", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum",
+                                            "type") if isinstance(e.schema, dict) and k in e.schema}
+        raise ConfigError(f"{where} '{_key(e.absolute_path)}': {e.message}"
+                          + (f" (allowed: {allowed})" if allowed else ""))
 
 
 def _merge(base: dict, over: dict) -> dict:
@@ -129,7 +131,8 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
     validate(cfg, schema)
     preset = cfg["preset"]
     if preset not in cfg["presets"]:
-        raise ConfigError(f"config key 'preset': {preset!r} is not defined under 'presets' (defined: {sorted(cfg['presets'])})")
+        raise ConfigError(f"config key 'preset': {preset!r} is not defined under 'presets' (defined: "
+                          f"{sorted(cfg['presets'])})")
     out = {k: cfg[k] for k in ("preset", "seed", "ci_level", "bootstrap", "chunk_size", "scenarios", "tolerances")}
     out["history"] = cfg.get("history", {})
     if cfg.get("papers"):  # further papers (dpregret.papers.register): their scenarios run by the generic rules
@@ -191,7 +194,8 @@ def registered_papers(packages: list[str], preset: str, schema: dict | None = No
                                   "of the scenario's parameters with 'replicates'")
             if part is not None and s.name in part["definitions"]:
                 required = part.get("required_in_presets", {}).get(s.name, [])
-                validate(params, {"definitions": defs, "allOf": [{"$ref": f"#/definitions/{s.name}"}, {"required": required}]},
+                validate(params,
+                         {"definitions": defs, "allOf": [{"$ref": f"#/definitions/{s.name}"}, {"required": required}]},
                          where=f"config key 'papers': {pkg}, scenario {s.name}: key")
             if hasattr(mod, "validate"):
                 try:
@@ -228,7 +232,8 @@ def user_learners(learners: dict, scenarios: list[str]) -> dict[str, dict]:
         try:
             make = load_learner(spec["make"])
         except (ImportError, AttributeError, ValueError) as e:
-            raise ConfigError(f"{key}: cannot load {spec['make']!r} ({e}); allowed: an importable module:Callable") from None
+            raise ConfigError(f"{key}: cannot load {spec['make']!r} ({e}); allowed: an importable "
+                              "module:Callable") from None
         try:
             check_signature(make, spec["setting"])
         except ValueError as e:

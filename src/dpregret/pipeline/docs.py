@@ -68,10 +68,12 @@ def _learner_control(c: Claim) -> str:
 
 
 def _control(c: Claim) -> str:
-    return cell(c.control) + ("" if c.near_miss else " (a straw man, `near_miss=False`: a PASS catches only gross errors)")
+    return cell(c.control) + ("" if c.near_miss
+                              else " (a straw man, `near_miss=False`: a PASS catches only gross errors)")
 
 
-# (header, what the column holds, the cell of a claim: markdown, its declared text escaped by cell) for the papers' tables
+# (header, what the column holds, the cell of a claim: markdown, its declared text escaped by cell) for the papers'
+# tables
 COLUMNS: tuple[tuple[str, str, Callable[[Claim], str]], ...] = (
     ("claim id", "the claim's id (`Claim.claim_id`): its record is `results/claims/<id>.json`; a claim run on "
      "several loss sequences has one record per sequence, `<id>--<sequence>`", lambda c: f"`{c.claim_id}`"),
@@ -143,7 +145,8 @@ def audits_table() -> str:
     specs = registry.audit_specs()
     head = (f"The {len(specs)} audits as declared (their `AuditSpec`, `dpregret.pipeline.registry.audit_specs()`; "
             "*claimed*: the spec's eps and delta, or mu for a Gaussian-DP claim):")
-    return head + "\n\n" + _table([h for h, _ in AUDIT_COLUMNS], [[f(s) for _, f in AUDIT_COLUMNS] for s in specs.values()])
+    return head + "\n\n" + _table([h for h, _ in AUDIT_COLUMNS],
+                                  [[f(s) for _, f in AUDIT_COLUMNS] for s in specs.values()])
 
 
 def claim_tables() -> dict[str, str]:
@@ -211,7 +214,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n\n")[0])
     ap.add_argument("paths", nargs="*", default=[str(DOCS / n) for n in DOCUMENTS],
                     help=f"documents of docs/ named in DOCUMENTS ({', '.join(DOCUMENTS)}; default: all)")
-    ap.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file differs from what would be written")
+    ap.add_argument("--check", action="store_true",
+                    help="write nothing; exit 1 when a file differs from what would be written")
     a = ap.parse_args(argv)
     stale = 0
     for path in map(Path, a.paths):

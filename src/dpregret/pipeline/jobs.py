@@ -8,7 +8,8 @@ which library code runs, by one convention:
   :func:`generic_simulate` calls its ``simulate`` per output; the group ``user`` runs a user's
   learner beside the paper's (``dpregret.core.contract``);
 - check: the claims module's ``check_job(params, tables)`` (:func:`groups`, from the folders'
-  ``paper.GROUPS``, for Agarwal-Singh's groups; the folder's ``claims`` for a scenario of the generic rules; one with ``CLAIMS`` and
+  ``paper.GROUPS``, for Agarwal-Singh's groups; the folder's ``claims`` for a scenario of the generic rules; one with
+  ``CLAIMS`` and
   ``evaluate`` alone goes through ``dpregret.verdict.core.evaluate_records``) returns the claims' records and
   any further tables (``{output name: DataFrame}``, written as CSV); ``user`` decides a claim for a
   user's learner (``dpregret.pipeline.api.decide_user_claim``) and draws it; ``nonlearner`` runs a built-in
@@ -170,7 +171,8 @@ def attach_nonlearners(records: list[dict], nonlearners: list[dict]) -> list[dic
         if target not in by_id:
             raise ValueError(f"the non-learner record {nl['claim_id']} has no paper record {target} in this check")
         rec = out[by_id[target]]
-        if "nonlearner" in rec["result"]["detail"]:  # the claim's own check ran a non-learner: it stands, the door's beside
+        # the claim's own check ran a non-learner: it stands, the door's beside
+        if "nonlearner" in rec["result"]["detail"]:
             out[by_id[target]] = {**rec, "nonlearner_door": {"claim_id": nl["claim_id"], **nl["result"]}}
         else:
             out[by_id[target]] = attach_nonlearner_record(rec, nl)

@@ -24,7 +24,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 import numpy as np
-import scipy  # scipy.stats loads on first use
 from scipy import special
 
 from dpregret.core import _validate as V
@@ -167,7 +166,8 @@ def gdp_mu_lower_bound(scores_d: np.ndarray, scores_dp: np.ndarray, alpha: float
     best = (-np.inf, 0.0, 0)
     for c in range(s_d.shape[1]):
         sel1, sel0 = np.sort(s_d[m_d, c]), np.sort(s_dp[m_dp, c])
-        cand = np.unique(_quantiles(np.sort(np.concatenate([sel1, sel0]), kind="stable"), np.linspace(0.01, 0.99, 99)))  # two sorted runs: merged in O(n)
+        # two sorted runs: merged in O(n)
+        cand = np.unique(_quantiles(np.sort(np.concatenate([sel1, sel0]), kind="stable"), np.linspace(0.01, 0.99, 99)))
         vals = mu(sel1, sel0, cand)
         k = int(np.nanargmax(vals))
         if vals[k] > best[0]:

@@ -231,8 +231,10 @@ def confirm_by_se(estimate: float, se: float, threshold: float, side: str, df: i
     limit = estimate - q * se if side == "above" else estimate + q * se
     ok = limit > threshold if side == "above" else limit < threshold
     return fail_confirmation(bool(np.isfinite(limit) and ok),
-                             f"{'lower' if side == 'above' else 'upper'} limit {estimate:.4g} {'-' if side == 'above' else '+'} "
-                             f"{q:.3g} x {se:.3g} = {limit:.4g} ({'>' if side == 'above' else '<'} {threshold:.4g} confirms)")
+                             f"{'lower' if side == 'above' else 'upper'} limit {estimate:.4g} "
+                             f"{'-' if side == 'above' else '+'} {q:.3g} x {se:.3g} = {limit:.4g} "
+                             f"({'>' if side == 'above' else '<'} {threshold:.4g} "
+                             "confirms)")
 
 
 def detectable_factor(d: np.ndarray, mean_bound: float, alpha: float, bound_se: float = 0.0) -> float:
@@ -640,13 +642,14 @@ def _loose(claim: Claim, result: Result, control_result: Result, why: str) -> tu
     elif not (isinstance(search, str) and search.strip()):
         refused = f"{NO_SEARCH} ({numbers})"
     elif not (isinstance(c, (int, float)) and np.isfinite(c)):
-        refused = (f"control not caught; the detectable factor is unknown (check_bound found no positive mean(B): "
-                   f"pass bounds=), so the bound's slack is not measured")
+        refused = ("control not caught; the detectable factor is unknown (check_bound found no positive mean(B): "
+                   "pass bounds=), so the bound's slack is not measured")
     else:
         refused = None
     if refused is not None:
         return replace(result, verdict="INCONCLUSIVE", detail={
-            **d, "loose_refused": refused, "control_not_caught": f"the check passed, but {why}"}), EVIDENCE["not_caught"]
+            **d, "loose_refused": refused,
+            "control_not_caught": f"the check passed, but {why}"}), EVIDENCE["not_caught"]
     loose = replace(result, verdict="LOOSE", detail={**d, "loose": (
         f"loose: {numbers}; {why} (control measured {control_result.measured:.3g}); "
         f"worst case searched over: {search}")})
@@ -661,7 +664,8 @@ def apply_rule(claim: Claim, result: Result, control_result: Result) -> tuple[Re
     if result.verdict == "FAIL" and result.detail.get("fail_confirmed") is False:
         return replace(result, verdict="INCONCLUSIVE", detail={
             **result.detail, "fail_not_confirmed": "flagged at the claim's level, but not confirmed at the run-wide "
-            f"level {FAIL_LEVEL:g} ({result.detail.get('fail_confirmation', '')}): not reported as FAIL"}), EVIDENCE["none"]
+            f"level {FAIL_LEVEL:g} ({result.detail.get('fail_confirmation', '')}): not reported as "
+            "FAIL"}), EVIDENCE["none"]
     if result.verdict != "PASS":
         return result, EVIDENCE["none"]
     if not control_caught(control_result):
@@ -671,7 +675,8 @@ def apply_rule(claim: Claim, result: Result, control_result: Result) -> tuple[Re
         if (ruled := _loose(claim, result, control_result, why)) is not None:
             return ruled
         return replace(result, verdict="INCONCLUSIVE",
-                       detail={**result.detail, "control_not_caught": f"the check passed, but {why}"}), EVIDENCE["not_caught"]
+                       detail={**result.detail,
+                               "control_not_caught": f"the check passed, but {why}"}), EVIDENCE["not_caught"]
     if gross := gross_control(claim, result, control_result):
         if (ruled := _loose(claim, result, control_result, gross)) is not None:
             return ruled
@@ -736,7 +741,8 @@ def record(claim: Claim, result: Result, control_result: Result, *, scenario: st
     ``history``: changes to the claim's grid or tolerance made after a result was seen."""
     result, evidence = apply_rule(claim, result, control_result)
     cid = f"{claim.claim_id}--{env}" if env else claim.claim_id
-    sec = {k: {**v.as_dict(), "caught": control_caught(v), "margin": margin_of(v)} for k, v in (secondary or {}).items()}
+    sec = {k: {**v.as_dict(), "caught": control_caught(v), "margin": margin_of(v)}
+           for k, v in (secondary or {}).items()}
     return {"claim_id": cid, "base_id": claim.claim_id, "env": env or "", "scenario": scenario, **{
         k: getattr(claim, k) for k in ("paper", "theorem", "kind", "statement", "metric", "control", "near_miss",
                                        "secondary")},

@@ -19,8 +19,8 @@ deterministic, order-invariant function of the data, < 1 ms per call.
    ``1 - alpha`` quantile.  The last term is the Cornish-Fisher correction of the studentised
    mean for a population skewness ``gamma = max(min_skew, skew_penalty * (g - 0.5 sd_g(n)))``,
    ``g`` the clipped sample's skewness and ``sd_g(n)`` its standard deviation for normal data.
-   ``skew_penalty`` (default 8; the first version used 30, see "Choice of the default") is deliberately far above 1: a right-skewed sample is treated
-   as a draw from a much more skewed population, because the samples on which the t limit
+   ``skew_penalty`` (default 8; the first version used 30, see "Choice of the default") is deliberately far above 1: a
+   right-skewed sample is treated as a draw from a much more skewed population, because the samples on which the t limit
    fails are those in which the long tail was *not* drawn, and they show only moderate skew
    (a sample of 32 with skewness 1.5 is typical of an exponential, and also of a
    lognormal(2) whose tail was missed).  Symmetric samples keep about the t width.

@@ -80,7 +80,8 @@ class AuditSpec:
         return [k for k in self.controls if k != self.primary]
 
 
-def privacy_claim(cid, paper, theorem, statement, controls: dict[str, str], primary: str, near_miss: bool = True) -> Claim:
+def privacy_claim(cid, paper, theorem, statement, controls: dict[str, str], primary: str,
+                  near_miss: bool = True) -> Claim:
     """A privacy audit's :class:`Claim`: its controls by name, ``primary`` the one whose catch a PASS needs."""
     if primary not in controls:
         raise ValueError(f"{cid}: primary control {primary!r} is not among {sorted(controls)}")
@@ -168,7 +169,8 @@ RDP_ORDERS = (2.0, 8.0, 32.0)
 
 
 def audit_rng(seed: int, *parts) -> np.random.Generator:
-    """A numpy Generator keyed by ``seed`` and ``parts`` (``stable_key("audit", *parts)``): one stream per part of a draw."""
+    """A numpy Generator keyed by ``seed`` and ``parts`` (``stable_key("audit", *parts)``): one stream per part of a
+    draw."""
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=stable_key("audit", *parts))))
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from dpregret.core import mechanisms as M
-from dpregret.verdict.privacy_audit import (AS17, CHECK_SAMPLES, VDH, ZTC, AuditSpec, privacy_claim, one_release, mean_shift_projection,
+from dpregret.verdict.privacy_audit import (AS17, CHECK_SAMPLES, VDH, ZTC, AuditSpec, privacy_claim, one_release,
+                                            mean_shift_projection,
                             SampleStreams, scale_check, with_controls)
 
 
@@ -57,8 +58,9 @@ def gaussian_spec(eps: float = 1.0, delta: float = 1e-5) -> AuditSpec:
                 "no_noise": "output = input"}
     mu = 1 / sigma
     return AuditSpec(privacy_claim("AUDIT-gaussian-mechanism", ZTC, "Gaussian mechanism (Remark 2, Lemma 18)",
-                                   f"x + N(0, sigma^2 I), sigma = sqrt(2 ln(1.25/delta)) Delta_2/eps, is (eps, delta)-DP "
-                                   f"(eps = {eps:g}, delta = {delta:g}), {mu:.4g}-GDP and (alpha, alpha mu^2/2)-RDP", controls,
+                                   f"x + N(0, sigma^2 I), sigma = sqrt(2 ln(1.25/delta)) Delta_2/eps, is (eps, "
+                                   f"delta)-DP (eps = {eps:g}, delta = {delta:g}), {mu:.4g}-GDP and (alpha, alpha "
+                                   "mu^2/2)-RDP", controls,
                                    "half_noise"),
                      eps, delta, one_release(sample, lambda y, v: M.gaussian_logpdf(y - x0, sigma)
                                                     - M.gaussian_logpdf(y - x1, sigma)),
@@ -92,7 +94,8 @@ def local_laplace_spec() -> AuditSpec:
                 "leak_public": "neighbours differ on the tau = inf coordinate"}
     return AuditSpec(privacy_claim("AUDIT-vdh-lemma4-local-laplace", VDH, "Lemma 4",
                                    "g + Lap(2/tau_j) per coordinate is (sum_j tau_j)-LDP for |g_j| <= 1 "
-                                   "(tau = (0.6, 0.4, inf): eps = 1 over the protected coordinates)", controls, "half_noise"),
+                                   "(tau = (0.6, 0.4, inf): eps = 1 over the protected coordinates)",
+                                   controls, "half_noise"),
                      eps, 0.0, one_release(sample, score), "half_noise", controls, tight_floor=0.9)
 
 
@@ -114,14 +117,17 @@ def l2_spec(eps: float = 1.0) -> AuditSpec:
         return M.l2_laplace_logpdf(y - a, eps) - M.l2_laplace_logpdf(y - b, eps)
 
     def check(factor, n, alpha, rng):  # ||z|| ~ Gamma(d, 2 bound / eps): E ||z|| = 2 d bound / eps (bound = 1)
-        z = M.l2_laplace_randomiser(np.zeros((min(n, CHECK_SAMPLES), 2)), eps / factor, SampleStreams(rng, min(n, CHECK_SAMPLES)))
+        z = M.l2_laplace_randomiser(np.zeros((min(n, CHECK_SAMPLES), 2)), eps / factor,
+                                    SampleStreams(rng, min(n, CHECK_SAMPLES)))
         return scale_check(np.linalg.norm(z, axis=1), 2 * 2 / eps, alpha, "mean noise radius E||z|| = 2 d / eps")
 
     controls = {"half_noise": "density exp(-eps ||z||)", "wrong_sensitivity": "inputs bounded in l_inf, not l2",
                 "no_noise": "output = input"}
     return AuditSpec(privacy_claim("AUDIT-l2-randomiser", VDH, "section 3.2.1 (Song et al. 2015, Thm 1)",
-                                   f"g + z, rho(z) ~ exp(-eps/2 ||z||_2), is eps-LDP for ||g||_2 <= 1 (eps = {eps:g}, d = 2); "
-                                   f"its realised mean noise radius is the density's 2 d / eps (too much noise fails too)",
+                                   f"g + z, rho(z) ~ exp(-eps/2 ||z||_2), is eps-LDP for ||g||_2 <= 1 (eps = {eps:g}, "
+                                   "d = 2); "
+                                   "its realised mean noise radius is the density's 2 d / eps (too much noise fails "
+                                   "too)",
                                    controls, "half_noise"),
                      eps, 0.0, one_release(sample, score), "half_noise", controls,
                      stat_check=lambda n, alpha, rng: with_controls(check, n, alpha, rng))

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from dpregret.core.tree import TreeNoise
-from dpregret.verdict.privacy_audit import CHECK_SAMPLES, ZTC, AuditSpec, chunks, privacy_claim, independence_check, SampleStreams
+from dpregret.verdict.privacy_audit import (CHECK_SAMPLES, ZTC, AuditSpec, chunks, privacy_claim,
+                                            independence_check, SampleStreams)
 
 
 # --- the two trees: node transcripts ---------------------------------------------------------
@@ -67,8 +68,9 @@ def tree_ztc_spec(mu: float = 1.0, T: int = 4) -> AuditSpec:
     controls = {"log2_T": f"sigma with log2(T) instead of log2(2T) (the nearest miss: mu x {np.sqrt(m / (m - 1)):.3g})",
                 "half_noise": "sigma / 2"}
     return AuditSpec(privacy_claim("AUDIT-ztc-thm3-tree", ZTC, "Theorem 3 / eq. (6), NOISE(t)",
-                                   f"releases prefix + NOISE(t) with sigma^2 = log2(2T) Delta^2 / mu^2 are mu-GDP, i.e. "
-                                   f"(alpha, alpha mu^2/2)-RDP (mu = {mu:g}, T = {T}, Delta = 1, the record at every step); "
-                                   f"the nodes derived from the releases are independent draws", controls, "log2_T"),
+                                   f"releases prefix + NOISE(t) with sigma^2 = log2(2T) Delta^2 / mu^2 are mu-GDP, "
+                                   f"i.e. (alpha, alpha mu^2/2)-RDP (mu = {mu:g}, T = {T}, Delta = 1, the record at "
+                                   f"every step); the nodes derived from the releases are independent draws",
+                                   controls, "log2_T"),
                      mu, 0.0, draw, "log2_T", controls, gaussian_mu=mu, rdp=lambda al: al * mu**2 / 2, gdp_only=True,
                      stat_check=independence)

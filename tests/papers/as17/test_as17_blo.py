@@ -1,7 +1,7 @@
 """Algorithm 4's door for your own bandit linear optimisation learner (Agarwal and Singh 2017,
 section 4.2, Theorem 4.5; ``dpregret.papers.as17.scenario_blo``, "Your own learner"): what the
-door's contract over every claim (tests/test_door.py) does not cover -- the switching sequence and other plans, the learner
-fed the pulled point's loss plus the paper's noise, the door's own streams chunk invariant,
+door's contract over every claim (tests/test_door.py) does not cover -- the switching sequence and other plans, the
+learner fed the pulled point's loss plus the paper's noise, the door's own streams chunk invariant,
 errors of this door only, the ball and cube domains, small learners' verdicts (SCRiBLe written
 by a user, FKM's T^(3/4) caught), and compiled (numba) learners against their Python twins."""
 import numpy as np

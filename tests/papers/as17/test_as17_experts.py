@@ -72,7 +72,8 @@ def small_run():
     # and the tree's noise is overcome (gap t >> its noise) well before 1e3; below, both grow linearly
     Ts, eps = [1000, 3000, 10000, 30000, 100000], [4.0]
     df = pd.concat([simulate(env, 8, T, eps, range(32), 5) for env in ("fixed",) for T in Ts])
-    dn = pd.DataFrame([{"N": 8, "T": T, "eps": 4.0, **dict(zip(["d_noise", "d_noise_se"], d_noise_mc(8, T, 4.0, 4000, 5)))} for T in Ts])
+    dn = pd.DataFrame([{"N": 8, "T": T, "eps": 4.0,
+                        **dict(zip(["d_noise", "d_noise_se"], d_noise_mc(8, T, 4.0, 4000, 5)))} for T in Ts])
     return df, dn
 
 
@@ -101,7 +102,8 @@ def test_fixed_leader_claims_hold_and_controls_are_caught(small_run):
     for cid, r in res.items():
         nl = r["claim"].detail["nonlearner"]
         assert nl["name"] == "uniform weights" and nl["caught"], (cid, nl["verdict"], nl["measured"])
-        nl_res = Result(**{k: nl[k] for k in ("verdict", "measured", "bound", "ci_low", "ci_high", "tolerance", "detail")})
+        nl_res = Result(**{k: nl[k]
+                           for k in ("verdict", "measured", "bound", "ci_low", "ci_high", "tolerance", "detail")})
         assert_verdict(nl_res, "FAIL", what=f"{cid} non-learner")
     for cid in ("AS17-cor3.2-gap-rate-T", "AS17-cor3.2-gap-eps"):
         g = res[cid]["claim"].detail["learning_gate"]
@@ -173,7 +175,8 @@ def test_compiled_rounds_equal_the_per_round_classes(monkeypatch, env, T, cblock
 
 
 # ---- the door for your own experts learner (papers.as17.scenario_experts, "Your own learner"): what
-# the door's contract over every claim (tests/test_door.py) does not cover -- the switching environment and several eps, what
+# the door's contract over every claim (tests/test_door.py) does not cover -- the switching environment and several eps,
+# what
 # the learner is fed (the tree's releases, the exact losses, the fresh-noise control's), a small
 # learner's verdict and the paper's decision equal to the pipeline's, the check's missing rows
 
@@ -315,7 +318,8 @@ def test_user_claim_decides_a_small_learner_with_its_control_caught(small_runs):
     piped = C.evaluate(rows, d_noise, "stochastic", 4, TOL, 0.05, _rng_for("x"))["AS17-cor3.2-gap-rate-T"]
     assert (piped["claim"].measured, piped["control"].measured) == (paper.measured, paper_ctl.measured)
     rng = _rng_for("AS17-cor3.2-gap-rate-T")
-    direct = [C.check_claim("AS17-cor3.2-gap-rate-T", rows, None, a, 4, 4, 0.15, 0.05, rng) for a in ("tree", "fresh_noise")]
+    direct = [C.check_claim("AS17-cor3.2-gap-rate-T", rows, None, a, 4, 4, 0.15, 0.05, rng)
+              for a in ("tree", "fresh_noise")]
     assert [(r.verdict, r.measured, r.ci_low, r.ci_high) for r in direct] == [
         (r.verdict, r.measured, r.ci_low, r.ci_high) for r in (paper, paper_ctl)]
 

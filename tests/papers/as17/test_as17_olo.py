@@ -138,7 +138,8 @@ def test_regret_rate_grid_R_runs_at_regret_mu_and_regret_eps_and_is_read_by_the_
     from dpregret.papers.as17.claims_tables import OLO_SPECS, regret_rate_rows
     p = {"rate_eps": 4.0, "regret_eps": 32.0, "eps": [4.0, 32.0], "phases": 4, "mu": 0.5, "mu_fixed": 0.2,
          "regret_mu": {"stochastic": 0.2}}
-    assert as17_olo.grid_mu(p, "R", "cube", "stochastic") == 0.2 and as17_olo.grid_mu(p, "T", "cube", "stochastic") == 0.5
+    assert as17_olo.grid_mu(p, "R", "cube",
+                            "stochastic") == 0.2 and as17_olo.grid_mu(p, "T", "cube", "stochastic") == 0.5
     out = [str(tmp_path / f"results/as17/olo/{row}/stochastic/R_N3_T64/chunk0-2.parquet") for row in ("sphere", "cube")]
     for o in out:
         (tmp_path / o).parent.mkdir(parents=True, exist_ok=True)
@@ -148,7 +149,8 @@ def test_regret_rate_grid_R_runs_at_regret_mu_and_regret_eps_and_is_read_by_the_
     ref = as17_olo.simulate("cube", "stochastic", 3, 64, [32.0], range(2), 5, mu=0.2,
                             algorithms=("nonprivate", "tree", "fresh_noise"))
     key = ["algorithm", "replicate"]
-    np.testing.assert_array_equal(R[R.row == "cube"].sort_values(key).regret.to_numpy(), ref.sort_values(key).regret.to_numpy())
+    np.testing.assert_array_equal(R[R.row == "cube"].sort_values(key).regret.to_numpy(),
+                                  ref.sort_values(key).regret.to_numpy())
     T = as17_olo.simulate("cube", "stochastic", 3, 64, [4.0, 32.0], range(2), 5, mu=0.5,
                           algorithms=("nonprivate", "tree", "fresh_noise")).assign(grid="T")
     df = pd.concat([T, R], ignore_index=True)
@@ -157,12 +159,14 @@ def test_regret_rate_grid_R_runs_at_regret_mu_and_regret_eps_and_is_read_by_the_
     assert set(got.grid) == {"T"} and set(got.row) == {"cube"} and len(got) == len(R[R.row == "cube"])
     np.testing.assert_array_equal(got.sort_values(key).regret.to_numpy(), ref.sort_values(key).regret.to_numpy())
     # without grid R rows of the claim's row, the shared T grid (never another row's R rows)
-    only_T = regret_rate_rows(df[df.row != "cube"].pipe(lambda d: pd.concat([d, T])), specs["AS17-T1-cube-regret-rate-T"])
+    only_T = regret_rate_rows(df[df.row != "cube"].pipe(lambda d: pd.concat([d, T])),
+                              specs["AS17-T1-cube-regret-rate-T"])
     assert set(only_T.grid) == {"T"} and (only_T[only_T.row == "cube"].eps.nunique() == 2)
 
 
 # ---- the door for your own OLO learner (papers.as17.scenario_olo, "Your own learner"): what the door's
-# contract over every claim (tests/test_door.py) does not cover -- the switching sequence, several eps and every algorithm,
+# contract over every claim (tests/test_door.py) does not cover -- the switching sequence, several eps and every
+# algorithm,
 # what the learner is fed (the tree's releases, the exact losses, the fresh-noise control's), errors of
 # this door only, small learners' verdicts (greedy OGD caught) and the paper's decision equal to the
 # pipeline's, the check's missing rows

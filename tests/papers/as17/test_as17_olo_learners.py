@@ -200,7 +200,8 @@ def test_laplace_scale_definition_vs_printed():
         for T in [1, 2, 3, 1000, 1023, 1024, 1025]:
             ratio = laplace_scale_cor3_2(domain, N, T, 0.5) / laplace_scale_printed(domain, N, T, 0.5)
             assert ratio == pytest.approx(2 * nodes_covering_leaf(T) / draws_per_release(T))
-        assert laplace_scale_cor3_2(domain, N, 1000, 1.0) == pytest.approx(2 * laplace_scale_printed(domain, N, 1000, 1.0))
+        assert laplace_scale_cor3_2(domain, N, 1000,
+                                    1.0) == pytest.approx(2 * laplace_scale_printed(domain, N, 1000, 1.0))
     assert laplace_scale_printed("ball", 9, 1000, 1.0) == pytest.approx(3 * 10)
     assert laplace_scale_cor3_2("cube", 9, 1024, 2.0) == pytest.approx(2 * 11 / 2.0)
 

@@ -215,7 +215,8 @@ def _reference_blo(domain, env, N, T, plan, replicates, root_seed, phases=4, mu=
     lam = np.repeat([p["lambda"] for p in P], R)[:, None]
     learner = Scrible(domain, N, eta, streams("scrible"), B)
     noise = streams("noise")
-    source = SwitchingOLO(domain, T, N, phases) if env == "switching" else StochasticOLO(domain, N, mu, streams("losses"))
+    source = SwitchingOLO(domain, T, N,
+                          phases) if env == "switching" else StochasticOLO(domain, N, mu, streams("losses"))
     suffered, cum = np.zeros(B), np.zeros((R, N))
     for t in range(1, T + 1):
         lb = np.tile(source.loss(t, R), (B // R, 1))

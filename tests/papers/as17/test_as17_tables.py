@@ -71,7 +71,8 @@ def test_explore_tree_gamma_is_t_to_minus_one_third():
                                           "dp_exp2_biased": [4.0]})),
     (as17_olo, ("sphere", "switching", 3, 60, [1.0, 4.0])),
     (as17_olo, ("ftpl", "stochastic", 3, 60, [1.0])),
-    (as17_blo, ("cube", "stochastic", 3, 60, {"scrible": [None], "dp_scrible": [1.0, 4.0], "dp_scrible_composed": [1.0]})),
+    (as17_blo, ("cube", "stochastic", 3, 60, {"scrible": [None], "dp_scrible": [1.0, 4.0],
+                                              "dp_scrible_composed": [1.0]})),
 ])
 def test_replicate_chunking_does_not_change_results(mod, args):
     whole = mod.simulate(*args, range(0, 5), 9)
@@ -82,7 +83,8 @@ def test_replicate_chunking_does_not_change_results(mod, args):
 
 
 def test_lemma43_noisy_regret_matches_in_mean_and_biased_noise_breaks_it():
-    df = as17_bandits.simulate("stochastic", 2, 400, {"dp_exp2": [1.0], "dp_exp2_biased": [1.0]}, range(200), 4, gap=0.3)
+    df = as17_bandits.simulate("stochastic", 2, 400, {"dp_exp2": [1.0], "dp_exp2_biased": [1.0]},
+                               range(200), 4, gap=0.3)
     d = df.assign(diff=df.noisy_regret - df.regret).groupby("algorithm")["diff"].agg(["mean", "std", "count"])
     se = d["std"] / np.sqrt(d["count"])
     # unbiased: within 4 se of 0, by >= 1 se (measured z = -0.55); biased: beyond 10 se, by >= 10 (z = -111)
@@ -96,7 +98,8 @@ def test_rate_spec_recovers_slopes_and_catches_control():
     rows = []
     for T in [100, 300, 1000, 3000, 10000]:
         for r in range(30):
-            rows.append({"algorithm": "good", "T": T, "eps": 1.0, "replicate": r, "regret": np.sqrt(T) * rng.lognormal(0, 0.05)})
+            rows.append({"algorithm": "good", "T": T, "eps": 1.0, "replicate": r,
+                         "regret": np.sqrt(T) * rng.lognormal(0, 0.05)})
             rows.append({"algorithm": "bad", "T": T, "eps": 1.0, "replicate": r, "regret": T * rng.lognormal(0, 0.05)})
     spec = RateSpec(Claim("X", "p", "t", "rate", "s", "m", "c"), "T", "regret", 0.5, "good", "bad")
     res, ctl = evaluate_rate(pd.DataFrame(rows), spec, 1.0, 0.1, 0.05, rng)
@@ -117,7 +120,8 @@ def test_a_diverging_learner_is_a_fail_with_its_reason_not_a_crash():
     rows = []
     for T in [100, 300, 1000, 3000, 10000]:
         for r in range(8):
-            rows.append({"algorithm": "good", "T": T, "eps": 1.0, "replicate": r, "regret": np.sqrt(T) * rng.lognormal(0, 0.05)})
+            rows.append({"algorithm": "good", "T": T, "eps": 1.0, "replicate": r,
+                         "regret": np.sqrt(T) * rng.lognormal(0, 0.05)})
             blown = np.inf if (T == 10000 and r == 3) else T * rng.lognormal(0, 0.05)
             rows.append({"algorithm": "blown", "T": T, "eps": 1.0, "replicate": r, "regret": blown})
     df = pd.DataFrame(rows)
@@ -195,7 +199,8 @@ def test_pulled_noise_kernel_equals_the_full_kernel_fed_the_pulled_arms_noise():
     full, fast = np.zeros(B), np.zeros(B)
     lq_full, lq_fast = np.zeros((B, N)), np.zeros((B, N))
     rec = np.zeros((B, T, 2))
-    exp2_block(lq_full, eta, gam, lam, np.zeros((B, N)), L, np.ascontiguousarray(np.repeat(z[:, :, None], N, axis=2)), U,
+    exp2_block(lq_full, eta, gam, lam, np.zeros((B, N)), L,
+               np.ascontiguousarray(np.repeat(z[:, :, None], N, axis=2)), U,
                full, np.zeros(B), np.zeros((B, N)), rec)
     exp2_block_pulled(lq_fast, eta, gam, lam, L, z, U, fast)
     np.testing.assert_allclose(fast, full, rtol=1e-7)
@@ -211,7 +216,8 @@ def test_pulled_noise_scenario_is_block_and_chunk_invariant(env, monkeypatch):
     parts = pd.concat([as17_bandits.simulate(env, 4, 500, plan, r, 7, gap=0.3, pulled_noise=True)
                        for r in (range(0, 2), range(2, 5))])
     key = ["algorithm", "eps", "replicate"]
-    pd.testing.assert_frame_equal(whole.sort_values(key).reset_index(drop=True), parts.sort_values(key).reset_index(drop=True))
+    pd.testing.assert_frame_equal(whole.sort_values(key).reset_index(drop=True),
+                                  parts.sort_values(key).reset_index(drop=True))
     assert whole.noisy_regret.isna().all() and np.ptp(whole.regret) > 1.0
     with pytest.raises(ValueError, match="biased"):
         as17_bandits.simulate(env, 4, 50, {"dp_exp2_biased": [1.0]}, range(2), 7, pulled_noise=True)
@@ -240,9 +246,11 @@ def test_eps_window_regime_passes_a_noise_dominated_window_and_flags_one_outside
     ok = Result("PASS", 0.9, 1.0, 0.8, 1.0, 0.25, {})
     inside = eps_window_regime(frame(10.0, {0.2: 400.0, 2.0: 40.0}), spec, ok, regime)
     assert inside.verdict == "PASS" and inside.detail["regime_numbers"]["noise_share"][1] == pytest.approx(0.75)
-    flat = eps_window_regime(frame(30.0, {0.2: 400.0, 2.0: 40.0}), spec, Result("PASS", 0.9, 1.0, 0.8, 1.0, 0.25, {}), regime)
+    flat = eps_window_regime(frame(30.0, {0.2: 400.0, 2.0: 40.0}), spec,
+                             Result("PASS", 0.9, 1.0, 0.8, 1.0, 0.25, {}), regime)
     assert flat.verdict == "INCONCLUSIVE" and "not in the regime" in flat.detail["not_in_regime"]
-    saturated = eps_window_regime(frame(10.0, {0.2: 900.0, 2.0: 40.0}), spec, Result("PASS", 0.9, 1.0, 0.8, 1.0, 0.25, {}), regime)
+    saturated = eps_window_regime(frame(10.0, {0.2: 900.0, 2.0: 40.0}), spec,
+                                  Result("PASS", 0.9, 1.0, 0.8, 1.0, 0.25, {}), regime)
     assert saturated.verdict == "INCONCLUSIVE"
 
 
@@ -266,7 +274,8 @@ def test_periodic_sequence_is_deterministic_non_iid_with_arm_0_best():
     whole = as17_bandits.simulate("periodic", 2, 300, plan, range(4), 3)
     parts = pd.concat([as17_bandits.simulate("periodic", 2, 300, plan, r, 3) for r in (range(0, 1), range(1, 4))])
     key = ["algorithm", "eps", "replicate"]
-    pd.testing.assert_frame_equal(whole.sort_values(key).reset_index(drop=True), parts.sort_values(key).reset_index(drop=True))
+    pd.testing.assert_frame_equal(whole.sort_values(key).reset_index(drop=True),
+                                  parts.sort_values(key).reset_index(drop=True))
     assert (whole.trivial_regret == 75.0).all()  # uniform play: 150 - 75
 
 
@@ -362,7 +371,8 @@ def test_mab_rate_N_divides_out_sqrt_log_N_and_carries_its_gate():
             z = rng.normal(1, 0.01)
             triv = 0.3 * 1e6 * (N - 1) / N
             for alg, reg, e in (("dp_exp2", 100 * np.sqrt(N * np.log(N)) * z, 4.0),
-                                ("dp_exp2_full_sens", 100 * N**1.5 * z, 4.0), ("exp2", 50 * np.sqrt(N * np.log(N)) * z, np.nan)):
+                                ("dp_exp2_full_sens", 100 * N**1.5 * z, 4.0),
+                                ("exp2", 50 * np.sqrt(N * np.log(N)) * z, np.nan)):
                 rows.append({"algorithm": alg, "grid": "N", "N": N, "T": 10**6, "eps": e, "replicate": r, "regret": reg,
                              "trivial_regret": triv})
     df = pd.DataFrame(rows)
@@ -379,9 +389,11 @@ def test_fixed_olo_sequence_is_the_stochastic_mean_and_block_invariant():
     src = as17_olo.FixedOLO("cube", 4, 0.2)
     np.testing.assert_allclose(as17_olo.loss_block(src, 5, 3, 2), np.full((2, 3, 4), 0.05))
     whole = as17_olo.simulate("sphere", "fixed", 4, 300, [4.0], range(4), 3, mu=0.2)
-    parts = pd.concat([as17_olo.simulate("sphere", "fixed", 4, 300, [4.0], r, 3, mu=0.2) for r in (range(0, 1), range(1, 4))])
+    parts = pd.concat([as17_olo.simulate("sphere", "fixed", 4, 300, [4.0], r, 3, mu=0.2)
+                       for r in (range(0, 1), range(1, 4))])
     key = ["algorithm", "eps", "replicate"]
-    pd.testing.assert_frame_equal(whole.sort_values(key).reset_index(drop=True), parts.sort_values(key).reset_index(drop=True))
+    pd.testing.assert_frame_equal(whole.sort_values(key).reset_index(drop=True),
+                                  parts.sort_values(key).reset_index(drop=True))
     assert np.allclose(whole.comparator, 0.2 * 300)  # -min_X <L_T, x> = mu T ||u||_2 on the ball
     blo = as17_blo.simulate("cube", "fixed", 4, 500, {"scrible": [None], "dp_scrible": [4.0]}, range(2), 3, mu=0.2)
     assert np.allclose(blo.trivial_regret, 0.2 * 500)

@@ -16,7 +16,7 @@ from dpregret.papers.env21.learners import private_bandit
 from dpregret.core.rng import ReplicateStreams, RowStreams, stable_key
 from dpregret.papers.env21 import scenario as S
 from dpregret.papers.env21.run import RoundMeter, run_variants, env21_streams, instrument
-from margins import assert_not_verdict, assert_verdict, assert_z
+from margins import assert_verdict, assert_z
 
 P = dict(replicates=4, L=1.0, delta=1e-5, T=[32, 128, 512, 3200], n_simplex=4, eps_rate_laplace=80,
          eps_rate_gaussian=2700, noise_level=10.0, tree_nodes=4, T_tree=[32, 128, 512, 3200], T_n=256, dims=[2, 4, 8],
@@ -159,7 +159,8 @@ def test_claims_on_a_tiny_run(monkeypatch):
     # caught at the non-vacuous points (T = 3200, no noise)
     c5, c5_control = out["ENV-corC.5-bound"]
     assert c5_control.verdict == "INCONCLUSIVE" and "vacuous" in c5_control.detail["reason"]
-    assert "T=3200, alg=laplace" in c5.detail["vacuous_points"] and "T=3200, alg=none" not in c5.detail["vacuous_points"]
+    assert ("T=3200, alg=laplace" in c5.detail["vacuous_points"]
+            and "T=3200, alg=none" not in c5.detail["vacuous_points"])
     assert c5.detail["secondary_control"]["verdict"] == "FAIL"
     assert_verdict(by_alg("printed_sign"), "FAIL", what="ENV-corC.5-bound secondary control")
     # ... and sits closer to it than the correct noise: at T = 3200 the round-averaged c5 / bound is higher,
@@ -181,7 +182,8 @@ def test_claims_on_a_tiny_run(monkeypatch):
     assert all("nonlearner" not in out[c][0].detail for c in ("ENV-lemma5.2-rate-T", "ENV-thm1.1-rate-T"))  # the door's
     assert not C.CLAIMS["ENV-lemmaC.2-bound"].learner_claim and not C.CLAIMS["ENV-corC.5-bound"].learner_claim
     # the n grid spans < 2 decades here: rate claims in n are INCONCLUSIVE by rule, not decided
-    assert out["ENV-lemma5.2-rate-n"][0].verdict == "INCONCLUSIVE" and "decades" in out["ENV-lemma5.2-rate-n"][0].detail["reason"]
+    assert (out["ENV-lemma5.2-rate-n"][0].verdict == "INCONCLUSIVE"
+            and "decades" in out["ENV-lemma5.2-rate-n"][0].detail["reason"])
 
 
 def test_round_bound_pooled_is_one_point_per_group_and_can_fail():
@@ -353,7 +355,8 @@ def _clear(res, verdict, k=1.0):
     the threshold (bound + tolerance) on that side by at least ``k`` half-widths."""
     thr, half = res.bound + res.tolerance, (res.ci_high - res.ci_low) / 2
     gap = res.ci_low - thr if verdict == "FAIL" else thr - res.ci_high
-    assert res.verdict == verdict and gap >= k * half, f"{verdict}: [{res.ci_low:.3f}, {res.ci_high:.3f}] vs {thr} {res}"
+    assert res.verdict == verdict and gap >= k * half, \
+        f"{verdict}: [{res.ci_low:.3f}, {res.ci_high:.3f}] vs {thr} {res}"
 
 
 def _decided(out, claim, name, preset="smoke"):

@@ -98,7 +98,8 @@ def test_the_switching_instance_bites_on_the_default_grid():
     runs = {}
     for T in DEFAULT_T:
         dom = make_domain("simplex", 5)
-        run = run_variants(dom, S.vertex_switching(dom, T), [("none", "none", 0.0)], range(4), 12345, ("rates", "simplex", T),
+        run = run_variants(dom, S.vertex_switching(dom, T), [("none", "none", 0.0)], range(4), 12345,
+                           ("rates", "simplex", T),
                            nonlearner=True)
         runs[T] = {"none": run.regret[:, -1], "frozen": run.nonlearner_regret}
     assert_verdict(_rate(runs, "frozen", 0.10), "FAIL", what="switching: frozen centre")
@@ -126,7 +127,8 @@ def _gap_table(xs, gap, nonpriv, frozen, R=16, seed=0):
                          ("ctl", base + g * (x / xs[0]) * (1 + 0.05 * rng.standard_normal(R))),
                          ("frozen", f * (1 + 0.01 * rng.standard_normal(R)))):
             # oracle_regret 0: the synthetic regret is the learning regret (rates.learning_regret)
-            rows += [{"dim": x, "alg": alg, "replicate": r, "regret": v, "oracle_regret": 0.0} for r, v in enumerate(reg)]
+            rows += [{"dim": x, "alg": alg, "replicate": r, "regret": v, "oracle_regret": 0.0}
+                     for r, v in enumerate(reg)]
     return pd.DataFrame(rows)
 
 

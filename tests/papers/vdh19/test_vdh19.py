@@ -117,7 +117,8 @@ def test_run_equals_plain_per_step_loop():
 
 def test_determinism_and_chunk_invariance():
     for sim in (lambda r: S.simulate_minority(P, 60, r, 5), lambda r: S.simulate_sparse(P, 60, r, 5),
-                lambda r: S.simulate_unorm(dict(P, T_u=60), r, 5), lambda r: S.simulate_minority_n(dict(P, T_n=60), r, 5)):
+                lambda r: S.simulate_unorm(dict(P, T_u=60), r, 5),
+                lambda r: S.simulate_minority_n(dict(P, T_n=60), r, 5)):
         whole = sim(range(4))
         parts = pd.concat([sim(range(0, 1)), sim(range(1, 4))])
         key = [c for c in KEY + ["D_ratio"] if c in whole]
@@ -304,7 +305,8 @@ def test_placement_memory_flat_in_T():
     import tracemalloc
 
     T, R = 200_000, 16
-    variants = [S.placement_variant("random", 2.0, S.n_private(T)), S.placement_variant("adversarial", 2.0, S.n_private(T)),
+    variants = [S.placement_variant("random", 2.0, S.n_private(T)),
+                S.placement_variant("adversarial", 2.0, S.n_private(T)),
                 S.placement_variant("uniform", 2.0, T), S.placement_variant("none", 2.0, 0)]
     src = ReplicateStreams(1, stable_key("mem"), range(R), block=64)
     tracemalloc.start()
@@ -364,7 +366,8 @@ def _same(a, b, detail=False):
     if detail:
         np.testing.assert_equal(dataclasses.asdict(a), dataclasses.asdict(b))
     else:
-        np.testing.assert_equal([a.verdict, a.measured, a.ci_low, a.ci_high], [b.verdict, b.measured, b.ci_low, b.ci_high])
+        np.testing.assert_equal([a.verdict, a.measured, a.ci_low, a.ci_high],
+                                [b.verdict, b.measured, b.ci_low, b.ci_high])
 
 
 def _claim(cid=CID):
@@ -390,8 +393,10 @@ def test_user_decision_for_the_paper_equals_evaluate(small_tables):
     for cid, placement in ((CID, "random"), (CID + "-adversarial", "adversarial")):
         mine = C.minority_cost_claim(tables["minority"], placement, TOL, 0.05, lambda c: np.random.default_rng(0), cid)
         res, ctl = out[cid]
-        assert res.detail.pop("nonlearner")["detail"]["learner"] == "frozen"  # evaluate's own non-learner: the frozen learner's gate
-        tw = res.detail.pop("twin", None)  # evaluate's mis-tuned twin (Algorithm 2 with the step one power off), when run
+        # evaluate's own non-learner: the frozen learner's gate
+        assert res.detail.pop("nonlearner")["detail"]["learner"] == "frozen"
+        # evaluate's mis-tuned twin (Algorithm 2 with the step one power off), when run
+        tw = res.detail.pop("twin", None)
         assert tw is None or tw["name"] == "alg2_step"
         assert mine[0].detail["learning_gate"]["detail"]["learner"] == "alg2"
         for ra, rb in zip((res, ctl), mine):
@@ -429,7 +434,7 @@ def test_a_small_user_learner_gets_a_verdict_with_its_control_caught():
         thr, half = ctl.bound + ctl.tolerance, (ctl.ci_high - ctl.ci_low) / 2
         assert ctl.verdict == "FAIL" and ctl.ci_low - thr >= half, ctl
         assert res.verdict != "FAIL", res
-    summ = v.loc["ball_ogd", "detail"]["section_3_4"]["ball_ogd"]
+    _summ = v.loc["ball_ogd", "detail"]["section_3_4"]["ball_ogd"]
     # at the two largest T the maximal-privacy cost is over 10x the minority's, with a margin: the uniform
     # cost's 95% lower limit over 10x the random cost's upper limit (per replicate, paired with the run
     # without noise; measured ~1970 and ~3900 against ~10 and ~6)

@@ -36,7 +36,8 @@ def definition(L, B, G, prior, b=None):
 
 L_GRID = [0.0, 1e-6, -1e-3, 0.3, -3.0, 10.5, -40.0, 300.0, 1e4, -1e4]
 B_GRID = [1e-3, 0.1, 1.0, 30.0, 1e3, 1e6]
-CASES = [(L, B, 1.0) for L in L_GRID for B in B_GRID] + [(L, B, 0.05) for L in (-2.0, 25.0, 700.0) for B in (1e-3, 5.0, 1e6)]
+CASES = [(L, B, 1.0) for L in L_GRID for B in B_GRID] + [(L, B, 0.05) for L in (-2.0, 25.0, 700.0)
+                                                         for B in (1e-3, 5.0, 1e6)]
 
 
 @pytest.mark.parametrize("prior", vdh.PRIORS)
@@ -72,8 +73,9 @@ def test_printed_3_3_4_disagrees_with_definition():
         # the erratum's description: correct = T1 - T2, printed = -T1 + sqrt(pi/b) T2
         Lm, Bm, sb = mp.mpf(L), mp.mpf(B), mp.sqrt(b)
         erf_b = mp.erf(C * sb)
-        T1 = sb * Lm * mp.exp(Lm**2 / (4 * Bm)) * (mp.erf((Lm + 2 * C * Bm) / (2 * mp.sqrt(Bm)))
-                                                 - mp.erf((Lm - 2 * C * Bm) / (2 * mp.sqrt(Bm)))) / (4 * Bm**1.5 * erf_b)
+        T1 = (sb * Lm * mp.exp(Lm**2 / (4 * Bm))
+              * (mp.erf((Lm + 2 * C * Bm) / (2 * mp.sqrt(Bm))) - mp.erf((Lm - 2 * C * Bm) / (2 * mp.sqrt(Bm))))
+              / (4 * Bm**1.5 * erf_b))
         T2 = sb * mp.exp(-C**2 * Bm) * mp.sinh(C * Lm) / (mp.sqrt(mp.pi) * Bm * erf_b)
         assert abs(T1 - T2 - w) <= 1e-20 * abs(w)
         assert math.isclose(printed, float(-T1 + mp.sqrt(mp.pi / b) * T2), rel_tol=1e-12)
@@ -92,7 +94,8 @@ def test_improper_prior_before_any_feedback():
     # B = 0: w = int_{-C}^{C} sign(v) e^{vL} dv = 2 (cosh(CL) - 1) / L; 0 at L = 0
     assert vdh.prediction(0.0, 0.0, 1.0, prior="improper") == 0.0
     for L in (0.5, -4.0, 60.0):
-        assert math.isclose(vdh.prediction(L, 0.0, 1.0, prior="improper"), 2 * (math.cosh(L / 5) - 1) / L, rel_tol=1e-13)
+        assert math.isclose(vdh.prediction(L, 0.0, 1.0, prior="improper"),
+                            2 * (math.cosh(L / 5) - 1) / L, rel_tol=1e-13)
 
 
 def test_overflow_raises_clear_error():
@@ -190,7 +193,8 @@ def test_baselines_equal_plain_loops():
     assert ogd.eta == D / math.sqrt(T * (1.0 + 4.0))
     w_a, s_a, w_o = np.zeros((R, d)), np.zeros((R, d)), np.zeros((R, d))
     for t in range(T):
-        assert np.allclose(ada.predict(), w_a, rtol=0, atol=1e-13) and np.allclose(ogd.predict(), w_o, rtol=0, atol=1e-13)
+        assert np.allclose(ada.predict(), w_a, rtol=0,
+                           atol=1e-13) and np.allclose(ogd.predict(), w_o, rtol=0, atol=1e-13)
         ada.update(g[t])
         ogd.update(g[t])
         for r in range(R):
@@ -245,7 +249,8 @@ def test_alg1_regret_below_theorem_10_and_12_printed_learner_above():
         regret_hi, regret_lo = hi - us * (-0.5 * T), lo - us * (-0.5 * T)
         if prior == "conjugate":
             bound = vdh_bounds.bound_thm10(us[:, None], S[None, :], 1.0, 1.0, axis=1)
-            assert np.all(regret_hi <= vdh_bounds.bound_thm10(us[:, None], S[None, :], 1.0, 1.0, axis=1, constants="proof"))
+            assert np.all(regret_hi
+                          <= vdh_bounds.bound_thm10(us[:, None], S[None, :], 1.0, 1.0, axis=1, constants="proof"))
         else:
             bound = vdh_bounds.bound_thm12(us[:, None], S[None, :], 1.0, axis=1)
         assert np.all(regret_hi <= bound)
@@ -286,7 +291,8 @@ def test_alg3_regret_below_theorem_11():
         u = s * np.array([1.0, -1.0, 3.0])
         regret_hi, regret_lo = hi - T * float(u @ g), lo - T * float(u @ g)
         bound = float(vdh_bounds.bound_thm11(u, S, G, 1.0, axis=0))
-        assert regret_hi <= bound and regret_hi <= float(vdh_bounds.bound_thm11(u, S, G, 1.0, axis=0, constants="proof"))
+        assert regret_hi <= bound and regret_hi <= float(vdh_bounds.bound_thm11(u, S, G, 1.0,
+                                                                                axis=0, constants="proof"))
         ratios.append(regret_lo / bound)
     assert max(ratios) > 0.05
 
@@ -407,7 +413,8 @@ def test_bound_values():
     Q = math.sqrt(4 * 100 * math.log(math.exp(0.5) + 8 * math.e * (2 * 100 * Z) ** 2))
     assert math.isclose(vdh_bounds.bound_thm10(u, S, G, b, constants="proof"), 1 + 2 * max(Ap, Q), rel_tol=1e-14)
     t11 = vdh_bounds.bound_thm11([u, -3.0], [S, 5.0], [G, 0.5], [b, 2.0], constants="proof")
-    t10 = [vdh_bounds.bound_thm10(u, S, G, b, constants="proof"), vdh_bounds.bound_thm10(3.0, 5.0, 0.5, 2.0, constants="proof")]
+    t10 = [vdh_bounds.bound_thm10(u, S, G, b, constants="proof"),
+           vdh_bounds.bound_thm10(3.0, 5.0, 0.5, 2.0, constants="proof")]
     assert math.isclose(t11, sum(t10), rel_tol=1e-14)
     # E = mean over the replicate axis, taken inside the max
     Ss = np.array([1.0, 400.0])
@@ -416,7 +423,8 @@ def test_bound_values():
     t1 = 2 * math.sqrt(8 * 50) * (math.sqrt(math.log(8 * 4 * 50 + 1)) + 1)
     assert math.isclose(vdh_bounds.bound_thm12(2.0, 50.0, 1.0), t1, rel_tol=1e-14)
     assert vdh_bounds.bound_thm12(0.0, 0.0, 1.0) == 1.0  # third branch: 0 + 1 + ln 1
-    assert math.isclose(vdh_bounds.bound_eq3_3_5([3.0, 4.0], 16.0, 1.0, 1.0), vdh_bounds.bound_thm10(5.0, 16.0, 1.0, 1.0, constants="proof") + 60.0)
+    assert math.isclose(vdh_bounds.bound_eq3_3_5([3.0, 4.0], 16.0, 1.0, 1.0),
+                        vdh_bounds.bound_thm10(5.0, 16.0, 1.0, 1.0, constants="proof") + 60.0)
     assert math.isclose(vdh_bounds.bound_adagrad(0.5, [4.0, 9.0]), 2 * math.sqrt(2) * 0.5 * 5)
     assert math.isclose(vdh_bounds.bound_ogd([3.0, 4.0], 0.5, 8.0), 25 + 2)
     np.testing.assert_array_equal(vdh.laplace_noise_second_moment([2.0, np.inf], 1.0), [2.0, 0.0])
@@ -456,9 +464,11 @@ def test_counterexamples_in_the_library_reproduce_the_errata():
     t10 = vdh_bounds.counterexample("thm10")
     assert t10["max_excess"] > 2 and 67 < t10["regret"] < 69 and t10["t"] < 400
     assert vdh_bounds.counterexample("thm10", "proof")["max_excess"] < 0
-    assert vdh_bounds.counterexample("thm11")["max_excess"] == pytest.approx(t10["max_excess"], rel=1e-12)  # d = 1: the same
+    # d = 1: the same
+    assert vdh_bounds.counterexample("thm11")["max_excess"] == pytest.approx(t10["max_excess"], rel=1e-12)
     t12 = vdh_bounds.counterexample("thm12")
     assert t12["max_excess"] > 0.3 and t12["max_ratio"] > 1.25
     us = np.geomspace(1e-3, 1e4, 71)
     regret, V_t = _regret_tiny_steps(0.5, 0.05, 400, us, b=1.0)
-    assert np.max(regret - vdh_bounds.bound_thm10(us[:, None], V_t, 0.5, 1.0)) == pytest.approx(t10["max_excess"], rel=1e-12)
+    assert (np.max(regret - vdh_bounds.bound_thm10(us[:, None], V_t, 0.5, 1.0))
+            == pytest.approx(t10["max_excess"], rel=1e-12))

@@ -54,7 +54,8 @@ def test_closed_form_population_loss_and_constants(prob):
     else:
         emp = 0.5 * (np.sum(z[0] * x, axis=1) - z[1]) ** 2
     se = emp.std() / math.sqrt(n)  # within 4 se of the closed form, by >= 1 se (measured |z| <= 1.44)
-    assert_z(abs(emp.mean() - prob.population_loss(x[:1])[0]), se, 4 * se, "below", k=1, what="|empirical - population loss|")
+    assert_z(abs(emp.mean() - prob.population_loss(x[:1])[0]), se, 4 * se, "below", k=1,
+             what="|empirical - population loss|")
     g = prob.grad(x, z)
     assert np.linalg.norm(g, axis=1).max() <= prob.G + 1e-12
     v = np.sum((g - g.mean(axis=0)) ** 2, axis=1)
@@ -255,7 +256,8 @@ def test_worst_case_filter_drops_edge_saturated_and_out_of_regime_points():
     assert [o["c_star"] for o in w] == [0.4, 0.4, 0.8, 0.4] and [o["edge"] for o in w] == [False, False, True, False]
     assert np.isclose(w[0]["saturation"], (0.5 + 1e-3) / 0.8)  # mean subopt at c* over 2 r c*
     rng = np.random.default_rng(0)
-    res, _ = C.worst_case_rate(g, "T", "o2b", "ctl", -1.0, 0.1, 0.05, rng, rng, term_ratio=lambda T: 3.0 if T < 5000 else 1.0)
+    res, _ = C.worst_case_rate(g, "T", "o2b", "ctl", -1.0, 0.1, 0.05, rng, rng,
+                               term_ratio=lambda T: 3.0 if T < 5000 else 1.0)
     dropped = res.detail["dropped_points"]
     assert set(dropped) == {"10", "1000", "10000"}
     assert "saturated" in dropped["10"] and "end of the signal grid" in dropped["1000"] and "1.00 x" in dropped["10000"]
@@ -470,7 +472,8 @@ def test_twin_steps_and_theorem6_quantity():
     npst = S.twin_ogd(prob, 2, T, k, rho, "npstep")
     assert npst.ghat_sq(5) == B.thm4_gsq(5, T, k, math.inf, prob) < B.thm4_gsq(5, T, k, rho, prob)
     run = o2b.run(prob, OptimisticOGD(3, prob.d, prob.r, 1.0), T, k=k, rho=rho,
-                  src=ReplicateStreams(1, stable_key("t6"), range(3)), noise_src=ReplicateStreams(1, stable_key("t6n"), range(3)),
+                  src=ReplicateStreams(1, stable_key("t6"), range(3)),
+                  noise_src=ReplicateStreams(1, stable_key("t6n"), range(3)),
                   checkpoints=[T], record_released=True)
     rel = run.extra["released"]  # (R, T, d): ghat_t
     prev = np.concatenate([np.zeros_like(rel[:, :1]), rel[:, :-1]], axis=1)

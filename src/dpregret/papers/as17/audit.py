@@ -20,7 +20,8 @@ import math
 
 import numpy as np
 
-from dpregret.verdict.privacy_audit import AS17, CHECK_SAMPLES, AuditSpec, chunks, independence_check, privacy_claim, SampleStreams
+from dpregret.verdict.privacy_audit import (AS17, CHECK_SAMPLES, AuditSpec, chunks, independence_check,
+                                            privacy_claim, SampleStreams)
 from dpregret.verdict.privacy_trees import node_scores, tree_layout
 from dpregret.core.rng import ReplicateStreams
 from dpregret.core.tree import prefix_node_matrix
@@ -100,9 +101,10 @@ def tree_as17_spec(eps: float = 1.0, T: int = 4, N: int = 2) -> AuditSpec:
                 f"leaf (the erratum; the nearest miss, eps x {m / k:.3g})", "half_noise": "lambda / 2"}
     return AuditSpec(privacy_claim("AUDIT-as17-lemma3.3-tree", AS17, "Lemma 3.3 (Algorithm 2), node transcript",
                                    f"TreeBasedAgg with Lap^N(N (floor(log2 T)+1)/eps) per node (the experts scenario's "
-                                   f"tree_lambda) is eps-DP (eps = {eps:g}, T = {T}, N = {N}, losses in [0,1]^N, the record "
-                                   f"at every step); releases = node map x nodes + padding, and the block path of the Table 1 "
-                                   f"scenarios (tree.TreeReleases) releases the same; node noises independent",
+                                   f"tree_lambda) is eps-DP (eps = {eps:g}, T = {T}, N = {N}, losses in [0,1]^N, the "
+                                   f"record at every step); releases = node map x nodes + padding, and the block path "
+                                   "of the Table 1 scenarios (tree.TreeReleases) releases the same; node noises "
+                                   "independent",
                                    controls, "paper_log_count"),
                      eps, 0.0, draw, "paper_log_count", controls, tight_floor=0.85, exact_check=exact,
                      stat_check=independence)
@@ -146,17 +148,20 @@ def olo_tree_spec(eps: float = 1.0, T: int = 2, N: int = 2) -> AuditSpec:
             def llr(y, v=v, lm=lm):  # log Lap(y - v; lam) - log Lap(y + v; lam), per coordinate
                 return (np.abs(y + v) - np.abs(y - v)) / lm
             for p in range(1, T + 1):
-                out[f"{row} t={p}"] = (node_scores(run(variant, row, p, 1.0, n, rng("D", row, p)), p, llr, cover, pairs),
-                                       node_scores(run(variant, row, p, -1.0, n, rng("D'", row, p)), p, llr, cover, pairs))
+                out[f"{row} t={p}"] = (node_scores(run(variant, row, p, 1.0, n, rng("D", row, p)),
+                                                   p, llr, cover, pairs),
+                                       node_scores(run(variant, row, p, -1.0, n, rng("D'", row, p)),
+                                                   p, llr, cover, pairs))
         return out
 
     controls = {"half_noise": "lambda / 2: ||Y||_1 (Corollary 3.2 as printed, the add/remove sensitivity) for the "
                               "replace-one diameter 2 ||Y||_1 (eps x 2)"}
-    return AuditSpec(privacy_claim("AUDIT-as17-cor3.2-olo-tree", AS17, "Corollary 3.2 items 2-3 (Lemma 3.3), sphere and cube",
-                                   f"the Table 1 sphere and cube learners' TreeBasedAgg, Lap^N(2 ||Y||_1 (floor(log2 T)+1)/eps) "
-                                   f"per node (the scenario's laplace_scale_cor3_2), is eps-DP on the node transcript (eps = "
-                                   f"{eps:g}, T = {T}, N = {N}; replace-one neighbours l = v, l' = -v at the l1 diameter of Y, "
-                                   f"the record at every step)", controls, "half_noise"),
+    return AuditSpec(privacy_claim("AUDIT-as17-cor3.2-olo-tree", AS17,
+                                   "Corollary 3.2 items 2-3 (Lemma 3.3), sphere and cube",
+                                   f"the Table 1 sphere and cube learners' TreeBasedAgg, Lap^N(2 ||Y||_1 (floor(log2 "
+                                   f"T)+1)/eps) per node (the scenario's laplace_scale_cor3_2), is eps-DP on the node "
+                                   f"transcript (eps = {eps:g}, T = {T}, N = {N}; replace-one neighbours l = v, l' = "
+                                   f"-v at the l1 diameter of Y, the record at every step)", controls, "half_noise"),
                      eps, 0.0, draw, "half_noise", controls, tight_floor=None)
 
 
@@ -200,12 +205,16 @@ def ftpl_tree_spec(eps: float = 4.0, T: int = 4, N: int = 4) -> AuditSpec:
 
     controls = {"half_noise": f"sigma / 2 (mu x 2; sigma_thm3_5 without the sqrt(N) of its privacy term is sigma / "
                               f"{math.sqrt(N):g} here)"}
-    return AuditSpec(privacy_claim("AUDIT-as17-thm3.5-ftpl-tree", AS17, "Theorem 3.5 (Algorithm 3), FTPL's Gaussian tree",
-                                   f"FTPL's tree with N(0, sigma^2 I_N) per node, sigma = Theorem 3.5's (the scenario's "
-                                   f"sigma_thm3_5 at delta = 1/T, ||Y||_2 = 1), is mu-GDP on the node transcript with mu = 2 "
-                                   f"sqrt(floor(log2 T)+1)/sigma = {mu:.4g} (eps = {eps:g}, T = {T}, N = {N}, l = e_1 vs -e_1, "
-                                   f"the record at every step); implies the theorem's (eps, 1/T)-DP", controls, "half_noise"),
-                     mu, 0.0, draw, "half_noise", controls, gaussian_mu=mu, rdp=lambda al: al * mu**2 / 2, gdp_only=True)
+    return AuditSpec(privacy_claim("AUDIT-as17-thm3.5-ftpl-tree", AS17,
+                                   "Theorem 3.5 (Algorithm 3), FTPL's Gaussian tree",
+                                   f"FTPL's tree with N(0, sigma^2 I_N) per node, sigma = Theorem 3.5's (the "
+                                   f"scenario's sigma_thm3_5 at delta = 1/T, ||Y||_2 = 1), is mu-GDP on the node "
+                                   f"transcript with mu = 2 sqrt(floor(log2 T)+1)/sigma = {mu:.4g} (eps = {eps:g}, T = "
+                                   f"{T}, N = {N}, l = e_1 vs -e_1, the record at every step); implies the theorem's "
+                                   "(eps, 1/T)-DP",
+                                   controls, "half_noise"),
+                     mu, 0.0, draw, "half_noise", controls, gaussian_mu=mu,
+                     rdp=lambda al: al * mu**2 / 2, gdp_only=True)
 
 
 class Received:
@@ -317,7 +326,8 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
             Z, U = _noise(st, (tb, 1), gauss), st.uniform((tb,))
             out = np.empty((2 * r, tb, 2))
             scrible_block(False, np.zeros((2 * r, 1)), np.repeat([sp0["eta"], sp["eta"]], r),
-                          np.repeat([0.0, lam_v], r), np.ascontiguousarray(np.broadcast_to(L, (r, tb, 1))), Z, U, np.zeros(2 * r), out)
+                          np.repeat([0.0, lam_v], r), np.ascontiguousarray(np.broadcast_to(L, (r, tb, 1))), Z, U,
+                          np.zeros(2 * r), out)
             rec[a:b] = out[r:]
         return rec
 
@@ -378,9 +388,11 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
                 "factor 2 (true eps: 2 eps; a no-noise control, grosser still, would cost a full sweep)",
                 "gaussian_shape": "Gaussian noise of the claimed variance 2 lambda^2 in place of Lap(lambda) (another "
                 "shape, same variance), on the compiled EXP2 rounds"}
-    return AuditSpec(privacy_claim("AUDIT-as17-lemma4.2-bandit", AS17, "Lemma 4.2 (Algorithm 4 + EXP2 / SCRiBLe), transcript",
-                                   f"the plays and forwarded values of Algorithm 4 are eps-DP (eps = {eps:g}, T = {T}, the "
-                                   f"record at every step): EXP2 with N = {N} arms and lambda = 1/eps (compiled rounds and "
-                                   f"numpy classes), SCRiBLe on the cube [-1, 1] with lambda = 2/eps (compiled rounds); "
-                                   f"the forwarded noises are independent across rounds", controls, "half_noise"),
+    return AuditSpec(privacy_claim("AUDIT-as17-lemma4.2-bandit", AS17,
+                                   "Lemma 4.2 (Algorithm 4 + EXP2 / SCRiBLe), transcript",
+                                   f"the plays and forwarded values of Algorithm 4 are eps-DP (eps = {eps:g}, T = {T}, "
+                                   f"the record at every step): EXP2 with N = {N} arms and lambda = 1/eps (compiled "
+                                   f"rounds and numpy classes), SCRiBLe on the cube [-1, 1] with lambda = 2/eps "
+                                   f"(compiled rounds); the forwarded noises are independent across rounds",
+                                   controls, "half_noise"),
                      eps, 0.0, draw, "half_noise", controls, tight_floor=0.9, stat_check=independence)

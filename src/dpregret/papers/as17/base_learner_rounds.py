@@ -178,7 +178,8 @@ def _run_compiled(u, domain, L: np.ndarray, fed: np.ndarray, t0: int) -> None:
     except NumbaError as err:
         raise ValueError(f"learner {u.name!r} (a numba jitclass) cannot run in the compiled rounds: predict() must "
                          f"return a float64 (R, n) array, update take a float64 (R,) array"
-                         f"{', uniforms be a float64[:, :] field' if k > 0 else ''}: {str(err).splitlines()[0]}") from None
+                         f"{', uniforms be a float64[:, :] field' if k > 0 else ''}: "
+                         f"{str(err).splitlines()[0]}") from None
     if bad >= 0:
         raise ValueError(f"learner {u.name!r} (predict() or center) in round {t0 + bad + 1}: not of shape ({R}, {n})")
     _check_block(u, domain, R, t0, played, centres if centre else None, tb)

@@ -18,7 +18,8 @@ import pandas as pd
 
 from dpregret.papers.as17.ftrl import bound_thm3_4
 from dpregret.papers.as17.claims_gates import gate_T, privacy_share_regime
-from dpregret.verdict.core import (Claim, Result, check_bound, check_exact, check_rate, not_in_regime, paired_gap, with_learning_gate,
+from dpregret.verdict.core import (Claim, Result, check_bound, check_exact, check_rate, not_in_regime,
+                                   paired_gap, with_learning_gate,
                    with_nonlearner, with_twin)
 
 PAPER = "AS17"
@@ -152,7 +153,8 @@ def gap_eps_regime(df: pd.DataFrame, N: int, res: Result) -> Result:
         return res
     return not_in_regime(res, f"the gap reaches at most {ratio.max():.3g} of the 1/eps term at T = {Tm} (needs "
                          f"{GAP_EPS_BINDS} at some eps of the noise-dominated window): the term does not bind, and the "
-                         f"gap's local slope in 1/eps there is {slope:.3g} (exponential weights' response to small noise), "
+                         f"gap's local slope in 1/eps there is {slope:.3g} (exponential weights' response to small "
+                         "noise), "
                          "so the run measures no 1/eps law", numbers)
 
 
@@ -249,7 +251,8 @@ def gap_rate_T_claim(runs: pd.DataFrame, rate_eps: float, tol: dict, alpha: floa
         if not (df.algorithm == a).any():
             raise ValueError(f"no rows for algorithm={a!r} on env={env!r}")
     N, rng = int(df.N.iloc[0]), rng_for(cid)
-    res, control = (check_claim(cid, df, None, a, N, rate_eps, tol.get(cid, 0.0), alpha, rng, base=base) for a in (alg, ctl))
+    res, control = (check_claim(cid, df, None, a, N, rate_eps, tol.get(cid, 0.0), alpha, rng, base=base)
+                    for a in (alg, ctl))
     return with_learning_gate(res, learning_gate(df, base, alpha, rng)), control
 
 

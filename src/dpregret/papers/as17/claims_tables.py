@@ -23,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 from dpregret.papers.as17.claims_gates import gate_points, gate_T, privacy_share_regime
-from dpregret.verdict.core import (Result, check_bound, check_comparison, check_rate, claim_factory, confirm_by_se, not_in_regime,
+from dpregret.verdict.core import (Result, check_bound, check_comparison, check_rate, claim_factory,
+                                   confirm_by_se, not_in_regime,
                    width_margin, with_learning_gate, with_nonlearner, with_twin)
 from dpregret.verdict.rates import TRANSFORMS, RateSpec, select_rows, evaluate_rate
 
@@ -56,18 +57,18 @@ OLO_SPECS.append(RateSpec(_c("AS17-T1-ftpl-regret-rate-T", "Theorem 3.5, Table 1
 OLO_SPECS.append(RateSpec(_c("AS17-T1-ftpl-gap-rate-T", "Theorem 3.5, Table 1 row 4", "rate",
                              "the private-minus-non-private regret gap of FTPL is the additive privacy term "
                              "O~(N log^1.5 T log(log T / delta) / eps): divided by log2(T)^2 it does not grow with T, "
-                             "decided at rate_eps where the run shows the privacy term dominating (privacy share >= 0.5) below saturation "
-                             "(regret <= 0.5 of the learner frozen at 0) at every T",
+                             "decided at rate_eps where the run shows the privacy term dominating (privacy share >= "
+                             "0.5) below saturation (regret <= 0.5 of the learner frozen at 0) at every T",
                              "gap / log2(T)^2 vs T", FTPL_FRESH),
                           "T", "gap", 0.0, "tree", "fresh_noise", {"row": "ftpl", "grid": "T"}, transform="log2sq"))
 FTPL_GAP_ID = "AS17-T1-ftpl-gap-rate-T"
 FTPL_GAP_SHARE_MIN = 0.5  # the gap claim is decided only where the privacy term is at least this share of the regret
 FTPL_GAP_TRIVIAL_MAX = 0.5  # and where the regret is at most this share of the non-learner's (below saturation)
 FTPL_BOUND = _c("AS17-T1-ftpl-thm3.5-bound", "Theorem 3.5 (Appendix A, proof)", "bound",
-                "E[Regret] of FTPL <= sigma sqrt(N log T) ||X||_2 + T ||X||_2 ||Y||_2^2 / (2 sigma sqrt(log T)) for the "
-                "sigma used (Appendix A's explicit bound, log T = the tree's draws per release), at every T of the T grid "
-                "at rate_eps (where sigma's privacy branch acts), points at or above the trivial maximum T + ||L_T||_2 "
-                "reported apart", "regret - bound (per replicate)",
+                "E[Regret] of FTPL <= sigma sqrt(N log T) ||X||_2 + T ||X||_2 ||Y||_2^2 / (2 sigma sqrt(log T)) for "
+                "the sigma used (Appendix A's explicit bound, log T = the tree's draws per release), at every T of the "
+                "T grid at rate_eps (where sigma's privacy branch acts), points at or above the trivial maximum T + "
+                "||L_T||_2 reported apart", "regret - bound (per replicate)",
                 "the same runs against half the bound (a factor-2 slip in the bound's constant)")
 
 
@@ -175,7 +176,8 @@ def evaluate_olo_bound(df: pd.DataFrame, row: str, d_noise: dict, alpha: float) 
     return with_nonlearner(out[0], NONLEARNERS["as17_olo"][0], out[2]), out[1]
 
 
-def olo_bound_results(olo: pd.DataFrame, p: dict, seed: int, alpha: float) -> dict[tuple[str, str], tuple[Result, Result]]:
+def olo_bound_results(olo: pd.DataFrame, p: dict, seed: int,
+                      alpha: float) -> dict[tuple[str, str], tuple[Result, Result]]:
     """Every ``OLO_BOUNDS`` claim per environment on the N grid at ``rate_eps``: ``{(claim id, env):
     (claim, control)}``; ``D_{D'}`` of each (N, lambda) by Monte Carlo (``p["mc_samples"]``)."""
     from dpregret.papers.as17.olo import d_noise_mc
@@ -200,7 +202,8 @@ MAB_SPECS = [
                 "the O~(T^(2/3)) explore-and-feed baseline on the private full-information tree learner"),
              "T", "regret", 0.5, "dp_exp2", "explore_tree", {"grid": "T"}),
     RateSpec(_c("AS17-T2-mab-rate-eps", "Theorem 4.1, Table 2 row 2", "rate",
-                "regret grows at most as 1/eps where the privacy noise dominates", "regret vs 1/eps on the eps window at T_eps",
+                "regret grows at most as 1/eps where the privacy noise dominates",
+                "regret vs 1/eps on the eps window at T_eps",
                 "lambda = 1/eps^2 (mis-calibrated), eta and gamma re-tuned: regret ~ 1/eps^2"),
              "inv_eps", "regret", 1.0, "dp_exp2", "dp_exp2_eps_squared", {"grid": "eps"}, fixed_eps=False, decades=1.0),
     RateSpec(_c("AS17-T2-mab-rate-N", "Theorem 4.1, Table 2 row 2", "rate",
@@ -231,10 +234,12 @@ for dom in ("ball", "cube"):
                     f"regret of Algorithm 4 + SCRiBLe on the {dom} grows as T^(1/2) (O~(sqrt(T)/eps)): divided by "
                     "the stated sqrt(log T) it grows at most as T^(1/2)", "regret / sqrt(ln T) vs T",
                     "lambda calibrated by advanced composition over the T rounds (~ sqrt(T)/eps): regret ~ T"),
-                 "T", "regret", 0.5, "dp_scrible", "dp_scrible_composed", {"row": dom, "grid": "T"}, transform="sqrtlog"),
+                 "T", "regret", 0.5, "dp_scrible", "dp_scrible_composed", {"row": dom, "grid": "T"},
+                 transform="sqrtlog"),
         RateSpec(_c(f"AS17-T2-blo-{dom}-rate-eps", "Theorem 4.5, Table 2 row 1", "rate",
                     f"regret on the {dom} grows at most as 1/eps where the privacy noise dominates",
-                    "regret vs 1/eps on the eps window at T_eps", "lambda from eps^2 (mis-calibrated): regret ~ 1/eps^2"),
+                    "regret vs 1/eps on the eps window at T_eps",
+                    "lambda from eps^2 (mis-calibrated): regret ~ 1/eps^2"),
                  "inv_eps", "regret", 1.0, "dp_scrible", "dp_scrible_eps_squared", {"row": dom, "grid": "eps"},
                  fixed_eps=False, decades=1.0),
     ]
@@ -261,9 +266,9 @@ def blo_rate_T_claim(runs: pd.DataFrame, domain: str, rate_eps: float, tol: dict
 EXTRA = {
     "AS17-thm4.1-bound": dataclasses.replace(
         _c("AS17-thm4.1-bound", "Theorem 4.1 (proof, section 4.1)", "bound",
-           "E[Regret] <= log N/eta + 2 eta T N (1 + 10 lambda^2 log^2 NT) + 2 T gamma + 1 at every (sequence, N, T, eps) "
-           "of the T grid and of the bound grid (signed fixed leader: arm 1 loss -1, the others +1, ||l_t||_inf <= 1 as "
-           "the theorem allows), points at or above the trivial maximum reported apart",
+           "E[Regret] <= log N/eta + 2 eta T N (1 + 10 lambda^2 log^2 NT) + 2 T gamma + 1 at every (sequence, N, T, "
+           "eps) of the T grid and of the bound grid (signed fixed leader: arm 1 loss -1, the others +1, ||l_t||_inf "
+           "<= 1 as the theorem allows), points at or above the trivial maximum reported apart",
            "regret - bound", "the same runs against half the bound (a factor-2 slip in the theorem's constant)"),
         secondary="the step eta halved (lambda, gamma unchanged) against the bound of the correct parameters "
                   "(bound grid)"),
@@ -282,7 +287,8 @@ EXTRA = {
         _c("AS17-lemma4.3", "Lemma 4.3", "comparison",
            "E[regret on the true losses] = E[regret on the noisy losses l + Z] (zero-mean noise): the paired "
            "difference's interval lies within +-5% of the mean regret",
-           "noisy-loss regret - true regret (paired)", "noise with mean lambda on arm 0 (not zero-mean)"), learns=False),
+           "noisy-loss regret - true regret (paired)",
+           "noise with mean lambda on arm 0 (not zero-mean)"), learns=False),
     "AS17-thm4.1-vs-T2-3": _c("AS17-thm4.1-vs-T2-3", "Theorem 4.1 vs Smith-Thakurta, Table 2 row 2", "comparison",
                               "Algorithm 4 + EXP2 has lower regret than the O~(T^(2/3)) baseline at the largest T",
                               "regret(dp_exp2) - regret(explore_tree), paired",
@@ -318,8 +324,9 @@ REGRET_RATE_IDS = ("AS17-T1-sphere-regret-rate-T", "AS17-T1-cube-regret-rate-T",
 # check.  claim id -> (twin's rows: column algorithm, its name, why it is the smallest realistic mistake the claim
 # must see).  A claim whose twin rows are not in the run keeps its old behaviour (no twin attached).
 TWIN_T23 = ("dp_exp2_eta_T23", "eta ~ T^(-2/3) (Theorem 4.1's eta x T^(-1/6), gamma = eta N sqrt(c) follows)",
-            "eta's exponent in T one notch off, as the O~(T^(2/3)) approach tunes its step: the learning term log N / eta "
-            "grows as T^(2/3), which Theorem 4.1's T^(1/2) rate (and its comparison with the T^(2/3) approach) must see")
+            "eta's exponent in T one notch off, as the O~(T^(2/3)) approach tunes its step: the learning term log N / "
+            "eta grows as T^(2/3), which Theorem 4.1's T^(1/2) rate (and its comparison with the T^(2/3) approach) "
+            "must see")
 TWIN_FTPL = ("tree_sigma_T23", "sigma's sqrt(T) branch ~ T^(2/3) (Theorem 3.5's x T^(1/6), privacy branch unchanged)",
              "the exponent of T in sigma one notch off: FTPL pays its perturbation sigma sqrt(N log T) on a fixed or "
              "stochastic leader, so where that branch sets sigma the regret grows as T^(2/3), not T^(1/2)")
@@ -334,8 +341,8 @@ TWINS = {
     "AS17-T2-mab-rate-T": TWIN_T23,
     "AS17-T2-mab-rate-eps": (
         "dp_exp2_nopriv_step", "eta, gamma tuned for lambda = 0 (the privacy term of eta ignored)",
-        "the step that ignores the privacy term: the noise lambda = 1/eps is the paper's but eta = sqrt(log N / (2 N T)) "
-        "(no 1 + 2 lambda^2 log NT), so the noise's variance term eta T N lambda^2 grows as 1/eps^2, not 1/eps"),
+        "the step that ignores the privacy term: the noise lambda = 1/eps is the paper's but eta = sqrt(log N / (2 N "
+        "T)) (no 1 + 2 lambda^2 log NT), so the noise's variance term eta T N lambda^2 grows as 1/eps^2, not 1/eps"),
     "AS17-T2-mab-rate-N": (
         "dp_exp2_no_N", "eta without its 1/N (Theorem 4.1's eta x sqrt(N), gamma follows)",
         "a dropped dimension factor in the step: eta T N and gamma T grow as N, so the regret as N^1, not N^(1/2)"),
@@ -441,7 +448,8 @@ def eps_window_regime(df: pd.DataFrame, spec: RateSpec, res: Result, regime: dic
 def _equal_check(diff: np.ndarray, margin: float, alpha: float) -> Result:
     res = check_comparison(diff, alpha)
     lo, hi = res.ci_low, res.ci_high
-    res.verdict = "PASS" if (-margin < lo and hi < margin) else ("FAIL" if (hi < -margin or lo > margin) else "INCONCLUSIVE")
+    res.verdict = "PASS" if (-margin < lo and hi < margin) else ("FAIL" if (hi < -margin or lo > margin)
+                                                                 else "INCONCLUSIVE")
     res.bound, res.tolerance = 0.0, margin
     res.detail["ci_of"] = "mean paired difference (noisy-loss regret - true regret); PASS if within +-margin"
     # FAIL side: the interval lies wholly outside +-margin; distance past the nearer edge, in widths
@@ -492,14 +500,17 @@ def evaluate_extra(mab: pd.DataFrame, blo: pd.DataFrame, rate_eps: float, alpha:
     claim = with_nonlearner(res["claim"], NONLEARNERS["as17_blo"][0], res["nonlearner"])
     if "twin" in res:
         claim = with_twin(claim, TWIN_BLO[1], res["twin"], TWIN_BLO[2] + "; decided against the bound of the paper's "
-                          "parameters (Theorem 4.5's bound holds for the eta it is evaluated at) where it runs (the T grid)")
+                          "parameters (Theorem 4.5's bound holds for the eta it is evaluated at) where it runs (the T "
+                          "grid)")
     # the worst case searched: every instance of the run (both domains, the fixed leader and the stochastic sequence,
     # every T and eps of the grids) -- recorded so that a PASS whose control is gross can be labelled LOOSE honestly
     claim.detail["worst_case_search"] = {
         "family": "the run's instances of Theorem 4.5: ball and cube, the fixed-leader (l_t = mu s u, SCRiBLe's "
                   "regret ramp) and stochastic sequences, every (T, eps) of the T grid and of the eps window "
-                  "(non-vacuous points)", "max_ratio": float(claim.measured), "at": claim.detail.get("worst_ratio_point")}
-    claim.detail["control_factor"] = 1.0  # the control (advanced-composition lambda) is checked against the bound itself
+                  "(non-vacuous points)", "max_ratio": float(claim.measured),
+                  "at": claim.detail.get("worst_ratio_point")}
+    # the control (advanced-composition lambda) is checked against the bound itself
+    claim.detail["control_factor"] = 1.0
     out["AS17-thm4.5-bound"] = (claim, res["control"])
     return out
 
@@ -518,7 +529,8 @@ def thm4_1_bound(rows: pd.DataFrame, alpha: float) -> tuple[Result, Result, dict
     for (env, N, t, e), g in rows[rows.algorithm == "dp_exp2"].groupby(["env", "N", "T", "eps"]):
         b = float(g.bound_thm4_1.iloc[0])
         top = float(g.max_regret.mean()) if "max_regret" in g and g.max_regret.notna().all() else float(t)
-        label = {"env": env, "N": int(N), "T": int(t), "eps": float(e), "bound": round(b, 1), "trivial_max": round(top, 1)}
+        label = {"env": env, "N": int(N), "T": int(t), "eps": float(e), "bound": round(b, 1),
+                 "trivial_max": round(top, 1)}
         half = rows[(rows.algorithm == "dp_exp2_half_step") & (rows.env == env) & (rows.N == N) & (rows["T"] == t)
                     & np.isclose(rows.eps, e)]
         pts.append((g.sort_values("replicate"), half.sort_values("replicate"), b, top, label))
@@ -540,7 +552,8 @@ def thm4_1_bound(rows: pd.DataFrame, alpha: float) -> tuple[Result, Result, dict
     twin = _thm4_1_twin(rows, pts, alpha)
     if twin is not None:
         claim = with_twin(claim, TWIN_T23[1], twin, TWIN_T23[2] + "; decided against the bound of the paper's "
-                          "parameters (Theorem 4.1's bound holds for the eta it is stated for) at the T grid's rate_eps")
+                          "parameters (Theorem 4.1's bound holds for the eta it is stated for) at the T grid's "
+                          "rate_eps")
     return claim, control, secondary
 
 
@@ -613,7 +626,8 @@ def thm4_1_privacy_term(rows: pd.DataFrame, alpha: float, share_min: float = 0.5
     out = []
     for cut in (0.0, 0.5):
         bs = [b - cut * priv for _, b, priv, _ in pts]
-        out.append(check_bound([r - b for (r, *_), b in zip(pts, bs)], [float(r.mean() / b) for (r, *_), b in zip(pts, bs)],
+        out.append(check_bound([r - b for (r, *_), b in zip(pts, bs)],
+                               [float(r.mean() / b) for (r, *_), b in zip(pts, bs)],
                                alpha, None, [q[3] for q in pts]))
     out[0].detail["privacy_share_points"] = shares
     return out[0], out[1]
@@ -627,7 +641,8 @@ def _lemma43_and_baseline(T: pd.DataFrame, rate_eps: float, alpha: float, suffix
     res = []
     for alg in ("dp_exp2", "dp_exp2_biased"):
         g = T[(T.algorithm == alg) & (T["T"] == Tmax) & np.isclose(T.eps, rate_eps)]
-        margin = 0.05 * float(T[(T.algorithm == "dp_exp2") & (T["T"] == Tmax) & np.isclose(T.eps, rate_eps)].regret.mean())
+        margin = 0.05 * float(T[(T.algorithm == "dp_exp2") & (T["T"] == Tmax)
+                                & np.isclose(T.eps, rate_eps)].regret.mean())
         res.append(_equal_check((g.noisy_regret - g.regret).to_numpy(), margin, alpha))
     out[f"AS17-lemma4.3{suffix}"] = tuple(res)
     # headline: dp_exp2 vs explore_tree, crossover
@@ -646,7 +661,8 @@ def _lemma43_and_baseline(T: pd.DataFrame, rate_eps: float, alpha: float, suffix
         r.detail.update({"mean_diff_by_T": {int(k): float(v) for k, v in means.items()}, "crossover_T": crossover})
         res.append(r)
         if other == "explore_tree":  # the non-learner (a uniformly random arm) in place of DP-EXP2, same draws
-            nl = T[(T.algorithm == "dp_exp2") & np.isclose(T.eps, rate_eps)].set_index(["T", "replicate"]).trivial_regret
+            nl = T[(T.algorithm == "dp_exp2")
+                   & np.isclose(T.eps, rate_eps)].set_index(["T", "replicate"]).trivial_regret
             nl_d = (nl - b.reindex(nl.index)).dropna()
             nonlearner = check_comparison(nl_d.xs(Tmax, level="T").to_numpy(), alpha)
             tw_rows = T[(T.algorithm == TWIN_T23[0]) & np.isclose(T.eps, rate_eps)]
@@ -702,7 +718,8 @@ def ftpl_gap_regime(df: pd.DataFrame, spec: RateSpec, res: Result, eps: float) -
     base = df[df.algorithm == spec.baseline]
     for k, v in spec.where.items():
         base = base[base[k] == v]
-    priv, nonpriv = d.groupby("T").regret.mean(), base.groupby("T").regret.mean().reindex(d.groupby("T").regret.mean().index)
+    priv, nonpriv = (d.groupby("T").regret.mean(),
+                     base.groupby("T").regret.mean().reindex(d.groupby("T").regret.mean().index))
     share = 1.0 - nonpriv / priv
     sat = priv / d.groupby("T").comparator.mean()  # the non-learner (frozen at 0) on the same losses
     numbers = {"T": [int(t) for t in priv.index], "mean_regret": priv.tolist(), "nonprivate_regret": nonpriv.tolist(),
@@ -785,7 +802,8 @@ def rate_points(olo_p: dict, mab_p: dict, blo_p: dict) -> list[tuple]:
 
 def bound_points(olo_p: dict) -> list[tuple[str, str]]:
     """``(claim id, env)`` of Theorem 3.4's bounds in N (:data:`OLO_BOUNDS`) that :func:`check_job` decides."""
-    return [(cid, env) for cid in OLO_BOUNDS if cid.split("-")[2] in olo_p.get("rows", []) for env in olo_p.get("envs", [])]
+    return [(cid, env) for cid in OLO_BOUNDS if cid.split("-")[2] in olo_p.get("rows", [])
+            for env in olo_p.get("envs", [])]
 
 
 def ftpl_bound_points(olo_p: dict) -> list[str]:

@@ -33,7 +33,8 @@ ERRATA = [
                 "the bound with the 10 kept",
      "test": "tests/papers/as17/test_as17_tables.py::test_thm41_parameters_and_bound"},
     {"paper": "AS17", "where": "Appendix D (Theorem D.1 and the proof of Theorem 4.5)",
-     "printed": "Theorem D.1 with 2 eta sum N <l, x>^2; failure term 1; 'it can now be verified that eta <= 1/(4N(M+L))'",
+     "printed": "Theorem D.1 with 2 eta sum N <l, x>^2; failure term 1; 'it can now be verified that eta <= "
+                "1/(4N(M+L))'",
      "correct": "the proof applies D.1 with N^2 (the estimate's local norm is N^2 v^2); the failure term is 2M (regret "
                 "<= 2MT); eta <= 1/(4N(M+L)) holds only for T large (with lambda > 0, roughly T > 128 nu log T "
                 "log^2 NT); dpregret evaluates the bound as printed",

@@ -20,7 +20,8 @@ FIGURES = {
         Figure("experts_gap_vs_eps", ("AS17-cor3.2-gap-eps",)),
     )),
     "as17_tables": ("as17", (
-        Figure("olo_regret_vs_T", ("AS17-T1-sphere-regret-rate-T", "AS17-T1-sphere-gap-rate-T", "AS17-T1-cube-regret-rate-T",
+        Figure("olo_regret_vs_T", ("AS17-T1-sphere-regret-rate-T", "AS17-T1-sphere-gap-rate-T",
+                                   "AS17-T1-cube-regret-rate-T",
                                    "AS17-T1-cube-gap-rate-T", "AS17-T1-ftpl-regret-rate-T")),
         Figure("olo_gap_vs_N", ("AS17-T1-sphere-thm3.4-bound-N", "AS17-T1-cube-thm3.4-bound-N")),
         Figure("mab_regret_vs_T", ("AS17-T2-mab-rate-T", "AS17-thm4.1-bound", "AS17-lemma4.3", "AS17-thm4.1-vs-T2-3")),
@@ -52,7 +53,8 @@ def as17_experts_figures(runs: pd.DataFrame, d_noise: pd.DataFrame, p: dict, alp
               label=f"control: fresh noise, eps={rate_eps:g}")
         g = r[(r.algorithm == "tree") & np.isclose(r.eps, rate_eps)]
         B = [bound_thm3_4(N, float(g[g["T"] == T].eta.iloc[0]), g[g["T"] == T].sum_sq_dual.mean(),
-                          float(d_noise[(d_noise["T"] == T) & np.isclose(d_noise.eps, rate_eps)].d_noise.iloc[0])) for T in Ts]
+                          float(d_noise[(d_noise["T"] == T)
+                                        & np.isclose(d_noise.eps, rate_eps)].d_noise.iloc[0])) for T in Ts]
         ax.plot(Ts, B, ls=":", color=colors[rate_eps], label=f"Thm 3.4 bound, eps={rate_eps:g}")
         ax.plot(Ts, 3 * np.sqrt(Ts), ls="-.", color="0.6", lw=0.8, label="slope 1/2")
         ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret", title=f"experts, N={N}, {env}")
@@ -85,11 +87,13 @@ def as17_experts_figures(runs: pd.DataFrame, d_noise: pd.DataFrame, p: dict, alp
     eps = np.array(sorted(p["eps"]))
     fig, axes = plt.subplots(1, len(envs), figsize=(5.5 * len(envs), 4.2), squeeze=False)
     for ax, env in zip(axes[0], envs):
-        for alg, gaps, kw in (("tree", tree_gap, {"color": "tab:blue"}), ("control: fresh noise", fresh_gap, {"color": "tab:red", "ls": "--"})):
+        for alg, gaps, kw in (("tree", tree_gap, {"color": "tab:blue"}),
+                              ("control: fresh noise", fresh_gap, {"color": "tab:red", "ls": "--"})):
             g = gaps[(gaps.env == env) & (gaps["T"] == Tmax)]
             band(ax, eps, [mean_ci(g[np.isclose(g.eps, e)].gap, alpha) for e in eps], label=alg, **kw)
         ax.plot(eps, N * np.log(N) * np.log2(Tmax) ** 2 / eps, ls=":", color="tab:blue", label="N lnN log2(T)^2/eps")
-        ax.set(xscale="log", yscale="log", xlabel="eps", ylabel="private - non-private regret", title=f"gap at T={Tmax}, {env}")
+        ax.set(xscale="log", yscale="log", xlabel="eps", ylabel="private - non-private regret",
+               title=f"gap at T={Tmax}, {env}")
     axes[0][-1].legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(outputs[2], dpi=130)
@@ -133,8 +137,10 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
             ax = axes[i][j]
             d = olo[(olo.row == row) & (olo.env == env) & (olo.grid == "T")].assign(value=lambda z: z.regret)
             for e in po["eps"]:
-                plot_curves(ax, d[(d.algorithm == "tree") & np.isclose(d.eps, e)], "T", alpha, f"tree, eps={e:g}", color=c[e])
-            plot_curves(ax, d[(d.algorithm == "nonprivate") & np.isclose(d.eps, po["rate_eps"])], "T", alpha, "non-private", color="k")
+                plot_curves(ax, d[(d.algorithm == "tree") & np.isclose(d.eps, e)], "T", alpha,
+                            f"tree, eps={e:g}", color=c[e])
+            plot_curves(ax, d[(d.algorithm == "nonprivate") & np.isclose(d.eps, po["rate_eps"])], "T", alpha,
+                        "non-private", color="k")
             plot_curves(ax, d[(d.algorithm == "fresh_noise") & np.isclose(d.eps, po["rate_eps"])], "T", alpha,
                         f"control: fresh noise, eps={po['rate_eps']:g}", color="tab:red", ls="--")
             Ts = np.sort(d["T"].unique())
@@ -145,14 +151,16 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
 
     # 2. full information: gap vs N
     frows = [r for r in rows if r != "ftpl"]
-    fig, axes = plt.subplots(len(envs), max(1, len(frows)), figsize=(4.6 * max(1, len(frows)), 3.8 * len(envs)), squeeze=False)
+    fig, axes = plt.subplots(len(envs), max(1, len(frows)),
+                             figsize=(4.6 * max(1, len(frows)), 3.8 * len(envs)), squeeze=False)
     for i, env in enumerate(envs):
         for j, row in enumerate(frows):
             ax = axes[i][j]
             d = olo[(olo.row == row) & (olo.env == env) & (olo.grid == "N") & np.isclose(olo.eps, po["rate_eps"])]
             d = d.assign(value=d.regret)
             plot_curves(ax, d[d.algorithm == "tree"], "N", alpha, "tree (the paper's algorithm)", color="tab:blue")
-            plot_curves(ax, d[d.algorithm == "wrong_sensitivity"], "N", alpha, "control: wrong sensitivity", color="tab:red", ls="--")
+            plot_curves(ax, d[d.algorithm == "wrong_sensitivity"], "N", alpha, "control: wrong sensitivity",
+                        color="tab:red", ls="--")
             plot_curves(ax, d[d.algorithm == "nonprivate"], "N", alpha, "non-private", color="0.5", ls=":")
             Ns = np.sort(d.N.unique())
             if Ns.size:  # Theorem 3.4's explicit bound for the tree's eta and lambda (D_{D'} by Monte Carlo)
@@ -169,14 +177,16 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
     c = eps_colors(pm["eps"])
     fig, ax = plt.subplots(figsize=(6, 4.4))
     for e in pm["eps"]:
-        plot_curves(ax, mt[(mt.algorithm == "dp_exp2") & np.isclose(mt.eps, e)], "T", alpha, f"DP-EXP2, eps={e:g}", color=c[e])
+        plot_curves(ax, mt[(mt.algorithm == "dp_exp2") & np.isclose(mt.eps, e)], "T", alpha,
+                    f"DP-EXP2, eps={e:g}", color=c[e])
     plot_curves(ax, mt[mt.algorithm == "exp2"], "T", alpha, "EXP2 (non-private)", color="k")
     plot_curves(ax, mt[(mt.algorithm == "explore_tree") & np.isclose(mt.eps, pm["rate_eps"])], "T", alpha,
                 f"T^(2/3) baseline, eps={pm['rate_eps']:g}", color="tab:red", ls="--")
     Ts = np.sort(mt["T"].unique())
     ax.plot(Ts, 2 * np.sqrt(Ts), ls="-.", color="0.6", lw=0.8, label="slope 1/2")
     ax.plot(Ts, 0.5 * Ts ** (2 / 3), ls=":", color="0.4", lw=0.8, label="slope 2/3")
-    ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret", title=f"multi-armed bandit, N={pm['N']}, gap={pm['gap']}")
+    ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret",
+           title=f"multi-armed bandit, N={pm['N']}, gap={pm['gap']}")
     ax.legend(fontsize=6, ncol=2)
     save(fig, outputs[2])
 
@@ -184,7 +194,8 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
     Tmax = mt["T"].max()
     d = mt[mt["T"] == Tmax]
     plot_curves(ax, d[d.algorithm == "dp_exp2"], "eps", alpha, "DP-EXP2", color="tab:blue")
-    plot_curves(ax, d[d.algorithm == "dp_exp2_eps_squared"], "eps", alpha, "control: lambda = 1/eps^2", color="tab:red", ls="--")
+    plot_curves(ax, d[d.algorithm == "dp_exp2_eps_squared"], "eps", alpha, "control: lambda = 1/eps^2",
+                color="tab:red", ls="--")
     ax.axhline(d[d.algorithm == "exp2"].value.mean(), color="k", lw=0.8, label="non-private")
     ax.set(xscale="log", yscale="log", xlabel="eps", ylabel="regret", title=f"multi-armed bandit, T={Tmax}")
     ax.legend(fontsize=7)
@@ -194,8 +205,10 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
     d = m[m.grid == "N"]
     plot_curves(ax, d[d.algorithm == "dp_exp2"], "N", alpha, "DP-EXP2", color="tab:blue")
     plot_curves(ax, d[d.algorithm == "exp2"], "N", alpha, "EXP2 (non-private)", color="k")
-    plot_curves(ax, d[d.algorithm == "dp_exp2_full_sens"], "N", alpha, "control: lambda = N/eps", color="tab:red", ls="--")
-    ax.set(xscale="log", yscale="log", xlabel="N", ylabel="regret", title=f"multi-armed bandit, T={pm['T_N']}, eps={pm['rate_eps']:g}")
+    plot_curves(ax, d[d.algorithm == "dp_exp2_full_sens"], "N", alpha, "control: lambda = N/eps",
+                color="tab:red", ls="--")
+    ax.set(xscale="log", yscale="log", xlabel="N", ylabel="regret",
+           title=f"multi-armed bandit, T={pm['T_N']}, eps={pm['rate_eps']:g}")
     ax.legend(fontsize=7)
     save(fig, outputs[4])
 
@@ -210,8 +223,10 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
                 d = b[(b.row == dom) & (b.env == env) & (b.grid == grid)]
                 dp = d[d.algorithm == "dp_scrible"]
                 if grid == "T":
-                    slope = np.polyfit(np.log(dp["T"]), np.log(np.maximum(dp.value, 1e-12)), 1)[0] if len(dp) else np.nan
-                    plot_curves(ax, dp, "T", alpha, f"DP-SCRiBLe, eps={pb['rate_eps']:g} (slope {slope:.2f})", color="tab:blue")
+                    slope = np.polyfit(np.log(dp["T"]), np.log(np.maximum(dp.value, 1e-12)),
+                                       1)[0] if len(dp) else np.nan
+                    plot_curves(ax, dp, "T", alpha,
+                                f"DP-SCRiBLe, eps={pb['rate_eps']:g} (slope {slope:.2f})", color="tab:blue")
                     plot_curves(ax, d[d.algorithm == "scrible"], "T", alpha, "SCRiBLe", color="k")
                     plot_curves(ax, d[d.algorithm == "dp_scrible_composed"], "T", alpha, "control: composed lambda",
                                 color="tab:red", ls="--")
@@ -224,7 +239,8 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
                     ax.set(xlabel="T", title=f"{dom}, {env}, N={pb['N']}, eps={pb['rate_eps']:g}")
                 else:
                     plot_curves(ax, dp, "eps", alpha, "DP-SCRiBLe", color="tab:blue")
-                    plot_curves(ax, d[d.algorithm == "dp_scrible_eps_squared"], "eps", alpha, "control: lambda from eps^2",
+                    plot_curves(ax, d[d.algorithm == "dp_scrible_eps_squared"], "eps", alpha,
+                                "control: lambda from eps^2",
                                 color="tab:red", ls="--")
                     floor = d[d.algorithm == "scrible"].value.mean()
                     ax.axhline(floor, color="k", lw=0.8, label="non-private")

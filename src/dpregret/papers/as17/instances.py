@@ -130,7 +130,8 @@ def _as17_extra(ctx: Ctx, cids) -> dict[str, Outcome]:
 def _as17_olo(ctx: Ctx, cids) -> dict[str, Outcome]:
     """Table 1 rows 2-4 in T (``AS17-T1-<row>-regret-rate-T``, ``-gap-rate-T``): the rows of the
     target claims (the paper's tree, its non-private twin and the fresh-noise control) on the T grid
-    (``T_by_row`` where a row has its own) at rate_eps in one environment, decided as the pipeline's check does (``evaluate_rate`` on the
+    (``T_by_row`` where a row has its own) at rate_eps in one environment, decided as the pipeline's check does
+    (``evaluate_rate`` on the
     ``OLO_SPECS`` entry, bootstrap keyed by claim and environment)."""
     import pandas as pd
 
@@ -167,7 +168,8 @@ def _as17_blo(ctx: Ctx, cids) -> dict[str, Outcome]:
     env, r = p["env"], p["rate_eps"]
     plan = {"scrible": [None], "dp_scrible": [r], "dp_scrible_composed": [r]}
     doms = sorted({specs[c].where["row"] for c in cids})
-    df = pd.concat([simulate(dom, env, p["N"], T, plan, range(p["replicates"]), ctx.seed, phases=p["phases"], mu=p["mu"])
+    df = pd.concat([simulate(dom, env, p["N"], T, plan, range(p["replicates"]), ctx.seed,
+                             phases=p["phases"], mu=p["mu"])
                     .assign(grid="T") for dom in doms for T in p["T"]], ignore_index=True)
     out = {}
     for cid in cids:

@@ -260,7 +260,8 @@ def noise_scales(row: str, N: int, T: int, eps: float) -> dict[str, float]:
     K = draws_per_release(T)
     if row == "ftpl":
         sig = sigma_thm3_5(T, N, eps, 1.0 / T, 1.0)
-        return {"nonprivate": 1.0 * math.sqrt(T / (math.sqrt(N) * K)), "tree": sig, "fresh_noise": sig * math.sqrt(T / K),
+        return {"nonprivate": 1.0 * math.sqrt(T / (math.sqrt(N) * K)), "tree": sig,
+                "fresh_noise": sig * math.sqrt(T / K),
                 "tree_sigma_T23": sigma_twin_T23(T, N, eps, 1.0 / T, 1.0)}
     diam = 2.0 * (math.sqrt(N) if row == "sphere" else 1.0)
     return {"nonprivate": 0.0, "tree": laplace_scale_cor3_2(ROW_DOMAIN[row], N, T, eps),

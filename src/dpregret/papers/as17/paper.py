@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 PAPER = Paper("AS17", "Agarwal and Singh 2017", "The Price of Differential Privacy for Online Learning",
               "Naman Agarwal and Karan Singh", 2017,
-              "Proceedings of the 34th International Conference on Machine Learning (ICML), PMLR 70", "agarwal2017price",
+              "Proceedings of the 34th International Conference on Machine Learning (ICML), PMLR 70",
+              "agarwal2017price",
               "003_a21566fafc49b886.txt")
 # its scenarios (config keys, rule prefixes), each with its simulation module in this folder; its config
 # parameters are declared in this folder's config.schema.yaml

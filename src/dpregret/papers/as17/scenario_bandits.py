@@ -148,7 +148,8 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
 
     source = (SwitchingExperts(T, N, phases) if env == "switching" else PeriodicExperts(T, N) if env == "periodic"
               else SignedExperts(T, N) if env == "signed" else StochasticExperts(N, gap, streams("losses")))
-    rows = [(a, None if a == "exp2" else float(V.positive("eps", e))) for a in ALGORITHMS if a in plan and a != "explore_tree"
+    rows = [(a, None if a == "exp2" else float(V.positive("eps", e)))
+            for a in ALGORITHMS if a in plan and a != "explore_tree"
             for e in ([None] if a == "exp2" else plan[a])]
     par = np.array([row_params(a, N, T, e) for a, e in rows])  # (rows, 3)
     # the arms' labels, drawn per replicate (keyed): arm j of the run is arm perm[r, j] of the sequence, so the best
@@ -166,7 +167,8 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
     draws, noise = streams("exp2"), streams("exp2/noise-pulled" if pulled_noise else "exp2/noise")
     tree_eps = [float(V.positive("eps", e)) for e in plan.get("explore_tree", [])]
     # the baseline in blocks of rounds (ExploreTreeRounds: ExploreTree's arithmetic and draws, vectorised over rounds)
-    tree = ExploreTreeRounds(N, T, tree_eps, streams("explore_tree"), streams("explore_tree/tree")) if tree_eps else None
+    tree = ExploreTreeRounds(N, T, tree_eps, streams("explore_tree"),
+                             streams("explore_tree/tree")) if tree_eps else None
     # your learners (Algorithm 4 around each): one per (name, eps), randomness keyed by the point and the name
     users = []
     for name, make in learners.items():
@@ -219,7 +221,8 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
             sl = slice(k * R, (k + 1) * R)
             out.append(pd.DataFrame({**base, "algorithm": a, "eps": np.nan if e is None else e, "regret": reg[sl],
                                      "trivial_regret": trivial, "max_regret": max_regret,
-                                     "noisy_regret": nz[sl] if a != "exp2" and not pulled_noise else np.nan, "lambda": lam, "eta": eta,
+                                     "noisy_regret": nz[sl] if a != "exp2" and not pulled_noise else np.nan,
+                                     "lambda": lam, "eta": eta,
                                      "gamma": gam, "bound_thm4_1": bound_thm4_1(N, T, eta, gam, lam)}))
     if tree_eps:
         reg = tree.suffered - np.tile(best, len(tree_eps))
@@ -240,9 +243,10 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
 
 # --- your own learner as Algorithm 4's base learner ---------------------------------
 SIGNATURE = "make(R, N, T, lam, streams)"
-SIGNATURE_DOC = ("make(R, N, T, lam, streams) -> a bandit learner (dpregret.core.protocols) for R replicate rows on N arms "
-                 "and horizon T, fed losses plus Laplace(lam) noise (lam = 1/eps, Lemma 4.2); streams: a "
-                 "dpregret.core.rng.ReplicateStreams for its own randomness (R rows, keyed by the scenario point and its name)")
+SIGNATURE_DOC = ("make(R, N, T, lam, streams) -> a bandit learner (dpregret.core.protocols) for R replicate rows on N "
+                 "arms and horizon T, fed losses plus Laplace(lam) noise (lam = 1/eps, Lemma 4.2); streams: a "
+                 "dpregret.core.rng.ReplicateStreams for its own randomness (R rows, keyed by the scenario point and "
+                 "its name)")
 
 
 def streams_of(root_seed: int, point: tuple, name: str, replicates: Sequence[int]) -> ReplicateStreams:
@@ -417,7 +421,8 @@ def _user_claim():
         "dp_exp2", "paper (Algorithm 4 + EXP2)", ALGORITHMS,
         lambda p: [int(t) for t in p["T"]], simulate_point, decide, env="stochastic", user_rows=user_rows,
         paper_tables=(PAPER_TABLE,), paper_rows=paper_rows,
-        paper_on_door=PaperOnDoor(lambda p, point, reps, seed: paper_exp2(seed, int(p["N"]), int(point), p["gap"], reps),
+        paper_on_door=PaperOnDoor(lambda p, point, reps,
+                                  seed: paper_exp2(seed, int(p["N"]), int(point), p["gap"], reps),
                                   (("", "dp_exp2"),), ("eps", "replicate", "lambda", "regret", "noisy_regret")))
 
 

@@ -51,7 +51,8 @@ import pandas as pd
 
 from dpregret.core import _validate as V
 from dpregret.core.environments.olo import best_in_hindsight
-from dpregret.papers.as17.scenario_olo import ENVS, loss_block, loss_source  # the same sequences as Table 1 (fixed: a fixed leader)
+# the same sequences as Table 1 (fixed: a fixed leader)
+from dpregret.papers.as17.scenario_olo import ENVS, loss_block, loss_source
 from dpregret.papers.as17.base_learner_rounds import TOL, run_user_rounds
 from dpregret.papers.as17.scrible import Scrible, theorem_4_5_eta
 from dpregret.papers.as17.scrible import blo_row_params as params  # noqa: F401 (the scenario's name)
@@ -127,7 +128,8 @@ def grid_plan(p: dict, grid: str) -> dict[str, list]:
     """The algorithms (and their eps) of each as17_blo grid: the T grid at rate_eps (with the
     advanced-composition control), the eps window (with the eps^2 control)."""
     r = p["rate_eps"]
-    return ({"scrible": [None], "dp_scrible": [r], "dp_scrible_composed": [r], "dp_scrible_eta_T23": [r]} if grid == "T" else
+    return ({"scrible": [None], "dp_scrible": [r], "dp_scrible_composed": [r],
+             "dp_scrible_eta_T23": [r]} if grid == "T" else
             {"scrible": [None], "dp_scrible": p["eps_window"], "dp_scrible_eps_squared": p["eps_window"]})
 
 
@@ -152,10 +154,10 @@ def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
 
 CONTROL = "composed"  # a user learner ``name``'s control rows: ``name@composed``
 SIGNATURE = "make(R, domain, T, lam, streams)"
-SIGNATURE_DOC = ("make(R, domain, T, lam, streams) -> a bco learner (dpregret.core.protocols: predict() -> (R, n) points "
-                 "of K, update((R,) loss values)) for R replicate rows; domain: the decision set (domain.name 'ball' "
-                 "or 'cube', domain.n its dimension, domain.contains(x), domain.project(x)); T the horizon; lam the "
-                 "Laplace scale of the noise vector Z_t in the forwarded <l_t + Z_t, y_t>; streams: a "
+SIGNATURE_DOC = ("make(R, domain, T, lam, streams) -> a bco learner (dpregret.core.protocols: predict() -> (R, n) "
+                 "points of K, update((R,) loss values)) for R replicate rows; domain: the decision set (domain.name "
+                 "'ball' or 'cube', domain.n its dimension, domain.contains(x), domain.project(x)); T the horizon; lam "
+                 "the Laplace scale of the noise vector Z_t in the forwarded <l_t + Z_t, y_t>; streams: a "
                  "dpregret.core.rng.ReplicateStreams for its own randomness")
 
 
@@ -331,16 +333,18 @@ def _user_claim(dom: str):
         lambda p: [int(t) for t in p["T"]], simulate_point, decide, env=USER_ENV, user_rows=user_rows,
         paper_tables=(PAPER_TABLE,), paper_rows=paper_rows,
         paper_on_door=PaperOnDoor(
-            lambda p, point, reps, seed: paper_scrible(seed, point_key(dom, USER_ENV, int(p["N"]), int(point), p["phases"],
+            lambda p, point, reps, seed: paper_scrible(seed, point_key(dom, USER_ENV, int(p["N"]),
+                                                                       int(point), p["phases"],
                                                                        p["mu"]), reps),
-            (("", "dp_scrible"), ("@composed", "dp_scrible_composed")), ("eps", "replicate", "lambda", "regret"), 1e-12),
+            (("", "dp_scrible"), ("@composed", "dp_scrible_composed")), ("eps", "replicate",
+                                                                         "lambda", "regret"), 1e-12),
         nonlearner_left_out=LEFT_OUT[dom])
 
 
 # why the pipeline's non-learner does not run through these doors (UserClaim.nonlearner_left_out)
-LEFT_OUT = {"ball": "bco: 2 x 1.46e7 rounds of the Python wrapper per claim on the default preset (T up to 1e7, the learner "
-                    "and its control); measured for the frozen learner alone (the paper's rows apart), 2026-11-26: 6.0 s "
-                    "CPU at T = 3.2e5, about 280 s per claim, load 10",
+LEFT_OUT = {"ball": "bco: 2 x 1.46e7 rounds of the Python wrapper per claim on the default preset (T up to 1e7, the "
+                    "learner and its control); measured for the frozen learner alone (the paper's rows apart), "
+                    "2026-11-26: 6.0 s CPU at T = 3.2e5, about 280 s per claim, load 10",
             "cube": "bco: as the ball, 5.9 s CPU at T = 3.2e5, about 270 s per claim, load 10"}
 
 

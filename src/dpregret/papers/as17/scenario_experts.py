@@ -155,7 +155,8 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     eps = np.array([V.positive("eps", e) for e in eps])
     replicates = list(replicates)
     learners = check_makes(learners, ALGORITHMS, SIGNATURE)
-    session = _Session(env, N, T, [float(e) for e in eps], replicates, root_seed, gap, phases, learners) if learners else None
+    session = _Session(env, N, T, [float(e) for e in eps], replicates, root_seed, gap, phases,
+                       learners) if learners else None
     tap = session if COMPILED else None  # with the compiled rounds, your learners play on their draws as they are made
     R, E = len(replicates), eps.size
     point = point_key(env, N, T, gap, phases)
@@ -167,11 +168,13 @@ def simulate(env: str, N: int, T: int, eps: Sequence[float], replicates: Sequenc
     sc_t = np.array([tree_lambda(N, T, e) for e in eps])
     sc_f = np.array([fresh_lambda(N, T, e) for e in eps])
     if COMPILED:
-        suffered, cum, sum_sq, sum_max = _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t,
+        suffered, cum, sum_sq, sum_max = _rounds_compiled(source, env, T, R, E, N, eta, tree_streams,
+                                                          fresh_streams, sc_t,
                                                           sc_f, tap, eta_tw)
     else:
         twin_streams = ReplicateStreams(root_seed, stable_key(*point, "tree"), replicates)  # the tree's own draws again
-        suffered, cum, sum_sq, sum_max = _rounds_reference(source, env, T, R, E, N, eta, tree_streams, fresh_streams, sc_t, sc_f,
+        suffered, cum, sum_sq, sum_max = _rounds_reference(source, env, T, R, E, N, eta, tree_streams,
+                                                           fresh_streams, sc_t, sc_f,
                                                            eta_tw, twin_streams)
     best = cum.min(axis=1)
     uniform = cum.mean(axis=1) - best  # the non-learner (uniform weights, sum_t <1/N, l_t>) on the same losses
@@ -244,8 +247,8 @@ def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, 
     """The same rounds through papers.as17.experts_jit.experts_block, BLOCK rounds at a time: the
     same draws in the same order (the tree's K initial draws, then 1 + K - popcount(t) per round;
     the fresh-noise learner's one initial draw, then one per round) and the same arithmetic.
-    ``tap`` (:func:`simulate`'s :class:`_Session`, for your learners) gets the initial release's noise (the K scaled draws summed, a copy)
-    and the fresh sums' scaled first draw, then each block's losses and standard draws before the
+    ``tap`` (:func:`simulate`'s :class:`_Session`, for your learners) gets the initial release's noise (the K scaled
+    draws summed, a copy) and the fresh sums' scaled first draw, then each block's losses and standard draws before the
     kernel reads them."""
     from dpregret.papers.as17.experts_jit import accumulate, experts_block
 
@@ -275,7 +278,8 @@ def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, 
     for t0 in range(0, T, CBLOCK):
         B = min(CBLOCK, T - t0)
         if env == "switching":
-            L = np.ascontiguousarray(np.stack([source.loss(t, R) for t in range(t0 + 1, t0 + B + 1)], axis=1), dtype=float)
+            L = np.ascontiguousarray(np.stack([source.loss(t, R) for t in range(t0 + 1, t0 + B + 1)],
+                                              axis=1), dtype=float)
         else:
             L = np.ascontiguousarray(source.block(B), dtype=float)
         rows = sum(1 + K - t.bit_count() for t in range(t0 + 1, t0 + B + 1))
@@ -309,7 +313,8 @@ def d_noise_mc(N: int, T: int, eps: float, samples: int, root_seed: int) -> tupl
     the range over the simplex is ``max_i Z_i - min_i Z_i``.  Returns (mean, standard error).
     """
     V.integer("samples", samples, minimum=2)
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(root_seed, spawn_key=stable_key(SCENARIO, "D_noise", N, T, eps))))
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+        root_seed, spawn_key=stable_key(SCENARIO, "D_noise", N, T, eps))))
     lam = tree_lambda(N, T, eps)
     K = draws_per_release(T)
     out = np.empty(samples)
@@ -374,7 +379,8 @@ class _Session:
     def __init__(self, env, N, T, eps, replicates, root_seed, gap, phases, learners):
         self.env, self.N, self.T, self.eps, self.replicates, self.learners = env, N, T, eps, replicates, learners
         self.R = R = len(replicates)
-        self.source, self.tree_streams, self.fresh_streams = point_streams(env, N, T, replicates, root_seed, gap, phases)
+        self.source, self.tree_streams, self.fresh_streams = point_streams(env, N, T, replicates,
+                                                                           root_seed, gap, phases)
         self.sc_t = np.array([tree_lambda(N, T, e) for e in eps])
         self.sc_f = np.array([fresh_lambda(N, T, e) for e in eps])
         self.acc = {"cum": np.zeros((R, N)), "sum_sq": np.zeros(R), "sum_max": np.zeros(R)}
@@ -404,7 +410,8 @@ class _Session:
 
     def run(self) -> None:
         """The rounds with the rows' own draws (the streams of the paper's rows, drawn again)."""
-        self._build(scaled_draws(self.tree_streams, self.sc_t, self.N), scaled_draws(self.fresh_streams, self.sc_f, self.N))
+        self._build(scaled_draws(self.tree_streams, self.sc_t, self.N),
+                    scaled_draws(self.fresh_streams, self.sc_f, self.N))
         for t0 in range(0, self.T, BLOCK):
             tb = min(BLOCK, self.T - t0)
             self.player.block(t0, self._losses(t0, tb))

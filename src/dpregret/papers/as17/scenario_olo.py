@@ -150,18 +150,29 @@ def row_learners(row: str, N: int, T: int, eps, replicates, root_seed: int, poin
     scales = _scales(row, N, T, eps)
     learners = {}
     if row == "ftpl":
-        learners["nonprivate"] = FTPLLinear(domain, TreeSum(T, R, N, scaled_draws(streams("nonprivate"), scales["nonprivate"][:1], N, "gaussian")))
-        learners["tree"] = FTPLLinear(domain, TreeSum(T, E * R, N, scaled_draws(streams("tree"), scales["tree"], N, "gaussian")))
-        learners["fresh_noise"] = FTPLLinear(domain, FreshNoise(E * R, N, scaled_draws(streams("fresh"), scales["fresh_noise"], N, "gaussian")))
+        learners["nonprivate"] = FTPLLinear(domain,
+                                            TreeSum(T, R, N, scaled_draws(streams("nonprivate"),
+                                                                          scales["nonprivate"][:1], N, "gaussian")))
+        learners["tree"] = FTPLLinear(domain, TreeSum(T, E * R, N,
+                                                      scaled_draws(streams("tree"), scales["tree"], N, "gaussian")))
+        learners["fresh_noise"] = FTPLLinear(domain,
+                                             FreshNoise(E * R, N, scaled_draws(streams("fresh"),
+                                                                               scales["fresh_noise"], N, "gaussian")))
         # the mis-tuned twin (olo.sigma_twin_T23) on the tree's own draws (stream "tree": common random numbers)
-        learners["tree_sigma_T23"] = FTPLLinear(domain, TreeSum(T, E * R, N, scaled_draws(streams("tree"), scales["tree_sigma_T23"], N, "gaussian")))
+        learners["tree_sigma_T23"] = FTPLLinear(domain,
+                                                TreeSum(T, E * R, N,
+                                                        scaled_draws(streams("tree"),
+                                                                     scales["tree_sigma_T23"], N, "gaussian")))
     else:
         eta = eta_ftrl(d_r_quadratic(domain, N), T / 2.0)  # S = sum ||l||_2^2 / 2 <= T / 2 (||l||_2 <= 1)
         cls = BallFTRL if domain == "ball" else CubeFTRL
         learners["nonprivate"] = cls(eta, ExactSum(R, N))
         learners["tree"] = cls(eta, TreeSum(T, E * R, N, scaled_draws(streams("tree"), scales["tree"], N)))
-        learners["fresh_noise"] = cls(eta, FreshNoise(E * R, N, scaled_draws(streams("fresh"), scales["fresh_noise"], N)))
-        learners["wrong_sensitivity"] = cls(eta, TreeSum(T, E * R, N, scaled_draws(streams("wrong"), scales["wrong_sensitivity"], N)))
+        learners["fresh_noise"] = cls(eta,
+                                      FreshNoise(E * R, N, scaled_draws(streams("fresh"), scales["fresh_noise"], N)))
+        learners["wrong_sensitivity"] = cls(eta,
+                                            TreeSum(T, E * R, N,
+                                                    scaled_draws(streams("wrong"), scales["wrong_sensitivity"], N)))
     return learners
 
 
@@ -214,7 +225,8 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
     for t0 in range(0, T, block):
         tb = min(block, T - t0)
         L = loss_block(source, t0, tb, R)
-        sum_sq = np.cumsum(np.concatenate([sum_sq[:, None], 0.5 * np.einsum("rsi,rsi->rs", L, L)], axis=1), axis=1)[:, -1]
+        sum_sq = np.cumsum(np.concatenate([sum_sq[:, None], 0.5 * np.einsum("rsi,rsi->rs", L, L)],
+                                          axis=1), axis=1)[:, -1]
         for name, learner in paper.items():
             B = learner.sums.estimate.shape[0]
             lb = L if B == R else np.tile(L, (B // R, 1, 1))
@@ -226,9 +238,11 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
         reg = (suffered[name] - np.tile(best, np.size(suffered[name]) // R)).reshape(-1, R)
         for ei, e in enumerate(eps):
             out.append(pd.DataFrame({"scenario": SCENARIO, "row": row, "env": env, "algorithm": name, "N": N, "T": T,
-                                     "eps": float(e), "replicate": replicates, "regret": reg[0 if reg.shape[0] == 1 else ei],
+                                     "eps": float(e), "replicate": replicates,
+                                     "regret": reg[0 if reg.shape[0] == 1 else ei],
                                      "noise_scale": scales[name][0 if name == "nonprivate" else ei],
-                                     "eta": np.nan if row == "ftpl" else eta, "sum_sq_dual": sum_sq, "comparator": -best}))
+                                     "eta": np.nan if row == "ftpl" else eta, "sum_sq_dual": sum_sq,
+                                     "comparator": -best}))
     rows = pd.concat(out, ignore_index=True)
     if not learners:
         return rows
@@ -274,7 +288,8 @@ def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
 
 # ---- Your own learner (dpregret.core.contract): the door of Table 1 rows 2-3's post-processing claims ----
 
-DOOR_ROWS = ("sphere", "cube")  # Algorithm 1's rows (Corollary 3.2 items 2-3); FTPL's is not a post-processing claim here
+# Algorithm 1's rows (Corollary 3.2 items 2-3); FTPL's is not a post-processing claim here
+DOOR_ROWS = ("sphere", "cube")
 RESERVED = ("nonprivate", "tree", "fresh_noise", "wrong_sensitivity")  # the paper's FTRL rows
 SIGNATURE = "make(R, d, T, domain)"
 SIGNATURE_DOC = ("make(R, d, T, domain) -> an olo learner (dpregret.core.protocols: predict() -> (R, d) points of X, "
@@ -381,7 +396,8 @@ def _user_claim(row: str):
         return olo_gap_rate_T_claim(runs, row, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
-        df = user_learner_rows(row, USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed, p["phases"],
+        df = user_learner_rows(row, USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])],
+                               list(reps), seed, p["phases"],
                                p["mu"], check_makes(learners, RESERVED, SIGNATURE))
         df["grid"] = "T"
         return df
@@ -393,7 +409,8 @@ def _user_claim(row: str):
         return in_order(t[keep], "algorithm", GRID_ALGORITHMS["T"], "replicate")
 
     domain = DOMAIN[row]
-    what = "unit l2 ball, losses in the unit l2 ball" if domain == "ball" else "cube [-1, 1]^d, losses in the unit l1 ball"
+    what = ("unit l2 ball, losses in the unit l2 ball" if domain == "ball"
+            else "cube [-1, 1]^d, losses in the unit l1 ball")
     lam = "2 sqrt(d)" if domain == "ball" else "2"
     return UserClaim(
         f"AS17-T1-{row}-gap-rate-T", SCENARIO, "olo", SIGNATURE,

@@ -245,4 +245,5 @@ def blo_row_params(domain: str, algorithm: str, N: int, T: int, eps: float | Non
     eta = theorem_4_5_eta(N, T, nu, 1.0, lam, X2)
     if algorithm == "dp_scrible_eta_T23":
         eta = eta * T ** (-1.0 / 6.0)  # eta ~ T^(-2/3) up to logs, as the O~(T^(2/3)) approach tunes its step
-    return {"nu": nu, "lambda": lam, "eta": eta, "X2": X2, "bound_thm4_5": theorem_d1_bound(N, T, nu, 1.0, lam, X2, eta=eta)}
+    return {"nu": nu, "lambda": lam, "eta": eta, "X2": X2,
+            "bound_thm4_5": theorem_d1_bound(N, T, nu, 1.0, lam, X2, eta=eta)}

@@ -1,6 +1,7 @@
 """Ene, Nguyen, Vladu (AAAI 2021), section 5 (privacy analysis): the audit specs of PRIVATEBANDIT
 (Lemmas 5.1 and 5.4) on its released round sums, declared by :func:`.paper.audits` and collected by
-:func:`dpregret.pipeline.registry.audit_specs`, on the shared audit machinery (:mod:`dpregret.verdict.privacy_audit`)."""
+:func:`dpregret.pipeline.registry.audit_specs`, on the shared audit machinery
+(:mod:`dpregret.verdict.privacy_audit`)."""
 from __future__ import annotations
 
 import math
@@ -12,7 +13,8 @@ from scipy import special
 from dpregret.core import mechanisms as M
 from dpregret.core.rng import ReplicateStreams
 from dpregret.core.tree import nodes_covering_leaf
-from dpregret.verdict.privacy_audit import CHECK_SAMPLES, ENV, AuditSpec, chunks, privacy_claim, independence_check, SampleStreams
+from dpregret.verdict.privacy_audit import (CHECK_SAMPLES, ENV, AuditSpec, chunks, privacy_claim,
+                                            independence_check, SampleStreams)
 
 
 # --- Ene-Nguyen-Vladu Lemmas 5.1 / 5.4: PRIVATEBANDIT's released round sums -----------------
@@ -213,11 +215,12 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
     statement = (f"the released round sums s~_R of Algorithm 1 with {name}'s {param} are {dp}: T = {T} (T_batch = {b}, "
                  f"T_round = {rounds}), simplex with n = {dim}, L = 1; neighbours differ in one f_t (L D vs 0, the "
                  f"record at every step), directions fixed at the l1-worst u; release noises independent")
-    exact_ok = "noise-free releases = prefix sums of g~, and the instance's change of a batch sum is the batch sensitivity"
+    exact_ok = ("noise-free releases = prefix sums of g~, and the instance's change of a batch sum is the batch "
+                "sensitivity")
     if accountant is not None:
-        exact_ok += (f"; the exact accountant: {gauss_mu:.4g}-GDP is ({accountant['eps_acc']:.3g}, {delta:g})-DP, within "
-                     f"the claimed ({eps:g}, {delta:g}): the printed sigma is {accountant['sigma_excess']:.3g}x what "
-                     f"the claim needs")
+        exact_ok += (f"; the exact accountant: {gauss_mu:.4g}-GDP is ({accountant['eps_acc']:.3g}, {delta:g})-DP, "
+                     f"within the claimed ({eps:g}, {delta:g}): the printed sigma is {accountant['sigma_excess']:.3g}x "
+                     f"what the claim needs")
     spec = AuditSpec(privacy_claim(cid, ENV, lemma, statement, controls, primary, near_miss=near), eps,
                      delta if kind == "gaussian" else 0.0, draw, primary, controls, exact_check=exact,
                      exact_ok=exact_ok + " (exact)", blind=blind, stat_check=independence, gaussian_mu=gauss_mu,

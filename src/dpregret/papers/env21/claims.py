@@ -39,11 +39,13 @@ from dataclasses import replace
 
 from dpregret.papers.env21 import search as private_bandit_search
 from dpregret.verdict.core import (
-    Result, check_bound, check_exact, claim_factory, paired_gap, samples_by, select, with_learning_gate, with_nonlearner,
+    Result, check_bound, check_exact, claim_factory, paired_gap, samples_by, select,
+    with_learning_gate, with_nonlearner,
     blind_to_tuning, with_twin,
 )
 from dpregret.papers.env21.rates import (
-    FROZEN, FROZEN_NAME, TWIN_SUFFIX, TWIN_UP_SUFFIX, rate_T, thm1_1, gap_rate, learning_gate, nonlearner_rate, slope_difference,
+    FROZEN, FROZEN_NAME, TWIN_SUFFIX, TWIN_UP_SUFFIX, rate_T, thm1_1, gap_rate, learning_gate,
+    nonlearner_rate, slope_difference,
 )
 
 PAPER = "ENV21"
@@ -64,30 +66,30 @@ def _slow(decay: str, exponent: str, what: str = "the same run") -> str:
 
 SLOW_10, SLOW_20 = _slow("1/10", "9/10"), _slow("1/20", "19/20")
 # Lemmas 5.1 / 5.4 at a private eps: why the rate claims run at large eps
-EPS_NOTE = ("Decided on the learning regret (regret minus the oracle at v_1's T L zeta on the same draws: the smoothing "
-            "cost every learner pays) and only where the privacy term dominates it: detail.noise_share gives (private - "
-            "noise-free) / private learning regret per T, same draws, and the claim is INCONCLUSIVE (not in the regime) "
-            "unless it is >= 0.5 at every T (config regime.noise_share_min). eps_rate_* (20 / 700) were chosen for that "
-            "on a pilot (seed 12345: shares 0.64-0.77 / 0.68-0.71); at eps 8 / 250 the regret is above the frozen "
-            "centre's at T = 300 and the slope 0.96 / 0.92 (saturated). The twin is the step eta ~ T^(-1/2) (too large: "
-            "it amplifies the noise's displacement); the 1/T twin (detail.other_twin) trades learning for less noise and "
-            "measured the paper's slope on the pilot. detail.noise_to_smoothing gives r = eta E||Z|| / zeta per T; "
-            "detail.regret_over_frozen_centre the regret over that of the learner frozen at the centre on the same draws "
-            "(through the door for your own learner: papers.env21.scenario.USER_CLAIMS).")
+EPS_NOTE = ("Decided on the learning regret (regret minus the oracle at v_1's T L zeta on the same draws: the "
+            "smoothing cost every learner pays) and only where the privacy term dominates it: detail.noise_share gives "
+            "(private - noise-free) / private learning regret per T, same draws, and the claim is INCONCLUSIVE (not in "
+            "the regime) unless it is >= 0.5 at every T (config regime.noise_share_min). eps_rate_* (20 / 700) were "
+            "chosen for that on a pilot (seed 12345: shares 0.64-0.77 / 0.68-0.71); at eps 8 / 250 the regret is above "
+            "the frozen centre's at T = 300 and the slope 0.96 / 0.92 (saturated). The twin is the step eta ~ T^(-1/2) "
+            "(too large: it amplifies the noise's displacement); the 1/T twin (detail.other_twin) trades learning for "
+            "less noise and measured the paper's slope on the pilot. detail.noise_to_smoothing gives r = eta E||Z|| / "
+            "zeta per T; detail.regret_over_frozen_centre the regret over that of the learner frozen at the centre on "
+            "the same draws (through the door for your own learner: papers.env21.scenario.USER_CLAIMS).")
 VERTEX = (" The instance: f_t = L ||x - v_1||, v_1 a vertex of K (the comparator pays 0, a learner at v_1 pays L zeta "
           "per query, the learner frozen at the centre L ||c - v_1|| per step: linear regret, caught by this check). "
           "The rate is fitted on the learning regret: the regret minus that of the oracle frozen at v_1 on the same "
           "directions at Algorithm 1's zeta (T L zeta, the smoothing cost no learner avoids; detail.metric, "
           "detail.learning_share_of_regret); mis-tuned twin: the step eta ~ 1/T (detail.twin).")
-GAP_REGIME = (" Decided only where it measures a learner's privacy cost (config regime): at the points where the gap is "
-              ">= 0.5 of the regret (the privacy term dominates) and the regret <= 0.5 of the learner frozen at the "
-              "centre's (the learner learns), >= 4 of them over >= 1 decade; otherwise INCONCLUSIVE, not in the regime, "
-              "with the numbers per point. Its learning gate: the regret <= 0.5 x the frozen centre's at every point "
-              "decided; the frozen centre on that gate is its non-learner control.")
-EPS_FINDING = (" Finding (detail.finding, per eps): where the noise share is >= 0.5 PRIVATEBANDIT's regret is close to or "
-               "above the frozen centre's (review of the default run of 2026-11-28: 0.74-1.27x at Laplace eps <= 10 / "
-               "Gaussian eps <= 316, worse than not learning at eps <= 3 / <= 100): at a private eps the algorithm does not "
-               "learn on this instance at T_eps.")
+GAP_REGIME = (" Decided only where it measures a learner's privacy cost (config regime): at the points where the gap "
+              "is >= 0.5 of the regret (the privacy term dominates) and the regret <= 0.5 of the learner frozen at the "
+              "centre's (the learner learns), >= 4 of them over >= 1 decade; otherwise INCONCLUSIVE, not in the "
+              "regime, with the numbers per point. Its learning gate: the regret <= 0.5 x the frozen centre's at every "
+              "point decided; the frozen centre on that gate is its non-learner control.")
+EPS_FINDING = (" Finding (detail.finding, per eps): where the noise share is >= 0.5 PRIVATEBANDIT's regret is close to "
+               "or above the frozen centre's (review of the default run of 2026-11-28: 0.74-1.27x at Laplace eps <= 10 "
+               "/ Gaussian eps <= 316, worse than not learning at eps <= 3 / <= 100): at a private eps the algorithm "
+               "does not learn on this instance at T_eps.")
 CLAIMS = {
     "ENV-lemma3.1-rate-T": _c(
         "ENV-lemma3.1-rate-T", "Lemma 3.1 (mu = 0)", "rate",
@@ -138,9 +140,10 @@ CLAIMS = {
         "(ENV-lemma5.2-rate-eps: linear in 1/eps, i.e. in mu, at fixed n) and eta(n) mu(n) = eta sqrt(2n) lambda(n) "
         "is deterministic and proportional to n: the gap is O(n) on every instance, and a control with "
         "lambda x n^(1/2) has gap Theta(n^(3/2)), the stated exponent (review: gap ratio 4.37 ~ sqrt(16) at "
-        "n = 16, T = 2e5, on the earlier instance). Tested: the O(n); the stated n^(3/2) is checked beside it by the same "
-        "rate check on the same points (detail.stated_n_3_2), and detail.finding gives the spread of gap / (eta mu) over "
-        "the grid (on this instance it is not constant, so the restatement's premise is measured, not assumed)." + GAP_REGIME,
+        "n = 16, T = 2e5, on the earlier instance). Tested: the O(n); the stated n^(3/2) is checked beside it by the "
+        "same rate check on the same points (detail.stated_n_3_2), and detail.finding gives the spread of gap / (eta "
+        "mu) over the grid (on this instance it is not constant, so the restatement's premise is measured, not "
+        "assumed)." + GAP_REGIME,
         "private minus non-private regret vs n at T_n",
         "lambda x n^(1/2) (the batch's l1 norm bounded by n M instead of n^(1/2) M): gap ~ n^(3/2) in the linear "
         "response"),
@@ -178,8 +181,8 @@ CLAIMS = {
         "for every round R, E||g~_R||^2 <= T_batch (L D n / zeta)^2 + T_batch^2 L^2 (statement's constants), every "
         "T, both domains, every noise; decided per round (one Bonferroni point per (domain, T, noise, round): the "
         "statement is for every R) on the rounds whose queries meet the lemma's premise |f_t| <= L D (the largest "
-        "queried value of the round, every replicate; the other rounds reported in detail.outside_premise and left out), "
-        "with the largest per-round ratio of means reported. Not a claim about learning (NOT_LEARNING): "
+        "queried value of the round, every replicate; the other rounds reported in detail.outside_premise and left "
+        "out), with the largest per-round ratio of means reported. Not a claim about learning (NOT_LEARNING): "
         "no non-learner control",
         "mean over rounds of ||g~_R||^2 - bound",
         "losses shifted by 2 L D (f_t no longer attains 0 in K, the premise |f_t| <= L D of the proof)"),
@@ -202,7 +205,8 @@ CLAIMS = {
 # Primary controls that are still straw men (linear regret, a frozen learner, no decay): a PASS
 # shows only that gross errors are caught, and the report says so.  The reviews of the default run restate them
 # with near-miss controls.
-# The T-rates' primary controls are near misses since the review of the default run of 2026-11-23 (zeta decaying too slowly); the
+# The T-rates' primary controls are near misses since the review of the default run of 2026-11-23 (zeta decaying too
+# slowly); the
 # straw men (gradient ascent, frozen step) are kept as secondary controls in ``detail``.
 # Corollary C.5's bound is ~6x above the measured error (max ratio 0.166 in the default run of
 # 2026-11-26): its near miss (2 lambda) does not reach it; the claim carries a worst-case search
@@ -284,9 +288,11 @@ def round_bound(df: pd.DataFrame, col: str, bound_col: str, keys: list[str], alp
         res.detail["trivial_max"] = trivial_max
         res.detail["n_vacuous"] = int(sum(vac))
     if premise is not None:
-        res.detail["outside_premise"] = {"n_rounds": int(sum(outp)), "of": len(outp), "fmax": premise[1] or "L D of the row",
+        res.detail["outside_premise"] = {"n_rounds": int(sum(outp)), "of": len(outp),
+                                         "fmax": premise[1] or "L D of the row",
                                          "max_ratio_all_rounds": float(max(ratios)),
-                                         "groups": sorted({lab.rsplit(", round=", 1)[0] for lab, o in zip(labels, outp) if o})}
+                                         "groups": sorted({lab.rsplit(", round=", 1)[0]
+                                                           for lab, o in zip(labels, outp) if o})}
     return res
 
 
@@ -300,7 +306,8 @@ def _ratio_by_group(df, col, bound_col, keys):
 
 
 # ------------------------------------------------------------------------------- evaluate
-def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, rng_for) -> dict[str, tuple[Result, Result]]:
+def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
+             rng_for) -> dict[str, tuple[Result, Result]]:
     """Every ENV claim: ``{claim_id: (result, control_result)}``.  ``tables`` holds the merged
     tables of the experiments ``rates``, ``n``, ``eps``, ``cost``, ``noisyoco``; ``tol`` the
     declared tolerances (rate claims) and margin (``ENV-gauss-vs-laplace-n``); ``rng_for(cid)``
@@ -446,16 +453,19 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
     res_c5, ctl_c5 = (round_bound(c5, "c5_rounds", "c5_bound", ["T", "alg"], alpha, trivial_max=D),
                       round_bound(wrong, "c5_rounds", "c5_bound", ["T", "alg"], alpha, trivial_max=D))
     sec = round_bound(_at(simplex, alg="printed_sign"), "c5_rounds", "c5_bound", ["T", "alg"], alpha, trivial_max=D)
-    res_c5.detail["secondary_control"] = {"alg": "printed_sign", "verdict": sec.verdict, "max_ratio": sec.detail["max_ratio"]}
+    res_c5.detail["secondary_control"] = {"alg": "printed_sign", "verdict": sec.verdict,
+                                          "max_ratio": sec.detail["max_ratio"]}
     if res_c5.verdict == "PASS":  # the worst case searched over a declared family (LOOSE needs it: claims.core)
         w = private_bandit_search.worst_case_search()
-        res_c5.detail["worst_case_search"] = {"family": w["family"], "max_ratio": round(w["max_ratio"], 4), "at": w["at"],
+        res_c5.detail["worst_case_search"] = {"family": w["family"],
+                                              "max_ratio": round(w["max_ratio"], 4), "at": w["at"],
                                               "runs_max_ratio": round(res_c5.measured, 4)}
         res_c5.detail["worst_case_by_instance"] = w["ratio_by_instance"]
         if w["max_ratio"] >= 1.0:  # a member above the bound (4 replicates): a counterexample to run as the claim's
             res_c5.verdict = "INCONCLUSIVE"
-            res_c5.detail["reason"] = (f"the worst-case search found a member above the bound (ratio {w['max_ratio']:.3g} "
-                                       f"at {w['at']}): decide it on the claim's replicates before any LOOSE")
+            res_c5.detail["reason"] = (f"the worst-case search found a member above the bound (ratio "
+                                       f"{w['max_ratio']:.3g} at {w['at']}): decide it on the claim's replicates "
+                                       "before any LOOSE")
     out["ENV-corC.5-bound"] = (res_c5, ctl_c5)
 
     # --- one oracle call per step -----------------------------------------------------------

@@ -97,7 +97,8 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
         _ref(ax, none.index, none.iloc[0], 0.75, "slope 3/4")
         _ref(ax, none.index, none.iloc[0], 1.0, "slope 1", ls="-.")
         n_, dim = int(r.n.iloc[0]), int(r.dim.iloc[0])
-        name = f"simplex, {n_} coordinates (n = {dim})" if dom == "simplex" else f"spanning trees of K_{p['tree_nodes']} (n = {dim})"
+        name = (f"simplex, {n_} coordinates (n = {dim})" if dom == "simplex"
+                else f"spanning trees of K_{p['tree_nodes']} (n = {dim})")
         ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret (mean, CI band)", title=name)
     axes[0][0].legend(fontsize=6.5, loc="upper left")
     fig.suptitle(f"PRIVATEBANDIT, f_t = L||x - v_1|| (v_1 a vertex); Laplace eps = {p['eps_rate_laplace']:g}, "
@@ -151,7 +152,8 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
         d = run[run.domain == dom]
         fw, pr, two = d[d.alg == "fw"], d[d.alg == "projection"], d[d.alg == "fw_two_calls"]
         axes[0].plot(fw.n, fw.calls_per_step, marker=mk, color="tab:blue", label=f"{dom}: LMO calls / step (Alg. 1)")
-        axes[0].plot(pr.n, pr.proj_per_step, marker=mk, color="tab:orange", label=f"{dom}: projections / step (baseline)")
+        axes[0].plot(pr.n, pr.proj_per_step, marker=mk, color="tab:orange",
+                     label=f"{dom}: projections / step (baseline)")
         axes[0].plot(two.n, two.calls_per_step, marker=mk, color="tab:red", ls="--", label=f"{dom}: control, two calls")
         axes[1].plot(fw.n, fw.us_per_step, marker=mk, color="tab:blue", label=f"{dom}: Algorithm 1")
         axes[1].plot(pr.n, pr.us_per_step, marker=mk, color="tab:orange", label=f"{dom}: projection baseline")

@@ -167,7 +167,8 @@ class BanditRun:
 
 
 def replicate_count(rng, R) -> int:
-    """The number of replicates ``rng`` draws for: ``rng.R`` for ReplicateStreams (``R`` must agree), else ``R`` or 1."""
+    """The number of replicates ``rng`` draws for: ``rng.R`` for ReplicateStreams (``R`` must agree), else ``R`` or
+    1."""
     if isinstance(rng, ReplicateStreams):
         if R is not None and V.integer("R", R) != rng.R:
             raise ValueError(f"R must equal streams.R = {rng.R}, got {R}")
@@ -256,7 +257,8 @@ def _jit_plan(engine: str, domain: Polytope, losses, mode: str, rng, R: int) -> 
     why = None
     # the two-call control's domain (core.environments.polytopes.two_call_domain: every LMO request answered
     # twice): the kernel answers the oracle twice per iteration and counts both
-    repeats, dtype = (2, type(domain).__mro__[1]) if getattr(type(domain), "lmo", None) is _lmo_twice else (1, type(domain))
+    repeats, dtype = (2, type(domain).__mro__[1]) if getattr(type(domain), "lmo",
+                                                             None) is _lmo_twice else (1, type(domain))
     if mode != "fw":
         why = "the projection baseline runs in numpy"
     elif dtype not in (Simplex, L1Ball, SpanningTreePolytope):

@@ -13,12 +13,13 @@ shared modules and stay in the registry."""
 ALGORITHM1_LOGIC = [
     dict(
         name="env-line14-printed-sign", paper="ENV21", category="learner",
-        doc="frank_wolfe_step minimises ||x||^2/2 - <eta s, x> (line 14 of Algorithm 1 as printed, an erratum) instead of "
-            "||x||^2/2 + <eta s, x>: the Frank-Wolfe target is Proj(+eta s), gradient ascent on the losses (numpy step "
-            "and compiled rounds alike).",
+        doc="frank_wolfe_step minimises ||x||^2/2 - <eta s, x> (line 14 of Algorithm 1 as printed, an erratum) instead "
+            "of ||x||^2/2 + <eta s, x>: the Frank-Wolfe target is Proj(+eta s), gradient ascent on the losses (numpy "
+            "step and compiled rounds alike).",
         targets=("ENV-corC.5-bound",),
         edits=(("dpregret.papers.env21.learners:frank_wolfe_step", "grad = z + lin", "grad = z - lin"),
-               ("dpregret.papers.env21.jit:fw_round", "grad[j] = z[b, j] + lin[b, j]", "grad[j] = z[b, j] - lin[b, j]")),
+               ("dpregret.papers.env21.jit:fw_round", "grad[j] = z[b, j] + lin[b, j]",
+                "grad[j] = z[b, j] - lin[b, j]")),
     ),
     dict(
         name="env-learner-reads-exact-sums", paper="ENV21", category="learner",
@@ -42,8 +43,8 @@ ALGORITHM1_UPDATE = [
     dict(
         name="env-fw-no-line-search", paper="ENV21", category="learner",
         doc="PRIVATEBANDIT's Frank-Wolfe iteration steps all the way to the oracle's vertex (gamma = 1) instead of the "
-            "exact line search clip(<grad, z - v> / ||z - v||^2, 0, 1) (the textbook step 2/(k+2) at k = 0), in the numpy "
-            "step and the compiled rounds alike: every round plays a vertex of K.",
+            "exact line search clip(<grad, z - v> / ||z - v||^2, 0, 1) (the textbook step 2/(k+2) at k = 0), in the "
+            "numpy step and the compiled rounds alike: every round plays a vertex of K.",
         targets=("ENV-lemma3.1-rate-T", "ENV-corC.5-bound"),
         edits=(("dpregret.papers.env21.learners:frank_wolfe_step",
                 "gam = np.clip(np.divide(num, den, out=np.zeros(len(z)), where=den > 0), 0.0, 1.0)",
@@ -51,28 +52,28 @@ ALGORITHM1_UPDATE = [
                ("dpregret.papers.env21.jit:fw_round", "gam = min(max(num / den, 0.0), 1.0)", "gam = 1.0")),
         known_missed=(
             "the rates in T are decided on a loss minimised at a vertex of K (f_t = L ||x - v_1||), where a step all "
-            "the way to the oracle's vertex is nearly the best step: the learning regret's slope is 0.82 mutated against "
-            "0.74 (INCONCLUSIVE at the mutation instance's 4 replicates, threshold 0.85; on the regret itself 0.78 against "
-            "0.75, PASS); Corollary C.5's error ratio rises from 0.16 to 0.64 of its bound (INCONCLUSIVE). "
-            "A step sqrt(T) times too large (eta with zeta's T^(1/4)) is missed the same way (slope 0.74). No ENV "
-            "claim uses a loss minimised inside K, where these steps overshoot"
+            "the way to the oracle's vertex is nearly the best step: the learning regret's slope is 0.82 mutated "
+            "against 0.74 (INCONCLUSIVE at the mutation instance's 4 replicates, threshold 0.85; on the regret itself "
+            "0.78 against 0.75, PASS); Corollary C.5's error ratio rises from 0.16 to 0.64 of its bound "
+            "(INCONCLUSIVE). A step sqrt(T) times too large (eta with zeta's T^(1/4)) is missed the same way (slope "
+            "0.74). No ENV claim uses a loss minimised inside K, where these steps overshoot"
         ),
     ),
     dict(
         name="env-zeta-grows-with-T", paper="ENV21", category="learner",
         doc="algorithm1_parameters sets zeta = D n^(1/2) T^(1/4) instead of D n^(1/2) / T^(1/4): the smoothing radius "
-            "multiplied by T^(1/4) where it is divided. The queries x + zeta u move ever further from the played point, "
-            "and the smoothing cost T L zeta grows as T^(5/4).",
+            "multiplied by T^(1/4) where it is divided. The queries x + zeta u move ever further from the played "
+            "point, and the smoothing cost T L zeta grows as T^(5/4).",
         targets=("ENV-lemma3.1-rate-T",),
         edits=(("dpregret.papers.env21.learners:algorithm1_parameters", "return D * math.sqrt(n) / T**0.25",
                 "return D * math.sqrt(n) * T**0.25"),),
     ),
     dict(
         name="env-eta-T-exponent-one", paper="ENV21", category="learner",
-        doc="algorithm1_parameters sets eta = D / (T n^(1/2) L) instead of D / (T^(3/4) n^(1/2) L): the step's exponent "
-            "in T one notch off (the 1/T step of a method tuned per step, not per batch of T^(1/2) steps). The learning "
-            "transient D / (eta L) grows as T: the learning regret (regret minus the oracle at v_1's T L zeta) grows "
-            "almost linearly.",
+        doc="algorithm1_parameters sets eta = D / (T n^(1/2) L) instead of D / (T^(3/4) n^(1/2) L): the step's "
+            "exponent in T one notch off (the 1/T step of a method tuned per step, not per batch of T^(1/2) steps). "
+            "The learning transient D / (eta L) grows as T: the learning regret (regret minus the oracle at v_1's T L "
+            "zeta) grows almost linearly.",
         targets=("ENV-lemma3.1-rate-T",),
         edits=(("dpregret.papers.env21.learners:algorithm1_parameters", "D / (T**0.75 * math.sqrt(n) * L)",
                 "D / (T * math.sqrt(n) * L)"),),
@@ -83,8 +84,8 @@ ALGORITHM1_UPDATE = [
 NOISYOCO = [
     dict(
         name="noisyoco-printed-eta", paper="ENV21", category="learner",
-        doc="NOISYOCO's default step is Algorithm 2's line 1 as printed, eta = D_omega^(1/2) / (kappa T^(1/2)), instead of "
-            "the 2 D_omega / (kappa T^(1/2)) of Appendix B step (4) (not homogeneous in D_omega).",
+        doc="NOISYOCO's default step is Algorithm 2's line 1 as printed, eta = D_omega^(1/2) / (kappa T^(1/2)), "
+            "instead of the 2 D_omega / (kappa T^(1/2)) of Appendix B step (4) (not homogeneous in D_omega).",
         targets=("ENV-lemma4.1-bound",),
         edits=(("dpregret.papers.env21.noisy_oco:noisy_oco",
                 "eta = 2.0 * domain.D_omega / (kappa * math.sqrt(T)) if eta is None",
@@ -92,10 +93,11 @@ NOISYOCO = [
     ),
     dict(
         name="noisyoco-mirror-sign", paper="ENV21", category="learner",
-        doc="NOISYOCO plays Proj_K(+eta s) instead of grad omega*(-eta s) = Proj_K(-eta s): the mirror step's sign (the "
-            "slip of Algorithm 1's line 14 as printed).",
+        doc="NOISYOCO plays Proj_K(+eta s) instead of grad omega*(-eta s) = Proj_K(-eta s): the mirror step's sign "
+            "(the slip of Algorithm 1's line 14 as printed).",
         targets=("ENV-lemma4.1-bound",),
-        edits=(("dpregret.papers.env21.noisy_oco:noisy_oco", "x = domain.project(-eta * s)", "x = domain.project(eta * s)"),),
+        edits=(("dpregret.papers.env21.noisy_oco:noisy_oco", "x = domain.project(-eta * s)",
+                "x = domain.project(eta * s)"),),
     ),
 ]
 
@@ -106,7 +108,8 @@ MUTANTS = ALGORITHM1_LOGIC + ALGORITHM1_UPDATE + NOISYOCO
 # whose noise is another learner's names that learner under "noise"); the registry's COVERAGE collects them.
 COVERAGE = {
     "ENV21 PRIVATEBANDIT with Frank-Wolfe": {
-        "update": ("env-line14-printed-sign", "env-zeta-grows-with-T", "env-fw-no-line-search", "env-eta-T-exponent-one",
+        "update": ("env-line14-printed-sign", "env-zeta-grows-with-T", "env-fw-no-line-search",
+                   "env-eta-T-exponent-one",
                    "env-lmo-argmax", "env-learner-reads-exact-sums"),
         "too much noise": ("env-lambda-batches-as-steps", "env-gaussian-sigma-T-power"),
         "too little noise": ("env-lambda-missing-log",)},

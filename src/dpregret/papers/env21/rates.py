@@ -60,9 +60,9 @@ def _rate(df, x, col, exponent, tol, alpha, rng, transform=None, invert=False, d
 
 LEARNING = "learning_regret"  # regret minus the oracle at v_1's on the same draws (learning_regret)
 LEARNING_METRIC = ("regret minus the regret of the oracle frozen at the loss's minimiser v_1, queried on the same "
-                   "directions at Algorithm 1's zeta (papers.env21.run.run_variants(oracle=True)): on f_t = L ||x - v_1|| "
-                   "that oracle pays exactly T L zeta, the smoothing cost every learner pays whatever it learns, so "
-                   "the rate is that of learning (and of privacy)")
+                   "directions at Algorithm 1's zeta (papers.env21.run.run_variants(oracle=True)): on f_t = L ||x - "
+                   "v_1|| that oracle pays exactly T L zeta, the smoothing cost every learner pays whatever it learns, "
+                   "so the rate is that of learning (and of privacy)")
 
 
 def paper_zeta(T: int, d: int, D: float) -> float:
@@ -246,7 +246,8 @@ def _noise_ratios(a: pd.DataFrame, kind: str) -> dict:
         d, L, D, delta = int(g.dim.iloc[0]), float(g.L.iloc[0]), float(g.D.iloc[0]), float(g.delta.iloc[0])
         out["T"].append(int(T))
         out["at_eps"].append(round(noise_to_smoothing(kind, int(T), d, L, D, float(g.noise_scale.iloc[0])), 3))
-        out["eps_10"].append(round(noise_to_smoothing(kind, int(T), d, L, D, noise_scale(kind, int(T), d, L, 10.0, delta)), 1))
+        out["eps_10"].append(round(noise_to_smoothing(kind, int(T), d, L, D,
+                                                      noise_scale(kind, int(T), d, L, 10.0, delta)), 1))
         out["D_over_zeta"].append(round(D / float(g.zeta.iloc[0]), 2))
     return out
 
@@ -312,7 +313,8 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
         res, ctl = out["ENV-thm1.1-rate-T"] = thm1_1(out, tol)
         for k, cid in (("laplace", "ENV-lemma5.2-rate-T"), ("gaussian", "ENV-lemma5.5-rate-T")):
             if "regret_over_frozen_centre" in out[cid][0].detail:
-                res.detail["components"][k]["regret_over_frozen_centre"] = out[cid][0].detail["regret_over_frozen_centre"]
+                res.detail["components"][k]["regret_over_frozen_centre"] = (
+                    out[cid][0].detail["regret_over_frozen_centre"])
     return {c: out[c] for c in claims}
 
 
@@ -393,5 +395,6 @@ def thm1_1(out: dict, tol: dict) -> tuple[Result, Result]:
                  {**w.detail, "components": {k: {"verdict": r.verdict, "slope": r.measured, "ci": [r.ci_low, r.ci_high],
                                                  "noise_to_smoothing": r.detail.get("noise_to_smoothing")}
                                              for k, (r, _) in zip(("laplace", "gaussian"), comp)}})
-    res.detail["secondary_control"] = {k: r.detail["secondary_control"] for k, (r, _) in zip(("laplace", "gaussian"), comp)}
+    res.detail["secondary_control"] = {k: r.detail["secondary_control"]
+                                       for k, (r, _) in zip(("laplace", "gaussian"), comp)}
     return res, _least_caught([c for _, c in comp])

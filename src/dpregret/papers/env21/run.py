@@ -1,5 +1,6 @@
 """Ene, Nguyen, Vladu (AAAI 2021), PRIVATEBANDIT's runs (Algorithm 1, section 3; Lemma C.2 and
-Corollary C.5, Appendix C): the runs of ``papers.env21.scenario``: the replicate streams (:func:`env21_streams`), one batched
+Corollary C.5, Appendix C): the runs of ``papers.env21.scenario``: the replicate streams (:func:`env21_streams`), one
+batched
 :func:`~dpregret.papers.env21.learners.private_bandit` call over a point's variants (:func:`run_variants`),
 Lemma C.2 and Corollary C.5 measured per round (:class:`RoundMeter` during the run,
 :func:`instrument` on a recorded one), and a run's rows with their bounds (:func:`variant_frame`,
@@ -32,7 +33,8 @@ def env21_streams(seed, reps, *key) -> ReplicateStreams:
 
 
 # ------------------------------------------------------------------------------ running
-def run_variants(domain, losses, variants, reps, seed, key, *, eta=None, zeta=None, printed=False, record=False, monitor=None,
+def run_variants(domain, losses, variants, reps, seed, key, *, eta=None, zeta=None, printed=False,
+                 record=False, monitor=None,
                  engine="auto", nonlearner=False, oracle=False):
     """One :func:`private_bandit` call over ``variants`` = [(alg, kind, scale), ...]; ``record``:
     keep the per-round records (for :func:`instrument`), ``monitor``, ``nonlearner``: see
@@ -255,8 +257,8 @@ def private_bandit_around(domain: Polytope, losses, make, u, *, zeta: float | No
     follows step for step): every round plays the learner's point x (checked to lie in K), queries
     ``x + zeta Q u_t`` for its T_batch steps (``u`` the direction streams), hands the batch sum
     ``g~ = sum (dim / zeta) f_t u_t`` to the tree (noise ``noise_rng``: standard draws times the
-    row's scale, as in :func:`dpregret.papers.env21.run.run_variants`; None: no noise) and feeds the learner the increment of the
-    released sums.  ``G = (Lemma C.2's bound)^(1/2)`` at this zeta (default Algorithm 1's).
+    row's scale, as in :func:`dpregret.papers.env21.run.run_variants`; None: no noise) and feeds the learner the
+    increment of the released sums.  ``G = (Lemma C.2's bound)^(1/2)`` at this zeta (default Algorithm 1's).
     Returns per row ``regret`` at T, ``best``, the learner's ``oracle_calls`` / ``projections``
     (on its own copy of the domain) and the run's parameters.  ``name``: the learner's, in every error
     about it; ``built``: the learners already built for this point (a make returning one object twice
@@ -335,8 +337,8 @@ def _batch_steps(losses: DistanceLosses, x: np.ndarray, u, zeta: float, QT: np.n
 
 def learner_rates(p: dict, T: int, reps, seed: int, name: str, make, lam: float, sig: float, zp: float,
                eps_of: dict) -> pd.DataFrame:
-    """The rows of one ``oco_polytope`` learner (``name``, built by ``make``) at one T of ``rates`` on the simplex: the Laplace and Gaussian
-    mechanisms (one learner of 2 R rows, as the paper's batched variants) at Algorithm 1's zeta
+    """The rows of one ``oco_polytope`` learner (``name``, built by ``make``) at one T of ``rates`` on the simplex: the
+    Laplace and Gaussian mechanisms (one learner of 2 R rows, as the paper's batched variants) at Algorithm 1's zeta
     and at the slow-zeta control's ``zp``, on the streams of the paper's rows (same keys)."""
     L, delta = float(p["L"]), float(p["delta"])
     key = ("rates", "simplex", T)

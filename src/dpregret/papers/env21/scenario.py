@@ -19,8 +19,8 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   the near-miss controls ``*_slow_zeta`` (Algorithm 1 with zeta decaying as T^(-zeta_decay_control)
   -- ``none``, ``fixed_noise`` -- or T^(-zeta_decay_control_private) -- ``laplace``, ``gaussian``,
   ``none_switching`` -- instead of T^(-1/4), equal at the grid's smallest T: smoothing cost
-  T L zeta ~ T^(9/10) or T^(19/20)), the secondary controls ``*_fixed_step`` (the same noise with a step frozen at Algorithm 1's eta for
-  the smallest T of the grid: non-decreasing in T), ``printed_sign`` (line 14 as printed:
+  T L zeta ~ T^(9/10) or T^(19/20)), the secondary controls ``*_fixed_step`` (the same noise with a step frozen at
+  Algorithm 1's eta for the smallest T of the grid: non-decreasing in T), ``printed_sign`` (line 14 as printed:
   ascent) and ``offset_losses`` (f_t + 2 L D: minimum no longer 0, the precondition of
   Lemma C.2; first two T only); on the simplex also ``none_switching``, its non-learner
   ``frozen_switching`` and its controls on :func:`vertex_switching` (the centre at v_1 two
@@ -30,23 +30,24 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   domain's centre and a vertex, where the learner frozen at the centre passed every T-rate --
   slope 0.896 on the simplex -- and two such centres alternating every round, where it passed the
   switching rate, 0.734; config ``history:``.)  ``none``, ``laplace``, ``gaussian``, ``fixed_noise``,
-  ``printed_sign`` and ``offset_losses`` are instrumented (:class:`~dpregret.papers.env21.run.RoundMeter`, measured during
-  the run from its queries, losses and directions u_t, O(1) memory in T): the table carries Lemma C.2's ``||g~_R||^2`` and Corollary
-  C.5's ``||x^_R - x~_R||`` (max and mean over rounds) with both bounds.
+  ``printed_sign`` and ``offset_losses`` are instrumented (:class:`~dpregret.papers.env21.run.RoundMeter`, measured
+  during the run from its queries, losses and directions u_t, O(1) memory in T): the table carries Lemma C.2's
+  ``||g~_R||^2`` and Corollary C.5's ``||x^_R - x~_R||`` (max and mean over rounds) with both bounds.
 - ``n``: the gap (regret minus the noise-free run's, same replicate) vs the dimension at
-  ``T_n`` on :func:`rate_losses` (one job, every dimension): ``laplace`` / ``gaussian`` at ``eps_n_laplace`` / ``eps_n_gaussian``, the
-  non-learner ``frozen`` and the controls
+  ``T_n`` on :func:`rate_losses` (one job, every dimension): ``laplace`` / ``gaussian`` at ``eps_n_laplace`` /
+  ``eps_n_gaussian``, the non-learner ``frozen`` and the controls
   ``laplace_l1`` (lambda x n^(1/2): the batch l1 norm bounded by n M instead of n^(1/2) M),
   ``gaussian_as_laplace`` (Gaussian noise calibrated through the l1 route of Lemma 5.1,
   sigma = lambda: Laplace's dimension dependence) and ``gaussian_as_laplace_l1``
   (sigma = lambda n^(1/2)).
 - ``eps``: the gap vs eps at ``T_eps``, ``dim_eps`` on :func:`rate_losses`: ``laplace`` at every ``eps_laplace``,
-  ``gaussian`` at every ``eps_gaussian``, the non-learner ``frozen``, and the controls ``*_eps_sq`` (scale x eps_min/eps,
-  i.e. proportional to 1/eps^2, equal at the grid's smallest eps).
+  ``gaussian`` at every ``eps_gaussian``, the non-learner ``frozen``, and the controls ``*_eps_sq`` (scale x
+  eps_min/eps, i.e. proportional to 1/eps^2, equal at the grid's smallest eps).
 - ``cost``: LMO calls, projections and times at ``T_cost`` for ``n_cost`` coordinates on the
   simplex and the l1 ball: ``fw`` (Algorithm 1), ``projection`` (the projection baseline,
   :func:`projected_bandit`) and ``fw_two_calls`` (control: every oracle query made twice).
-- ``noisyoco`` (``oco_replicate_factor`` x the replicates): NOISYOCO (Algorithm 2) on linear losses over the l1 ball of radius
+- ``noisyoco`` (``oco_replicate_factor`` x the replicates): NOISYOCO (Algorithm 2) on linear losses over the l1 ball of
+radius
   ``rho_oco`` with a (kappa, gamma)-noisy oracle, ``kappa = kappa_over_G * max ||l_t||``,
   every gamma of ``gamma`` and both NOISYMAP errors (``sphere``, ``adversarial``); control
   ``printed_eta`` (Algorithm 2, line 1 as printed: eta = D_omega^(1/2) / (kappa T^(1/2))); the
@@ -116,7 +117,8 @@ from dpregret.core.rng import RowStreams, stable_key
 from dpregret.papers.env21.rates import PAPER_LEARNER, REFERENCE, USER_RATE_ROLES
 from dpregret.papers.env21.learners import FrankWolfeOCO, FrozenCentre
 from dpregret.papers.env21.run import (
-    NONLEARNER, RoundMeter, env21_streams, frozen_frame, learner_rates, rate_losses, row_bounds, run_variants, variant_frame,
+    NONLEARNER, RoundMeter, env21_streams, frozen_frame, learner_rates, rate_losses, row_bounds,
+    run_variants, variant_frame,
 )
 
 EXPERIMENTS = ("rates", "n", "eps", "cost", "noisyoco")
@@ -202,7 +204,8 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     if not paper:
         if dom_name != "simplex" or not learners:
             raise ValueError("paper=False needs learners on the simplex (their rows are the only rows)")
-        return pd.concat([learner_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()],
+        return pd.concat([learner_rates(p, T, reps, seed, name, make, lam, sig, zp,
+                                        eps_of) for name, make in learners.items()],
                          ignore_index=True)
     main = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig)]
     if dom_name == "simplex":
@@ -286,9 +289,11 @@ def simulate_n(p: dict, dim, reps, seed: int) -> pd.DataFrame:
                 ("gaussian_as_laplace_l1", "gaussian", lam * r)]
     losses = rate_losses(dom, T, L=L)
     run = run_variants(dom, losses, variants, reps, seed, ("n", dim, T), nonlearner=True)
-    eps_of = {"laplace": p["eps_n_laplace"], "laplace_l1": p["eps_n_laplace"], "gaussian_as_laplace": p["eps_n_laplace"],
+    eps_of = {"laplace": p["eps_n_laplace"], "laplace_l1": p["eps_n_laplace"],
+              "gaussian_as_laplace": p["eps_n_laplace"],
               "gaussian_as_laplace_l1": p["eps_n_laplace"], "gaussian": p["eps_n_gaussian"]}
-    df = pd.concat([row_bounds(variant_frame(run, variants, reps), T, dim, L, dom.D, eps_of, delta), frozen_frame(run, reps)],
+    df = pd.concat([row_bounds(variant_frame(run, variants, reps), T, dim, L, dom.D, eps_of, delta),
+                    frozen_frame(run, reps)],
                    ignore_index=True)
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "n", "simplex", dom.n, dim, T, L, dom.D
@@ -360,7 +365,8 @@ def simulate_cost(p: dict, point, reps, seed: int) -> pd.DataFrame:
 def oco_losses(p: dict, T: int, seed: int) -> np.ndarray:
     """The oblivious linear losses of the NOISYOCO instance: ``l_t = -e_1 + U_t / 2`` with
     U_t uniform on [-1, 1]^n (best vertex +rho e_1); one sequence per (seed, T)."""
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=stable_key("env21", "noisyoco", "losses", T))))
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+        seed, spawn_key=stable_key("env21", "noisyoco", "losses", T))))
     n = int(p["n_oco"])
     ell = 0.5 * rng.uniform(-1.0, 1.0, (T, n))
     ell[:, 0] -= 1.0
@@ -488,7 +494,8 @@ def _user_claim(cid: str):
         user_rows=lambda p, point, reps, seed, learners: simulate_rates(
             p, ("simplex", int(point)), reps, seed, learners=_door_learners(learners), paper=False),
         paper_tables=(RATES_TABLE,), paper_rows=_paper_rows,
-        paper_on_door=PaperOnDoor(paper_frank_wolfe, tuple((f"@{r}" if r != "laplace" else "", r) for r in USER_RATE_ROLES),
+        paper_on_door=PaperOnDoor(paper_frank_wolfe,
+                                  tuple((f"@{r}" if r != "laplace" else "", r) for r in USER_RATE_ROLES),
                                   ("replicate", "noise", "noise_scale", "regret", "best", "T_batch", "T_round", "zeta"),
                                   1e-9))
 
@@ -507,7 +514,8 @@ def _door_learners(learners: dict) -> dict:
     beside them (the reference of ``detail.regret_over_frozen_centre``)."""
     from dpregret.core.protocols import SIGNATURES, check_makes
 
-    return {**check_makes(learners, DOOR_RESERVED + (PAPER_LEARNER,), SIGNATURES["oco_polytope"]), REFERENCE: FrozenCentre}
+    return {**check_makes(learners, DOOR_RESERVED + (PAPER_LEARNER,), SIGNATURES["oco_polytope"]),
+            REFERENCE: FrozenCentre}
 
 
 def paper_frank_wolfe(p: dict, point, reps, seed: int):

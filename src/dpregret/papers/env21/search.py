@@ -69,7 +69,8 @@ def _instances(T: int):
     b = batch_schedule(T)[0]
     switch = ((np.arange(T) // b) % 3 == 2).astype(np.int64)  # v_1 two rounds of three, v_2 the third
     out = {
-        "vertex (the run's instance: f_t = L ||x - v_1||)": (s, DistanceLosses(s, T, 1.0, v[:1], np.zeros(T, np.int64)), 0.0),
+        "vertex (the run's instance: f_t = L ||x - v_1||)": (s, DistanceLosses(s, T, 1.0, v[:1],
+                                                                               np.zeros(T, np.int64)), 0.0),
         "centre (optimum in the interior)": (s, DistanceLosses(s, T, 1.0, s.centre[None], np.zeros(T, np.int64)), 0.0),
         "edge (optimum at the midpoint of an edge: Frank-Wolfe's zig-zag)":
             (s, DistanceLosses(s, T, 1.0, (0.5 * (v[0] + v[1]))[None], np.zeros(T, np.int64)), 0.0),
@@ -122,6 +123,7 @@ def worst_case_search() -> dict:
               f"T in {list(T_GRID)}, every round R >= 1, on: f_t = L ||x - c|| with c a vertex (the run's instance), "
               f"the centre, an edge's midpoint, c switching v_1 / v_2 by rounds, on the {N_SIMPLEX}-simplex; the "
               f"centre of the {BIG_SIMPLEX}-simplex (more coordinates than Frank-Wolfe steps: Frank-Wolfe's lower "
-              f"bound); f_t = L D (Lemma C.2's equality); the vertex instance with Laplace noise of scale {FIXED_NOISE:g}")
+              "bound); f_t = L D (Lemma C.2's equality); the vertex instance with Laplace noise of scale "
+              f"{FIXED_NOISE:g}")
     return {"family": family, "max_ratio": float(best[0]), "at": best[1], "ratio_by_instance": per,
             "vacuous": vac}

@@ -30,12 +30,12 @@ ERRATA = [
                 "E[sqrt(8B ln(16 u^2 B^{3/2} sqrt(pi)/sqrt(b) + 1))]}, B = b + sum_t g~_t^2",
      "correct": "false as printed: with G = 1/2, b = 1 and the deterministic (so symmetric, |E g~| <= G) feedback "
                 "g~_t = -0.05, Algorithm 1 (itself checked against quadrature of (3.3.2)) exceeds the printed bound by "
-                "more than 2 at some (t <= 400, u). In the branch L > 2CB the proof's own eta = (5 - sqrt5)/(50G) gives "
-                "1/(eta - 5G eta^2/2) = 100G/(7 - sqrt5) ~ 21G (printed 11G) and ln(Z/(C - eta)) = ln(50 G Z/(5 + sqrt5)) "
-                "(printed ln(sqrt5 G sqrt(pi)/(4 sqrt b))); the expectation belongs outside the max (E[R] <= E[F_T^*(u)]). "
-                "dpregret keeps the printed form (constants='printed') and adds constants='proof': 1 + E[|u| max{sqrt(4B "
-                "ln(sqrt(e) + 8e u^2 B^2 Z^2)), (1/k)(ln(|u|/k) - 1 + ln(Z/(C - eta)))}] (derived in bound_thm10), "
-                "which holds on the same sequences",
+                "more than 2 at some (t <= 400, u). In the branch L > 2CB the proof's own eta = (5 - sqrt5)/(50G) "
+                "gives 1/(eta - 5G eta^2/2) = 100G/(7 - sqrt5) ~ 21G (printed 11G) and ln(Z/(C - eta)) = ln(50 G Z/(5 "
+                "+ sqrt5)) (printed ln(sqrt5 G sqrt(pi)/(4 sqrt b))); the expectation belongs outside the max (E[R] <= "
+                "E[F_T^*(u)]). dpregret keeps the printed form (constants='printed') and adds constants='proof': 1 + "
+                "E[|u| max{sqrt(4B ln(sqrt(e) + 8e u^2 B^2 Z^2)), (1/k)(ln(|u|/k) - 1 + ln(Z/(C - eta)))}] (derived in "
+                "bound_thm10), which holds on the same sequences",
      "test": "tests/papers/vdh19/test_vdh19_learners.py::test_printed_theorem_10_violated_proof_constants_hold"},
     {"paper": "VDH19",
      "where": "Theorem 12, eq. (3.8.2), and its proof (Sec. 3.8)",
@@ -44,14 +44,15 @@ ERRATA = [
      "correct": "false as printed: with G = 0.2 and g~_t = -0.003, Algorithm 1 with the improper prior has regret "
                 "~1.77 at u ~ 2, t ~ 517, above the printed ~1.37 (the third term read as the proof derives it, "
                 "|u| E[sqrt(2V)] + 1 + E[ln(1 + 2 sqrt(2V))]); and at u = 0, with the alternating feedback "
-                "g~_t = +a, -a, ... (G = a), its regret R_t(0) = sum_s w_s g~_s grows like (ln t)/2 (the same numbers for "
-                "every a: 2.14 at t = 1000) while the printed bound at u = 0 is ln 2 if the bracket is read as printed "
-                "(|u| times the whole third term; exceeded from t = 54 at any a) and 1 + ln(1 + 2 sqrt(2V)) as the proof "
-                "derives it (exceeded from t = 204 at a = G = 0.01, 2.14 > 1.64 at t = 1000; at a = G = 0.2 this reading "
-                "holds, 2.14 < 3.94): false under both readings of the bracket. The proof lower-bounds F_T(L) = "
-                "int_{-C}^{C} (e^{vL - v^2 V} - 1)/|v| dv with the v > 0 half only, dropping the v < 0 half "
+                "g~_t = +a, -a, ... (G = a), its regret R_t(0) = sum_s w_s g~_s grows like (ln t)/2 (the same numbers "
+                "for every a: 2.14 at t = 1000) while the printed bound at u = 0 is ln 2 if the bracket is read as "
+                "printed (|u| times the whole third term; exceeded from t = 54 at any a) and 1 + ln(1 + 2 sqrt(2V)) as "
+                "the proof derives it (exceeded from t = 204 at a = G = 0.01, 2.14 > 1.64 at t = 1000; at a = G = 0.2 "
+                "this reading holds, 2.14 < 3.94): false under both readings of the bracket. The proof lower-bounds "
+                "F_T(L) = int_{-C}^{C} (e^{vL - v^2 V} - 1)/|v| dv with the v > 0 half only, dropping the v < 0 half "
                 "(~ -ln(CL) - 0.577 for large L); it also uses 11G where its eta gives ~21G and writes ln(|u| 11G ln2) "
-                "for the conjugate's ln(|u| 11G / ln2). dpregret evaluates the printed form only (no corrected version)",
+                "for the conjugate's ln(|u| 11G / ln2). dpregret evaluates the printed form only (no corrected "
+                "version)",
      "test": "tests/papers/vdh19/test_vdh19_learners.py::test_printed_theorem_12_violated"},
 ]
 
@@ -159,7 +160,8 @@ def bound_eq3_3_5(u, sum_sq, G, b, *, axis=None, constants="proof"):
     ``E[R_T(u)] = R^V(||u||) + ||u|| R^Z(u/||u||)``:
 
     - ``R^V <= bound_thm10(||u||, S, G, b, constants=constants)`` (default: the proof's
-      constants, since the printed Theorem 10 fails, see :data:`ERRATA`): Theorem 10 for the feedback ``<z_t, g~_t>``, whose
+      constants, since the printed Theorem 10 fails, see :data:`ERRATA`): Theorem 10 for the feedback ``<z_t, g~_t>``,
+      whose
       ``sum_t <z_t, g~_t>^2 <= S = sum_t ||g~_t||_2^2`` (``||z_t|| <= 1``; the bound grows with S);
     - ``R^Z <= 3 sqrt(S)`` pathwise: projected OGD with non-increasing ``eta_t = S_t^{-1/2}`` on
       a set of diameter 2 has regret ``<= 2^2/(2 eta_T) + sum_t eta_t ||g~_t||^2/2 <= 2 sqrt(S) +
@@ -284,14 +286,16 @@ def thm12_origin_counterexample(a: float | None = None, n: int | None = None) ->
 
 
 # --- the worst case searched for the bounds that hold with slack --------------------------------
-SEARCH = {"n": 1000, "every": 5, "G": (0.05, 0.2, 0.5, 1.0), "scale": (0.1, 0.3, 1.0), "drift": (1.0, 0.3, 0.1, 0.03, 0.0),
+SEARCH = {"n": 1000, "every": 5, "G": (0.05, 0.2, 0.5, 1.0), "scale": (0.1, 0.3, 1.0),
+          "drift": (1.0, 0.3, 0.1, 0.03, 0.0),
           "b": 1.0}
 SEARCH_FAMILY = ("deterministic 1-D feedback sequences within the assumptions (|g~_t| <= G, so symmetric with "
-                 "|E g~_t| <= G), t = {every}, {every2}, ..., {n}, G in {G}, b = {b}: g~_t = -m + s (-1)^t with m + s = c G, c in {scale}, "
-                 "m/(m + s) in {drift} (1: the constant sequence, where the wealth must grow exponentially and the "
-                 "printed Theorems 10 and 11 fail; small: a drift masked by alternation, the noise-dominated regime of "
-                 "the sqrt(sum g~^2) term; 0: pure alternation), and the reversal (-cG for t <= n/2, then +cG); "
-                 "comparators u in {{0, +-geomspace(1e-3, 1e10, 53)}} (4 per decade); learner: {learner}")
+                 "|E g~_t| <= G), t = {every}, {every2}, ..., {n}, G in {G}, b = {b}: g~_t = -m + s (-1)^t with m + s "
+                 "= c G, c in {scale}, m/(m + s) in {drift} (1: the constant sequence, where the wealth must grow "
+                 "exponentially and the printed Theorems 10 and 11 fail; small: a drift masked by alternation, the "
+                 "noise-dominated regime of the sqrt(sum g~^2) term; 0: pure alternation), and the reversal (-cG for t "
+                 "<= n/2, then +cG); comparators u in {{0, +-geomspace(1e-3, 1e10, 53)}} (4 per decade); learner: "
+                 "{learner}")
 
 
 def _search_sequences():
@@ -344,10 +348,11 @@ def worst_case_search(kind: str) -> dict:
 
 
 def _family(kind):
-    name = {"thm10": "Algorithm 1 (conjugate prior)", "thm11": "Algorithm 3 with d = 1 (Algorithm 1 per coordinate: the "
-            "same plays, and the proof-constant Theorem 11 at d = 1 is Theorem 10's bound)",
+    name = {"thm10": "Algorithm 1 (conjugate prior)", "thm11": "Algorithm 3 with d = 1 (Algorithm 1 per coordinate: "
+            "the same plays, and the proof-constant Theorem 11 at d = 1 is Theorem 10's bound)",
             "eq3.3.5": "Algorithm 2 with d = 1 (projected OGD on [-1, 1] as the direction learner)"}[kind]
-    return SEARCH_FAMILY.format(n=SEARCH["n"], every=SEARCH["every"], every2=2 * SEARCH["every"], G=list(SEARCH["G"]), b=SEARCH["b"], scale=list(SEARCH["scale"]),
+    return SEARCH_FAMILY.format(n=SEARCH["n"], every=SEARCH["every"], every2=2 * SEARCH["every"], G=list(SEARCH["G"]),
+                                b=SEARCH["b"], scale=list(SEARCH["scale"]),
                                 drift=list(SEARCH["drift"]), learner=name)
 
 

@@ -27,12 +27,15 @@ import numpy as np
 import pandas as pd
 
 from dpregret.papers.vdh19 import bounds as vdh_bounds
-from dpregret.verdict.core import (Result, blind_to_tuning, check_bound, check_comparison, check_exact, check_rate, claim_factory,
-                                   margin_of, paired_gap, samples_by, select, with_learning_gate, with_nonlearner, with_twin)
+from dpregret.verdict.core import (Result, blind_to_tuning, check_bound, check_comparison, check_exact,
+                                   check_rate, claim_factory,
+                                   margin_of, paired_gap, samples_by, select, with_learning_gate,
+                                   with_nonlearner, with_twin)
 
 PAPER = "VDH19"  # dpregret.papers
 G = 1.0  # ||g_t|| <= ||x_t|| <= 1 in every scenario, so |E<z, g~>| <= 1 and |E g~_j| <= 1
-FROZEN = "frozen at 0 (Algorithm 2 with Algorithm 1 frozen at v = 0: plays w_t = 0, as does a direction learner frozen at z = 0)"
+FROZEN = ("frozen at 0 (Algorithm 2 with Algorithm 1 frozen at v = 0: plays w_t = 0, as does a direction learner "
+          "frozen at z = 0)")
 FROZEN_ALG3 = "frozen at 0 (Algorithm 3 frozen at its start point 0)"
 GATE_SLOPE = 0.75  # learning gate: log-log slope in T of the learner's regret without noise at most this ...
 GATE_SHARE = 0.5   # ... and its R_T at the largest T at most this share of the non-learner's (paired)
@@ -42,32 +45,34 @@ _c = claim_factory(PAPER)
 
 # The mis-tuned twins (scenario.TWINS): the paper's learner with one realistic tuning mistake, on the same draws
 TWIN_STEP = ("Algorithm 2 with its direction learner's step one power off, eta_t = 1/sum ||g~||^2 instead of "
-             "(sum ||g~||^2)^(-1/2) (the square root forgotten: the AdaGrad-style step of Orabona and Pal misremembered); "
-             "its steps shrink like 1/t, so the direction freezes after the first rounds (after a noisy round, at once)")
+             "(sum ||g~||^2)^(-1/2) (the square root forgotten: the AdaGrad-style step of Orabona and Pal "
+             "misremembered); its steps shrink like 1/t, so the direction freezes after the first rounds (after a "
+             "noisy round, at once)")
 TWIN_GNOISE = ("Algorithm 2 with the privacy noise folded into Algorithm 1's G: G = sqrt(1 + E||xi||^2) (the l2 "
-               "randomiser's second moment 4 d(d+1)/eps^2) instead of a bound on |E<z, g~>| <= 1, so the prior's support "
-               "C = 1/(5G) is too small (bets too small): tuning to the noisy gradient's size, which Lemma 7 does not need")
+               "randomiser's second moment 4 d(d+1)/eps^2) instead of a bound on |E<z, g~>| <= 1, so the prior's "
+               "support C = 1/(5G) is too small (bets too small): tuning to the noisy gradient's size, which Lemma 7 "
+               "does not need")
 # VDH-eq3.3.5-rate-u: its twin is run only with the config key unorm_twin (its CPU, ~20% of the unorm job, pays for
 # no catch); measured on the default preset (T_u = 1e4, 32 replicates) with seeds 20261122, 4242 and 90210:
 UNORM_TWIN_BLIND = (
-    "the twin alg2_gnoise (" + "Algorithm 2 with the privacy noise folded into Algorithm 1's G, G = sqrt(1 + 4 d(d+1)/eps^2) "
-    "= 5.57, bets 5.6x too small) is not caught on the ||u*|| grid: its slope in ||u*|| is 1.096 [1.096, 1.097] against "
-    "1 + 0.35 (the paper's 1.049), and it passes the learning gate (R_T(u*) 0.068-0.107 of the frozen learner's, the "
-    "paper's 0.053-0.066), on all three seeds: the under-betting costs a log factor the rate's tolerance absorbs (Theorem "
-    "10's ln(|u|/k) term). The direction learner's step one power off is not tried here (Algorithm 2's direction is the "
-    "same fixed e on every round of these instances)")
-TWIN_GNOISE3 = ("Algorithm 3 with the privacy noise folded into every coordinate's G: G_j = sqrt(1 + 2 (2/tau)^2) (the local "
-                "Laplace randomiser's second moment) instead of a bound on |E g~_j| <= 1 (bets too small)")
+    "the twin alg2_gnoise (" + "Algorithm 2 with the privacy noise folded into Algorithm 1's G, G = sqrt(1 + 4 "
+    "d(d+1)/eps^2) = 5.57, bets 5.6x too small) is not caught on the ||u*|| grid: its slope in ||u*|| is 1.096 [1.096, "
+    "1.097] against 1 + 0.35 (the paper's 1.049), and it passes the learning gate (R_T(u*) 0.068-0.107 of the frozen "
+    "learner's, the paper's 0.053-0.066), on all three seeds: the under-betting costs a log factor the rate's "
+    "tolerance absorbs (Theorem 10's ln(|u|/k) term). The direction learner's step one power off is not tried here "
+    "(Algorithm 2's direction is the same fixed e on every round of these instances)")
+TWIN_GNOISE3 = ("Algorithm 3 with the privacy noise folded into every coordinate's G: G_j = sqrt(1 + 2 (2/tau)^2) (the "
+                "local Laplace randomiser's second moment) instead of a bound on |E g~_j| <= 1 (bets too small)")
 
 
 CLAIMS = {
     "VDH-thm10-printed-bound": _c(
         "VDH-thm10-printed-bound", "Theorem 10 (printed constants), Algorithm 1 with the conjugate prior", "exact",
         "E[R_T(u)] <= 1 + |u| max{11G (ln(|u| 11G) - 1 + ln(sqrt5 G sqrt(pi)/(4 sqrt b))), E[sqrt(8B ln(16 u^2 "
-        "B^{3/2} sqrt(pi)/sqrt(b) + 1))]}, B = b + sum_t g~_t^2, for every sequence within the assumptions (|E g~| <= G, "
-        "symmetric noise) and every u: decided on the deterministic sequence of ERRATA (G = 0.5, b = 1, g~_t = -0.05, "
-        "t <= 400, u on a grid of [1e-3, 1e4]); the realistic runs (Algorithm 1 as Algorithm 2's norm learner on every "
-        "minority point) are reported in the detail",
+        "B^{3/2} sqrt(pi)/sqrt(b) + 1))]}, B = b + sum_t g~_t^2, for every sequence within the assumptions (|E g~| <= "
+        "G, symmetric noise) and every u: decided on the deterministic sequence of ERRATA (G = 0.5, b = 1, g~_t = "
+        "-0.05, t <= 400, u on a grid of [1e-3, 1e4]); the realistic runs (Algorithm 1 as Algorithm 2's norm learner "
+        "on every minority point) are reported in the detail",
         "max over (t, u) of R_t(u) - bound on the deterministic sequence",
         "the proof-constant form on the same sequence (it must hold there)"),
     "VDH-thm10-proof-bound": _c(
@@ -88,7 +93,8 @@ CLAIMS = {
         "term): decided on the deterministic sequences of ERRATA (G = 0.2, g~_t = -0.003, t <= 600; and u = 0 with "
         "the alternating g~_t = +-0.01, G = 0.01, t <= 1000), FAIL when every reading is violated; the realistic "
         "runs (synthetic minority instances) are reported in the detail",
-        "max over (t, u) of R_t(u) / bound on the deterministic sequences, for the reading most favourable to the paper",
+        "max over (t, u) of R_t(u) / bound on the deterministic sequences, for the reading most favourable to the "
+        "paper",
         "Theorem 12's bound (as the proof derives it) doubled on the same sequences (it holds there: the violation is "
         "not a rounding effect)"),
     "VDH-thm11-bound": _c(
@@ -107,7 +113,8 @@ CLAIMS = {
         "every u = f u* of the grid (u* sparse)",
         "R_T(u) - bound", "the same runs against the bound halved (a constant off by 2)"),
     "VDH-eq3.3.5-bound": _c(
-        "VDH-eq3.3.5-bound", "eq. (3.3.5) with explicit constants (Lemma 9 + Theorem 10 proof constants + OGD)", "bound",
+        "VDH-eq3.3.5-bound",
+        "eq. (3.3.5) with explicit constants (Lemma 9 + Theorem 10 proof constants + OGD)", "bound",
         "E[R_T(u)] <= bound_thm10(||u||, S, G, b, constants='proof') + 3 ||u|| E[sqrt(S)], S = sum_t ||g~_t||^2, for "
         "Algorithm 2 at every point of the minority scenarios and every u = f u* of the grid",
         "R_T(u) - bound", "the same runs against the bound halved (a constant off by 2)"),
@@ -115,36 +122,38 @@ CLAIMS = {
         "VDH-eq3.3.5-rate-u", "eq. (3.3.5), rate in ||u||", "rate",
         "Algorithm 2's regret against the optimum u* grows at most linearly in ||u*|| (up to logs), without knowing "
         "||u*||: synthetic instances y = <x, u*> with ||u*|| over two decades, minority noise, T = T_u (the learner "
-        "frozen at 0 has regret ||u*|| sum_t |<x_t, e>|, exactly linear, so it meets the rate too); learning gate: on the "
-        "same run R_T(u*) <= half the frozen learner's at every ||u*|| (paired)",
+        "frozen at 0 has regret ||u*|| sum_t |<x_t, e>|, exactly linear, so it meets the rate too); learning gate: on "
+        "the same run R_T(u*) <= half the frozen learner's at every ||u*|| (paired)",
         "R_T(u*) vs ||u*|| (Algorithm 2)",
         "Algorithm 2 with Algorithm 1 replaced by OGD with the fixed step eta_reach = max ||u*|| / (gamma T_u): it "
         "reaches every u* and pays ||u*||^2/(2 eta) (slope 2 where that term dominates)"),
     "VDH-sec3.4-minority-cost-rate-T": _c(
         "VDH-sec3.4-minority-cost-rate-T", "Sec. 3.4, first scenario (random positions)", "rate",
         "when only ceil(ln T) providers privatise (random positions), the privacy cost of Algorithm 2 - its regret "
-        "minus that of the same run without noise, paired - grows like (d/eps) ln T (polylogarithmically; slope 0 up to "
-        "logs), instead of (d/eps) sqrt(T ln T) had every provider used the maximal privacy; learning gate (the cost is "
-        "paired, so a learner that ignores its feedback has cost 0): on the same run the learner's regret without noise "
-        "has log-log slope in T <= 0.75 and R_T(w*) at the largest T <= half the frozen learner's (paired)",
+        "minus that of the same run without noise, paired - grows like (d/eps) ln T (polylogarithmically; slope 0 up "
+        "to logs), instead of (d/eps) sqrt(T ln T) had every provider used the maximal privacy; learning gate (the "
+        "cost is paired, so a learner that ignores its feedback has cost 0): on the same run the learner's regret "
+        "without noise has log-log slope in T <= 0.75 and R_T(w*) at the largest T <= half the frozen learner's "
+        "(paired)",
         "[R_T(w*) minority - R_T(w*) no noise] vs T (Algorithm 2)",
         "the same cost in the uniform-maximal-privacy counterfactual (every provider at eps): ~ (d/eps) sqrt(T)"),
     "VDH-sec3.4-minority-cost-rate-T-adversarial": _c(
         "VDH-sec3.4-minority-cost-rate-T-adversarial", "Sec. 3.4, first scenario (private providers first)", "rate",
-        "as VDH-sec3.4-minority-cost-rate-T with the ceil(ln T) private providers placed adversarially, all at the start "
-        "(the same learning gate)",
+        "as VDH-sec3.4-minority-cost-rate-T with the ceil(ln T) private providers placed adversarially, all at the "
+        "start (the same learning gate)",
         "[R_T(w*) minority - R_T(w*) no noise] vs T (Algorithm 2)",
         "the same cost in the uniform-maximal-privacy counterfactual (every provider at eps): ~ (d/eps) sqrt(T)"),
     "VDH-sec3.4-sparse-vs-adagrad": _c(
         "VDH-sec3.4-sparse-vs-adagrad", "Sec. 3.4, second scenario", "comparison",
         "with sparse subgradients, sparse privacy (tau_j = inf on non-sensitive coordinates) and a sparse comparator, "
-        "Algorithm 3, which needs no tuning, (a) has lower regret against u* than diagonal AdaGrad whose D overestimates "
-        "max_j |u*_j| by any factor of D_ratio_grid (>= 10), and (b) has at most twice the regret of AdaGrad tuned with "
-        "D = max_j |u*_j| (the price of not tuning is a constant factor), paired on the same data and noise, at every T "
-        "of T_sparse; the detail reports, per (T, D), where Algorithm 3 wins and where it loses, and AdaGrad's regret "
-        "against its D (linear: the cost of a wrong guess that Algorithm 3 does not pay); instance: the sensitive "
-        "coordinates (tau_j = tau) off u*'s support (sparse xi with a sparse u); learning gate (the frozen learner beats "
-        "mis-tuned AdaGrad): Algorithm 3's R_T(u*) <= half the frozen learner's at every T (paired)",
+        "Algorithm 3, which needs no tuning, (a) has lower regret against u* than diagonal AdaGrad whose D "
+        "overestimates max_j |u*_j| by any factor of D_ratio_grid (>= 10), and (b) has at most twice the regret of "
+        "AdaGrad tuned with D = max_j |u*_j| (the price of not tuning is a constant factor), paired on the same data "
+        "and noise, at every T of T_sparse; the detail reports, per (T, D), where Algorithm 3 wins and where it loses, "
+        "and AdaGrad's regret against its D (linear: the cost of a wrong guess that Algorithm 3 does not pay); "
+        "instance: the sensitive coordinates (tau_j = tau) off u*'s support (sparse xi with a sparse u); learning gate "
+        "(the frozen learner beats mis-tuned AdaGrad): Algorithm 3's R_T(u*) <= half the frozen learner's at every T "
+        "(paired)",
         "R_T(u*)(Algorithm 3) - R_T(u*)(AdaGrad at D), and R(Algorithm 3) - 2 R(tuned AdaGrad)",
         "AdaGrad mis-tuned by the grid's smallest factor (D = 10 max_j |u*_j|) in place of Algorithm 3"),
 }
@@ -305,7 +314,8 @@ def _sparse_thm11_parts(df: pd.DataFrame, p: dict, constants: str, scale: float 
         u = f * u_max * sign  # the support of u* (u_j = 0 elsewhere: those terms vanish, leaving 1 each)
         S = g[cols].to_numpy()
         exact = scale * (float(vdh_bounds.bound_thm11(u, S, G, b, axis=0, constants=constants)) + (d - k))
-        per = scale * (np.asarray(vdh_bounds.bound_thm11(u, S, G, b, axis=None, constants=constants), dtype=float) + (d - k))
+        per = scale * (np.asarray(vdh_bounds.bound_thm11(u, S, G, b, axis=None, constants=constants),
+                                  dtype=float) + (d - k))
         m = g["regret"].to_numpy()
         diffs.append(shifted(m, per, exact))
         ratios.append(float(m.mean() / exact))
@@ -331,9 +341,11 @@ def _thm12_printed() -> tuple[Result, Result]:
         per[r] = {"constant_sequence_max_ratio": ce["max_ratio"], "origin_max_ratio": o["max_ratio"],
                   "max_ratio": max(ce["max_ratio"], o["max_ratio"])}
         if per[r]["max_ratio"] > 1:
-            where = ((f"u = 0, alternating +-{origin['a']:g} (G = {origin['G']:g}): R_{o['t']}(0) = {o['regret']:.4g} > "
-                      f"{o['bound']:.4g} (exceeded from t = {o['first_t_exceeded']})") if o["max_ratio"] >= ce["max_ratio"]
-                     else f"g~ = {ce['g']:g} (G = {ce['G']:g}): R_{ce['t']}({ce['u']:.3g}) = {ce['regret']:.4g} > {ce['bound']:.4g}")
+            where = ((f"u = 0, alternating +-{origin['a']:g} (G = {origin['G']:g}): R_{o['t']}(0) = {o['regret']:.4g} "
+                      f"> {o['bound']:.4g} (exceeded from t = {o['first_t_exceeded']})")
+                     if o["max_ratio"] >= ce["max_ratio"]
+                     else f"g~ = {ce['g']:g} (G = {ce['G']:g}): R_{ce['t']}({ce['u']:.3g}) = {ce['regret']:.4g} > "
+                          f"{ce['bound']:.4g}")
             bad.append(f"bracket read as {'the proof derives it' if r == 'proof' else 'printed'}: max R_t(u)/bound = "
                        f"{per[r]['max_ratio']:.4g} ({where})")
     res = check_exact(bad, 71 * seqs["proof"]["n"] + origin["n"])
@@ -362,9 +374,11 @@ def _worst_case(res: Result, kind: str, searched: bool = False) -> Result:
     w = vdh_bounds.worst_case_search(kind)
     res.detail["worst_case_search"] = {"family": w["family"], "max_ratio": w["max_ratio"], "at": w["at"],
                                        "runs_max_ratio": res.measured,
-                                       "decided_points": ("the worst sequence of this family (drift masked by alternation, "
-                                                          "G = 0.05) and the 'turn' sequence, with the minority's privacy "
-                                                          "noise, in the check (experiment 'search')") if searched else "none"}
+                                       "decided_points": ("the worst sequence of this family (drift masked by "
+                                                          "alternation, G = 0.05) and the 'turn' sequence, with the "
+                                                          "minority's privacy noise, in the check (experiment "
+                                                          "'search')")
+                                       if searched else "none"}
     res.detail["control_factor"] = 0.5
     return res
 
@@ -380,7 +394,8 @@ def _rate_u(un: pd.DataFrame, tol: float, alpha: float, rng_for, cid: str) -> tu
         return res, ctl
     xf, sf = samples_by(fz, "u_star_norm")
     nl_rate = check_rate(xf, sf, 1.0, tol, alpha, rng_for(cid + "/nonlearner"))
-    res.detail["regret_share_of_nonlearner"] = {f"||u*||={u:.3g}": float(a.mean() / f.mean()) for u, a, f in zip(x, s, sf)}
+    res.detail["regret_share_of_nonlearner"] = {f"||u*||={u:.3g}": float(a.mean() / f.mean())
+                                                for u, a, f in zip(x, s, sf)}
     res.detail["nonlearner_on_the_rate"] = {"verdict": nl_rate.verdict, "measured": nl_rate.measured,
                                             "ci": [nl_rate.ci_low, nl_rate.ci_high]}
     res.detail["nonlearner_note"] = (
@@ -435,7 +450,8 @@ def learning_gate(mino: pd.DataFrame, alg: str, alpha: float, rng) -> Result:
         "margin": max(margin_of(slope), margin_of(share)),
         "slope": {"verdict": slope.verdict, "measured": slope.measured, "ci": [slope.ci_low, slope.ci_high],
                   "T": slope.detail.get("x"), "mean": slope.detail.get("mean")},
-        "share_of_nonlearner": {"verdict": share.verdict, "T": Tm, "ratio": float(pair.regret.mean() / pair.regret_nl.mean()),
+        "share_of_nonlearner": {"verdict": share.verdict, "T": Tm,
+                                "ratio": float(pair.regret.mean() / pair.regret_nl.mean()),
                                 "mean_diff": share.measured, "ci": [share.ci_low, share.ci_high]}})
 
 
@@ -464,7 +480,8 @@ def share_gate(df: pd.DataFrame, alg: str, alpha: float, by: str = "u_star_norm"
                      f"alpha/{len(xs)} each)"})
 
 
-def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, rng_for) -> dict[str, tuple[Result, Result]]:
+def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
+             rng_for) -> dict[str, tuple[Result, Result]]:
     """Every VDH claim: ``{claim_id: (result, control_result)}``.  ``rng_for(cid)`` gives the
     bootstrap generator of a rate claim."""
     if 1.0 not in [float(f) for f in p["u_frac"]]:
@@ -480,12 +497,14 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
     printed = _bound_check(alg2, "mag_regret", "mag_sum_sq", _thm10("printed", b), alpha)
     res = _counterexample("thm10")
     res.detail["realistic_runs"] = {"verdict": printed.verdict, "worst_ratio": printed.measured,
-                                    "critical_point": printed.detail.get("critical_point"), "n_points": printed.detail["n_points"]}
+                                    "critical_point": printed.detail.get("critical_point"),
+                                    "n_points": printed.detail["n_points"]}
     pr = _at(fam, alg="alg2_printed")
     if len(pr):
         pr = _bound_check(pr, "mag_regret", "mag_sum_sq", _thm10("printed", b), alpha)
         res.detail["printed_3_3_4_rule"] = {"verdict": pr.verdict, "worst_ratio": pr.measured,
-                                            "critical_point": pr.detail["critical_point"], "n_points": pr.detail["n_points"],
+                                            "critical_point": pr.detail["critical_point"],
+                                            "n_points": pr.detail["n_points"],
                                             "replicates_dropped_non_finite": pr.detail["replicates_dropped_non_finite"]}
     out["VDH-thm10-printed-bound"] = (res, _counterexample("thm10", "proof"))
 
@@ -497,7 +516,8 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
         if has_search:
             parts.append(_search_parts(_at(sr, alg=search_alg), "mag_regret", "mag_sum_sq",
                                        lambda Gv: (lambda u, S, axis: vdh_bounds.bound_thm10(u, S, Gv, b, axis=axis,
-                                                                                             constants="proof")), scale))
+                                                                                             constants="proof")),
+                                       scale))
         return _decide(parts, alpha)
 
     proof, half = t10(alg2, "alg2"), t10(alg2, "alg2", 0.5)
@@ -524,7 +544,8 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
         parts = [_bound_parts(df, "regret", "sum_sq", _scaled(_eq335(b), scale))]
         if has_search:
             parts.append(_search_parts(_at(sr, alg=search_alg), "regret", "sum_sq",
-                                       lambda Gv: (lambda u, S, axis: vdh_bounds.bound_eq3_3_5(u, S, Gv, b, axis=axis)), scale))
+                                       lambda Gv: (lambda u, S,
+                                                   axis: vdh_bounds.bound_eq3_3_5(u, S, Gv, b, axis=axis)), scale))
         return _decide(parts, alpha)
 
     res, half = e335(alg2, "alg2"), e335(alg2, "alg2", 0.5)
@@ -541,7 +562,8 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float, 
     sp = tables["sparse"]
     res = _counterexample("thm11")
     real = _sparse_thm11(_at(sp, alg="alg3"), p, alpha, "printed")
-    res.detail["realistic_runs"] = {"verdict": real.verdict, "worst_ratio": real.measured, "ci": [real.ci_low, real.ci_high]}
+    res.detail["realistic_runs"] = {"verdict": real.verdict, "worst_ratio": real.measured,
+                                    "ci": [real.ci_low, real.ci_high]}
     out["VDH-thm11-bound"] = (res, _counterexample("thm11", "proof"))
     def t11(df, search_alg, scale=1.0):
         extra = [_search_thm11_parts(_at(sr, alg=search_alg), b, "proof", scale)] if has_search else []
@@ -603,7 +625,8 @@ def sparse_vs_adagrad(sp1: pd.DataFrame, p: dict, alpha: float) -> tuple[Result,
             c = check_comparison((pair.regret_a - 2 * pair.regret_b).to_numpy(), alpha / m)
             res.append(c)
             d1 = check_comparison(_paired(a, tuned).regret.to_numpy(), alpha / m)
-            row["tuned (D = max|u*|)"] = {"mean_diff": d1.measured, "ci": [d1.ci_low, d1.ci_high], "verdict": d1.verdict,
+            row["tuned (D = max|u*|)"] = {"mean_diff": d1.measured, "ci": [d1.ci_low, d1.ci_high],
+                                          "verdict": d1.verdict,
                                           "at_most_twice": c.verdict}
             table[f"T={int(T)}"] = row
         verdict = "FAIL" if any(r.verdict == "FAIL" for r in res) else (
@@ -612,7 +635,8 @@ def sparse_vs_adagrad(sp1: pd.DataFrame, p: dict, alpha: float) -> tuple[Result,
         flagged = [r for r in res if r.verdict == "FAIL"]
         confirm = {"fail_confirmed": any(r.detail.get("fail_confirmed") for r in flagged),
                    "fail_confirmation": f"{sum(bool(r.detail.get('fail_confirmed')) for r in flagged)} of the "
-                                        f"{len(flagged)} failing comparisons confirmed at the run-wide level"} if flagged else {}
+                                        f"{len(flagged)} failing comparisons confirmed at the run-wide "
+                                        "level"} if flagged else {}
         out = Result(verdict, worst.measured, 0.0, worst.ci_low, worst.ci_high, 0.0,
                      {"ci_of": "the paired comparison closest to failing", "margin": worst.detail["margin"],
                       "comparisons": len(res), "by_T_and_D": table, **confirm})

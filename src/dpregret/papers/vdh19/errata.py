@@ -9,7 +9,8 @@ from dpregret.papers.vdh19.learners import ERRATA as _LEARNERS
 ERRATA = [
     {"paper": "VDH19", "where": "Proof of Lemma 4",
      "printed": "numerator and denominator both written with g_{t,j'}",
-     "correct": "the numerator uses g_{t,j}; tau_j = 0 gives an improper density, so dpregret requires tau_j > 0 (or inf)",
+     "correct": "the numerator uses g_{t,j}; tau_j = 0 gives an improper density, so dpregret requires tau_j > 0 (or "
+                "inf)",
      "test": "tests/test_mechanisms.py (local randomiser scale 2 bound_j / tau_j, KS test)"},
     *_LEARNERS,
     *_BOUNDS,

@@ -71,7 +71,8 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     for alg in ("alg2", "alg3", "adagrad", "ogd", "frozen"):
         plot_curves(ax, _val(_at(d, alg=alg)), "T", alpha, NAMES[alg], ls="--" if alg == "frozen" else "-")
     a2 = _at(d, alg="alg2")
-    B = [float(vdh_bounds.bound_eq3_3_5(g.u_norm.iloc[0], g.sum_sq.to_numpy(), 1.0, b, axis=0)) for _, g in a2.groupby("T")]
+    B = [float(vdh_bounds.bound_eq3_3_5(g.u_norm.iloc[0], g.sum_sq.to_numpy(), 1.0, b, axis=0))
+         for _, g in a2.groupby("T")]
     ax.plot(T, B, "k--", lw=1, label="eq. (3.3.5) bound (explicit, Algorithm 2)")
     m = a2.groupby("T").regret.mean().to_numpy()
     _ref(ax, T, m[0], 0.5, "slope 1/2", ls="-.")
@@ -82,7 +83,8 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     for pl, (c, ls) in PLACEMENT_STYLE.items():
         plot_curves(ax, _val(_at(mino, alg="alg2", placement=pl)), "T", alpha, f"Algorithm 2, {pl}", color=c, ls=ls)
         plot_curves(ax, _val(_at(mino, alg="alg3", placement=pl)), "T", alpha, f"Algorithm 3, {pl}", color=c, ls=":")
-    ax.set(xscale="log", yscale="log", xlabel="T", ylabel="R_T(w*)", title="placements (uniform = every provider at eps)")
+    ax.set(xscale="log", yscale="log", xlabel="T", ylabel="R_T(w*)",
+           title="placements (uniform = every provider at eps)")
     ax.legend(fontsize=6)
     ax = axes[2]
     a2all = _at(mino, alg="alg2")
@@ -92,7 +94,8 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     cu = _paired_cost(a2all, "uniform", "T").groupby("T").value.mean().to_numpy()
     _ref(ax, T, max(cu[0], 1e-9), 0.5, "slope 1/2 (uniform: (d/eps) sqrt(T ln T))", ls="-.")
     cm = _paired_cost(a2all, "random", "T").groupby("T").value.mean().to_numpy()
-    ax.plot(T, max(cm[-1], 1e-9) * np.log(T) / np.log(T[-1]), color="0.5", ls=":", lw=0.8, label="ln T (minority: (d/eps) ln T)")
+    ax.plot(T, max(cm[-1], 1e-9) * np.log(T) / np.log(T[-1]), color="0.5", ls=":", lw=0.8,
+            label="ln T (minority: (d/eps) ln T)")
     ax.set(xscale="log", yscale="log", xlabel="T", ylabel="R_T(w*) - R_T(w*) without noise (paired)",
            title="privacy cost of Algorithm 2 (Sec. 3.4)")
     ax.legend(fontsize=6)
@@ -141,9 +144,11 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     l1 = _at(last, u_frac=1.0)
     fig, axes = plt.subplots(1, 2, figsize=(11.5, 4.5))
     ax = axes[0]
-    plot_curves(ax, _val(_at(l1, alg="adagrad")), "D_ratio", alpha, "diagonal AdaGrad with guessed D", color="tab:green")
+    plot_curves(ax, _val(_at(l1, alg="adagrad")), "D_ratio", alpha,
+                "diagonal AdaGrad with guessed D", color="tab:green")
     xr = np.array(sorted(_at(l1, alg="adagrad").D_ratio.unique()), dtype=float)
-    for alg, c, lab in (("alg3", "tab:blue", "Algorithm 3 (no D)"), ("adagrad_tuned", "tab:olive", "AdaGrad, D = max|u*_j|")):
+    for alg, c, lab in (("alg3", "tab:blue", "Algorithm 3 (no D)"),
+                        ("adagrad_tuned", "tab:olive", "AdaGrad, D = max|u*_j|")):
         g = _at(l1, alg=alg).regret
         ax.axhline(g.mean(), color=c, label=lab)
     gap = _at(l1, alg="adagrad").set_index(["D_ratio", "replicate"]).regret
@@ -165,7 +170,8 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     g3 = _at(pos, alg="alg3")
     fs = np.array(sorted(g3.u_frac.unique()), dtype=float)
     for constants, ls in (("printed", "--"), ("proof", ":")):
-        B = [float(vdh_bounds.bound_thm11(f * u_max * (-1.0) ** np.arange(k), g3[g3.u_frac == f].sort_values("replicate")[cols].to_numpy(),
+        B = [float(vdh_bounds.bound_thm11(f * u_max * (-1.0) ** np.arange(k),
+                                          g3[g3.u_frac == f].sort_values("replicate")[cols].to_numpy(),
                                    1.0, b, axis=0, constants=constants)) + d - k for f in fs]
         ax.plot(fs, B, "k", ls=ls, lw=1, label=f"Theorem 11 bound ({constants} constants)")
     ax.set(xscale="log", yscale="log", xlabel="f  (comparator u = f u*)", ylabel="R_T(u)",
@@ -180,7 +186,8 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
         un = _at(tables["unorm"], u_frac=1.0)
         fig, ax = plt.subplots(figsize=(6.4, 4.6))
         for alg, c in (("alg2", "tab:blue"), ("alg2_improper", "tab:cyan"), ("alg2_reach", "tab:red")):
-            plot_curves(ax, _val(_at(un, alg=alg)), "u_star_norm", alpha, NAMES[alg], color=c, ls="--" if alg == "alg2_reach" else "-")
+            plot_curves(ax, _val(_at(un, alg=alg)), "u_star_norm", alpha, NAMES[alg], color=c,
+                        ls="--" if alg == "alg2_reach" else "-")
         a2 = _at(un, alg="alg2")
         us = np.array(sorted(a2.u_star_norm.unique()), dtype=float)
         B = [float(vdh_bounds.bound_eq3_3_5(u, a2[a2.u_star_norm == u].sum_sq.to_numpy(), 1.0, b, axis=0)) for u in us]

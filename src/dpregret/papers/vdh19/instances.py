@@ -64,7 +64,8 @@ def _cost(ctx: Ctx, cids) -> dict:
         placement = "adversarial" if cid.endswith("-adversarial") else "random"
         res, ctl = C.minority_cost_claim(mino, placement, ctx.tolerances, ctx.alpha, ctx.rng, cid)
         m1 = mino[mino.u_frac == 1.0]
-        res = C.with_nonlearner(res, C.FROZEN, C.learning_gate(m1, "frozen", ctx.alpha, ctx.rng(cid + "/gate-nonlearner")))
+        res = C.with_nonlearner(res, C.FROZEN,
+                                C.learning_gate(m1, "frozen", ctx.alpha, ctx.rng(cid + "/gate-nonlearner")))
         out[cid] = Outcome(C.CLAIMS[cid], res, ctl)
     return out
 

@@ -58,11 +58,12 @@ ERRATA = [
      "where": "Sec. 3.3, eq. (3.3.4) (predictions (3.3.2) with the conjugate prior)",
      "printed": "w_t = sqrt(b) L e^{(L+2CB)^2/4B} (erf((L-2CB)/2sqrtB) - erf((L+2CB)/2sqrtB)) / "
                 "(erf(C sqrt b) e^{C(L+CB)} 4 B^{3/2}) + 2 sqrtB (e^{2CL} - 1) / (erf(C sqrt b) e^{C(L+CB)} 4 B^{3/2})",
-     "correct": "(3.3.2) gives w_t = T1 - T2 with T1 = sqrt(b) L e^{L^2/4B} (erf((L+2CB)/2sqrtB) - erf((L-2CB)/2sqrtB)) "
-                "/ (4 B^{3/2} erf(C sqrt b)) and T2 = sqrt(b) e^{-C^2 B} sinh(CL) / (sqrt(pi) B erf(C sqrt b)); the printed "
-                "form equals -T1 + sqrt(pi/b) T2: the erf difference is reversed and the second term has the wrong sign "
-                "and lacks the factor sqrt(b/pi) of 1/Z, so it is neither w_t nor -w_t (for L > 0 it can even have the "
-                "wrong sign). Checked against mpmath quadrature of (3.3.2); dpregret implements T1 - T2 (in log space)",
+     "correct": "(3.3.2) gives w_t = T1 - T2 with T1 = sqrt(b) L e^{L^2/4B} (erf((L+2CB)/2sqrtB) - "
+                "erf((L-2CB)/2sqrtB)) / (4 B^{3/2} erf(C sqrt b)) and T2 = sqrt(b) e^{-C^2 B} sinh(CL) / (sqrt(pi) B "
+                "erf(C sqrt b)); the printed form equals -T1 + sqrt(pi/b) T2: the erf difference is reversed and the "
+                "second term has the wrong sign and lacks the factor sqrt(b/pi) of 1/Z, so it is neither w_t nor -w_t "
+                "(for L > 0 it can even have the wrong sign). Checked against mpmath quadrature of (3.3.2); dpregret "
+                "implements T1 - T2 (in log space)",
      "test": "tests/papers/vdh19/test_vdh19_learners.py::test_printed_3_3_4_disagrees_with_definition"},
 ]
 

@@ -11,7 +11,8 @@ MUTANTS = [
         doc="PrivatePotential.update accumulates L = L + g~ instead of L = -sum g~ (the sign convention of eq. (3.3.2) "
             "flipped): Algorithm 1 bets with the gradient instead of against it.",
         targets=("VDH-eq3.3.5-bound", "VDH-thm10-proof-bound"),
-        edits=(('dpregret.papers.vdh19.learners:PrivatePotential.update', 'self.L = self.L - g', 'self.L = self.L + g'),),
+        edits=(('dpregret.papers.vdh19.learners:PrivatePotential.update', 'self.L = self.L - g',
+                'self.L = self.L + g'),),
     ),
     dict(
         name="vdh-direction-step-power", paper="VDH19", category="learner",
@@ -19,14 +20,16 @@ MUTANTS = [
             "1 / sqrt(sum_s ||g~_s||^2): the square root of the AdaGrad-style step forgotten, a step one power off. "
             "The direction freezes after a few rounds.",
         targets=("VDH-eq3.3.5-bound", "VDH-sec3.4-minority-cost-rate-T-adversarial"),
-        edits=(('dpregret.papers.vdh19.learners:ProjectedOGDBall.update', 'np.divide(1.0, np.sqrt(self.S),', 'np.divide(1.0, self.S,'),),
+        edits=(('dpregret.papers.vdh19.learners:ProjectedOGDBall.update', 'np.divide(1.0, np.sqrt(self.S),',
+                'np.divide(1.0, self.S,'),),
     ),
     dict(
         name="vdh-bet-radius-missing-5", paper="VDH19", category="learner",
         doc="PrivatePotential uses the prior support C = 1/G instead of 1/(5G): the 5 that keeps |v E[g~]| <= 1/5 "
             "(Lemma 7, needed for the wealth lower bound) is dropped. Bets are 5 times too large.",
         targets=("VDH-thm10-proof-bound",),
-        edits=(('dpregret.papers.vdh19.learners:PrivatePotential.__init__', 'self.C = 1.0 / (5.0 * _param("G", G, self.shape))', 'self.C = 1.0 / _param("G", G, self.shape)'),),
+        edits=(('dpregret.papers.vdh19.learners:PrivatePotential.__init__',
+                'self.C = 1.0 / (5.0 * _param("G", G, self.shape))', 'self.C = 1.0 / _param("G", G, self.shape)'),),
         known_missed=(
             "over-betting by 5 does not lose wealth with this potential: its bet fraction is the mean of v under "
             "exp(v L - v^2 V), peaked at L/(2B) <= 1/(2 G) for any sequence with |g~| <= G, so |v g~| stays near 1/2, "
@@ -34,7 +37,8 @@ MUTANTS = [
             "Theorem 10's bound holds. Measured (Algorithm 1, G = 1, T = 1000, noiseless): worst ratio to the proof-"
             "constant bound 0.49 mutated vs 0.43 unpatched on +-G alternation, lower than unpatched on square waves "
             "(periods 2-1000), constant-then-reverse and constant-then-alternate sequences, and with Laplace noise of "
-            "scale 1 or 4 (0.52 vs 0.49 at most): none crosses the bound. On the mutation instance (searched sequences included) VDH-thm10-proof-bound measures 0.6234 mutated vs 0.6238 unpatched (worst ratio to the bound)"
+            "scale 1 or 4 (0.52 vs 0.49 at most): none crosses the bound. On the mutation instance (searched sequences "
+            "included) VDH-thm10-proof-bound measures 0.6234 mutated vs 0.6238 unpatched (worst ratio to the bound)"
         ),
     ),
 ]

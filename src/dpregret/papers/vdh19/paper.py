@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from dpregret.core.protocols import LearnerSpec
 
 PAPER = Paper("VDH19", "van der Hoeven 2019",
-              "User-Specified Local Differential Privacy in Unconstrained Adaptive Online Learning", "Dirk van der Hoeven",
+              "User-Specified Local Differential Privacy in Unconstrained Adaptive Online Learning",
+              "Dirk van der Hoeven",
               2019, "Advances in Neural Information Processing Systems 32 (NeurIPS); with appendix proofs in his 2021 "
               "Leiden University thesis, The Many Faces of Online Learning, chapter 3", "vanderhoeven2019user",
               "000_7eed9852d6745801.txt")

@@ -1,6 +1,6 @@
-"""Van der Hoeven 2019, Sec. 3.4 (experiments): the run engine of ``papers.vdh19.scenario``: every learner (batch (variants, replicates)) for T rounds
-of absolute-loss regression on shared data and noise draws (:func:`run_learners`), who privatises in
-each round (:class:`Masks`, :func:`smallest_positions`), learners grouped by a per-variant parameter
+"""Van der Hoeven 2019, Sec. 3.4 (experiments): the run engine of ``papers.vdh19.scenario``: every learner (batch
+(variants, replicates)) for T rounds of absolute-loss regression on shared data and noise draws (:func:`run_learners`),
+who privatises in each round (:class:`Masks`, :func:`smallest_positions`), learners grouped by a per-variant parameter
 (:class:`Grouped`), and the tidy rows of the accumulated sums (:func:`tidy_rows`).  See
 ``papers.vdh19.scenario``'s docstring for the experiments and the streams."""
 from __future__ import annotations
@@ -105,7 +105,8 @@ def run_learners(T, R, d, draw, noise, scale, masks, learners):
     Vn = len(scale)
     acc = {}
     for name, (lr, kind) in learners.items():
-        a = {"lin": np.zeros((Vn, R)), "gsum": np.zeros((Vn, R, d)), "S": np.zeros((Vn, R)), "S_true": np.zeros((Vn, R))}
+        a = {"lin": np.zeros((Vn, R)), "gsum": np.zeros((Vn, R, d)), "S": np.zeros((Vn, R)),
+             "S_true": np.zeros((Vn, R))}
         if kind == "alg2":
             a |= {"zg": np.zeros((Vn, R)), "S_mag": np.zeros((Vn, R)), "S_mag_true": np.zeros((Vn, R))}
         if kind == "coords":

@@ -143,7 +143,8 @@ def _minority_learners(p, T, d, variants, w_star, algs):
     if "frozen" in algs:
         out["frozen"] = (frozen_reduction(d, R_shape, b), "alg2")
     if "alg2_step" in algs:
-        out["alg2_step"] = (vdh.BlackBoxReduction(G, d, batch=R_shape, b=b, direction=StepPowerOGDBall(d, batch=R_shape)),
+        out["alg2_step"] = (vdh.BlackBoxReduction(G, d, batch=R_shape, b=b,
+                                                  direction=StepPowerOGDBall(d, batch=R_shape)),
                             "alg2")
     if "alg2_printed" in algs:
         lr = vdh.BlackBoxReduction(G, d, batch=R_shape, b=b)
@@ -180,7 +181,8 @@ def _minority_run(p, experiment, T, variants, reps, seed, algs, users=None) -> p
         for a in acc.values():
             a["gsum"] = np.einsum("rij,vri->vrj", Q, a["gsum"])
     extra = {"alg2_printed": learners["alg2_printed"][0].magnitude.failed} if "alg2_printed" in learners else None
-    vv = [{"placement": v["placement"], "eps": v["eps"] if v["n"] > 0 else math.inf, "n_private": v["n"]} for v in variants]
+    vv = [{"placement": v["placement"], "eps": v["eps"] if v["n"] > 0 else math.inf,
+           "n_private": v["n"]} for v in variants]
     df = tidy_rows(acc, vv, w_star[None, :], p["u_frac"], reps, {}, extra)
     df["experiment"], df["data"], df["T"], df["d"] = experiment, "wdbc", T, d
     return df
@@ -216,7 +218,8 @@ def simulate_minority(p: dict, T: int, reps, seed: int, learners: dict | None = 
     the paper's rows that are run (``tests/test_door.py``)."""
     T = V.integer("T", T, minimum=2)
     eps, k = p["rate_eps"], n_private(T)
-    variants = [placement_variant("none", eps, 0), placement_variant("random", eps, k), placement_variant("adversarial", eps, k),
+    variants = [placement_variant("none", eps, 0), placement_variant("random", eps, k),
+                placement_variant("adversarial", eps, k),
                 placement_variant("uniform", eps, T)]
     algs = ["alg2", "alg3", "adagrad", "ogd", "frozen", "alg2_step"]
     if T <= p.get("printed_T_max", 0):
@@ -240,7 +243,8 @@ def simulate_minority_n(p: dict, reps, seed: int) -> pd.DataFrame:
     """Every number of private providers in ``n_grid`` at ``T_n`` (random positions, ``rate_eps``)."""
     T = V.integer("T_n", p["T_n"], minimum=2)
     ns = sorted({min(int(n), T) for n in p["n_grid"]})
-    variants = [placement_variant("none" if n == 0 else ("uniform" if n == T else "random"), p["rate_eps"], n) for n in ns]
+    variants = [placement_variant("none" if n == 0 else ("uniform" if n == T else "random"),
+                                  p["rate_eps"], n) for n in ns]
     return _minority_run(p, "minority_n", T, variants, reps, seed, ["alg2", "alg3", "adagrad", "ogd"])
 
 
@@ -268,8 +272,10 @@ def simulate_unorm(p: dict, reps, seed: int) -> pd.DataFrame:
     learners = {"alg2": (vdh.BlackBoxReduction(1.0, d, batch=shape, b=p.get("b", 1.0)), "alg2"),
                 "alg2_improper": (vdh.BlackBoxReduction(1.0, d, batch=shape, prior="improper"), "alg2"),
                 "frozen": (frozen_reduction(d, shape, p.get("b", 1.0)), "alg2")}
-    if p.get("unorm_twin", False):  # the twin alg2_gnoise (claims.TWIN_GNOISE): off by default (claims.UNORM_TWIN_BLIND)
-        learners["alg2_gnoise"] = (vdh.BlackBoxReduction(noise_folded_G(1.0, l2_noise_second_moment(d, eps)), d, batch=shape,
+    # the twin alg2_gnoise (claims.TWIN_GNOISE): off by default (claims.UNORM_TWIN_BLIND)
+    if p.get("unorm_twin", False):
+        learners["alg2_gnoise"] = (vdh.BlackBoxReduction(noise_folded_G(1.0,
+                                                                        l2_noise_second_moment(d, eps)), d, batch=shape,
                                                          b=p.get("b", 1.0)), "alg2")
     fx = vdh.BlackBoxReduction(1.0, d, batch=shape, b=p.get("b", 1.0))
     fx.magnitude = FixedStepOGD(eta, shape)
@@ -286,7 +292,8 @@ def simulate_sparse(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     """Sec. 3.4's second scenario at one T (see the module docstring)."""
     T = V.integer("T", T, minimum=2)
     d, s, k = V.integer("d_sparse", p["d_sparse"]), V.integer("s", p["s"]), V.integer("k", p["k"])
-    d_sens, tau, u_max = V.integer("d_sens", p["d_sens"], minimum=0), V.positive("tau", p["tau"]), V.positive("u_max", p["u_max"])
+    d_sens, tau, u_max = V.integer("d_sens", p["d_sens"],
+                                   minimum=0), V.positive("tau", p["tau"]), V.positive("u_max", p["u_max"])
     if s > d or k > d or d_sens > d:
         raise ValueError(f"s, k and d_sens must be <= d_sparse = {d}, got s={s}, k={k}, d_sens={d_sens}")
     reps = list(reps)
@@ -315,8 +322,9 @@ def simulate_sparse(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     for r in ratios:
         learners[f"adagrad@{r!r}"] = (vdh.DiagonalAdaGrad(r * u_max, d, batch=(1, R)), "vec")
     learners["adagrad_tuned"] = (vdh.DiagonalAdaGrad(u_max, d, batch=(1, R)), "vec")
-    learners["alg3_gnoise"] = (LazySparsePotential(noise_folded_G(1.0, float(vdh.laplace_noise_second_moment(np.array([tau]))[0])), d,
-                                                   batch=(1, R), b=p.get("b", 1.0)), "coords")
+    learners["alg3_gnoise"] = (LazySparsePotential(
+        noise_folded_G(1.0, float(vdh.laplace_noise_second_moment(np.array([tau]))[0])), d,
+        batch=(1, R), b=p.get("b", 1.0)), "coords")
     learners["frozen"] = (Frozen((1, R, d)), "coords")
     everyone = np.ones((1, R), dtype=bool)
     acc = run_learners(T, R, d, draw_xy, lambda: local_laplace_randomiser(zeros, taus, nsrc), np.ones(1),
@@ -381,7 +389,8 @@ def simulate_search(p: dict, reps, seed: int) -> pd.DataFrame:
     turn_at = int(p.get("turn_at", 100))
     means = np.stack([search_mean(n, T, turn_at) for n in names])  # (V, T, d)
     nsrc = _streams(seed, reps, "search", d, T, "noise")
-    masks = Masks([placement_variant("random", eps, k) for _ in names], T, R, _streams(seed, reps, "search", d, T, "positions"))
+    masks = Masks([placement_variant("random", eps, k) for _ in names], T, R,
+                  _streams(seed, reps, "search", d, T, "positions"))
     zeros = np.zeros((R, d))
     b, shape = p.get("b", 1.0), (Vn, R)
     Gc = Gs[:, None]
@@ -414,7 +423,8 @@ def simulate_search(p: dict, reps, seed: int) -> pd.DataFrame:
         S += np.einsum("vrd,vrd->vr", gt, gt)
         S_c += gt * gt
         if t + 1 in Ts:
-            snaps[t + 1] = ({n: {k_: v.copy() for k_, v in a.items()} for n, a in acc.items()}, gsum.copy(), S.copy(), S_c.copy())
+            snaps[t + 1] = ({n: {k_: v.copy() for k_, v in a.items()} for n, a in acc.items()}, gsum.copy(),
+                            S.copy(), S_c.copy())
     e = -means.sum(axis=1)
     e /= np.linalg.norm(e, axis=1, keepdims=True)  # (V, d): the optimum's direction over the horizon
     frames = []
@@ -515,7 +525,8 @@ MINORITY_TABLE = "results/vdh19/minority.parquet"  # the pipeline's table of the
 
 
 def _paper_rows(tables, p, point):
-    """The paper's rows of the user claims' simulation at ``point``: ``alg2`` and the frozen learner in the pipeline's minority runs."""
+    """The paper's rows of the user claims' simulation at ``point``: ``alg2`` and the frozen learner in the pipeline's
+    minority runs."""
     t = tables[MINORITY_TABLE]
     return t[(t["T"] == int(point)) & (t.alg.isin(("alg2", "frozen")))].drop(columns="scenario").reset_index(drop=True)
 

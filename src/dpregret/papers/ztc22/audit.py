@@ -214,10 +214,10 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
                 "G_only": "Delta_t without the smoothness term H max ||w_i - x_{i-1}|| (sigma_t 7x too small "
                           "from the jump on; Delta_t without G, or no noise, are grosser still)"}
     return AuditSpec(privacy_claim("AUDIT-ztc-thm3-o2b", ZTC, "Theorem 3 (Algorithm 1 end to end)",
-                                   f"the released g_t + gamma_t of Algorithm 1 (k = 1, T = {T}, eq. (6) sigma_t; 1-D records "
-                                   f"G-Lipschitz and H-smooth, a fixed-schedule learner; the record at every step) are "
-                                   f"(alpha, alpha rho^2/2)-RDP, i.e. rho-GDP (rho = {rho:g}); the worst record (t = {q}) "
-                                   f"is exactly {mu_q:.3g}-GDP", controls, "half_noise"),
+                                   f"the released g_t + gamma_t of Algorithm 1 (k = 1, T = {T}, eq. (6) sigma_t; 1-D "
+                                   f"records G-Lipschitz and H-smooth, a fixed-schedule learner; the record at every "
+                                   f"step) are (alpha, alpha rho^2/2)-RDP, i.e. rho-GDP (rho = {rho:g}); the worst "
+                                   f"record (t = {q}) is exactly {mu_q:.3g}-GDP", controls, "half_noise"),
                      rho, 0.0, draw, "half_noise", controls, gaussian_mu=rho, rdp=lambda al: al * rho**2 / 2,
                      gdp_only=True, exact_check=exact, stat_check=independence,
                      exact_ok="closed-form node LLR = replayed transcript likelihood; the record at the jump moves "
@@ -299,9 +299,12 @@ def dpsgd_spec(rho: float = 1.0, T: int = 3, d: int = 2, G: float = 1.0, D: floa
 
     controls = {"half_noise": "s / 2: one clipped gradient's add/remove sensitivity G for the replace-one 2G (mu x 2)"}
     return AuditSpec(privacy_claim("AUDIT-ztc-dpsgd", ZTC, "the one-pass DP-SGD baseline (Algorithm 1's budget)",
-                                   f"one-pass DP-SGD with N(0, s^2 I), s = 2G/rho, on each clipped gradient is rho-GDP on its "
-                                   f"iterates (rho = {rho:g}, T = {T}, d = {d}, G = {G:g}, the record at every step that moves "
-                                   f"an iterate); its realised noise scale eta s equals the formula's (too much noise fails too)",
+                                   f"one-pass DP-SGD with N(0, s^2 I), s = 2G/rho, on each clipped gradient is rho-GDP "
+                                   f"on its iterates (rho = {rho:g}, T = {T}, d = {d}, G = {G:g}, the record at every "
+                                   "step "
+                                   "that moves "
+                                   "an iterate); its realised noise scale eta s equals the formula's (too much noise "
+                                   "fails too)",
                                    controls, "half_noise"),
                      rho, 0.0, draw, "half_noise", controls, gaussian_mu=rho, rdp=lambda al: al * rho**2 / 2,
                      gdp_only=True, stat_check=stat)

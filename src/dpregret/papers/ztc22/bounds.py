@@ -66,5 +66,7 @@ def bound_thm11(regret_bar: np.ndarray, T: int, rho: float, problem, pf: dict) -
     + 8 A ||x*|| (G + 28 ||x*|| H) Phi / sqrt(T) + 8 A' ||x*|| (G + DH) Phi log2(2T) / (rho T)."""
     p = problem
     xs = np.linalg.norm(p.x_star, axis=-1)  # ||x*||: a number, or one per row of a family
-    priv = 8 * pf["A1"] * xs * (p.G + p.D * p.H) * pf["Phi"] * math.log2(2 * T) / (rho * T) if math.isfinite(rho) else 0.0
-    return 4 * np.asarray(regret_bar) / T**4 + 8 * pf["A"] * xs * (p.G + 28 * xs * p.H) * pf["Phi"] / math.sqrt(T) + priv
+    priv = (8 * pf["A1"] * xs * (p.G + p.D * p.H) * pf["Phi"] * math.log2(2 * T) / (rho * T)
+            if math.isfinite(rho) else 0.0)
+    return (4 * np.asarray(regret_bar) / T**4
+            + 8 * pf["A"] * xs * (p.G + 28 * xs * p.H) * pf["Phi"] / math.sqrt(T) + priv)

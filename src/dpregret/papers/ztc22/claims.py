@@ -3,8 +3,8 @@ Theorems 3, 4 and Remark 5 (Sec. 2), Theorem 6 (Sec. 3), Theorem 8 and Remark 9 
 and the comparison with one-pass DP-SGD.
 
 The privacy audit of Algorithm 1 end to end (Theorem 3) is ``AUDIT-ztc-thm3-o2b`` in
-``papers.ztc22.audit``; its tree alone is ``AUDIT-ztc-thm3-tree`` (``claims.privacy_trees``).  Remark 5's rates in T, rho and d,
-decided on the worst case over a family of linear losses, are in ``papers.ztc22.claims_linear``.
+``papers.ztc22.audit``; its tree alone is ``AUDIT-ztc-thm3-tree`` (``claims.privacy_trees``).  Remark 5's rates in T,
+rho and d, decided on the worst case over a family of linear losses, are in ``papers.ztc22.claims_linear``.
 """
 from __future__ import annotations
 
@@ -14,13 +14,15 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from dpregret.verdict.core import (Claim, Result, fail_if_diverged, check_bound, check_comparison, check_coverage, check_exact, check_rate,
+from dpregret.verdict.core import (Claim, Result, fail_if_diverged, check_bound, check_comparison, check_coverage,
+                                   check_exact, check_rate,
                    claim_factory, coverage_detectable_factor, paired_gap, samples_by, select, with_learning_gate,
                    with_nonlearner, with_twin, blind_to_tuning)
 from dpregret.papers.ztc22.claims_linear import TWIN_WHY, linear_T_claims, minimax_claims
 
 FROZEN = "the learner frozen at its start x_0 = 0 (Algorithm 1 around it: x_t = x_0)"
-GATE_SLOPE = -0.25  # learning gate: the non-private twin's suboptimality falls at least as T^(-1/4) (regret T^(3/4)) ...
+# learning gate: the non-private twin's suboptimality falls at least as T^(-1/4) (regret T^(3/4)) ...
+GATE_SLOPE = -0.25
 GATE_SHARE = 0.5    # ... and ends at most half of L(x_0) - L* (declared with the gate, before the deciding run)
 
 PAPER = "ZTC22"  # dpregret.papers
@@ -50,7 +52,8 @@ CLAIMS = {
         "T_lin_stat at rho_stat: measured = the worst member's ratio), logistic regression on wdbc (every T, both rho) "
         "and the location problem (every sigma_G); a point whose bound is at or above L(x_0) - L* (the suboptimality "
         "of the learners' start x_0 = 0, which the learner frozen there attains) is vacuous and decides nothing",
-        "suboptimality - bound", "Algorithm 1 with sigma_t doubled (the family's points at rho_lin, the location points)"),
+        "suboptimality - bound",
+        "Algorithm 1 with sigma_t doubled (the family's points at rho_lin, the location points)"),
     "ZTC-rem5-rate-T-stat": _c(
         "ZTC-rem5-rate-T-stat", "Remark 5 (non-private term dominates)", "rate",
         "at large rho (rho_stat) the worst-case suboptimality of Algorithm 1 over the family of G-Lipschitz "
@@ -62,10 +65,10 @@ CLAIMS = {
         "slip that keeps g_t unbiased but stops its sampling noise from telescoping"),
     "ZTC-rem5-rate-T-priv": _c(
         "ZTC-rem5-rate-T-priv", "Remark 5 (privacy term dominates)", "rate",
-        "the worst-case privacy cost of Algorithm 1 (suboptimality minus the non-private twin's, paired, maximised over "
-        "the family of G-Lipschitz stochastic linear losses) decays as sqrt(d) log T/(rho T): divided by the stated "
-        "log2(2T), its exponent in T is at most -1 (T_lin_priv at rho_lin; points kept by the declared filter: worst "
-        "member inside the signal grid, not saturated, Theorem 4's privacy term >= 2x its statistical term)",
+        "the worst-case privacy cost of Algorithm 1 (suboptimality minus the non-private twin's, paired, maximised "
+        "over the family of G-Lipschitz stochastic linear losses) decays as sqrt(d) log T/(rho T): divided by the "
+        "stated log2(2T), its exponent in T is at most -1 (T_lin_priv at rho_lin; points kept by the declared filter: "
+        "worst member inside the signal grid, not saturated, Theorem 4's privacy term >= 2x its statistical term)",
         "max over the family of the mean privacy cost / log2(2T) vs T (rho_lin)",
         "the naive conversion (plain gradients noised for their own sensitivity 2 beta_t G): the one slip that "
         "changes the exponent in T (to -1/2); a wrong constant or log factor moves the exponent by < 0.1"),
@@ -87,7 +90,8 @@ CLAIMS = {
         "ZTC-rem5-rate-rho", "Remark 5 (privacy term, worst case)", "rate",
         "the privacy cost of Algorithm 1 (suboptimality minus its non-private twin's, paired), maximised over a fixed "
         "family of G-Lipschitz stochastic linear losses, grows at most as 1/rho, on the points kept by the declared "
-        "filter (worst member inside the signal grid, not saturated, Theorem 4's privacy term >= 2x its statistical term)",
+        "filter (worst member inside the signal grid, not saturated, Theorem 4's privacy term >= 2x its statistical "
+        "term)",
         "max over the family of the mean privacy cost vs 1/rho (T_mm, d_mm)",
         "sigma_t proportional to 1/rho^2 (equal at the grid's geometric centre): cost ~ 1/rho^2"),
     "ZTC-rem5-rate-d": _c(
@@ -99,15 +103,16 @@ CLAIMS = {
     "ZTC-rem9-rate-T-priv": _c(
         "ZTC-rem9-rate-T-priv", "Remark 9 (strongly convex, privacy term dominates)", "rate",
         "with mu-strong convexity the privacy cost (suboptimality minus the non-private twin's, paired) decays as "
-        "d log^2 T / (mu rho^2 T^2): divided by the stated log2(2T)^2 its exponent in T is -2 (location problem, mu = 1)",
+        "d log^2 T / (mu rho^2 T^2): divided by the stated log2(2T)^2 its exponent in T is -2 (location problem, mu = "
+        "1)",
         "privacy cost / log2(2T)^2 vs T at rho_priv",
         "the naive conversion with the same learner (noise of scale 2 beta_t G / rho): cost ~ 1/T"),
     "ZTC-thm6-optimistic": _c(
         "ZTC-thm6-optimistic", "Theorem 6 (section 3, proof in App. D)", "rate",
         "Theorem 6 decided on the quantity its proof bounds: for the hint hint_t = ghat_{t-1} = g_{t-1} + gamma_{t-1}, "
         "D sqrt(sum_t ||ghat_t - hint_t||^2) / beta_{1:T} (which bounds E[Regret_T]/beta_{1:T} of every optimistic "
-        "learner (8) up to its constant) is O(D(G + DH)(1 + sqrt(V) log T/(sqrt(lambda) rho)) T^(-3/2)): its exponent in "
-        "T is at most -3/2 (+ tol for the log T) over T_opt_grid at rho_opt_rate = 10, where the privacy factor "
+        "learner (8) up to its constant) is O(D(G + DH)(1 + sqrt(V) log T/(sqrt(lambda) rho)) T^(-3/2)): its exponent "
+        "in T is at most -3/2 (+ tol for the log T) over T_opt_grid at rho_opt_rate = 10, where the privacy factor "
         "4 sqrt(d) log2(2T)/(sqrt(2) rho) is 7-11 (privacy dominates), location problem at the smallest sigma_G/G.  "
         "Not a claim about learning (learns = False): the quantity is a property of the losses Algorithm 1 releases "
         "(delta_t + gamma_t - gamma_{t-1}), the same for any learner.  The learner's part, Theorem 6's assumption (8) "
@@ -161,8 +166,8 @@ CLAIMS = {
         "algorithm fed it; C = C_pf, the paper's universal constant being unspecified), on a G-Lipschitz stochastic "
         "linear loss (a member c_pf of the linear family: x* on the boundary of W, H = 0) at every T of T_pf, large "
         "enough that the iterate leaves its start, where the bound is below L(x_0) - L*.  Not a claim about learning "
-        "(learns = False): the bound carries the learner's own measured regret, so by the theorem any learner meets it, "
-        "one that does not learn through its regret term",
+        "(learns = False): the bound carries the learner's own measured regret, so by the theorem any learner meets "
+        "it, one that does not learn through its regret term",
         "fraction of runs violating the bound (against delta)",
         "the same runs against the bound with C_pf / 2 (only the unspecified constant changes)"),
     "ZTC-thm11-gbar": _c(
@@ -246,13 +251,14 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
              alpha: float, rng_for, mm: pd.DataFrame | None = None,
              pf: pd.DataFrame | None = None, lin: pd.DataFrame | None = None,
              ps: pd.DataFrame | None = None) -> dict[str, tuple[Result, Result]]:
-    """Every ZTC claim: ``{claim_id: (result, control_result[, secondary results by name])}``.  ``rng_for(cid)`` gives the
-    bootstrap generator of a rate claim."""
+    """Every ZTC claim: ``{claim_id: (result, control_result[, secondary results by name])}``.  ``rng_for(cid)`` gives
+    the bootstrap generator of a rate claim."""
     out = {}
     # Theorem 3: run-time sensitivity; primary control half the noise, secondaries the dropped terms
     def exact(alg):
         d = sens[sens.alg == alg]
-        bad = [f"{r.problem} replicate {r.replicate}: ratio {r.sens_ratio:.3g}" for r in d.itertuples() if not r.sens_ratio <= 1.0]
+        bad = [f"{r.problem} replicate {r.replicate}: ratio {r.sens_ratio:.3g}" for r in d.itertuples()
+               if not r.sens_ratio <= 1.0]
         res = check_exact(bad, len(d))
         res.measured = float(d.sens_ratio.max())
         res.bound = 1.0
@@ -279,7 +285,8 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
     def thm4_groups(kind):
         lin_algs = {"learner": ("o2b", "o2b_stat"), "control": ("o2b_noise2",), "frozen": ("frozen_start",),
                     "twin": ("o2b_npstep",)}[kind]
-        if kind == "twin":  # the mis-tuned twin's rows carry the paper's explicit bound (its learner's own regret bound)
+        # the mis-tuned twin's rows carry the paper's explicit bound (its learner's own regret bound)
+        if kind == "twin":
             L = lin[lin.alg.isin(lin_algs) & lin.bound_thm4.notna()] if lin is not None and "bound_thm4" in lin else lin
             return [] if L is None else [(f"linear c={c:g}, T={T}, rho={rho:g}", g.assign(bound_explicit=g.bound_thm4))
                                          for (T, rho, c), g in L.groupby(["T", "rho", "c"])]
@@ -354,11 +361,13 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
             res = with_nonlearner(res, FROZEN + ", on the learning gate",
                                   learning_gate_T(xf, sf, start, alpha, rng_for(cid + "/gate-nonlearner")))
         if "o2b_sc_unweighted" in set(loc.alg):  # the twin's cost against its own non-private run
-            cost = paired_gap(loc, ["T", "replicate"], by="alg", base="nonprivate_sc_unweighted", alg="o2b_sc_unweighted",
+            cost = paired_gap(loc, ["T", "replicate"], by="alg", base="nonprivate_sc_unweighted",
+                              alg="o2b_sc_unweighted",
                               col="subopt")
             xt, s_t = samples_by(cost, "T", "gap")
             res = with_twin(res, "OSD with the weights beta_t forgotten (mu_t = mu/2)",
-                            check_rate(xt, s_t, -2.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/twin"), transform=log2sq),
+                            check_rate(xt, s_t, -2.0, tol.get(cid, 0.0), alpha,
+                                       rng_for(cid + "/twin"), transform=log2sq),
                             OSD_TWIN_WHY)
         out[cid] = (res, check_rate(xc, s_ctl, -2.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control"),
                                     transform=log2sq))
@@ -396,12 +405,13 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
 
 OSD_TWIN_WHY = ("Remark 9's OSD with the weights beta_t forgotten in its strong convexity (mu_t = mu/2 in place of "
                 "t^k mu/2, as for unweighted online-to-batch): its step 1/sum_i mu_i is t^k/(k+1) times too large, the "
-                "step's exponent in T one notch off (t^-1 in place of t^-2 at k = 1); same draws, first replicates_twin "
-                "replicates")
+                "step's exponent in T one notch off (t^-1 in place of t^-2 at k = 1); same draws, first "
+                "replicates_twin replicates")
 REM9_BLIND = ("the realistic mis-tunings of Remark 9's OSD tried do not change the exponent this rate check decides: "
               "the OSD's mu doubled and halved gave slopes -1.05 and -1.02 (seed 12345, the claim's control search), "
               "inside -1 + tol = -0.9; the strongly convex step 1/sum_i mu_i self-corrects a constant factor, and the "
-              "claim's upper-bound rate check cannot catch a twin that converges at the same rate with a worse constant")
+              "claim's upper-bound rate check cannot catch a twin that converges at the same rate with a worse "
+              "constant")
 
 
 # Inequality (8)'s constant for the optimistic OGD run (learners.oco.OptimisticOGD, eta_t = D / sqrt(2 A_t)): the
@@ -428,8 +438,8 @@ def thm6(opt: pd.DataFrame, p: dict, tol: float, alpha: float, rng_for) -> tuple
     by_T = q.groupby("T")
     res.detail["privacy_factor_by_T"] = {int(T): 4 * math.sqrt(d) * math.log2(2 * T) / (math.sqrt(lam) * rho)
                                         for T in x}
-    res.detail["mean_regret_max_over_beta_over_Q_by_T"] = {int(T): float((h.regret_max / h.beta_sum).mean() / h.q.mean())
-                                                          for T, h in by_T}
+    res.detail["mean_regret_max_over_beta_over_Q_by_T"] = {
+        int(T): float((h.regret_max / h.beta_sum).mean() / h.q.mean()) for T, h in by_T}
     res.detail["regret_max_positive_share"] = float((g.regret_max > 0).mean())
     res.detail["rho"] = rho
     # Theorem 6's assumption (8) for the learner it runs: Regret_T <= K D sqrt(sum_t ||ghat_t - hint_t||^2), with
@@ -445,14 +455,15 @@ def thm6(opt: pd.DataFrame, p: dict, tol: float, alpha: float, rng_for) -> tuple
     res.detail["inequality_8"] = {**ineq.as_dict(), "K": OPTIMISTIC_K}
     if ineq.verdict == "FAIL":
         res = Result("FAIL", res.measured, res.bound, res.ci_low, res.ci_high, res.tolerance,
-                     {**res.detail, "reason": f"the learner breaks inequality (8) with K = {OPTIMISTIC_K:g} (its regret "
-                                              f"/ (K Q) reaches {ineq.measured:.3g})",
+                     {**res.detail, "reason": f"the learner breaks inequality (8) with K = {OPTIMISTIC_K:g} (its "
+                                              f"regret / (K Q) reaches {ineq.measured:.3g})",
                       **{k: ineq.detail[k] for k in ("fail_confirmed", "fail_confirmation") if k in ineq.detail}})
     elif ineq.verdict != "PASS" and res.verdict == "PASS":
         res = Result("INCONCLUSIVE", res.measured, res.bound, res.ci_low, res.ci_high, res.tolerance,
                      {**res.detail, "reason": f"inequality (8) undecided (K = {OPTIMISTIC_K:g})"})
     tg = opt[opt.alg.str.endswith("_Tgrid")].groupby(["alg", "T"])[["regret", "regret_max"]].mean()
-    res.detail["mean_regret_by_T"] = {f"{a} T={t}": {"vs_x_star": float(r.regret), "vs_best_point_of_W": float(r.regret_max)}
+    res.detail["mean_regret_by_T"] = {f"{a} T={t}": {"vs_x_star": float(r.regret),
+                                                     "vs_best_point_of_W": float(r.regret_max)}
                                       for (a, t), r in tg.iterrows()}
     res.detail["subopt_by_sigma_G_over_G"] = {float(k): h[h["T"] == p["T_opt"]].groupby("alg").subopt.mean().to_dict()
                                               for k, h in opt.groupby("sigma_G_over_G")}
@@ -511,7 +522,8 @@ def thm11_steps(ps: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple[Resu
         res.detail.update({"C": float(p["C_pf"]), "ratio": "max_t quantity / bound", "worst_ratio": float(ratio.max()),
                            "worst_ratio_point": f"T={int(a['T'].iloc[int(np.argmax(ratio))])}, replicate="
                                                 f"{int(a.replicate.iloc[int(np.argmax(ratio))])}",
-                           "detectable_factor": f, "detectable_factor_point": f"the {k}-th largest of {ratio.size} runs",
+                           "detectable_factor": f,
+                           "detectable_factor_point": f"the {k}-th largest of {ratio.size} runs",
                            "max_ratio_by_T": {int(T): float(h.max_ratio.max()) for T, h in a.groupby("T")},
                            "worst_case_search": search + f" (C is unspecified in the paper: decided at C_pf = "
                                                          f"{float(p['C_pf']):g})"})
@@ -522,10 +534,11 @@ def thm11_steps(ps: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple[Resu
 
 
 PER_STEP_SEARCH = {
-    "ZTC-eq4-variance": "the linear family of G-Lipschitz stochastic losses (H = 0), where ||grad l(x, z) - grad L(x)|| "
-                        "= sigma_G almost surely (the largest variance a loss with that sigma_G has) and the variance of "
-                        "g_t is exactly sum_i (beta_i - beta_{i-1})^2 sigma_G^2 (= t sigma_G^2 at k = 1: eq. (4)'s "
-                        "8 t sigma_G^2 is 1/8-tight for every t and member); every step t = 2^n - 1, 2^n up to T",
+    "ZTC-eq4-variance": "the linear family of G-Lipschitz stochastic losses (H = 0), where ||grad l(x, z) - grad "
+                        "L(x)|| = sigma_G almost surely (the largest variance a loss with that sigma_G has) and the "
+                        "variance of g_t is exactly sum_i (beta_i - beta_{i-1})^2 sigma_G^2 (= t sigma_G^2 at k = 1: "
+                        "eq. (4)'s 8 t sigma_G^2 is 1/8-tight for every t and member); every step t = 2^n - 1, 2^n up "
+                        "to T",
     "ZTC-eq7-noise": "Algorithm 1's tree with N(0, I) noise and sigma_t of eq. (6) at H = 0 (G = 1): E||gamma_t||^2 = "
                      "d sum_{i in I_t} sigma_i^2 is largest at t = 2^n - 1 (|I_t| = n); every step t = 2^n - 1, 2^n "
                      "up to T; the ratio n / log2(2T) reaches 0.91 at n = 16, T = 1e5",
@@ -541,7 +554,8 @@ def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple]:
     Also reported: the smallest C that the C_pf runs support (bound only), the smallest C of the
     grid meeting both parts, and how far the iterate moved (the learner's own suboptimality)."""
     delta, c_claim, c_ctl = p["delta_pf"], float(p["C_pf"]), float(min(p["C_grid_pf"]))
-    per_c = {float(c): {"violation_rate": float((g.subopt > g.bound).mean()), "max_gbar_ratio": float(g.gbar_ratio.max()),
+    per_c = {float(c): {"violation_rate": float((g.subopt > g.bound).mean()),
+                        "max_gbar_ratio": float(g.gbar_ratio.max()),
                         "mean_subopt": float(g.subopt.mean()), "mean_bound": float(g.bound.mean()),
                         "mean_learner_subopt_w": float(g.subopt_w.mean()),
                         "mean_subopt_by_T": {int(T): float(h.subopt.mean()) for T, h in g.groupby("T")}}
@@ -552,7 +566,8 @@ def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple]:
         # a diverged learner (non-finite suboptimality or bound) FAILs: its rows would otherwise fail the
         # vacuity test (NaN < L(x_0) - L* is false) and be dropped as vacuous (claims.core's rule)
         by_T = list(gc.groupby("T"))
-        dv = fail_if_diverged(f"suboptimality or {col}", [np.r_[h.subopt.to_numpy(float), h[col].to_numpy(float)] for _, h in by_T],
+        dv = fail_if_diverged(f"suboptimality or {col}",
+                              [np.r_[h.subopt.to_numpy(float), h[col].to_numpy(float)] for _, h in by_T],
                               labels=[int(T) for T, _ in by_T])
         if dv is not None:
             dv.detail.update({"C": c, "bound": col})
@@ -594,10 +609,11 @@ def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple]:
         if r.verdict == "PASS" and c.verdict != "FAIL":
             r.detail["numbered_reason"] = (
                 f"1. C is unspecified in the paper, so the check is only as strong as the declared C_pf = {c_claim:g}; "
-                f"2. at C_pf / 2 the same runs still meet the bound (worst ratio {c.detail.get('tightness', c.detail.get('max_ratio')):.3g}); "
-                f"3. the C_pf runs support the suboptimality bound down to C = "
-                f"{res.detail['smallest_C_supported_bound_only']:.3g}, and the smallest C of the grid meeting both parts "
-                f"(learner and bounds at C) is {res.detail['smallest_C_meeting_both_parts']}")
+                f"2. at C_pf / 2 the same runs still meet the bound (worst ratio "
+                f"{c.detail.get('tightness', c.detail.get('max_ratio')):.3g}); 3. the C_pf runs support the "
+                f"suboptimality bound down to C = {res.detail['smallest_C_supported_bound_only']:.3g}, and the "
+                "smallest C of the grid meeting both parts (learner and bounds at C) is "
+                f"{res.detail['smallest_C_meeting_both_parts']}")
     sec = c_ctl < c_claim
     return {"ZTC-thm11-bound": (res, ctl, {"smallest_C": bound_at(c_ctl)} if sec else {}),
             "ZTC-thm11-gbar": (gres, gctl, {"smallest_C": gbar_at(c_ctl)} if sec else {})}

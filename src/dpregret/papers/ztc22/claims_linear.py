@@ -271,8 +271,10 @@ def linear_T_claims(lin: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
         if tw_alg:
             gg = pd.concat([gg, g0[g0["T"].isin(p["T_lin_priv"])]], ignore_index=True)
         res, ctl, *tw = worst_case_rate(gg, "T", a["priv"], a["naive"], -1.0,
-                                       tol.get(cid, 0.0), alpha, rng_for(cid), rng_for(cid + "/control"), transform=log2,
-                                       decades=2.0, term_ratio=lambda T: thm4_term_ratio(T, p["rho_lin"], p["d_lin"], sigma_G=sig),
+                                       tol.get(cid, 0.0), alpha, rng_for(cid),
+                                        rng_for(cid + "/control"), transform=log2,
+                                       decades=2.0,
+                                        term_ratio=lambda T: thm4_term_ratio(T, p["rho_lin"], p["d_lin"], sigma_G=sig),
                                        twin=tw_alg, rng_twin=rng_for(cid + "/twin"))
         res = with_learning_gate(res, family_learning_gate(gg, "T", a["priv"], "nonprivate", alpha))
         fz = lin[(lin.alg == "frozen_start") & lin["T"].isin(p["T_lin_priv"])]
@@ -323,7 +325,8 @@ def minimax_claims(mm: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for) 
         if grid == "rho" and ls and len(ls) >= 3:  # the drift along the window, reported (2026-11-29)
             res.detail["slope_drift"] = (
                 f"local slopes along 1/rho: {', '.join(f'{v:.2f}' for v in ls)}: they fall toward 1 as Theorem 4's "
-                f"privacy term grows against its statistical term ({', '.join(f'{v:.1f}' for v in res.detail.get('thm4_term_ratio', {}).values())}); "
+                "privacy term grows against its statistical term "
+                f"({', '.join(f'{v:.1f}' for v in res.detail.get('thm4_term_ratio', {}).values())}); "
                 "the theorem states no factor at which the paired cost's slope reaches 1 + tol, so no sub-window is "
                 "chosen: the whole in-regime window decides")
         out[cid] = (res, ctl)

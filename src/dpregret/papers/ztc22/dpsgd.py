@@ -36,7 +36,8 @@ def run_dpsgd(problem, T: int, *, rho: float, src, noise_src, checkpoints, R: in
         gn = np.linalg.norm(gr, axis=-1, keepdims=True)
         gr = gr * np.minimum(1.0, G / np.maximum(gn, 1e-300))
         avg = avg + (y - avg) / t
-        y = project_ball(y - eta * (gr + s * draw_normal(noise_src, (d,) if isinstance(noise_src, ReplicateStreams) else (R, d))), r)
+        y = project_ball(y - eta * (gr + s * draw_normal(noise_src, (d,)
+                                                         if isinstance(noise_src, ReplicateStreams) else (R, d))), r)
         if t in cps:
             sub.append(problem.subopt(avg))
     S = np.stack(sub, 1)

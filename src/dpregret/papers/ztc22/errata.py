@@ -5,7 +5,8 @@ shared ``dpregret.core.accounting``.  Each entry names the test that shows the d
 
 ERRATA = [
     {"paper": "ZTC22", "where": "Preliminaries, RDP -> DP conversion",
-     "printed": "(alpha, alpha rho^2/2)-RDP for all alpha => (2 rho sqrt(log 1/delta), delta)-DP for delta >= exp(-rho^2)",
+     "printed": "(alpha, alpha rho^2/2)-RDP for all alpha => (2 rho sqrt(log 1/delta), delta)-DP for delta >= "
+                "exp(-rho^2)",
      "correct": "the exact conversion gives rho^2/2 + rho sqrt(2 log 1/delta), below 2 rho sqrt(log 1/delta) only when "
                 "log(1/delta) >= 0.7286 rho^2: the condition should read delta <= exp(-rho^2)",
      "test": "tests/test_accounting.py::test_zcdp_printed_range_erratum"},

@@ -86,7 +86,8 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, grid, x, ref in ((axes[0], "rho", "rho", -1.0), (axes[1], "d", "d", 0.5)):
         g = rho_d[rho_d.grid == grid]
-        cost = paired_gap(g, ["rho", "d", "replicate"], by="alg", base="nonprivate", alg="o2b", col="subopt", out="value")
+        cost = paired_gap(g, ["rho", "d", "replicate"], by="alg", base="nonprivate", alg="o2b",
+                          col="subopt", out="value")
         plot_curves(ax, cost, x, alpha, "privacy cost: Algorithm 1 - non-private")
         plot_curves(ax, g[g.alg == "nonprivate"].assign(value=lambda v: v.subopt), x, alpha, "non-private")
         xs = np.array(sorted(cost[x].unique()), dtype=float)
@@ -128,11 +129,13 @@ def ztc22_linear_T_figure(lin: pd.DataFrame, p: dict, alpha: float, output: str)
     """Remark 5 in T, worst case over the G-Lipschitz linear family: left, the privacy cost
     (Algorithm 1 minus its twin) and the naive conversion's, divided by log2(2T), with slope -1
     drawn; right, Algorithm 1's suboptimality at rho_stat, the non-private twin's and the
-    fresh-sample control's, with slope -1/2 drawn (every T of the grids; the claims drop points by their declared filter)."""
+    fresh-sample control's, with slope -1/2 drawn (every T of the grids; the claims drop points by their declared
+    filter)."""
     from dpregret.papers.ztc22.claims_linear import worst_case
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    panels = ((axes[0], p["T_lin_priv"], (("o2b", "Algorithm 1 (privacy cost)"), ("naive", "naive conversion (control)")),
+    panels = ((axes[0], p["T_lin_priv"],
+               (("o2b", "Algorithm 1 (privacy cost)"), ("naive", "naive conversion (control)")),
                "nonprivate", -1.0, "privacy cost / log2(2T)", f"rho = {p['rho_lin']:g}"),
               (axes[1], p["T_lin_stat"], (("o2b_stat", "Algorithm 1"), ("nonprivate", "non-private twin"),
                                           ("fresh_stat", "fresh sample at x_{t-1} (control)")),

@@ -14,10 +14,12 @@ SMALL = {
 }
 # ZTC22: the table each of these claims reads; it is decided on instance "ztc22/<table>", that table at
 # its grid (T_rates / T_sc / T_lin_* / T_pf), every other table at the ztc22 instance's smallest point.
-ZTC_TABLES = {"ZTC-thm6-optimistic": "opt", "ZTC-rem5-rate-T-stat": "lin", "ZTC-rem5-rate-T-priv": "lin", "ZTC-rem9-rate-T-stat": "sc",
+ZTC_TABLES = {"ZTC-thm6-optimistic": "opt", "ZTC-rem5-rate-T-stat": "lin", "ZTC-rem5-rate-T-priv": "lin",
+              "ZTC-rem9-rate-T-stat": "sc",
               "ZTC-rem9-rate-T-priv": "sc", "ZTC-vs-dpsgd": "rates", "ZTC-thm11-bound": "pf", "ZTC-thm11-gbar": "pf",
               "ZTC-eq4-variance": "ps", "ZTC-eq7-noise": "ps", "ZTC-thm11-eq14": "ps", "ZTC-thm11-eq17": "ps"}
-SMALL["ztc22"].update({"T_rates": [1000], "replicates_rates": 16, "T_opt_grid_opt": [30, 100, 300, 1000, 3000], "T_sc": [10, 31, 100, 316, 1000], "T_lin_stat": [100, 316, 1000, 3162, 10000],
+SMALL["ztc22"].update({"T_rates": [1000], "replicates_rates": 16, "T_opt_grid_opt": [30, 100, 300, 1000, 3000],
+                       "T_sc": [10, 31, 100, 316, 1000], "T_lin_stat": [100, 316, 1000, 3162, 10000],
                        "T_lin_priv": [316, 1000, 3162, 10000], "T_pf": [30000]})
 # (T_pf 3e4: Theorem 11's bound is still vacuous there, but a parameter-free learner betting the wrong way has
 # diverged at C_pf in 4 of 4 runs -- a non-finite suboptimality, a FAIL; at 1000 in none, at 1e4 in 2; 0.4 s a run)
@@ -58,12 +60,14 @@ def _ztc_tables(ctx: Ctx, p: dict, cids: list, need: str | None = None) -> dict:
            "sc": pd.concat([S.simulate_strongly_convex(p, T, reps, s) for T in p["T_sc" if need == "sc" else "T"]],
                            ignore_index=True)}
     if need == "lin":
-        out["lin"] = pd.concat([S.simulate_linear_T(p, T, reps, s) for T in sorted(set(p["T_lin_stat"]) | set(p["T_lin_priv"]))],
+        out["lin"] = pd.concat([S.simulate_linear_T(p, T, reps,
+                                                    s) for T in sorted(set(p["T_lin_stat"]) | set(p["T_lin_priv"]))],
                                ignore_index=True)
     if need == "pf":
         out["pf"] = pd.concat([S.simulate_param_free(p, T, reps, s) for T in p["T_pf"]], ignore_index=True)
     if need == "ps":
-        out["ps"] = pd.concat([S.simulate_per_step(p, pt, reps, s) for pt in S.experiments(p)["per_step"]], ignore_index=True)
+        out["ps"] = pd.concat([S.simulate_per_step(p, pt, reps, s)
+                               for pt in S.experiments(p)["per_step"]], ignore_index=True)
     return out
 
 

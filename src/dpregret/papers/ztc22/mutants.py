@@ -146,7 +146,8 @@ COVERAGE = {
                    "ztc-o2b-increment-not-sum"),
         "too much noise": ("ztc-sigma-t-power-up",),
         "too little noise": ("ztc-sensitivity-missing-2", "ztc-sensitivity-t-power-off", "ztc-eq6-no-smoothness-term",
-                             "ztc-noise-first-round-only", "ztc-tree-noise-not-aggregated", "gaussian-sigma-as-variance")},
+                             "ztc-noise-first-round-only", "ztc-tree-noise-not-aggregated",
+                             "gaussian-sigma-as-variance")},
     "ZTC22 optimistic OGD (Theorem 6)": {
         "update": ("ztc-optimistic-update-sign", "ztc-optimistic-hint-step-dropped"),
         "noise": "ZTC22 Algorithm 1 (online-to-batch) with Remark 5's OGD"},

@@ -133,7 +133,10 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     maxdist = np.zeros(R)
     if isinstance(noise_src, ReplicateStreams) and conversion != "none":  # the same N(0, 1) draws, in blocks
         noise_src = BlockedNormal(noise_src, d, max(1, min(T, 1_000_000 // (R * d))), limit=T)
-    tree = TreeNoise(T, d, lambda kk: draw_normal(noise_src, (kk, d) if isinstance(noise_src, (ReplicateStreams, BlockedNormal)) else (R, kk, d)), R) if conversion in ("tree", "fresh") else None
+    tree = TreeNoise(T, d,
+                     lambda kk: draw_normal(noise_src,
+                                            (kk, d) if isinstance(noise_src, (ReplicateStreams, BlockedNormal))
+                                            else (R, kk, d)), R) if conversion in ("tree", "fresh") else None
     regret = np.zeros(R)
     sample = _sampler(problem, src, R, T + (T - 1 if conversion == "fresh" else 0))
     sub, reg_c, sub_w = [], [], []
@@ -172,7 +175,8 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
             noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho)
         elif conversion == "naive":
             Delta = 2.0 * b_t * G
-            noise = (noise_factor * Delta / rho) * draw_normal(noise_src, (d,) if isinstance(noise_src, (ReplicateStreams, BlockedNormal)) else (R, d))
+            noise = (noise_factor * Delta / rho) * draw_normal(
+                noise_src, (d,) if isinstance(noise_src, (ReplicateStreams, BlockedNormal)) else (R, d))
         else:
             Delta, noise = None, 0.0
         if check_sensitivity and Delta is not None:
@@ -422,7 +426,8 @@ def _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity
             B = min(block, stop - t0)
             u = _base_uniform(src, (B, d))
             nz = special.ndtri(_base_uniform(noise_src, (B, d)))
-            linear_pf_block(t0, u, nz, c, s_rows, math.sqrt(problem.d), tree, x, g, maxdist, regret, xs, xsn, b_t, b_prev,
+            linear_pf_block(t0, u, nz, c, s_rows, math.sqrt(problem.d), tree, x, g, maxdist, regret,
+                            xs, xsn, b_t, b_prev,
                             bs0, bs1, c1, float(Gs), float(Hs), sq, float(rho), float(noise_factor), float(learner.r),
                             xi, nu, gh, gh_ctl, wealth, coin_sum, zdir, dir_acc, w_hat, wpre, gbar, gbar_ctl)
             t0 += B

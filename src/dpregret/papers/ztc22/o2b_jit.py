@@ -14,8 +14,8 @@ Speed only: the same numbers as the reference loop of ``o2b.run``, bit for bit.
   latter through :func:`dpregret.papers.ztc22.o2b.sensitivity_eq6`) is computed in Python as in
   the reference; the kernel does the per-replicate arithmetic in the reference's order.
 - Reductions over the d coordinates (``np.sum(..., axis=-1)``, ``np.linalg.norm(..., axis=-1)``)
-  use :func:`~dpregret.core.learners.pairwise_jit.pairwise_sum`, numpy's pairwise summation (8 accumulators, blocks of 128), so they round
-  as numpy does; TreeNoise's ``gamma_t`` is the sum of the alive nodes in increasing level, as
+  use :func:`~dpregret.core.learners.pairwise_jit.pairwise_sum`, numpy's pairwise summation (8 accumulators, blocks of
+  128), so they round as numpy does; TreeNoise's ``gamma_t`` is the sum of the alive nodes in increasing level, as
   ``ndarray.sum(axis=0)`` adds them.
 ``tests/papers/ztc22/test_ztc22_jit.py`` checks equality with the reference loop.
 """
@@ -124,7 +124,8 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, maxdist,
 
 @njit(cache=True)
 def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, maxdist, regret, xs, xsn, b_t, b_prev, bsum_prev, bsum,
-                    c1, Gs, Hs, sq, rho, factor, r, xi, nu, ghat, ghat_ctl, wealth, coin_sum, zdir, dir_acc, w_hat, wpre,
+                    c1, Gs, Hs, sq, rho, factor, r, xi, nu, ghat, ghat_ctl, wealth, coin_sum, zdir,
+                    dir_acc, w_hat, wpre,
                     gbar_ratio, gbar_ctl):
     """Steps ``t0 + 1 .. t0 + B`` of ``o2b.run`` with ``reg="pf"`` (Theorem 11's regularised
     losses) around :class:`~dpregret.core.learners.oco.ParameterFree` on a
@@ -212,7 +213,8 @@ def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, maxdist, regret, x
                 full[j] = (tmp[j] + xit * uj) + (2 * nut) * w[j]
             for j in range(d):
                 acc[j] = tmp[j] * (w[j] - xs[rr, j])
-            regret[rr] = regret[rr] + ((pairwise_sum(acc, 0, d) + xit * (wn - xsn[rr])) + nut * (wn * wn - xsn[rr] * xsn[rr]))
+            regret[rr] = regret[rr] + ((pairwise_sum(acc, 0, d) + xit * (wn - xsn[rr]))
+                                       + nut * (wn * wn - xsn[rr] * xsn[rr]))
             for j in range(d):
                 acc[j] = full[j] * full[j]
             gn = np.sqrt(pairwise_sum(acc, 0, d))

@@ -1,5 +1,5 @@
-"""Zhang, Tran, Cutkosky (NeurIPS 2022), the experiments of Sec. 2-5: the runs behind the claims of ``papers.ztc22.claims``
-(Remark 5's worst-case rates: ``papers.ztc22.claims_linear``).
+"""Zhang, Tran, Cutkosky (NeurIPS 2022), the experiments of Sec. 2-5: the runs behind the claims of
+``papers.ztc22.claims`` (Remark 5's worst-case rates: ``papers.ztc22.claims_linear``).
 
 Experiments (one tidy table each; one row per algorithm x point x replicate):
 
@@ -73,7 +73,8 @@ import pandas as pd
 from dpregret.core.environments.stochastic import LeastSquares, LinearFamily, Location, Logistic, TiledStreams
 from dpregret.papers.ztc22 import dpsgd, o2b
 from dpregret.papers.ztc22 import bounds as o2b_bounds
-from dpregret.core.learners.oco import Frozen, OptimisticOGD, ParameterFree, ProjectedOGD, StronglyConvexOSD, ogd_regret_bound
+from dpregret.core.learners.oco import (Frozen, OptimisticOGD, ParameterFree, ProjectedOGD,
+                                        StronglyConvexOSD, ogd_regret_bound)
 from dpregret.core.rng import ReplicateStreams, stable_key
 from dpregret.papers.ztc22.claims_linear import linear_T_algs  # the rows' names the claims read
 
@@ -166,22 +167,26 @@ def simulate_rates(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
         for alg, (conv, lk) in plan.items():
             learner = _ogd(prob, R, T, k, rho)
             run = o2b.run(prob, learner, T, k=k, rho=rho if conv != "none" else math.inf,
-                          src=_streams(seed, reps, "rates", "data", T), noise_src=_streams(seed, reps, "rates", "noise", conv, T),
+                          src=_streams(seed, reps, "rates", "data", T),
+                          noise_src=_streams(seed, reps, "rates", "noise", conv, T),
                           checkpoints=[T], conversion=conv)
             reg = run.regret[:, -1]
             frames.append(_rows({"subopt": run.subopt[:, -1], "regret": reg,
                                  "bound_measured": o2b_bounds.bound_thm4(reg, T, k, rho, prob),
-                                 "bound_explicit": o2b_bounds.bound_thm4(np.full(R, explicit_regret(prob, T, k, rho)), T, k, rho, prob)},
+                                 "bound_explicit": o2b_bounds.bound_thm4(np.full(R, explicit_regret(prob, T, k, rho)),
+                                                                         T, k, rho, prob)},
                                 reps, alg=alg, rho=rho if conv != "none" else math.inf))
         run = dpsgd.run_dpsgd(prob, T, rho=rho, src=_streams(seed, reps, "rates", "data", T),
                             noise_src=_streams(seed, reps, "rates", "noise", "dpsgd", T), checkpoints=[T], R=R)
         frames.append(_rows({"subopt": run.subopt[:, -1]}, reps, alg="dpsgd", rho=rho))
         frames.append(_rows({"subopt": frozen_subopt(prob, R), "bound_explicit": o2b_bounds.bound_thm4(
-            np.full(R, explicit_regret(prob, T, k, rho)), T, k, rho, prob)}, reps, alg="frozen_start", rho=rho))  # the non-learner
+            # the non-learner
+            np.full(R, explicit_regret(prob, T, k, rho)), T, k, rho, prob)}, reps, alg="frozen_start", rho=rho))
         if rho == p["rho_priv"] and T == max(p["T"]):  # ZTC-vs-dpsgd's mis-tuned twin (the step ignores privacy)
             tr = twin_reps(p, reps)
             run = o2b.run(prob, twin_ogd(prob, len(tr), T, k, rho, "npstep"), T, k=k, rho=rho,
-                          src=_streams(seed, tr, "rates", "data", T), noise_src=_streams(seed, tr, "rates", "noise", "tree", T),
+                          src=_streams(seed, tr, "rates", "data", T),
+                          noise_src=_streams(seed, tr, "rates", "noise", "tree", T),
                           checkpoints=[T])
             frames.append(_rows({"subopt": run.subopt[:, -1]}, tr, alg="o2b_npstep", rho=rho))
     df = pd.concat(frames, ignore_index=True)
@@ -228,7 +233,8 @@ def simulate_optimistic(p: dict, s: float, reps, seed: int) -> pd.DataFrame:
     df["sigma_G_over_G"] = prob.sigma_G / prob.G
     df["max_subopt"] = float(prob.subopt(far[None])[0])
     df["start_subopt"] = start_subopt(prob)
-    df["beta_sum"] = df["T"] * (df["T"] + 1) / 2 if k == 1 else [sum(t**k for t in range(1, int(T2) + 1)) for T2 in df["T"]]
+    df["beta_sum"] = (df["T"] * (df["T"] + 1) / 2 if k == 1
+                      else [sum(t**k for t in range(1, int(T2) + 1)) for T2 in df["T"]])
     return df
 
 
@@ -273,7 +279,8 @@ def simulate_strongly_convex(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
                           reg="sc")
             reg = run.regret[:, -1]
             frames.append(_rows({"subopt": run.subopt[:, -1], "regret": reg,
-                                 "bound_measured": o2b_bounds.bound_thm8(reg, T, k, rho, prob), "bound_explicit": explicit},
+                                 "bound_measured": o2b_bounds.bound_thm8(reg, T, k, rho, prob),
+                                 "bound_explicit": explicit},
                                 reps, alg=alg, rho=rho))
         frames.append(_rows({"subopt": frozen_subopt(prob, R), "bound_explicit": explicit}, reps, alg="frozen_start",
                             rho=rho))  # the non-learner
@@ -302,10 +309,12 @@ def simulate_strongly_convex(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     tr = twin_reps(p, reps)  # ZTC-rem9-rate-T-priv's mis-tuned twin, private and its own non-private run
     for alg, conv in (("o2b_sc_unweighted", "tree"), ("nonprivate_sc_unweighted", "none")):
         run = o2b.run(loc, osd_twin(loc, len(tr)), T, k=k, rho=rho if conv != "none" else math.inf,
-                      src=_streams(seed, tr, "sc_loc", "data", T), noise_src=_streams(seed, tr, "sc_loc", "noise", conv, T),
+                      src=_streams(seed, tr, "sc_loc", "data", T),
+                      noise_src=_streams(seed, tr, "sc_loc", "noise", conv, T),
                       checkpoints=[T], conversion=conv, reg="sc")
         frames.append(_rows({"subopt": run.subopt[:, -1]}, tr, alg=alg, rho=rho))
-    frames.append(_rows({"subopt": frozen_subopt(loc, R), "bound_explicit": explicit}, reps, alg="frozen_start", rho=rho))
+    frames.append(_rows({"subopt": frozen_subopt(loc, R), "bound_explicit": explicit}, reps,
+                        alg="frozen_start", rho=rho))
     frames.append(_rows({"subopt": frozen_subopt(loc, R)}, reps, alg="frozen_start_nonprivate", rho=math.inf))
     lf = pd.concat(frames, ignore_index=True)
     lf["problem"], lf["d"], lf["mu"] = "location", loc.d, loc.mu
@@ -368,7 +377,8 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
         tr = twin_reps(p, reps)
         ptw = LinearFamily(d, cg, len(tr))
         for alg, kind, rho, on in (("o2b_npstep", "npstep", p["rho_lin"], T in p["T_lin_priv"] and "priv" in rates),
-                                   ("o2b_stat_sumstep", "sumstep", p["rho_stat"], T in p["T_lin_stat"] and "stat" in rates)):
+                                   ("o2b_stat_sumstep", "sumstep", p["rho_stat"],
+                                    T in p["T_lin_stat"] and "stat" in rates)):
             if not on:
                 continue
             run = o2b.run(ptw, twin_ogd(ptw, len(tr) * len(cg), T, k, rho, kind), T, k=k, rho=rho,
@@ -468,7 +478,8 @@ def _user_claim(rate: str):
 
 
 # the paper's rows of the door's simulation: no learner of yours may take these names
-DOOR_RESERVED = tuple(linear_T_algs().values()) + ("o2b", "o2b_noise2", "frozen_start", "o2b_npstep", "o2b_stat_sumstep")
+DOOR_RESERVED = tuple(linear_T_algs().values()) + ("o2b", "o2b_noise2", "frozen_start",
+                                                   "o2b_npstep", "o2b_stat_sumstep")
 LINEAR_T_TABLE = "results/ztc22/linear_T.parquet"  # the pipeline's table of the paper's rows (rule ztc22_merge)
 # Remark 5's rates in T hold for any OCO learner inside Algorithm 1 (dpregret.core.contract)
 USER_CLAIMS = (_user_claim("priv"), _user_claim("stat"))
@@ -523,7 +534,8 @@ def simulate_minimax(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
     frames.append(pd.DataFrame({"replicate": np.tile(tr, len(cg)), "c": np.repeat(cg, len(tr)),
                                 "subopt": run.subopt[:, -1], "alg": "npstep"}))
     df = pd.concat(frames, ignore_index=True)
-    df["experiment"], df["problem"], df["T"], df["rho"], df["d"], df["grid"] = "minimax", "linear_family", T, rho, d, grid
+    df["experiment"], df["problem"], df["T"], df["rho"], df["d"], df["grid"] = ("minimax",
+                                                                                "linear_family", T, rho, d, grid)
     df["r"] = prob.r
     return df
 
@@ -544,8 +556,10 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
                       checkpoints=[T], reg="pf", pf=pf)  # compiled: papers.ztc22.o2b_jit.linear_pf_block
         reg = run.regret[:, -1]
         b_reg = o2b_bounds.bound_thm11(reg, T, rho, prob, pf) - o2b_bounds.bound_thm11(np.zeros(R), T, rho, prob, pf)
-        frames.append(_rows({"subopt": run.subopt[:, -1], "regret_bar": reg, "bound": o2b_bounds.bound_thm11(reg, T, rho, prob, pf),
-                             "bound_regret_term": b_reg, "bound_C_half": o2b_bounds.bound_thm11(reg, T, rho, prob, half),
+        frames.append(_rows({"subopt": run.subopt[:, -1], "regret_bar": reg,
+                             "bound": o2b_bounds.bound_thm11(reg, T, rho, prob, pf),
+                             "bound_regret_term": b_reg,
+                             "bound_C_half": o2b_bounds.bound_thm11(reg, T, rho, prob, half),
                              "gbar_ratio": run.extra["gbar_ratio"], "gbar_ratio_C_half": run.extra["gbar_ratio_C_half"],
                              "subopt_w": run.subopt_w[:, -1]},
                             reps, alg="o2b_pf", C=float(C)))

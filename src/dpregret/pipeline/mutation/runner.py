@@ -6,8 +6,8 @@ whole suite runs in about 150 s of CPU in the workflow's one job).  Each paper f
 own in its module ``instances`` (its grids ``SMALL``, their base scenarios ``BASE``, the instance
 deciding each of its claims ``instance_of`` and the deciders ``INSTANCES``; the declarations and
 the ``Ctx`` / ``Outcome`` they use are :mod:`dpregret.verdict.instances`); this module collects
-them from every paper folder's ``instances`` module (``dpregret.pipeline.registry.folder_modules``; a registered paper's too) and
-adds the privacy audits' instance, ``audit``, which spans the papers.  An instance decides the claims
+them from every paper folder's ``instances`` module (``dpregret.pipeline.registry.folder_modules``; a registered paper's
+too) and adds the privacy audits' instance, ``audit``, which spans the papers.  An instance decides the claims
 of one scenario; a claim decided on a grid of its own has an instance of its own, which only the
 mutants targeting it pay for, and every claim is decided on the same instance whatever the other
 claims decided with it.  Each claim is decided by the same scenario ``simulate`` functions and the
@@ -106,7 +106,8 @@ def _audit(ctx: Ctx, cids) -> dict[str, Outcome]:
     out = {}
     for cid in cids:
         spec = specs[cid]
-        decided = run_audit(spec, audit_samples(ctx, cid), ctx.alpha, ctx.seed)  # (result, primary control[, secondary controls])
+        # (result, primary control[, secondary controls])
+        decided = run_audit(spec, audit_samples(ctx, cid), ctx.alpha, ctx.seed)
         out[cid] = Outcome(spec.claim, decided[0], decided[1])
     return out
 

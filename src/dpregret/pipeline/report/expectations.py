@@ -8,12 +8,12 @@ that holds with more slack than any near miss could cross) is a verdict of its o
 from PASS and INCONCLUSIVE; a LOOSE row of the run without its worst-case search or its detectable
 factor is a difference too.  CI compares the run's
 ``results/claims.csv`` with it and fails on any difference, printing each one, so that no
-verdict changes silently and no claim drifts onto the knife-edge unnoticed.  An honest FAIL can be expected.  Changing an expectation is its
-own commit, with the reason in the message:
+verdict changes silently and no claim drifts onto the knife-edge unnoticed.  An honest FAIL can be expected.  Changing
+an expectation is its own commit, with the reason in the message:
 
     python -m dpregret.pipeline.report.expectations results/claims.csv config/expected_verdicts.csv          # check
     python -m dpregret.pipeline.report.expectations results/claims.csv config/expected_verdicts.csv --write  # regenerate
-"""
+"""  # noqa: E501 (the two command lines above are copied as they are)
 from __future__ import annotations
 
 import argparse

@@ -1,6 +1,6 @@
 """The self-contained HTML report (``templates/report.html.j2``, Jinja2): a scoreboard per paper,
-the claims that are not PASS (every claim in a folded table), each claim card beside the figure that shows it, the privacy
-audits, the independent accountant, the mutation score, the errata, the references and the
+the claims that are not PASS (every claim in a folded table), each claim card beside the figure that shows it, the
+privacy audits, the independent accountant, the mutation score, the errata, the references and the
 provenance.  One file, figures embedded as base64 PNG, no external assets: it opens offline.
 :func:`context` gathers the data; the template only lays it out (autoescaped).
 """
@@ -26,7 +26,7 @@ th{background:#f3f3f3}.banner{background:#fbeec2;border:2px solid #e0b000;paddin
 img{max-width:100%;border:1px solid #eee}code{background:#f5f5f5;padding:0 .2em}.good{background:#d9f2d9}
 .claim{margin:0 0 1.2em 0;padding:.4em 1em;border-left:4px solid #ccc}.PASS-edge{border-left-color:#4a4}.FAIL-edge{border-left-color:#c44}
 .INCONCLUSIVE-edge{border-left-color:#e0b000}.LOOSE-edge{border-left-color:#4a7cc0}.grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.5em;align-items:start}
-.figs{position:sticky;top:0}#overview img{border:none}figure.own{margin:.3em 0}.ref{color:#555;font-style:italic}h4{margin:.3em 0}"""
+.figs{position:sticky;top:0}#overview img{border:none}figure.own{margin:.3em 0}.ref{color:#555;font-style:italic}h4{margin:.3em 0}"""  # noqa: E501 (the stylesheet, one rule per line)
 
 
 def _num(x) -> str:
@@ -40,20 +40,20 @@ def _num(x) -> str:
 
 VERDICT_RULE = ("A claim is <b>PASS</b> only when its check passes <i>and</i> its primary control, the smallest "
                 "plausible mistake for that theorem (half the noise, a missing log factor, a wrong sensitivity, the "
-                "previous method's rate), is caught: the control's own check FAILs. A PASS whose primary control is not "
-                "caught is reported INCONCLUSIVE (\"control not caught\"). Where the primary control is a straw man "
-                "(linear regret, no noise), a PASS is marked <i>catches only gross errors</i>. A non-finite metric (an "
-                "algorithm that diverged) is a FAIL with the reason. A bound that holds at every non-vacuous point "
-                "with so much slack that its near-miss control cannot be caught is <b>LOOSE</b>, recorded with its worst "
-                "ratio, the smallest error of the bound these data would detect (the factor c at which the bound x c "
-                "would be caught) and the family of instances searched for its worst case (without that search it "
-                "stays INCONCLUSIVE, and it is refused when that search reaches the control's factor). A control caught "
-                "only as a gross error (more than 3x the bound) is not a near miss. A learner claim also runs the "
-                "non-learner of its setting and the paper's learner with one realistic tuning mistake (the "
+                "previous method's rate), is caught: the control's own check FAILs. A PASS whose primary control is "
+                "not caught is reported INCONCLUSIVE (\"control not caught\"). Where the primary control is a straw "
+                "man (linear regret, no noise), a PASS is marked <i>catches only gross errors</i>. A non-finite metric "
+                "(an algorithm that diverged) is a FAIL with the reason. A bound that holds at every non-vacuous point "
+                "with so much slack that its near-miss control cannot be caught is <b>LOOSE</b>, recorded with its "
+                "worst ratio, the smallest error of the bound these data would detect (the factor c at which the bound "
+                "x c would be caught) and the family of instances searched for its worst case (without that search it "
+                "stays INCONCLUSIVE, and it is refused when that search reaches the control's factor). A control "
+                "caught only as a gross error (more than 3x the bound) is not a near miss. A learner claim also runs "
+                "the non-learner of its setting and the paper's learner with one realistic tuning mistake (the "
                 "<i>mis-tuned twin</i>) on the same draws through the same check: a PASS whose non-learner or twin "
-                "passes too is INCONCLUSIVE (the instance does not discriminate; blind to tuning). The margin of a caught control is the distance of "
-                "its interval's FAIL-side limit past the threshold, in units of the interval's width (relative to the "
-                "claimed eps for privacy audits).")
+                "passes too is INCONCLUSIVE (the instance does not discriminate; blind to tuning). The margin of a "
+                "caught control is the distance of its interval's FAIL-side limit past the threshold, in units of the "
+                "interval's width (relative to the claimed eps for privacy audits).")
 
 
 TESTING_RULE = ("<b>A theorem is tested by what it says.</b> An upper bound with explicit constants is checked as a "
@@ -70,8 +70,8 @@ TESTING_RULE = ("<b>A theorem is tested by what it says.</b> An upper bound with
 
 # presets whose horizons are too short to decide the claims (a banner says so)
 UNDECIDING_PRESETS = {"smoke": "The smoke preset runs every claim on horizons far too short to decide it: it checks "
-                               "that the pipeline runs end to end. Its FAIL and INCONCLUSIVE verdicts say nothing about "
-                               "the papers; read the default or paper preset's report for that."}
+                               "that the pipeline runs end to end. Its FAIL and INCONCLUSIVE verdicts say nothing "
+                               "about the papers; read the default or paper preset's report for that."}
 
 
 def verdict_counts(verdicts: pd.Series) -> list[tuple[str, int]]:
@@ -95,7 +95,8 @@ def _scoreboard(table: pd.DataFrame, mutation: dict | None) -> list[dict]:
                     "FAIL": int(n.get("FAIL", 0)), "INCONCLUSIVE": int(n.get("INCONCLUSIVE", 0)),
                     "LOOSE": int(n.get("LOOSE", 0)),
                     "caught": int(rows.control_caught.astype(bool).sum()), **_nonlearner_counts(rows),
-                    "mut_caught": by_paper.get(key, {}).get("caught", 0), "mut_total": by_paper.get(key, {}).get("total", 0)})
+                    "mut_caught": by_paper.get(key, {}).get("caught", 0),
+                    "mut_total": by_paper.get(key, {}).get("total", 0)})
     return out
 
 
@@ -130,7 +131,8 @@ def _paper_tables(paths: list[str]) -> list[dict]:
             rows.append({"row": row, "quantity": quantity, "paper_bound": r0.paper_bound, "claimed": r0.claimed,
                          "tolerance": r0.tolerance,
                          "cells": [{"measured": r.measured, "ci_low": r.ci_low, "ci_high": r.ci_high, "env": r.env,
-                                    "verdict": r.verdict, "caught": r.control_verdict == "FAIL"} for r in g.itertuples()]})
+                                    "verdict": r.verdict, "caught": r.control_verdict == "FAIL"}
+                                   for r in g.itertuples()]})
         out.append({"title": title, "rows": rows})
     return out
 
@@ -144,9 +146,11 @@ def _audits(details: dict) -> list[dict]:
         if r["detail"].get("claimed_mu") is not None and not gdp:
             extra = (r["detail"]["correct"].get("mu_lb"), r["detail"]["claimed_mu"])
         out.append({"claim_id": d["claim_id"], "cite": paper(d["paper"]).cite, "theorem": d["theorem"],
-                    "sym": "mu" if gdp else "eps", "bound": r["bound"], "measured": r["measured"], "ci_level": d["ci_level"],
+                    "sym": "mu" if gdp else "eps", "bound": r["bound"], "measured": r["measured"],
+                    "ci_level": d["ci_level"],
                     "gdp_extra": extra, "tight": r["detail"].get("tight"), "verdict": r["verdict"],
-                    "controls": [{"name": k, "lb": v["mu_lb"] if gdp else v["eps_lb"], "caught": bool(c["detail"]["caught"][k])}
+                    "controls": [{"name": k, "lb": v["mu_lb"] if gdp else v["eps_lb"],
+                                  "caught": bool(c["detail"]["caught"][k])}
                                  for k, v in c["detail"]["variants"].items()]})
     return out
 
@@ -222,8 +226,9 @@ def context(claims_csv: str, detail_paths: list[str], figure_paths: list[str], m
             "scoreboard": _scoreboard(table, mut), "verdict_rule": VERDICT_RULE, "testing_rule": TESTING_RULE,
             "summary": summary, "paper_tables": _paper_tables(tables or []),
             "papers": _paper_sections(table, details, figure_paths, claim_figures),
-            "overview": _figure(Path(claim_figures) / OVERVIEW) if claim_figures and (Path(claim_figures) / OVERVIEW).exists()
-            else None, "audits": _audits(details), "accountant": acc,
+            "overview": (_figure(Path(claim_figures) / OVERVIEW)
+                         if claim_figures and (Path(claim_figures) / OVERVIEW).exists() else None),
+            "audits": _audits(details), "accountant": acc,
             "errata": [{**e, "cite": paper(e["paper"]).cite} for e in registry.errata()],
             "references": [PAPERS[k] for k in ORDER], "provenance": meta.get("provenance")}
 
@@ -242,6 +247,7 @@ def render(claims_csv: str, detail_paths: list[str], figure_paths: list[str], me
 
 
 def write_report(claims_csv: str, detail_paths: list[str], figure_paths: list[str], out_path: str, meta: dict,
-                 tables: list[str] | None = None, mutation: str | None = None, claim_figures: str | None = None) -> None:
+                 tables: list[str] | None = None, mutation: str | None = None,
+                 claim_figures: str | None = None) -> None:
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)
     Path(out_path).write_text(render(claims_csv, detail_paths, figure_paths, meta, tables, mutation, claim_figures))

@@ -11,7 +11,8 @@ from dpregret.verdict.core import loose_fields, twin_fields
 COLUMNS = ["claim_id", "paper", "theorem", "kind", "statement", "verdict", "measured", "bound", "ci_low",
            "ci_high", "ci_of", "tolerance", "ci_level", "control", "control_verdict", "control_measured",
            "control_ci_low", "control_ci_high", "control_caught", "control_margin", "control_margin_unit", "evidence",
-           "near_miss", "secondary", "secondary_caught", "reason", "history", "scenario", "env", "learner", "applies_to",
+           "near_miss", "secondary", "secondary_caught", "reason", "history", "scenario", "env",
+           "learner", "applies_to",
            "margin", "decision_distance", "borderline", "learner_claim", "nonlearner", "nonlearner_verdict",
            "nonlearner_caught", "nonlearner_margin", "learning_gate", "twin", "twin_verdict", "twin_caught",
            "twin_margin", "twin_blind", "detectable_factor", "worst_case_search"]
@@ -47,7 +48,8 @@ def decision_distance(c: dict) -> float:
     dist = min(abs(m), abs(1.0 + m))
     passed = c["result"]["verdict"] in ("PASS", "LOOSE") or "control_not_caught" in d
     cm = c.get("control_margin", float("nan"))
-    if passed and c.get("control_margin_unit", "interval widths") == "interval widths" and isinstance(cm, (int, float)) \
+    if passed and c.get("control_margin_unit",
+                        "interval widths") == "interval widths" and isinstance(cm, (int, float)) \
             and math.isfinite(cm):
         dist = min(dist, abs(float(cm)))
     for ctl in ("nonlearner", "twin"):  # a PASS turns on its non-learner and mis-tuned twin being caught too
@@ -94,8 +96,9 @@ def undecided_reason(c: dict) -> str:
         why = [str(d[k]) for k in ("not_in_regime",) if k in d]
         if isinstance(gate, dict) and gate.get("verdict") == "FAIL" and "learning_not_shown" not in d:
             # a learner stopped by its learning gate: that is the reason a user needs, before any other
-            return (f"the learner does not learn (learning gate: {gate.get('detail', {}).get('gate', 'learning gate')}; "
-                    f"measured {gate.get('measured', float('nan')):.4g} against {gate.get('bound', float('nan')):.4g})")
+            return (f"the learner does not learn (learning gate: "
+                    f"{gate.get('detail', {}).get('gate', 'learning gate')}; measured "
+                    f"{gate.get('measured', float('nan')):.4g} against {gate.get('bound', float('nan')):.4g})")
         why += [str(d[k]) for k in ("diverged", "fail_not_confirmed", "control_not_caught", "learning_not_shown",
                                     "nonlearner_passes", "twin_not_caught", "reason") if k in d]
         if not why:
