@@ -1,5 +1,5 @@
 """Shared fixtures.  This directory is on ``sys.path`` for every test (pytest puts a rootdir conftest's
-directory there), so the helpers ``margins`` and the example paper folder ``example_paper`` import by name
+directory there), so the helpers ``margins`` and the example paper's folder import by name
 from the tests grouped by paper (``tests/papers/<paper>/``)."""
 from pathlib import Path
 

@@ -18,6 +18,7 @@ import pandas as pd
 
 from dpregret.papers.as17.ftrl import bound_thm3_4
 from dpregret.papers.as17.claims_gates import gate_T, privacy_share_regime
+from dpregret.papers.as17.experts_names import TWIN_NONPRIVATE, TWIN_TREE
 from dpregret.verdict.core import (Claim, Result, check_bound, check_exact, check_rate, not_in_regime,
                                    paired_gap, with_learning_gate,
                    with_nonlearner, with_twin)
@@ -112,7 +113,6 @@ def twin_frame(df: pd.DataFrame) -> pd.DataFrame | None:
     """One environment's rows with the mis-tuned twin's rows (``tree_eta_T23``, ``nonprivate_eta_T23``,
     :mod:`dpregret.papers.as17.scenario_experts`) in place of the paper's ``tree`` and ``nonprivate`` (their
     ``eta`` column set to the paper's, so a bound reads the paper's step); None when the run has no twin rows."""
-    from dpregret.papers.as17.scenario_experts import TWIN_NONPRIVATE, TWIN_TREE
 
     if not (df.algorithm == TWIN_TREE).any():
         return None

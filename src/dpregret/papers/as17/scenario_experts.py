@@ -49,13 +49,13 @@ from dpregret.core.calibration import fresh_lambda, tree_lambda
 from dpregret.papers.as17.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
 from dpregret.core.rng import ReplicateStreams, stable_key
 from dpregret.core.tree import draws_per_release
+from dpregret.papers.as17.experts_names import TWIN_NONPRIVATE, TWIN_TREE
 from dpregret.papers.as17.release_feed import ReleasePlayer, running_sum
 
 SCENARIO = "as17_experts"
 ALGORITHMS = ("nonprivate", "tree", "fresh_noise")
 # the mis-tuned twin (the claims' twin control, claims_experts.TWIN): Algorithm 1 with eta ~ T^(-2/3) (eta_twin) on
 # the exact sums and on the tree's own releases (the same draws)
-TWIN_NONPRIVATE, TWIN_TREE = "nonprivate_eta_T23", "tree_eta_T23"
 TWIN_ALGORITHMS = (TWIN_NONPRIVATE, TWIN_TREE)
 
 
