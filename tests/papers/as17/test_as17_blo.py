@@ -387,3 +387,16 @@ def test_a_compiled_learner_with_a_bad_play_is_named():
         B.simulate("ball", "stochastic", 4, 50, plan, range(2), 1, learners={"mine": lambda R, d, T, l, s: Short(R)})
     with pytest.raises(ValueError, match=r"learner 'mine' \(predict\(\)\) in round 1: row 0 is outside the ball"):
         B.simulate("ball", "stochastic", 4, 50, plan, range(2), 1, learners={"mine": lambda R, d, T, l, s: Outside(R)})
+
+
+@pytest.mark.parametrize("domain", ["ball", "cube"])
+def test_nopriv_step_twin_keeps_lemma_4_2s_lambda_and_tunes_eta_for_lambda_0(domain):
+    from dpregret.papers.as17.scrible import blo_row_params
+
+    N, T, eps = 4, 10000, 0.5
+    twin = blo_row_params(domain, "dp_scrible_nopriv_step", N, T, eps)
+    paper = blo_row_params(domain, "dp_scrible", N, T, eps)
+    nonpriv = blo_row_params(domain, "scrible", N, T, None)
+    assert twin["lambda"] == paper["lambda"] > 0 and twin["eta"] == nonpriv["eta"] > paper["eta"]
+    plan = B.grid_plan({"rate_eps": 4, "eps_window": [0.25, 2.5]}, "eps")
+    assert plan["dp_scrible_nopriv_step"] == plan["dp_scrible"]

@@ -145,14 +145,14 @@ def test_regret_rate_grid_R_runs_at_regret_mu_and_regret_eps_and_is_read_by_the_
         (tmp_path / o).parent.mkdir(parents=True, exist_ok=True)
     as17_olo.simulate_job({"p": p, "seed": 5}, {"env": "stochastic", "chunk": "0-2"}, out)
     R = pd.concat([pd.read_parquet(o) for o in out], ignore_index=True)
-    assert set(R.eps) == {32.0} and set(R.algorithm) == {"nonprivate", "tree", "fresh_noise"}
-    ref = as17_olo.simulate("cube", "stochastic", 3, 64, [32.0], range(2), 5, mu=0.2,
-                            algorithms=("nonprivate", "tree", "fresh_noise"))
+    R_algs = ("nonprivate", "tree", "fresh_noise") + as17_olo.TWIN_ALGORITHMS["R"]  # with the rates' mis-tuned twin
+    assert set(R.eps) == {32.0} and set(R.algorithm) == set(R_algs)
+    ref = as17_olo.simulate("cube", "stochastic", 3, 64, [32.0], range(2), 5, mu=0.2, algorithms=R_algs)
     key = ["algorithm", "replicate"]
     np.testing.assert_array_equal(R[R.row == "cube"].sort_values(key).regret.to_numpy(),
                                   ref.sort_values(key).regret.to_numpy())
     T = as17_olo.simulate("cube", "stochastic", 3, 64, [4.0, 32.0], range(2), 5, mu=0.5,
-                          algorithms=("nonprivate", "tree", "fresh_noise")).assign(grid="T")
+                          algorithms=R_algs).assign(grid="T")
     df = pd.concat([T, R], ignore_index=True)
     specs = {s.claim.claim_id: s for s in OLO_SPECS}
     got = regret_rate_rows(df, specs["AS17-T1-cube-regret-rate-T"])
@@ -389,3 +389,42 @@ def test_olo_gap_rate_T_claim_names_missing_rows(small_runs):
         C.olo_gap_rate_T_claim(runs, row, 4, TOL, 0.05, _rng_for, "lazy", env="switching")
     with pytest.raises(ValueError, match="row must be 'sphere' or 'cube'"):
         C.olo_gap_rate_T_claim(runs, "ftpl", 4, TOL, 0.05, _rng_for, "lazy")
+
+
+@pytest.mark.parametrize("row", ["sphere", "cube"])
+def test_mistuned_twins_share_the_trees_draws_and_carry_their_own_step(row):
+    """The twins of Table 1 rows 2-3 (olo.eta_twins): the tree's lambda and draws, eta x T^(-1/6) (private and
+    non-private) and eta / sqrt(N); adding them leaves the paper's rows bit-identical."""
+    from dpregret.papers.as17.olo import eta_twins
+
+    N, T, eps = 4, 300, [4.0, 32.0]
+    algs = as17_olo.GRID_ALGORITHMS["T"] + as17_olo.TWIN_ALGORITHMS["T"] + as17_olo.TWIN_ALGORITHMS["N"]
+    full = as17_olo.simulate(row, "stochastic", N, T, eps, range(3), 5, algorithms=algs)
+    paper = as17_olo.simulate(row, "stochastic", N, T, eps, range(3), 5, algorithms=as17_olo.GRID_ALGORITHMS["T"])
+    pd.testing.assert_frame_equal(full[full.algorithm.isin(as17_olo.GRID_ALGORITHMS["T"])].reset_index(drop=True),
+                                  paper.reset_index(drop=True))
+    eta = eta_twins(row, N, T)
+    assert eta["tree_eta_T23"] == pytest.approx(eta["tree"] * T ** (-1 / 6))
+    assert eta["tree_eta_N"] == pytest.approx(eta["tree"] / N ** 0.5)
+    for a in ("tree_eta_T23", "nonprivate_eta_T23", "tree_eta_N"):
+        g = full[full.algorithm == a]
+        assert np.allclose(g.eta, eta[a])
+        ref = full[full.algorithm == ("nonprivate" if a.startswith("nonprivate") else "tree")]
+        assert np.allclose(g.noise_scale.to_numpy(), ref.noise_scale.to_numpy())
+    # with the tree's eta on the tree's draws, the twin would be the tree: the draws are the tree's (stream "tree")
+    point = as17_olo.point_key(row, "stochastic", N, T, 4, 0.1)
+    learners = as17_olo.row_learners(row, N, T, eps, range(3), 5, point)
+    assert np.array_equal(learners["tree_eta_T23"].sums.estimate, learners["tree"].sums.estimate)
+
+
+def test_bound_in_N_carries_its_twin_against_the_papers_bound(sphere_run):
+    df, p = sphere_run
+    tw = pd.concat([as17_olo.simulate("sphere", "stochastic", N, 3000, [4.0], range(8), 11, mu=0.5,
+                                      algorithms=("nonprivate", "tree_eta_N")).assign(grid="N") for N in (2, 8, 32)])
+    runs = pd.concat([df, tw[tw.algorithm == "tree_eta_N"]])
+    (_, _), (claim, _) = next(iter(olo_bound_results(runs, p, 11, 0.05).items()))
+    (_, _), (plain, _) = next(iter(olo_bound_results(df, p, 11, 0.05).items()))
+    assert "twin" not in plain.detail
+    t = claim.detail["twin"]
+    assert t["name"].startswith("eta / sqrt(N)") and "caught" in t
+    assert claim.verdict == plain.verdict or claim.detail.get("twin_not_caught")

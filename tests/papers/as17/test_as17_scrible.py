@@ -215,11 +215,13 @@ def _reference_blo(domain, env, N, T, plan, replicates, root_seed, phases=4, mu=
     lam = np.repeat([p["lambda"] for p in P], R)[:, None]
     learner = Scrible(domain, N, eta, streams("scrible"), B)
     noise = streams("noise")
-    source = SwitchingOLO(domain, T, N,
-                          phases) if env == "switching" else StochasticOLO(domain, N, mu, streams("losses"))
+    source = (SwitchingOLO(domain, T, N, phases) if env == "switching"
+              else StochasticOLO(domain, N, mu, streams("losses")))
+    # every replicate's coordinate signs (scenario_olo.loss_source: keyed stream "signs", applied to every round)
+    signs = np.where(streams("signs").uniform((N,)) < 0.5, -1.0, 1.0)
     suffered, cum = np.zeros(B), np.zeros((R, N))
     for t in range(1, T + 1):
-        lb = np.tile(source.loss(t, R), (B // R, 1))
+        lb = np.tile(source.loss(t, R) * signs, (B // R, 1))
         y = learner.predict()
         suffered += (learner.center * lb).sum(axis=1)
         z = lam * np.tile(noise.laplace(1.0, (N,)), (B // R, 1))

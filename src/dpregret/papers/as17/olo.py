@@ -266,7 +266,24 @@ def noise_scales(row: str, N: int, T: int, eps: float) -> dict[str, float]:
     diam = 2.0 * (math.sqrt(N) if row == "sphere" else 1.0)
     return {"nonprivate": 0.0, "tree": laplace_scale_cor3_2(ROW_DOMAIN[row], N, T, eps),
             "fresh_noise": fresh_noise_lambda(diam, T, eps, min(0.5, 1.0 / T**2)),
-            "wrong_sensitivity": 2.0 * N * nodes_covering_leaf(T) / eps}
+            "wrong_sensitivity": 2.0 * N * nodes_covering_leaf(T) / eps,
+            # the mis-tuned twins (scenario_olo.TWIN_ALGORITHMS): the tree's own lambda (and draws), another eta
+            "tree_eta_T23": laplace_scale_cor3_2(ROW_DOMAIN[row], N, T, eps), "nonprivate_eta_T23": 0.0,
+            "tree_eta_N": laplace_scale_cor3_2(ROW_DOMAIN[row], N, T, eps)}
+
+
+def eta_twins(row: str, N: int, T: int) -> dict[str, float]:
+    """Algorithm 1's step of every FTRL algorithm of ``row`` (sphere, cube): Theorem 3.4's
+    ``eta = eta_ftrl(D_R, T / 2)`` and its mis-tuned twins, each ONE realistic mistake:
+    ``*_eta_T23``: the exponent of T one notch off, ``eta x T^(-1/6)`` (eta ~ T^(-2/3), as the
+    O~(T^(2/3)) approach tunes its step: the ramp D_R / eta grows as T^(2/3));
+    ``tree_eta_N``: a dimension factor misplaced, ``eta / sqrt(N)`` (cube: the ball's D_R = 1 used for
+    the cube's D_R = N; sphere: S bounded through ||l||_1^2 <= N, the l1 size the privacy calibration
+    uses, instead of ||l||_2^2 <= 1): the ramp D_R / eta grows by sqrt(N), which a bound in N sees."""
+    eta = eta_ftrl(d_r_quadratic(ROW_DOMAIN[row], N), T / 2.0)
+    return {"nonprivate": eta, "tree": eta, "fresh_noise": eta, "wrong_sensitivity": eta,
+            "tree_eta_T23": eta * T ** (-1.0 / 6.0), "nonprivate_eta_T23": eta * T ** (-1.0 / 6.0),
+            "tree_eta_N": eta / math.sqrt(N)}
 
 
 def d_noise_mc(row: str, N: int, T: int, lam: float, samples: int, root_seed: int) -> tuple[float, float]:

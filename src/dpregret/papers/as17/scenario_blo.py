@@ -62,8 +62,10 @@ from dpregret.core.rng import ReplicateStreams, stable_key
 
 SCENARIO = "as17_blo"
 BLOCK = 4096  # rounds per kernel call (memory only: any value gives the same draws)
-ALGORITHMS = ("scrible", "dp_scrible", "dp_scrible_composed", "dp_scrible_eps_squared", "dp_scrible_eta_T23")
-# dp_scrible_eta_T23: the mis-tuned twin of the T-grid claims (Theorem 4.5's lambda, eta x T^(-1/6)), same draws
+ALGORITHMS = ("scrible", "dp_scrible", "dp_scrible_composed", "dp_scrible_eps_squared", "dp_scrible_eta_T23",
+              "dp_scrible_nopriv_step")
+# dp_scrible_eta_T23: the mis-tuned twin of the T-grid claims (Theorem 4.5's lambda, eta x T^(-1/6)), same draws;
+# dp_scrible_nopriv_step: the eps window's twin (Theorem 4.5's lambda, its eta at lambda = 0), same draws
 
 
 def point_key(domain: str, env: str, N: int, T: int, phases: int, mu: float) -> tuple:
@@ -130,7 +132,8 @@ def grid_plan(p: dict, grid: str) -> dict[str, list]:
     r = p["rate_eps"]
     return ({"scrible": [None], "dp_scrible": [r], "dp_scrible_composed": [r],
              "dp_scrible_eta_T23": [r]} if grid == "T" else
-            {"scrible": [None], "dp_scrible": p["eps_window"], "dp_scrible_eps_squared": p["eps_window"]})
+            {"scrible": [None], "dp_scrible": p["eps_window"], "dp_scrible_eps_squared": p["eps_window"],
+             "dp_scrible_nopriv_step": p["eps_window"]})
 
 
 def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:

@@ -55,7 +55,7 @@ import pandas as pd
 
 from dpregret.core import _validate as V
 from dpregret.core.environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
-from dpregret.papers.as17.olo import BallFTRL, CubeFTRL, FTPLLinear, d_r_quadratic, eta_ftrl
+from dpregret.papers.as17.olo import BallFTRL, CubeFTRL, FTPLLinear, d_r_quadratic, eta_ftrl, eta_twins
 from dpregret.papers.as17.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws
 from dpregret.core.protocols import build_learner, check_makes, check_play
 from dpregret.core.rng import ReplicateStreams, stable_key
@@ -69,6 +69,9 @@ ROWS = ("sphere", "cube", "ftpl")
 # the N grid Theorem 3.4's bound in N (control: wrong sensitivity, at rate_eps only).
 GRID_ALGORITHMS = {"T": ("nonprivate", "tree", "fresh_noise"), "N": ("nonprivate", "tree", "wrong_sensitivity"),
                    "R": ("nonprivate", "tree", "fresh_noise")}  # R: the regret rates' own T grid (regret_mu)
+# The mis-tuned twins (claims_tables.TWINS, olo.eta_twins) each grid's claims decide, on the tree's own draws:
+# the rates in T eta x T^(-1/6) (private and, for the gaps, non-private), the bound in N eta / sqrt(N).
+TWIN_ALGORITHMS = {"T": ("tree_eta_T23", "nonprivate_eta_T23"), "N": ("tree_eta_N",), "R": ("tree_eta_T23",)}
 
 
 def switching_block(source: SwitchingOLO, t0: int, tb: int, R: int) -> np.ndarray:
@@ -150,19 +153,15 @@ def row_learners(row: str, N: int, T: int, eps, replicates, root_seed: int, poin
     scales = _scales(row, N, T, eps)
     learners = {}
     if row == "ftpl":
-        learners["nonprivate"] = FTPLLinear(domain,
-                                            TreeSum(T, R, N, scaled_draws(streams("nonprivate"),
-                                                                          scales["nonprivate"][:1], N, "gaussian")))
-        learners["tree"] = FTPLLinear(domain, TreeSum(T, E * R, N,
-                                                      scaled_draws(streams("tree"), scales["tree"], N, "gaussian")))
-        learners["fresh_noise"] = FTPLLinear(domain,
-                                             FreshNoise(E * R, N, scaled_draws(streams("fresh"),
-                                                                               scales["fresh_noise"], N, "gaussian")))
+        learners["nonprivate"] = FTPLLinear(domain, TreeSum(T, R, N, scaled_draws(
+            streams("nonprivate"), scales["nonprivate"][:1], N, "gaussian")))
+        learners["tree"] = FTPLLinear(domain, TreeSum(T, E * R, N, scaled_draws(
+            streams("tree"), scales["tree"], N, "gaussian")))
+        learners["fresh_noise"] = FTPLLinear(domain, FreshNoise(E * R, N, scaled_draws(
+            streams("fresh"), scales["fresh_noise"], N, "gaussian")))
         # the mis-tuned twin (olo.sigma_twin_T23) on the tree's own draws (stream "tree": common random numbers)
-        learners["tree_sigma_T23"] = FTPLLinear(domain,
-                                                TreeSum(T, E * R, N,
-                                                        scaled_draws(streams("tree"),
-                                                                     scales["tree_sigma_T23"], N, "gaussian")))
+        learners["tree_sigma_T23"] = FTPLLinear(domain, TreeSum(T, E * R, N, scaled_draws(
+            streams("tree"), scales["tree_sigma_T23"], N, "gaussian")))
     else:
         eta = eta_ftrl(d_r_quadratic(domain, N), T / 2.0)  # S = sum ||l||_2^2 / 2 <= T / 2 (||l||_2 <= 1)
         cls = BallFTRL if domain == "ball" else CubeFTRL
@@ -173,6 +172,11 @@ def row_learners(row: str, N: int, T: int, eps, replicates, root_seed: int, poin
         learners["wrong_sensitivity"] = cls(eta,
                                             TreeSum(T, E * R, N,
                                                     scaled_draws(streams("wrong"), scales["wrong_sensitivity"], N)))
+        # the mis-tuned twins (olo.eta_twins) on the tree's own draws (stream "tree": common random numbers)
+        etas = eta_twins(row, N, T)
+        learners["nonprivate_eta_T23"] = cls(etas["nonprivate_eta_T23"], ExactSum(R, N))
+        for a in ("tree_eta_T23", "tree_eta_N"):
+            learners[a] = cls(etas[a], TreeSum(T, E * R, N, scaled_draws(streams("tree"), scales[a], N)))
     return learners
 
 
@@ -209,7 +213,7 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
     source = loss_source(domain, env, N, T, phases, mu, streams)
     scales = _scales(row, N, T, eps)
     paper = row_learners(row, N, T, eps, replicates, root_seed, point)
-    eta = eta_ftrl(d_r_quadratic(domain, N), T / 2.0) if row != "ftpl" else None  # as in row_learners
+    etas = eta_twins(row, N, T) if row != "ftpl" else {}  # as in row_learners
     if algorithms is not None:
         unknown = set(algorithms) - set(paper)
         if unknown or "nonprivate" not in algorithms:
@@ -225,8 +229,8 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
     for t0 in range(0, T, block):
         tb = min(block, T - t0)
         L = loss_block(source, t0, tb, R)
-        sum_sq = np.cumsum(np.concatenate([sum_sq[:, None], 0.5 * np.einsum("rsi,rsi->rs", L, L)],
-                                          axis=1), axis=1)[:, -1]
+        sum_sq = np.cumsum(np.concatenate([sum_sq[:, None], 0.5 * np.einsum("rsi,rsi->rs", L, L)], axis=1),
+                           axis=1)[:, -1]
         for name, learner in paper.items():
             B = learner.sums.estimate.shape[0]
             lb = L if B == R else np.tile(L, (B // R, 1, 1))
@@ -241,8 +245,7 @@ def simulate(row: str, env: str, N: int, T: int, eps: Sequence[float], replicate
                                      "eps": float(e), "replicate": replicates,
                                      "regret": reg[0 if reg.shape[0] == 1 else ei],
                                      "noise_scale": scales[name][0 if name == "nonprivate" else ei],
-                                     "eta": np.nan if row == "ftpl" else eta, "sum_sq_dual": sum_sq,
-                                     "comparator": -best}))
+                                     "eta": etas.get(name, np.nan), "sum_sq_dual": sum_sq, "comparator": -best}))
     rows = pd.concat(out, ignore_index=True)
     if not learners:
         return rows
@@ -280,7 +283,8 @@ def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
         grid, N, T = re.fullmatch(r"(T|N|R)_N(\d+)_T(\d+)", path.split("/")[-2]).groups()
         eps = {"N": [p["rate_eps"]], "R": [p.get("regret_eps", p["rate_eps"])]}.get(grid, p["eps"])
         df = simulate(row, env, int(N), int(T), eps, range(lo, hi), seed, phases=p["phases"],
-                      mu=grid_mu(p, grid, row, env), algorithms=GRID_ALGORITHMS[grid] if row != "ftpl" else None)
+                      mu=grid_mu(p, grid, row, env),
+                      algorithms=GRID_ALGORITHMS[grid] + TWIN_ALGORITHMS[grid] if row != "ftpl" else None)
         df["grid"] = grid
         df.to_parquet(path, index=False)
         print(path, len(df), "rows")
@@ -290,7 +294,8 @@ def simulate_job(params: dict, wildcards: dict, outputs: list[str]) -> None:
 
 # Algorithm 1's rows (Corollary 3.2 items 2-3); FTPL's is not a post-processing claim here
 DOOR_ROWS = ("sphere", "cube")
-RESERVED = ("nonprivate", "tree", "fresh_noise", "wrong_sensitivity")  # the paper's FTRL rows
+RESERVED = ("nonprivate", "tree", "fresh_noise", "wrong_sensitivity",  # the paper's FTRL rows and their twins
+            "tree_eta_T23", "nonprivate_eta_T23", "tree_eta_N")
 SIGNATURE = "make(R, d, T, domain)"
 SIGNATURE_DOC = ("make(R, d, T, domain) -> an olo learner (dpregret.core.protocols: predict() -> (R, d) points of X, "
                  "update((R, d) linear losses)) for R replicate rows, dimension d, horizon T and X the unit l2 ball "
@@ -396,8 +401,8 @@ def _user_claim(row: str):
         return olo_gap_rate_T_claim(runs, row, p["rate_eps"], tol, alpha, rng_for, name, env=USER_ENV)
 
     def user_rows(p, point, reps, seed, learners):  # simulate_point's rows but the paper's (the same draws)
-        df = user_learner_rows(row, USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])],
-                               list(reps), seed, p["phases"],
+        df = user_learner_rows(row, USER_ENV, int(p["N"]), int(point), [float(p["rate_eps"])], list(reps), seed,
+                               p["phases"],
                                p["mu"], check_makes(learners, RESERVED, SIGNATURE))
         df["grid"] = "T"
         return df

@@ -240,9 +240,10 @@ def blo_row_params(domain: str, algorithm: str, N: int, T: int, eps: float | Non
     lam = 0.0 if e is None else 2.0 * y1 / e
     if algorithm == "dp_scrible_composed":
         lam = fresh_noise_lambda(2.0 * y1, T, eps, min(0.5, 1.0 / T**2))
-    if algorithm == "dp_scrible_eta_T23":  # the mis-tuned twin: Lemma 4.2's lambda, eta's exponent in T one notch off
+    if algorithm in ("dp_scrible_eta_T23", "dp_scrible_nopriv_step"):  # the mis-tuned twins: Lemma 4.2's lambda
         lam = 2.0 * y1 / eps
-    eta = theorem_4_5_eta(N, T, nu, 1.0, lam, X2)
+    # dp_scrible_nopriv_step: the step that ignores the privacy term, Theorem 4.5's eta at lam = 0 (no lam^2 N X2^2)
+    eta = theorem_4_5_eta(N, T, nu, 1.0, 0.0 if algorithm == "dp_scrible_nopriv_step" else lam, X2)
     if algorithm == "dp_scrible_eta_T23":
         eta = eta * T ** (-1.0 / 6.0)  # eta ~ T^(-2/3) up to logs, as the O~(T^(2/3)) approach tunes its step
     return {"nu": nu, "lambda": lam, "eta": eta, "X2": X2,
