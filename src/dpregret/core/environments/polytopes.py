@@ -398,7 +398,7 @@ def make_domain(name: str, n: int) -> Polytope:
     raise ValueError(f"domain must be one of ('simplex', 'l1ball', 'spanning_tree'), got {name!r}")
 
 
-def _lmo_twice(self, c):
+def lmo_twice(self, c):
     """Control: the oracle is queried twice per request (a re-query 'for verification')."""
     Polytope.lmo(self, c)
     return Polytope.lmo(self, c)
@@ -406,7 +406,7 @@ def _lmo_twice(self, c):
 
 def two_call_domain(domain: Polytope) -> Polytope:
     """A copy of ``domain`` whose every LMO request costs two oracle calls (same answers)."""
-    cls = type(f"TwoCall{type(domain).__name__}", (type(domain),), {"lmo": _lmo_twice})
+    cls = type(f"TwoCall{type(domain).__name__}", (type(domain),), {"lmo": lmo_twice})
     out = copy.copy(domain)
     out.__class__ = cls
     out.reset_counters()

@@ -22,9 +22,11 @@ FIGURES = {
     "as17_tables": ("as17", (
         Figure("olo_regret_vs_T", ("AS17-T1-sphere-regret-rate-T", "AS17-T1-sphere-gap-rate-T",
                                    "AS17-T1-cube-regret-rate-T",
-                                   "AS17-T1-cube-gap-rate-T", "AS17-T1-ftpl-regret-rate-T")),
+                                   "AS17-T1-cube-gap-rate-T", "AS17-T1-ftpl-regret-rate-T",
+                                   "AS17-T1-ftpl-gap-rate-T", "AS17-T1-ftpl-thm3.5-bound")),
         Figure("olo_gap_vs_N", ("AS17-T1-sphere-thm3.4-bound-N", "AS17-T1-cube-thm3.4-bound-N")),
-        Figure("mab_regret_vs_T", ("AS17-T2-mab-rate-T", "AS17-thm4.1-bound", "AS17-lemma4.3", "AS17-thm4.1-vs-T2-3")),
+        Figure("mab_regret_vs_T", ("AS17-T2-mab-rate-T", "AS17-thm4.1-bound", "AS17-thm4.1-privacy-term",
+                                   "AS17-lemma4.3", "AS17-thm4.1-vs-T2-3")),
         Figure("mab_regret_vs_eps", ("AS17-T2-mab-rate-eps",)),
         Figure("mab_regret_vs_N", ("AS17-T2-mab-rate-N",)),
         Figure("blo_regret_vs_T", ("AS17-T2-blo-ball-rate-T", "AS17-T2-blo-cube-rate-T", "AS17-thm4.5-bound")),

@@ -118,6 +118,7 @@ def claims() -> dict:
     for spec in tables.OLO_SPECS + tables.MAB_SPECS + tables.BLO_SPECS:
         out[spec.claim.claim_id] = spec.claim
     out.update(tables.OLO_BOUNDS)
+    out[tables.FTPL_BOUND.claim_id] = tables.FTPL_BOUND
     out.update(tables.EXTRA)
     return out
 

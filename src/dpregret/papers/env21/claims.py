@@ -236,8 +236,8 @@ _at = select
 
 
 def _rate_on(df, x, col, exponent, tol, alpha, rng):
-    from dpregret.papers.env21.rates import _rate
-    return _rate(df, x, col, exponent, tol, alpha, rng)
+    from dpregret.papers.env21.rates import column_rate
+    return column_rate(df, x, col, exponent, tol, alpha, rng)
 
 
 def round_bound(df: pd.DataFrame, col: str, bound_col: str, keys: list[str], alpha: float,

@@ -54,7 +54,7 @@ import numpy as np
 from dpregret.core import _validate as V
 from dpregret.core.calibration import gaussian_sigma_lemma5_4, laplace_lambda_lemma5_1
 from dpregret.core.environments.bco import DistanceLosses
-from dpregret.core.environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope, _lmo_twice
+from dpregret.core.environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope, lmo_twice
 from dpregret.core.rng import ReplicateStreams, draw_laplace, draw_normal
 from dpregret.core.tree import TreeBasedAgg, draws_per_release
 from dpregret.papers.env21.jit import L1BALL, SIMPLEX, TREE, fw_round
@@ -258,7 +258,7 @@ def _jit_plan(engine: str, domain: Polytope, losses, mode: str, rng, R: int) -> 
     # the two-call control's domain (core.environments.polytopes.two_call_domain: every LMO request answered
     # twice): the kernel answers the oracle twice per iteration and counts both
     repeats, dtype = (2, type(domain).__mro__[1]) if getattr(type(domain), "lmo",
-                                                             None) is _lmo_twice else (1, type(domain))
+                                                             None) is lmo_twice else (1, type(domain))
     if mode != "fw":
         why = "the projection baseline runs in numpy"
     elif dtype not in (Simplex, L1Ball, SpanningTreePolytope):

@@ -5,7 +5,7 @@ The conventions (rates in T on the regret itself, the stated polylogs carried by
 tolerance; rates in n and eps on the paired privacy gap) are stated once in ``papers.env21.claims``'s
 module docstring, which also holds the claims' texts (``CLAIMS``) and ``evaluate``.  Here:
 
-- :func:`_rate`: one rate on one column of a table (per-x samples, optionally against 1/x);
+- :func:`column_rate`: one rate on one column of a table (per-x samples, optionally against 1/x);
 - the rates in T on the simplex shared by the paper's learner and a user's learner inside
   PRIVATEBANDIT's privacy mechanism: :func:`rate_T` (Lemmas 3.1, 5.2, 5.5, with their
   detail: regret over the stated bounds, the polylog-divided fit, the noise-to-smoothing
@@ -51,7 +51,7 @@ FROZEN = "frozen"  # papers.env21.run.NONLEARNER: the learner frozen at the doma
 FROZEN_NAME = "frozen centre (plays the domain's centre, Algorithm 1's x~_0, whatever it is fed; same draws)"
 
 
-def _rate(df, x, col, exponent, tol, alpha, rng, transform=None, invert=False, decades=2.0):
+def column_rate(df, x, col, exponent, tol, alpha, rng, transform=None, invert=False, decades=2.0):
     xs, s = samples_by(df, x, col, close=True)
     if invert:
         xs, s = 1.0 / xs[::-1], s[::-1]
@@ -90,7 +90,7 @@ def nonlearner_rate(res: Result, frozen_rows: pd.DataFrame, cid: str, exponent: 
     """``res`` (a rate in T of a learner's regret) with its non-learner control: the rows of the
     learner frozen at the centre on the same draws, decided by the same check (own bootstrap
     stream); its regret per T over the non-learner's in ``detail``."""
-    nl = _rate(learning_regret(frozen_rows), x, col, exponent, tol, alpha, rng_for(cid + "/nonlearner"))
+    nl = column_rate(learning_regret(frozen_rows), x, col, exponent, tol, alpha, rng_for(cid + "/nonlearner"))
     res.detail["regret_over_frozen_centre"] = [round(float(a) / float(b), 4) for a, b in
                                                zip(res.detail.get("mean", []), nl.detail.get("mean", []))]
     return with_nonlearner(res, FROZEN_NAME, nl)
@@ -175,8 +175,8 @@ def gap_rate(cid: str, g: pd.DataFrame, frozen: pd.DataFrame, x: str, alg: str, 
     decided = inr if (inr.size >= 4 and span >= 1.0 - 1e-9) else xs
     on = lambda df: df[np.isclose(df[x].to_numpy(dtype=float)[:, None], decided[None]).any(axis=1)]  # noqa: E731
     dec = 2.0 if decided is xs else 1.0  # the whole grid as declared (2 decades), the regime's window 1 at least
-    res = _rate(on(g[g.alg == alg]), x, "gap", exponent, tol, alpha, rng_for(cid), invert=invert, decades=dec)
-    cres = _rate(on(g[g.alg == ctl]), x, "gap", exponent, tol, alpha, rng_for(cid + "/control"), invert=invert,
+    res = column_rate(on(g[g.alg == alg]), x, "gap", exponent, tol, alpha, rng_for(cid), invert=invert, decades=dec)
+    cres = column_rate(on(g[g.alg == ctl]), x, "gap", exponent, tol, alpha, rng_for(cid + "/control"), invert=invert,
                  decades=dec)
     if invert:
         res.detail["x_is"] = f"1/{x}"
@@ -328,25 +328,25 @@ def rate_T(a: pd.DataFrame, c: pd.DataFrame, sec_rows: pd.DataFrame | None, sec:
     its explicit chain; for a private run (``kind`` "laplace" / "gaussian") over the stated
     bound, the slope with the stated polylog divided out, the noise-to-smoothing ratios."""
     a, c = learning_regret(a), learning_regret(c)
-    res = _rate(a, "T", LEARNING, 0.75, t, alpha, rng_for(cid))
-    cres = _rate(c, "T", LEARNING, 0.75, t, alpha, rng_for(cid + "/control"))
+    res = column_rate(a, "T", LEARNING, 0.75, t, alpha, rng_for(cid))
+    cres = column_rate(c, "T", LEARNING, 0.75, t, alpha, rng_for(cid + "/control"))
     res.detail["metric"] = LEARNING_METRIC
     mr = a.groupby("T")[["regret", LEARNING]].mean()
     res.detail["learning_share_of_regret"] = (mr[LEARNING] / mr.regret).round(4).tolist()
-    res.detail["regret_slope"] = _rate(a, "T", "regret", 0.75, t, alpha, rng_for(cid + "/regret")).measured
+    res.detail["regret_slope"] = column_rate(a, "T", "regret", 0.75, t, alpha, rng_for(cid + "/regret")).measured
     if twin is not None and len(twin):
-        tw = _rate(learning_regret(twin), "T", LEARNING, 0.75, t, alpha, rng_for(cid + "/twin"))
+        tw = column_rate(learning_regret(twin), "T", LEARNING, 0.75, t, alpha, rng_for(cid + "/twin"))
         if twin_up is not None and len(twin_up):  # the private claims: the too-large step is their twin
             res.detail["other_twin"] = {"name": TWIN_NAME, "verdict": tw.verdict, "slope": tw.measured,
                                         "ci": [tw.ci_low, tw.ci_high]}
-            tw = _rate(learning_regret(twin_up), "T", LEARNING, 0.75, t, alpha, rng_for(cid + "/twin_up"))
+            tw = column_rate(learning_regret(twin_up), "T", LEARNING, 0.75, t, alpha, rng_for(cid + "/twin_up"))
             res = with_twin(res, TWIN_UP_NAME, tw, TWIN_UP_WHY)
         else:
             res = with_twin(res, TWIN_NAME, tw, TWIN_WHY)
     if sec is None:
         res.detail["secondary_control"] = {"alg": None, "verdict": "not applicable (the step is the learner's own)"}
     else:
-        sres = _rate(learning_regret(sec_rows), "T", LEARNING, 0.75, t, alpha, rng_for(cid + "/secondary"))
+        sres = column_rate(learning_regret(sec_rows), "T", LEARNING, 0.75, t, alpha, rng_for(cid + "/secondary"))
         res.detail["secondary_control"] = {"alg": sec, "verdict": sres.verdict, "slope": sres.measured,
                                            "ci": [sres.ci_low, sres.ci_high]}
     res.detail["control_zeta_over_algorithm1"] = (c.groupby("T").zeta.first() / a.groupby("T").zeta.first()
@@ -363,8 +363,8 @@ def rate_T(a: pd.DataFrame, c: pd.DataFrame, sec_rows: pd.DataFrame | None, sec:
         res.detail[f"regret_over_{bcol}_C1"] = (m.regret / mb).round(4).tolist()
         res.detail["stated_bound_over_LDT"] = (mb / (a.L.iloc[0] * a.D.iloc[0] * mb.index)).round(3).tolist()
         tf = _polylog(kind, delta, dim)
-        div = _rate(a, "T", "regret", 0.75, t, alpha, rng_for(cid + "/polylog"), transform=tf)
-        divc = _rate(c, "T", "regret", 0.75, t, alpha, rng_for(cid + "/polylog/control"), transform=tf)
+        div = column_rate(a, "T", "regret", 0.75, t, alpha, rng_for(cid + "/polylog"), transform=tf)
+        divc = column_rate(c, "T", "regret", 0.75, t, alpha, rng_for(cid + "/polylog/control"), transform=tf)
         res.detail["polylog_divided"] = {"slope": div.measured, "ci": [div.ci_low, div.ci_high], "verdict": div.verdict,
                                          "control_slope": divc.measured, "control_verdict": divc.verdict}
         res.detail["noise_to_smoothing"] = _noise_ratios(a, kind)

@@ -96,7 +96,7 @@ class StepPowerOGDBall(vdh.ProjectedOGDBall):
     the direction all but freezes after the first rounds (after a noisy round, at once)."""
 
     def update(self, g) -> None:
-        g = vdh._feedback(g, self.shape)
+        g = vdh.feedback(g, self.shape)
         self.S = self.S + np.einsum("...i,...i->...", g, g)
         eta = np.divide(1.0, self.S, out=np.zeros_like(self.S), where=self.S > 0)
         y = self.z - eta[..., None] * g

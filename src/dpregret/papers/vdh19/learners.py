@@ -239,7 +239,7 @@ def _shape(name, shape):
     return tuple(int(s) for s in shape)
 
 
-def _feedback(g, shape):
+def feedback(g, shape):
     g = V.finite_array("g", g)
     if g.shape != shape:
         raise ValueError(f"g must have shape {shape}, got {g.shape}")
@@ -280,7 +280,7 @@ class PrivatePotential:
         return _exp_checked(*self.log_predict())
 
     def update(self, g) -> None:
-        g = _feedback(g, self.shape)
+        g = feedback(g, self.shape)
         self.L = self.L - g
         self.V = self.V + g * g
 
@@ -316,7 +316,7 @@ class ProjectedOGDBall:
         return self.z.copy()
 
     def update(self, g) -> None:
-        g = _feedback(g, self.shape)
+        g = feedback(g, self.shape)
         self.S = self.S + np.einsum("...i,...i->...", g, g)
         eta = np.divide(1.0, np.sqrt(self.S), out=np.zeros_like(self.S), where=self.S > 0)
         y = self.z - eta[..., None] * g
@@ -342,7 +342,7 @@ class BlackBoxReduction:
         return self._z * self.magnitude.predict()[..., None]
 
     def update(self, g) -> None:
-        g = _feedback(g, self.shape)
+        g = feedback(g, self.shape)
         z = self._z if self._z is not None else np.asarray(self.direction.predict(), dtype=float)
         self.magnitude.update(np.einsum("...i,...i->...", z, g))
         self.direction.update(g)
@@ -367,7 +367,7 @@ class DiagonalAdaGrad:
         return self.w.copy()
 
     def update(self, g) -> None:
-        g = _feedback(g, self.shape)
+        g = feedback(g, self.shape)
         self.S = self.S + g * g
         step = np.divide(g, np.sqrt(self.S), out=np.zeros_like(g), where=self.S > 0)
         self.w = np.clip(self.w - self.eta * step, -self.D, self.D)
@@ -393,7 +393,7 @@ class NoiseTunedOGD:
         return self.w.copy()
 
     def update(self, g) -> None:
-        y = self.w - self.eta * _feedback(g, self.shape)
+        y = self.w - self.eta * feedback(g, self.shape)
         self.w = y * np.minimum(1.0, self.D / np.maximum(np.linalg.norm(y, axis=-1, keepdims=True), 1e-300))
 
 
