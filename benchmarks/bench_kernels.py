@@ -581,7 +581,7 @@ def kernel_ftrl_jit(T: int, R: int, seed: int = SEED):
     zt = st.laplace(1.0, (rows, N))
     Xn, Xt, Xf = np.empty((T, R, N)), np.empty((T, R, N)), np.empty((T, R, N))
     experts_block(0, K, Ls, -eta_thm34(N, T), lam, np.zeros(1), zt, np.zeros((R, T, N)), est_n, alpha, noisy, node,
-                  true_t, noise, true_f, est_f, cum, sum_sq, Xn, Xt, Xf)
+                  true_t, noise, true_f, est_f, cum, sum_sq, Xn, Xt, Xf, 0.0, np.empty((0, R, N)), np.empty((0, R, N)))
     return np.c_[np.einsum("tbi,ti->b", Xt, L), true_t + noise], [st]
 
 

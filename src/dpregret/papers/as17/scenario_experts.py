@@ -487,7 +487,7 @@ def _user_claim():
     def paper_rows(tables, p, point):  # simulate_point's paper rows: the pipeline's, at rate_eps
         t = tables[PAPER_TABLE]
         keep = (t.env == USER_ENV) & (t.N == int(p["N"])) & (t["T"] == int(point)) & (t.eps == float(p["rate_eps"]))
-        return in_order(t[keep], "algorithm", ALGORITHMS, "replicate")
+        return in_order(t[keep], "algorithm", ALGORITHMS + TWIN_ALGORITHMS, "replicate")
 
     return UserClaim(
         "AS17-cor3.2-gap-rate-T", SCENARIO, "experts", SIGNATURE,

@@ -299,8 +299,9 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
         twu = a.get(f"{kind}_twin_up")
         res, cres = rate_T(rows, crow, None if sec is None else _at(simplex, alg=sec), sec, cid, tol.get(cid, 0.0),
                            alpha, rng_for, kind=kind, twin=None if tw is None else _at(simplex, alg=tw),
-                           base=_at(simplex, alg="none") if name == PAPER_LEARNER else None, regime=p.get("regime"),
-                           twin_up=None if twu is None else _at(simplex, alg=twu))
+                           base=_at(simplex, alg="none"), regime=p.get("regime"),
+                           twin_up=None if twu is None else _at(simplex, alg=twu),
+                           regime_rows=None if name == PAPER_LEARNER else _at(simplex, alg=rate_T_algs()[kind]))
         res.detail["learner"] = name
         ref = _at(simplex, alg=FROZEN)  # the learner frozen at the centre, same draws (the paper's rows)
         if not len(ref):
@@ -321,7 +322,7 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
 def rate_T(a: pd.DataFrame, c: pd.DataFrame, sec_rows: pd.DataFrame | None, sec: str | None, cid: str, t: float,
            alpha: float, rng_for, kind: str | None = None, twin: pd.DataFrame | None = None,
            base: pd.DataFrame | None = None, regime: dict | None = None,
-           twin_up: pd.DataFrame | None = None) -> tuple[Result, Result]:
+           twin_up: pd.DataFrame | None = None, regime_rows: pd.DataFrame | None = None) -> tuple[Result, Result]:
     """A rate in T on the simplex (Lemma 3.1, 5.2, 5.5): the learner's rows ``a`` against the
     control's ``c`` (slow zeta), the secondary control's slope (``sec``, None: not applicable),
     and the detail shared by the paper's learner and a user's: regret over Lemma 3.1's bound and
@@ -369,8 +370,12 @@ def rate_T(a: pd.DataFrame, c: pd.DataFrame, sec_rows: pd.DataFrame | None, sec:
                                          "control_slope": divc.measured, "control_verdict": divc.verdict}
         res.detail["noise_to_smoothing"] = _noise_ratios(a, kind)
         if base is not None and len(base):  # the noise-free run on the same draws: the privacy term's share
-            mb_ = learning_regret(base).groupby("T")[LEARNING].mean().reindex(mr.index)
-            share = (1.0 - mb_ / mr[LEARNING]).round(4)
+            # the regime is the instance's (eps, T), shown by the paper's learner (``regime_rows``: its private rows
+            # when a user's learner is decided, so that both are decided on the same points)
+            mp = (mr if regime_rows is None or not len(regime_rows)
+                  else learning_regret(regime_rows).groupby("T")[[LEARNING]].mean())
+            mb_ = learning_regret(base).groupby("T")[LEARNING].mean().reindex(mp.index)
+            share = (1.0 - mb_ / mp[LEARNING]).round(4)
             res.detail["noise_share"] = share.tolist()  # (private - noise-free) / private learning regret, per T
             res.detail["nonprivate_learning_regret"] = mb_.round(2).tolist()
             res.detail["private_learning_regret"] = mr[LEARNING].round(2).tolist()

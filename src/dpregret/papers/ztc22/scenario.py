@@ -371,7 +371,8 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
         frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
                                     "subopt": run.subopt[:, -1], "alg": "o2b_noise2", "rho": p["rho_lin"],
                                     "bound_thm4": thm4_family_bound(prob, T, k, p["rho_lin"], R)}))
-    if paper:  # the mis-tuned twins (first replicates_twin replicates, the same draws): the step ignoring the
+    if paper and not learners:  # the mis-tuned twins (first replicates_twin replicates, the same draws; not in a
+        # door's table beside a user's learner, whose claim has no twin of the paper's): the step ignoring the
         # privacy term at rho_lin (ZTC-rem5-rate-T-priv, ZTC-thm4-bound), the step one notch off at rho_stat
         # (ZTC-rem5-rate-T-stat)
         tr = twin_reps(p, reps)
