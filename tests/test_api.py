@@ -46,7 +46,14 @@ finally:
 # The user's claims whose verdict is not decided with a margin at the example's size: the minority cost's
 # rate of NormalisedOGD with 8 replicates is PASS by 0.67 half-widths at the config's seed and INCONCLUSIVE
 # at seeds 1 and 2 (16 replicates: PASS by 0.97); for it the test asserts the control, not the verdict.
-UNDECIDED_USER = {"VDH-sec3.4-minority-cost-rate-T"}
+UNDECIDED_USER = {"VDH-sec3.4-minority-cost-rate-T",
+                  # since 2026-11-29 ENV's private rates are decided at eps 20 / 700 on the learning regret: the lazy
+                  # projection's slope is 0.856 [0.797, 0.911] against 0.90 at the example's size (INCONCLUSIVE)
+                  "ENV-thm1.1-rate-T"}
+# The paper's claims whose verdict is not decided with a margin at the example's size (8 replicates): van der
+# Hoeven's minority cost with the data rotated per replicate (2026-11-29) is PASS by 0.04 half-widths there
+# (slope -0.105, interval top 0.235 against 0.25); its control is asserted, not its verdict.
+UNDECIDED_PAPER = {"VDH-sec3.4-minority-cost-rate-T"}
 # The user's claims the example shows FAIL: the bco example's one-point gradient learner (T^(3/4)) against
 # Theorem 4.5's T^(1/2) rate.
 FAILING_USER = {"AS17-T2-blo-ball-rate-T"}
@@ -85,7 +92,7 @@ def test_readme_example_runs_as_written(tmp_path, marker):
                        what=f"{who} control")
         if d["user"] and d["claim"] in FAILING_USER:
             assert_verdict(Result(**d["result"]), "FAIL", what=who)
-        elif not (d["user"] and d["claim"] in UNDECIDED_USER):
+        elif not (d["user"] and d["claim"] in UNDECIDED_USER) and not (not d["user"] and d["claim"] in UNDECIDED_PAPER):
             assert_verdict(Result(**d["result"]), "PASS", what=who)
     for ln in user:
         if ln.split()[1] not in UNDECIDED_USER | FAILING_USER:
