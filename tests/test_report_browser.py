@@ -13,6 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from dpregret.verdict.core import Claim, Result, record  # noqa: E402
+from dpregret.pipeline.report.claim_figures import write_claim_figures  # noqa: E402
 from dpregret.pipeline.report.html import write_report  # noqa: E402
 from dpregret.pipeline.report.tables import claims_table  # noqa: E402
 
@@ -24,7 +25,11 @@ PROBE = """<pre id="dpregret-probe">pending</pre><script>
 window.addEventListener('load', () => {
   const imgs = Array.from(document.images);
   const bad = imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.alt || i.src.slice(0, 40));
-  document.getElementById('dpregret-probe').textContent = JSON.stringify({images: imgs.length, undecoded: bad});
+  const ov = document.querySelector('#overview img');
+  const bare = Array.from(document.querySelectorAll('div.claim')).filter(c => !c.querySelector('figure.own img'))
+    .map(c => c.id);
+  document.getElementById('dpregret-probe').textContent = JSON.stringify({images: imgs.length, undecoded: bad,
+    overview: !!(ov && ov.complete && ov.naturalWidth > 0), cards_without_figure: bare});
 });
 </script>"""
 
@@ -56,14 +61,16 @@ def _tiny_report(tmp: Path) -> Path:
     fig.savefig(tmp / "ztc22_subopt_vs_T.png")
     plt.close(fig)
     out = tmp / "index.html"
+    write_claim_figures(str(tmp / "claims.csv"), [str(p) for p in paths], tmp / "claims")
     write_report(str(tmp / "claims.csv"), [str(p) for p in paths], [str(tmp / "ztc22_subopt_vs_T.png")], str(out),
-                 {"preset": "test", "seed": 1, "ci_level": 0.95})
+                 {"preset": "test", "seed": 1, "ci_level": 0.95}, claim_figures=str(tmp / "claims"))
     return out
 
 
 def test_a_rendered_report_loads_without_console_errors_and_its_figures_decode(tmp_path):
     found, console = open_in_chromium(_tiny_report(tmp_path), tmp_path)
     assert found["images"] >= 1 and found["undecoded"] == [] and console == []
+    assert found["overview"] and found["cards_without_figure"] == []  # the overview on top, a figure per card
 
 
 def test_the_probe_sees_a_figure_that_does_not_decode(tmp_path):
@@ -80,3 +87,5 @@ def test_the_pipelines_report_loads_without_console_errors_and_its_figures_decod
         pytest.skip("no report/index.html here: run `snakemake --cores 2` first (CI runs the tests after it)")
     found, console = open_in_chromium(report, tmp_path)
     assert found["images"] >= 10 and found["undecoded"] == [] and console == []
+    assert found["overview"] and found["cards_without_figure"] == []  # the overview on top, a figure per card
+    assert report.stat().st_size < 10e6  # one self-contained file under 10 MB
