@@ -371,8 +371,7 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
         frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
                                     "subopt": run.subopt[:, -1], "alg": "o2b_noise2", "rho": p["rho_lin"],
                                     "bound_thm4": thm4_family_bound(prob, T, k, p["rho_lin"], R)}))
-    if paper and not learners:  # the mis-tuned twins (first replicates_twin replicates, the same draws; not in a
-        # door's table beside a user's learner, whose claim has no twin of the paper's): the step ignoring the
+    if paper:  # the mis-tuned twins (first replicates_twin replicates, the same draws): the step ignoring the
         # privacy term at rho_lin (ZTC-rem5-rate-T-priv, ZTC-thm4-bound), the step one notch off at rho_stat
         # (ZTC-rem5-rate-T-stat)
         tr = twin_reps(p, reps)
@@ -452,10 +451,14 @@ def _user_claim(rate: str):
         algs = (a["priv"], a["naive"]) if rate == "priv" else (a["stat"], a["fresh"])
         extra = ("o2b_noise2", "frozen_start") if rate == "priv" else ("frozen_start",)  # at this rate's rho
         rho = p["rho_lin"] if rate == "priv" else p["rho_stat"]
-        keep = (t["T"] == int(point)) & (t.alg.isin(algs + (a["twin"],)) | (t.alg.isin(extra) & (t.rho == rho)))
+        twins = ("o2b_npstep",) if rate == "priv" else ("o2b_stat_sumstep",)  # the mis-tuned twin's rows
+        keep = (t["T"] == int(point)) & (t.alg.isin(algs + (a["twin"],) + twins)
+                                         | (t.alg.isin(extra) & (t.rho == rho)))
         rows = t[keep].drop(columns="scenario")
         c_pos = rows.c.map({c: i for i, c in enumerate(p["c_grid"])})
-        return in_order(rows.assign(_c=c_pos), "alg", extra + algs + (a["twin"],), "_c", "replicate").drop(columns="_c")
+        # simulate's order: the twin's rows come just before the non-learner's
+        order = tuple(x for e in extra for x in (twins + (e,) if e == "frozen_start" else (e,))) + algs + (a["twin"],)
+        return in_order(rows.assign(_c=c_pos), "alg", order, "_c", "replicate").drop(columns="_c")
 
     return UserClaim(
         cid, "ztc22", "oco", "make(R, d, r)",
