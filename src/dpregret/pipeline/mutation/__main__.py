@@ -11,6 +11,9 @@ from dpregret.pipeline.mutation.runner import load_settings, run_all, table, wor
 
 
 def main(argv=None) -> int:
+    from dpregret.core import cpu
+
+    cpu.reexec_pinned()  # the same bits as the workflow's mutation job (dpregret.core.cpu)
     ap = argparse.ArgumentParser(prog="python -m dpregret.pipeline.mutation", description=__doc__)
     ap.add_argument("--only", nargs="+", metavar="NAME", help="run these mutants only")
     ap.add_argument("--json", metavar="PATH", help="also write the result as JSON")
