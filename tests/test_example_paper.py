@@ -1,4 +1,4 @@
-"""A new paper in one folder: tests/example_paper (Cesa-Bianchi and Lugosi 2006, Theorem 2.2) is
+"""A new paper in one folder: examples/example_paper (Cesa-Bianchi and Lugosi 2006, Theorem 2.2) is
 registered by the config key ``papers`` and runs through the workflow's generic rules, the claims
 table and the report, while no file outside its folder (this test and the how-to aside) names it."""
 import json
@@ -16,7 +16,7 @@ from dpregret.pipeline.config import ConfigError, effective
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDER = ROOT / "tests" / "example_paper"
+FOLDER = ROOT / "examples" / "example_paper"
 
 
 def _config(**over):
@@ -77,16 +77,18 @@ def test_a_paper_key_already_taken_is_refused(registry_restored, monkeypatch):
 def test_no_file_outside_the_folder_names_the_example_paper():
     """The folder is the whole of the paper: no central list, rule, schema or report table names it."""
     listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    allowed = {"tests/test_example_paper.py", "tests/test_paper_contract.py", "docs/add-a-paper.md"}
+    allowed = {"tests/test_example_paper.py", "tests/test_paper_contract.py", "docs/add-a-paper.md", ".ci/run"}
     naming = []
     for rel in listed:
-        if rel.startswith("tests/example_paper/") or rel in allowed or not (ROOT / rel).is_file():
+        # examples/ holds paper folders, each its own (a copy of the example names what it copied until renamed)
+        if rel.startswith("examples/") or rel in allowed or not (ROOT / rel).is_file():
             continue
         text = (ROOT / rel).read_bytes()
         if any(word in text for word in (b"example_paper", b"CBL06", b"cbl06")):
             naming.append(rel)
     assert naming == []
-    assert len([r for r in listed if r.startswith("tests/example_paper/")]) >= 7
+    mine = {Path(r).name for r in listed if r.startswith("examples/example_paper/")}
+    assert {"paper.py", "claims.py", "scenario.py"} <= mine
 
 
 def test_the_example_paper_runs_through_the_workflow_and_the_report(tmp_path):
@@ -94,7 +96,7 @@ def test_the_example_paper_runs_through_the_workflow_and_the_report(tmp_path):
     is decided with its near-miss and non-learner controls caught, its figure drawn, and the report
     shows both under the paper's name."""
     shutil.copytree(ROOT / "config", tmp_path / "config")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "examples"), os.environ.get("PYTHONPATH", "")])}
     subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d",
                     str(tmp_path), "--cores", "2",
                     "--config", "preset=smoke", "scenarios=[vdh19]", "papers=[example_paper]", "mutation=False"],
@@ -106,6 +108,7 @@ def test_the_example_paper_runs_through_the_workflow_and_the_report(tmp_path):
     assert max(highs) < -1.0  # far below the bound at every T (the interval nowhere near 0)
     assert row.verdict == "PASS" and row.control_verdict == "FAIL" and bool(row.control_caught)
     assert rec["nonlearner"] == "uniform" and rec["result"]["detail"]["nonlearner"]["caught"]
+    assert rec["result"]["detail"]["twin"]["caught"] and bool(row.twin_caught)
     assert (tmp_path / "figures" / "cbl06_hedge" / "cbl06_regret_vs_T.png").stat().st_size > 10_000
     html = (tmp_path / "report" / "index.html").read_text()
     assert "Cesa-Bianchi and Lugosi 2006" in html and "CBL06-thm2.2-bound" in html and "cbl06_regret_vs_T.png" in html
@@ -130,3 +133,19 @@ def test_a_registered_papers_mutants_join_the_suite_after_the_list(tmp_path):
     from dpregret.pipeline.mutation.registry import MUTANTS
 
     assert with_paper[:-1] == without and len(without) == len(MUTANTS)
+
+
+def test_the_docs_generator_prints_a_registered_papers_claims_table():
+    """``python -m dpregret.pipeline.docs --stdout`` gives a registered paper's rows of docs/claims.md, written
+    from its declarations, with nothing edited outside its folder."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "examples"), os.environ.get("PYTHONPATH", "")]),
+           papers.ENV_VAR: "example_paper"}
+    out = subprocess.run([sys.executable, "-m", "dpregret.pipeline.docs", "--stdout"], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    assert "<!-- claims:CBL06 begin -->" in out and "| `CBL06-thm2.2-bound` | Theorem 2.2 | bound |" in out
+    assert "AS17-" not in out  # the built-in papers' tables stay in docs/claims.md
+
+
+def test_an_empty_scenarios_list_without_papers_is_a_clear_config_error():
+    with pytest.raises(ConfigError, match=r"config key 'scenarios': \[\] runs nothing"):
+        effective(_config(preset="smoke", scenarios=[]))

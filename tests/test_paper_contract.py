@@ -1,5 +1,6 @@
-"""Every paper folder, the four built-in ones and the example of docs/add-a-paper.md, passes one contract
-(``dpregret.testing``), parametrised over the registry as scikit-learn's estimator checks are."""
+"""Every paper folder, the four built-in ones and every folder under examples/ (the example of
+docs/add-a-paper.md, and any paper copied from it), passes one contract (``dpregret.testing``), parametrised
+over the registry and the examples as scikit-learn's estimator checks are."""
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 CASES = [(pkg, c.__name__) for pkg in BUILTIN for c in paper_checks(pkg)]
+# the paper folders under examples/ (tests/conftest.py puts examples/ on the path)
+EXAMPLES = sorted(d.name for d in (ROOT / "examples").iterdir() if (d / "paper.py").is_file())
+EXAMPLE_CASES = [(pkg, c.__name__) for pkg in EXAMPLES for c in paper_checks(pkg)]
 
 
 @pytest.mark.parametrize("package, check", CASES, ids=[f"{p.rsplit('.', 1)[-1]}-{c}" for p, c in CASES])
@@ -18,9 +22,13 @@ def test_builtin_paper_folders_pass_the_contract(package, check):
     {c.__name__: c for c in paper_checks(package)}[check]()
 
 
-@pytest.mark.parametrize("check", [c.__name__ for c in paper_checks("example_paper")])
-def test_the_example_paper_passes_the_contract(registry_restored, check):
-    {c.__name__: c for c in paper_checks("example_paper")}[check]()
+@pytest.mark.parametrize("package, check", EXAMPLE_CASES, ids=[f"{p}-{c}" for p, c in EXAMPLE_CASES])
+def test_the_example_papers_pass_the_contract(registry_restored, package, check):
+    {c.__name__: c for c in paper_checks(package)}[check]()
+
+
+def test_the_examples_folder_holds_the_example_paper():
+    assert "example_paper" in EXAMPLES
 
 
 def test_a_rate_claim_without_a_tolerance_is_an_error_naming_it(registry_restored, monkeypatch):

@@ -135,6 +135,9 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
                           f"{sorted(cfg['presets'])})")
     out = {k: cfg[k] for k in ("preset", "seed", "ci_level", "bootstrap", "chunk_size", "scenarios", "tolerances")}
     out["history"] = cfg.get("history", {})
+    if not cfg["scenarios"] and not cfg.get("papers"):
+        raise ConfigError("config key 'scenarios': [] runs nothing; name at least one of "
+                          f"{sorted(_SCENARIOS)} or a registered paper under the key 'papers'")
     if cfg.get("papers"):  # further papers (dpregret.papers.register): their scenarios run by the generic rules
         out["papers"] = registered_papers(cfg["papers"], preset, schema)
         for params in out["papers"].values():

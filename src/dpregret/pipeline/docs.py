@@ -216,7 +216,16 @@ def main(argv=None) -> int:
                     help=f"documents of docs/ named in DOCUMENTS ({', '.join(DOCUMENTS)}; default: all)")
     ap.add_argument("--check", action="store_true",
                     help="write nothing; exit 1 when a file differs from what would be written")
+    ap.add_argument("--stdout", action="store_true",
+                    help="write nothing; print the tables of every registered paper (DPREGRET_PAPERS), as they would "
+                         "stand in docs/claims.md")
     a = ap.parse_args(argv)
+    if a.stdout:
+        papers.registered_from_env()
+        tables = claim_tables()
+        for key in (k for k in papers.ORDER if papers.folders().get(k) in papers.REGISTERED):
+            print(f"<!-- claims:{key} begin -->\n{GENERATED}\n{tables[key]}\n<!-- claims:{key} end -->")
+        return 0
     stale = 0
     for path in map(Path, a.paths):
         if path.name not in DOCUMENTS:

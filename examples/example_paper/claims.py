@@ -1,8 +1,9 @@
 """The claim of the example paper: Theorem 2.2's bound, checked as a bound at every T, with its
-near-miss control (eta without the 8) and the non-learner (uniform weights) on the same draws."""
+near-miss control (eta without the 8), the non-learner (uniform weights) and the mis-tuned twin (eta's
+exponent in T one notch off) on the same draws."""
 import numpy as np
 
-from dpregret.verdict.core import check_bound, claim_factory, with_nonlearner
+from dpregret.verdict.core import check_bound, claim_factory, with_nonlearner, with_twin
 
 from .bounds import bound_thm_2_2
 
@@ -30,4 +31,6 @@ def evaluate(tables, p, tol, alpha, rng_for):
     """claim id -> (result, control result), the contract of ``dpregret.verdict.core.evaluate_records``."""
     runs = tables["runs"]
     result = with_nonlearner(_bound_check(runs, p, "hedge", alpha), "uniform", _bound_check(runs, p, "uniform", alpha))
+    result = with_twin(result, "eta ~ T^(-2/3)", _bound_check(runs, p, "hedge_T23", alpha),
+                       "the learning rate's exponent in T one notch off (sqrt(8 ln N) / T^(2/3)): learns too slowly")
     return {"CBL06-thm2.2-bound": (result, _bound_check(runs, p, "hedge_no8", alpha))}
