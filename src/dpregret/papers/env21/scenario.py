@@ -154,7 +154,15 @@ def _pair(point) -> tuple[str, int]:
     return str(name), int(val)
 
 
-def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None, paper: bool = True) -> pd.DataFrame:
+def noise_horizons(p: dict) -> list[int]:
+    """The horizons of ``T_noise`` (ENV-lemma3.1-rate-T-noise's grid) not in the simplex grid ``T``: there only
+    the fixed-noise family runs (``simulate_rates(..., noise_only=True)``)."""
+    grid = {int(T) for T in p["T"]}
+    return sorted(int(T) for T in p.get("T_noise", p["T"]) if int(T) not in grid)
+
+
+def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None, paper: bool = True,
+                   noise_only: bool = False) -> pd.DataFrame:
     """One (domain, T) point of the ``rates`` experiment (see the module docstring);
     ``point`` is ``("simplex", T)`` / ``("spanning_tree", T)`` or ``"simplex:T"``, or a domain
     name alone (every T of its grid), or ``"all"`` (both domains).
@@ -162,14 +170,19 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     ``learners``: ``{name: make}`` of ``oco`` learners run on the simplex inside Algorithm 1's
     privacy mechanism (``run.private_bandit_around``, rows by ``run.learner_rates``) on the
     paper's draws; their rows (``papers.env21.rates.rate_T_algs``) follow the paper's, which are unchanged.
-    ``paper=False``: the learners' rows alone (the same numbers: they draw from their own streams)."""
+    ``paper=False``: the learners' rows alone (the same numbers: they draw from their own streams).
+    ``noise_only``: the simplex rows of ``ENV-lemma3.1-rate-T-noise`` alone (``none``, ``fixed_noise``, the frozen
+    centre, the twin, the slow-zeta control and the fixed-step secondary), for its horizons beyond ``T``
+    (:func:`noise_horizons`); T0 and the controls' anchors stay those of the simplex grid ``T``."""
     if point == "all":  # both domains in one job (the tree's job paid more start-up than work)
         return pd.concat([simulate_rates(p, d, reps, seed, learners, paper) for d in RATE_DOMAINS],
                          ignore_index=True)
     if point in RATE_DOMAINS:  # every T of the domain's grid in one job
         grid = p["T"] if point == "simplex" else p["T_tree"]
-        return pd.concat([simulate_rates(p, (point, int(T)), reps, seed, learners, paper) for T in grid],
-                         ignore_index=True)
+        frames = [simulate_rates(p, (point, int(T)), reps, seed, learners, paper) for T in grid]
+        if point == "simplex" and paper:  # ENV-lemma3.1-rate-T-noise's horizons beyond the grid (noise_horizons)
+            frames += [simulate_rates(p, (point, int(T)), reps, seed, noise_only=True) for T in noise_horizons(p)]
+        return pd.concat(frames, ignore_index=True)
     dom_name, T = _pair(point)
     if dom_name not in RATE_DOMAINS:
         raise ValueError(f"rates domain must be one of {RATE_DOMAINS}, got {dom_name!r}")
@@ -207,6 +220,19 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
         return pd.concat([learner_rates(p, T, reps, seed, name, make, lam, sig, zp,
                                         eps_of) for name, make in learners.items()],
                          ignore_index=True)
+    if noise_only:
+        if dom_name != "simplex":
+            raise ValueError("noise_only runs on the simplex")
+        mu = float(p["noise_level"])
+        go([("none", "none", 0.0), ("fixed_noise", "laplace", mu)], frozen=NONLEARNER)
+        go([(f"fixed_noise{TWIN}", "laplace", mu)], eta=twin_step(T, T0, d, L, dom.D))
+        go([("fixed_noise_slow_zeta", "laplace", mu)],
+           zeta=slow_zeta(T, T0, d, L, dom.D, float(p["zeta_decay_control"])))
+        go([("fixed_noise_fixed_step", "laplace", mu)], eta=algorithm1_parameters(T0, d, L, dom.D)[1])
+        df = pd.concat(frames, ignore_index=True)
+        df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
+            "rates", dom_name, dom.n, d, T, L, dom.D
+        return df
     main = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig)]
     if dom_name == "simplex":
         main.append(("fixed_noise", "laplace", float(p["noise_level"])))
@@ -408,9 +434,40 @@ def simulate_noisyoco(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
                 "grad_sd": run.grad_sd, "bound": bound,
                 "bound_at_eta": bound_lemma4_1(T, kappa, gamma, dom.D_omega, eta=run.eta)}))
     df = pd.concat(frames, ignore_index=True)
-    df["experiment"], df["domain"], df["n"], df["T"], df["kappa"], df["G"], df["D_omega"], df["rho"] = \
-        "noisyoco", "l1ball", dom.n, T, kappa, G, dom.D_omega, dom.rho
+    df["kappa"], df["G"], df["map_error"] = kappa, G, df["gamma"]
+    tight = tight_noisyoco(p, dom, ell, T, reps, seed)
+    df = pd.concat([df, tight], ignore_index=True) if len(tight) else df
+    df["experiment"], df["domain"], df["n"], df["T"], df["D_omega"], df["rho"] = \
+        "noisyoco", "l1ball", dom.n, T, dom.D_omega, dom.rho
     return df
+
+
+def tight_noisyoco(p: dict, dom, ell: np.ndarray, T: int, reps, seed: int) -> pd.DataFrame:
+    """Lemma 4.1 where its gamma allowance is not slack by construction (``gamma_tight``, ``kappa_over_G_tight``):
+    the losses of :func:`oco_losses` scaled to unit norm (``||l_t|| = G = 1`` every step), kappa =
+    ``kappa_over_G_tight`` x G (a little gradient noise: ``E||g~||^2 = kappa^2`` exactly) and the adversarial
+    NOISYMAP error ``gamma l_t / ||l_t||``, which costs exactly ``T G gamma`` (the bound's ``T kappa gamma``
+    up to kappa / G); with ``kappa = 2 G`` (the main rows) that term is 2x slack by construction.  Rows
+    ``tight`` (error gamma) and the near miss ``tight_2gamma`` (the same run with the map's error 2 gamma, a
+    factor-2 slip in the gamma plugged into the lemma) carry the bound at gamma; same gradient draws (stream
+    key ("noisyoco", "tight", T, gamma)), so the two differ only by the error."""
+    gammas = [float(g) for g in p.get("gamma_tight", [])]
+    if not gammas:
+        return pd.DataFrame()
+    u = ell / np.linalg.norm(ell, axis=1, keepdims=True)
+    G = float(np.linalg.norm(u, axis=1).max())
+    kappa = float(p.get("kappa_over_G_tight", 1.1)) * G
+    frames = []
+    for gamma in gammas:
+        bound = bound_lemma4_1(T, kappa, gamma, dom.D_omega)
+        for alg, err in (("tight", gamma), ("tight_2gamma", 2.0 * gamma)):
+            run = noisy_oco(dom, u, env21_streams(seed, reps, "noisyoco", "tight", T, gamma), kappa=kappa, gamma=err,
+                            map_noise="adversarial")
+            frames.append(pd.DataFrame({
+                "alg": alg, "replicate": list(reps), "regret": run.regret[:, -1], "gamma": gamma, "map_error": err,
+                "eta": run.eta, "grad_sd": run.grad_sd, "bound": bound, "bound_at_eta": bound,
+                "kappa": kappa, "G": G}))
+    return pd.concat(frames, ignore_index=True)
 
 
 SIMULATE = {"rates": simulate_rates, "n": simulate_n, "eps": simulate_eps, "cost": simulate_cost,
