@@ -10,7 +10,8 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   at the centre pays ``L ||c - v_1||`` per step, linear: the instance tells a learner from one
   that does not learn) over the simplex (``n_simplex`` coordinates,
   dimension ``n_simplex - 1`` = the paper's n) and the spanning-tree polytope of K_k
-  (``tree_nodes``; v_1 its first spanning tree), at every T of ``T`` (simplex) / ``T_tree`` (tree).  Algorithms:
+  (``tree_nodes``; v_1 its first spanning tree), at every T of ``T`` (simplex) / ``T_tree`` (tree), and at the
+  horizons of ``T_noise`` beyond ``T`` only ``ENV-lemma3.1-rate-T-noise``'s rows (:func:`noise_horizons`).  Algorithms:
   ``none`` (no noise), ``laplace`` (Lemma 5.1's lambda at ``eps_rate_laplace``), ``gaussian``
   (Lemma 5.4's sigma at ``eps_rate_gaussian``, ``delta``), ``fixed_noise`` (Laplace noise of
   scale ``noise_level`` whatever T: a fixed noise distribution, Lemma 3.1 at fixed mu),
@@ -42,7 +43,8 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   (sigma = lambda n^(1/2)).
 - ``eps``: the gap vs eps at ``T_eps``, ``dim_eps`` on :func:`rate_losses`: ``laplace`` at every ``eps_laplace``,
   ``gaussian`` at every ``eps_gaussian``, the non-learner ``frozen``, and the controls ``*_eps_sq`` (scale x
-  eps_min/eps, i.e. proportional to 1/eps^2, equal at the grid's smallest eps).
+  eps_min/eps, i.e. proportional to 1/eps^2, equal at the grid's smallest eps), and the mis-tuned twins
+  ``*_step_over_sqrtT`` (the step eta (T_eps / T0)^(1/4), same directions and standard noise).
 - ``cost``: LMO calls, projections and times at ``T_cost`` for ``n_cost`` coordinates on the
   simplex and the l1 ball: ``fw`` (Algorithm 1), ``projection`` (the projection baseline,
   :func:`projected_bandit`) and ``fw_two_calls`` (control: every oracle query made twice).
@@ -51,7 +53,10 @@ radius
   ``rho_oco`` with a (kappa, gamma)-noisy oracle, ``kappa = kappa_over_G * max ||l_t||``,
   every gamma of ``gamma`` and both NOISYMAP errors (``sphere``, ``adversarial``); control
   ``printed_eta`` (Algorithm 2, line 1 as printed: eta = D_omega^(1/2) / (kappa T^(1/2))); the
-  non-learner ``frozen`` (NOISYOCO frozen at its start point x_1 = Proj_K(0): no oracle call).
+  non-learner ``frozen`` (NOISYOCO frozen at its start point x_1 = Proj_K(0): no oracle call); the
+  twin ``sphere_eta_over_T``; and the tight rows ``tight`` / ``tight_2gamma`` (:func:`tight_noisyoco`: unit-norm
+  losses, kappa = ``kappa_over_G_tight`` G, the adversarial error at every ``gamma_tight``, and the near miss
+  with the map's error 2 gamma against the bound at gamma).
 
 Every PRIVATEBANDIT row carries ``oracle_calls`` (LMO invocations of its run: one
 invocation answers all rows of the run).
@@ -344,7 +349,15 @@ def simulate_eps(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
     run = run_variants(dom, losses, variants, reps, seed, ("eps", dim, T), nonlearner=True)
     df = row_bounds(variant_frame(run, variants, reps), T, dim, L, dom.D, {}, delta)
     df["eps"] = np.repeat(eps_col, len(reps))
-    df = pd.concat([df, frozen_frame(run, reps)], ignore_index=True)
+    # the mis-tuned twins of the eps rates (same key: the same directions and standard noise): Algorithm 1 with the
+    # step eta (T_eps / T0)^(1/4) ~ T^(-1/2) (twin_step(up=True), T0 the simplex grid's smallest T, as the rates')
+    tw = [(f"{k}{TWIN_UP}", k, sc) for (a, k, sc) in variants if a in ("laplace", "gaussian")]
+    tw_eps = [e for (a, _, _), e in zip(variants, eps_col) if a in ("laplace", "gaussian")]
+    run_tw = run_variants(dom, losses, tw, reps, seed, ("eps", dim, T),
+                          eta=twin_step(T, int(min(p["T"])), dim, L, dom.D, up=True))
+    dtw = row_bounds(variant_frame(run_tw, tw, reps), T, dim, L, dom.D, {}, delta)
+    dtw["eps"] = np.repeat(tw_eps, len(reps))
+    df = pd.concat([df, dtw, frozen_frame(run, reps)], ignore_index=True)
     df["bound_lemma5_2"] = [bound_lemma5_2(T, dim, L, dom.D, e) if k == "laplace" and e == e else np.nan
                             for k, e in zip(df.noise, df.eps)]
     df["bound_lemma5_5"] = [bound_lemma5_5(T, dim, L, dom.D, e, delta) if k == "gaussian" and e == e else np.nan
