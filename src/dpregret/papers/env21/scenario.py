@@ -150,6 +150,16 @@ def vertex_switching(domain, T: int, L: float = 1.0) -> DistanceLosses:
     return DistanceLosses(domain, T, L, np.vstack([v1, v2]), pieces)
 
 
+def interior_losses(domain, T: int, L: float = 1.0):
+    """The instance of ``ENV-lemma3.1-rate-T-interior``: ``f_t = L ||x - c||`` with c halfway between the domain's
+    centre (Algorithm 1's start x~_0) and its first vertex v_1, inside K.  The comparator c pays 0; the oracle frozen
+    at c pays exactly ``L zeta`` per query (the learning regret's reference, as on :func:`~.run.rate_losses`); a
+    learner that plays vertices pays at least ``L dist(c, vertices)`` per step, the frozen centre
+    ``L ||centre - c||``: both linear."""
+    V_ = domain.vertices()
+    return stationary_distance(domain, T, L=L, centre=0.5 * (V_.mean(axis=0) + V_[0]))
+
+
 def _pair(point) -> tuple[str, int]:
     """``(name, int)`` from a tuple or a ``"name:value"`` string (workflow wildcards)."""
     if isinstance(point, str):
@@ -277,6 +287,11 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
         go([("none_switching_slow_zeta", "none", 0.0)], losses=switching, zeta=zp)
         go([(f"none_switching{TWIN}", "none", 0.0)], losses=switching, eta=eta_tw)
         go([("printed_sign_switching", "none", 0.0)], losses=switching, printed=True)
+        # a loss minimised inside K (interior_losses): where the Frank-Wolfe step's line search matters
+        interior = lambda dm: interior_losses(dm, T, L=L)  # noqa: E731
+        go([("none_interior", "none", 0.0)], losses=interior, frozen=f"{NONLEARNER}_interior")
+        go([(f"none_interior{TWIN}", "none", 0.0)], losses=interior, eta=eta_tw)
+        go([("none_interior_slow_zeta", "none", 0.0)], losses=interior, zeta=zc)
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "rates", dom_name, dom.n, d, T, L, dom.D
@@ -576,7 +591,8 @@ DOOR_RESERVED = ("none", "laplace", "gaussian", "fixed_noise", "none_slow_zeta",
                  "fixed_noise_fixed_step", "offset_losses", "printed_sign", "laplace_sens2", "none_switching",
                  "none_switching_slow_zeta", "printed_sign_switching", NONLEARNER, f"{NONLEARNER}_switching",
                  REFERENCE, "none" + TWIN, "laplace" + TWIN, "gaussian" + TWIN, "fixed_noise" + TWIN,
-                 "none_switching" + TWIN, "laplace" + TWIN_UP, "gaussian" + TWIN_UP)
+                 "none_switching" + TWIN, "laplace" + TWIN_UP, "gaussian" + TWIN_UP, "none_interior",
+                 f"{NONLEARNER}_interior", "none_interior" + TWIN, "none_interior_slow_zeta")
 
 
 def _door_learners(learners: dict) -> dict:
