@@ -62,3 +62,45 @@ def test_compiled_rounds_count_their_lmo_calls(make_dom, two):
         run = private_bandit(dom, stationary_distance(dom, T), np.random.default_rng(2), R=3, engine=engine)
         calls.append(run.oracle_calls)
     assert calls[0] == calls[1] == (2 if two else 1) * T
+
+
+def _small_p(**kw):
+    from test_env21 import P
+    return {**P, **kw}
+
+
+def test_tight_noisyoco_near_miss_differs_by_exactly_T_gamma():
+    """Lemma 4.1's tight rows: unit-norm losses and the adversarial map error gamma l_t / ||l_t|| cost exactly
+    T gamma more per extra gamma, on the same gradient draws; both rows carry the bound at gamma."""
+    from dpregret.papers.env21 import scenario as S
+    p = _small_p(gamma_tight=[2.0, 5.0], kappa_over_G_tight=1.1)
+    df = S.simulate_noisyoco(p, 64, range(3), 5)
+    assert {"tight", "tight_2gamma"} <= set(df.alg)
+    for g in (2.0, 5.0):
+        a, b = (df[(df.alg == k) & (df.gamma == g)].sort_values("replicate") for k in ("tight", "tight_2gamma"))
+        assert np.allclose(b.regret.to_numpy() - a.regret.to_numpy(), 64 * g, rtol=1e-9)
+        assert np.allclose(a.bound.to_numpy(), b.bound.to_numpy()) and np.allclose(b.map_error, 2 * g)
+        assert np.allclose(a.kappa, 1.1 * a.G) and np.allclose(a.G, 1.0)
+    main = df[df.alg.isin(["sphere", "adversarial"])]
+    assert np.allclose(main.map_error, main.gamma)
+    # without gamma_tight the experiment is the one before (same rows, same numbers)
+    base = S.simulate_noisyoco(_small_p(), 64, range(3), 5)
+    pd_main = df[~df.alg.isin(["tight", "tight_2gamma"])].reset_index(drop=True)
+    assert np.allclose(pd_main.regret.to_numpy(), base.regret.to_numpy())
+
+
+def test_noise_horizons_run_only_the_fixed_noise_family_and_leave_the_grid_unchanged():
+    from dpregret.papers.env21 import scenario as S
+    p = _small_p(T=[32, 128], T_tree=[32], T_noise=[128, 512])
+    assert S.noise_horizons(p) == [512]
+    df = S.simulate_rates(p, "simplex", range(2), 9)
+    extra = df[df["T"] == 512]
+    assert set(extra.alg) == {"none", "fixed_noise", "frozen", "fixed_noise_step_over_T", "fixed_noise_slow_zeta",
+                              "fixed_noise_fixed_step"}
+    base = S.simulate_rates({**p, "T_noise": [32, 128]}, "simplex", range(2), 9)
+    assert S.noise_horizons({**p, "T_noise": [32, 128]}) == []
+    kept = df[df["T"] != 512].drop(columns=["wall_time"]).reset_index(drop=True)
+    assert np.allclose(kept.regret.to_numpy(), base.drop(columns=["wall_time"]).regret.to_numpy())
+    # the controls keep their anchor T0 = min(T): the twin's step at 512 is Algorithm 1's at 32 x (32 / 512)
+    tw = extra[extra.alg == "fixed_noise_step_over_T"].eta.iloc[0]
+    assert tw == pytest.approx(twin_step(512, 32, 3, 1.0, float(extra.D.iloc[0])))

@@ -21,7 +21,8 @@ from dpregret.core.plotting import Figure, mean_ci, plt
 FIGURES = {
     "env21": ("env21", (
         Figure("env21_regret_vs_T", ("ENV-lemma3.1-rate-T", "ENV-lemma3.1-rate-T-tree", "ENV-lemma3.1-rate-T-switching",
-                                     "ENV-lemma3.1-rate-T-noise", "ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T",
+                                     "ENV-lemma3.1-rate-T-noise", "ENV-lemma3.1-rate-T-interior",
+                                     "ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T",
                                      "ENV-thm1.1-rate-T")),
         Figure("env21_gap_vs_n", ("ENV-lemma5.2-rate-n", "ENV-lemma5.5-rate-n", "ENV-gauss-vs-laplace-n")),
         Figure("env21_gap_vs_eps", ("ENV-lemma5.2-rate-eps", "ENV-lemma5.5-rate-eps")),
@@ -37,6 +38,7 @@ STYLE = {
     "fixed_noise": dict(color="tab:purple", label="fixed noise level"),
     "printed_sign": dict(color="tab:red", ls="--", label="control: printed line-14 sign"),
     "none_switching": dict(color="tab:olive", label="no noise, switching centre"),
+    "none_interior": dict(color="tab:cyan", label="no noise, minimiser inside K"),
     "printed_sign_switching": dict(color="tab:olive", ls="--", label="control: printed sign, switching centre"),
     "laplace_fixed_step": dict(color="tab:blue", ls="--", label="control: Laplace, fixed step"),
     "gaussian_fixed_step": dict(color="tab:green", ls="--", label="control: Gaussian, fixed step"),

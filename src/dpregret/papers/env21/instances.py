@@ -19,6 +19,7 @@ SMALL["env21_rates"] = {**SMALL["env21"], "T": [100, 316, 1000, 3162, 10000]}
 # the scenario of the smoke preset each instance starts from
 BASE = {"env21": "env21", "env21_rates": "env21"}
 ENV_RATES_T = ("ENV-lemma3.1-rate-T", "ENV-lemma3.1-rate-T-noise", "ENV-lemma3.1-rate-T-switching",
+               "ENV-lemma3.1-rate-T-interior",
                "ENV-lemma5.2-rate-T", "ENV-lemma5.5-rate-T", "ENV-thm1.1-rate-T")
 # the audit of this paper's releases runs more samples than the audit instance's 20 000, where a mutant's
 # catch is close (env-lambda-missing-log: 0.94 half-widths)

@@ -45,19 +45,11 @@ ALGORITHM1_UPDATE = [
         doc="PRIVATEBANDIT's Frank-Wolfe iteration steps all the way to the oracle's vertex (gamma = 1) instead of the "
             "exact line search clip(<grad, z - v> / ||z - v||^2, 0, 1) (the textbook step 2/(k+2) at k = 0), in the "
             "numpy step and the compiled rounds alike: every round plays a vertex of K.",
-        targets=("ENV-lemma3.1-rate-T", "ENV-corC.5-bound"),
+        targets=("ENV-lemma3.1-rate-T-interior", "ENV-lemma3.1-rate-T", "ENV-corC.5-bound"),
         edits=(("dpregret.papers.env21.learners:frank_wolfe_step",
                 "gam = np.clip(np.divide(num, den, out=np.zeros(len(z)), where=den > 0), 0.0, 1.0)",
                 "gam = np.where(den > 0, 1.0, 0.0)"),
                ("dpregret.papers.env21.jit:fw_round", "gam = min(max(num / den, 0.0), 1.0)", "gam = 1.0")),
-        known_missed=(
-            "the rates in T are decided on a loss minimised at a vertex of K (f_t = L ||x - v_1||), where a step all "
-            "the way to the oracle's vertex is nearly the best step: the learning regret's slope is 0.82 mutated "
-            "against 0.74 (INCONCLUSIVE at the mutation instance's 4 replicates, threshold 0.85; on the regret itself "
-            "0.78 against 0.75, PASS); Corollary C.5's error ratio rises from 0.16 to 0.64 of its bound "
-            "(INCONCLUSIVE). A step sqrt(T) times too large (eta with zeta's T^(1/4)) is missed the same way (slope "
-            "0.74). No ENV claim uses a loss minimised inside K, where these steps overshoot"
-        ),
     ),
     dict(
         name="env-zeta-grows-with-T", paper="ENV21", category="learner",

@@ -158,7 +158,8 @@ def _regime_numbers(g: pd.DataFrame, frozen: pd.DataFrame, x: str, alg: str, reg
 
 
 def gap_rate(cid: str, g: pd.DataFrame, frozen: pd.DataFrame, x: str, alg: str, ctl: str, exponent: float,
-             tol: float, alpha: float, rng_for, regime: dict, invert: bool = False) -> tuple[Result, Result]:
+             tol: float, alpha: float, rng_for, regime: dict, invert: bool = False,
+             twin: tuple[str, str, str] | None = None) -> tuple[Result, Result]:
     """A rate of the privacy gap (``g``: :func:`~dpregret.verdict.core.paired_gap` rows with ``gap``
     and ``regret_none``) in ``x`` (``invert``: in 1/x), decided only where it measures a learner's
     privacy cost: at the points where the privacy term dominates (noise share ``gap / regret >=
@@ -167,7 +168,9 @@ def gap_rate(cid: str, g: pd.DataFrame, frozen: pd.DataFrame, x: str, alg: str, 
     its control are decided there; otherwise on the whole grid, recorded INCONCLUSIVE "not in
     the regime" with the numbers per point (:func:`~dpregret.verdict.core.not_in_regime`).  Either
     way with the learning gate (:func:`learning_gate`, on the points decided) and the frozen
-    centre on it as the non-learner control."""
+    centre on it as the non-learner control.  ``twin``: ``(rows' alg, name, why)`` of the mis-tuned twin, run on
+    the same draws (its gap paired with the same noise-free run), decided by the same check on the same points
+    (:func:`~dpregret.verdict.core.with_twin`)."""
     nums = _regime_numbers(g, frozen, x, alg, regime)
     xs = np.array(nums[x], dtype=float)
     inr = xs[np.array(nums["in_regime"], dtype=bool)]
@@ -190,6 +193,11 @@ def gap_rate(cid: str, g: pd.DataFrame, frozen: pd.DataFrame, x: str, alg: str, 
     else:
         res.detail["regime_numbers"] = nums
     gate, nl = learning_gate({alg: g[g.alg == alg]}, frozen, x, decided, regime["trivial_share_max"], alpha)
+    if twin is not None:
+        talg, tname, twhy = twin
+        tres = column_rate(on(g[g.alg == talg]), x, "gap", exponent, tol, alpha, rng_for(cid + "/twin"),
+                           invert=invert, decades=dec)
+        res = with_twin(res, tname, tres, twhy)
     return with_nonlearner(with_learning_gate(res, gate), FROZEN_NAME, nl), cres
 
 

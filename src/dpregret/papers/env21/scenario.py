@@ -10,7 +10,8 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   at the centre pays ``L ||c - v_1||`` per step, linear: the instance tells a learner from one
   that does not learn) over the simplex (``n_simplex`` coordinates,
   dimension ``n_simplex - 1`` = the paper's n) and the spanning-tree polytope of K_k
-  (``tree_nodes``; v_1 its first spanning tree), at every T of ``T`` (simplex) / ``T_tree`` (tree).  Algorithms:
+  (``tree_nodes``; v_1 its first spanning tree), at every T of ``T`` (simplex) / ``T_tree`` (tree), and at the
+  horizons of ``T_noise`` beyond ``T`` only ``ENV-lemma3.1-rate-T-noise``'s rows (:func:`noise_horizons`).  Algorithms:
   ``none`` (no noise), ``laplace`` (Lemma 5.1's lambda at ``eps_rate_laplace``), ``gaussian``
   (Lemma 5.4's sigma at ``eps_rate_gaussian``, ``delta``), ``fixed_noise`` (Laplace noise of
   scale ``noise_level`` whatever T: a fixed noise distribution, Lemma 3.1 at fixed mu),
@@ -42,7 +43,8 @@ Experiments (one tidy table each; one row per algorithm x point x replicate):
   (sigma = lambda n^(1/2)).
 - ``eps``: the gap vs eps at ``T_eps``, ``dim_eps`` on :func:`rate_losses`: ``laplace`` at every ``eps_laplace``,
   ``gaussian`` at every ``eps_gaussian``, the non-learner ``frozen``, and the controls ``*_eps_sq`` (scale x
-  eps_min/eps, i.e. proportional to 1/eps^2, equal at the grid's smallest eps).
+  eps_min/eps, i.e. proportional to 1/eps^2, equal at the grid's smallest eps), and the mis-tuned twins
+  ``*_step_over_sqrtT`` (the step eta (T_eps / T0)^(1/4), same directions and standard noise).
 - ``cost``: LMO calls, projections and times at ``T_cost`` for ``n_cost`` coordinates on the
   simplex and the l1 ball: ``fw`` (Algorithm 1), ``projection`` (the projection baseline,
   :func:`projected_bandit`) and ``fw_two_calls`` (control: every oracle query made twice).
@@ -51,7 +53,10 @@ radius
   ``rho_oco`` with a (kappa, gamma)-noisy oracle, ``kappa = kappa_over_G * max ||l_t||``,
   every gamma of ``gamma`` and both NOISYMAP errors (``sphere``, ``adversarial``); control
   ``printed_eta`` (Algorithm 2, line 1 as printed: eta = D_omega^(1/2) / (kappa T^(1/2))); the
-  non-learner ``frozen`` (NOISYOCO frozen at its start point x_1 = Proj_K(0): no oracle call).
+  non-learner ``frozen`` (NOISYOCO frozen at its start point x_1 = Proj_K(0): no oracle call); the
+  twin ``sphere_eta_over_T``; and the tight rows ``tight`` / ``tight_2gamma`` (:func:`tight_noisyoco`: unit-norm
+  losses, kappa = ``kappa_over_G_tight`` G, the adversarial error at every ``gamma_tight``, and the near miss
+  with the map's error 2 gamma against the bound at gamma).
 
 Every PRIVATEBANDIT row carries ``oracle_calls`` (LMO invocations of its run: one
 invocation answers all rows of the run).
@@ -145,6 +150,16 @@ def vertex_switching(domain, T: int, L: float = 1.0) -> DistanceLosses:
     return DistanceLosses(domain, T, L, np.vstack([v1, v2]), pieces)
 
 
+def interior_losses(domain, T: int, L: float = 1.0):
+    """The instance of ``ENV-lemma3.1-rate-T-interior``: ``f_t = L ||x - c||`` with c halfway between the domain's
+    centre (Algorithm 1's start x~_0) and its first vertex v_1, inside K.  The comparator c pays 0; the oracle frozen
+    at c pays exactly ``L zeta`` per query (the learning regret's reference, as on :func:`~.run.rate_losses`); a
+    learner that plays vertices pays at least ``L dist(c, vertices)`` per step, the frozen centre
+    ``L ||centre - c||``: both linear."""
+    V_ = domain.vertices()
+    return stationary_distance(domain, T, L=L, centre=0.5 * (V_.mean(axis=0) + V_[0]))
+
+
 def _pair(point) -> tuple[str, int]:
     """``(name, int)`` from a tuple or a ``"name:value"`` string (workflow wildcards)."""
     if isinstance(point, str):
@@ -154,7 +169,15 @@ def _pair(point) -> tuple[str, int]:
     return str(name), int(val)
 
 
-def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None, paper: bool = True) -> pd.DataFrame:
+def noise_horizons(p: dict) -> list[int]:
+    """The horizons of ``T_noise`` (ENV-lemma3.1-rate-T-noise's grid) not in the simplex grid ``T``: there only
+    the fixed-noise family runs (``simulate_rates(..., noise_only=True)``)."""
+    grid = {int(T) for T in p["T"]}
+    return sorted(int(T) for T in p.get("T_noise", p["T"]) if int(T) not in grid)
+
+
+def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None, paper: bool = True,
+                   noise_only: bool = False) -> pd.DataFrame:
     """One (domain, T) point of the ``rates`` experiment (see the module docstring);
     ``point`` is ``("simplex", T)`` / ``("spanning_tree", T)`` or ``"simplex:T"``, or a domain
     name alone (every T of its grid), or ``"all"`` (both domains).
@@ -162,14 +185,19 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     ``learners``: ``{name: make}`` of ``oco`` learners run on the simplex inside Algorithm 1's
     privacy mechanism (``run.private_bandit_around``, rows by ``run.learner_rates``) on the
     paper's draws; their rows (``papers.env21.rates.rate_T_algs``) follow the paper's, which are unchanged.
-    ``paper=False``: the learners' rows alone (the same numbers: they draw from their own streams)."""
+    ``paper=False``: the learners' rows alone (the same numbers: they draw from their own streams).
+    ``noise_only``: the simplex rows of ``ENV-lemma3.1-rate-T-noise`` alone (``none``, ``fixed_noise``, the frozen
+    centre, the twin, the slow-zeta control and the fixed-step secondary), for its horizons beyond ``T``
+    (:func:`noise_horizons`); T0 and the controls' anchors stay those of the simplex grid ``T``."""
     if point == "all":  # both domains in one job (the tree's job paid more start-up than work)
         return pd.concat([simulate_rates(p, d, reps, seed, learners, paper) for d in RATE_DOMAINS],
                          ignore_index=True)
     if point in RATE_DOMAINS:  # every T of the domain's grid in one job
         grid = p["T"] if point == "simplex" else p["T_tree"]
-        return pd.concat([simulate_rates(p, (point, int(T)), reps, seed, learners, paper) for T in grid],
-                         ignore_index=True)
+        frames = [simulate_rates(p, (point, int(T)), reps, seed, learners, paper) for T in grid]
+        if point == "simplex" and paper:  # ENV-lemma3.1-rate-T-noise's horizons beyond the grid (noise_horizons)
+            frames += [simulate_rates(p, (point, int(T)), reps, seed, noise_only=True) for T in noise_horizons(p)]
+        return pd.concat(frames, ignore_index=True)
     dom_name, T = _pair(point)
     if dom_name not in RATE_DOMAINS:
         raise ValueError(f"rates domain must be one of {RATE_DOMAINS}, got {dom_name!r}")
@@ -207,6 +235,19 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
         return pd.concat([learner_rates(p, T, reps, seed, name, make, lam, sig, zp,
                                         eps_of) for name, make in learners.items()],
                          ignore_index=True)
+    if noise_only:
+        if dom_name != "simplex":
+            raise ValueError("noise_only runs on the simplex")
+        mu = float(p["noise_level"])
+        go([("none", "none", 0.0), ("fixed_noise", "laplace", mu)], frozen=NONLEARNER)
+        go([(f"fixed_noise{TWIN}", "laplace", mu)], eta=twin_step(T, T0, d, L, dom.D))
+        go([("fixed_noise_slow_zeta", "laplace", mu)],
+           zeta=slow_zeta(T, T0, d, L, dom.D, float(p["zeta_decay_control"])))
+        go([("fixed_noise_fixed_step", "laplace", mu)], eta=algorithm1_parameters(T0, d, L, dom.D)[1])
+        df = pd.concat(frames, ignore_index=True)
+        df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
+            "rates", dom_name, dom.n, d, T, L, dom.D
+        return df
     main = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig)]
     if dom_name == "simplex":
         main.append(("fixed_noise", "laplace", float(p["noise_level"])))
@@ -246,6 +287,11 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
         go([("none_switching_slow_zeta", "none", 0.0)], losses=switching, zeta=zp)
         go([(f"none_switching{TWIN}", "none", 0.0)], losses=switching, eta=eta_tw)
         go([("printed_sign_switching", "none", 0.0)], losses=switching, printed=True)
+        # a loss minimised inside K (interior_losses): where the Frank-Wolfe step's line search matters
+        interior = lambda dm: interior_losses(dm, T, L=L)  # noqa: E731
+        go([("none_interior", "none", 0.0)], losses=interior, frozen=f"{NONLEARNER}_interior")
+        go([(f"none_interior{TWIN}", "none", 0.0)], losses=interior, eta=eta_tw)
+        go([("none_interior_slow_zeta", "none", 0.0)], losses=interior, zeta=zc)
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
         "rates", dom_name, dom.n, d, T, L, dom.D
@@ -318,7 +364,15 @@ def simulate_eps(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
     run = run_variants(dom, losses, variants, reps, seed, ("eps", dim, T), nonlearner=True)
     df = row_bounds(variant_frame(run, variants, reps), T, dim, L, dom.D, {}, delta)
     df["eps"] = np.repeat(eps_col, len(reps))
-    df = pd.concat([df, frozen_frame(run, reps)], ignore_index=True)
+    # the mis-tuned twins of the eps rates (same key: the same directions and standard noise): Algorithm 1 with the
+    # step eta (T_eps / T0)^(1/4) ~ T^(-1/2) (twin_step(up=True), T0 the simplex grid's smallest T, as the rates')
+    tw = [(f"{k}{TWIN_UP}", k, sc) for (a, k, sc) in variants if a in ("laplace", "gaussian")]
+    tw_eps = [e for (a, _, _), e in zip(variants, eps_col) if a in ("laplace", "gaussian")]
+    run_tw = run_variants(dom, losses, tw, reps, seed, ("eps", dim, T),
+                          eta=twin_step(T, int(min(p["T"])), dim, L, dom.D, up=True))
+    dtw = row_bounds(variant_frame(run_tw, tw, reps), T, dim, L, dom.D, {}, delta)
+    dtw["eps"] = np.repeat(tw_eps, len(reps))
+    df = pd.concat([df, dtw, frozen_frame(run, reps)], ignore_index=True)
     df["bound_lemma5_2"] = [bound_lemma5_2(T, dim, L, dom.D, e) if k == "laplace" and e == e else np.nan
                             for k, e in zip(df.noise, df.eps)]
     df["bound_lemma5_5"] = [bound_lemma5_5(T, dim, L, dom.D, e, delta) if k == "gaussian" and e == e else np.nan
@@ -408,9 +462,40 @@ def simulate_noisyoco(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
                 "grad_sd": run.grad_sd, "bound": bound,
                 "bound_at_eta": bound_lemma4_1(T, kappa, gamma, dom.D_omega, eta=run.eta)}))
     df = pd.concat(frames, ignore_index=True)
-    df["experiment"], df["domain"], df["n"], df["T"], df["kappa"], df["G"], df["D_omega"], df["rho"] = \
-        "noisyoco", "l1ball", dom.n, T, kappa, G, dom.D_omega, dom.rho
+    df["kappa"], df["G"], df["map_error"] = kappa, G, df["gamma"]
+    tight = tight_noisyoco(p, dom, ell, T, reps, seed)
+    df = pd.concat([df, tight], ignore_index=True) if len(tight) else df
+    df["experiment"], df["domain"], df["n"], df["T"], df["D_omega"], df["rho"] = \
+        "noisyoco", "l1ball", dom.n, T, dom.D_omega, dom.rho
     return df
+
+
+def tight_noisyoco(p: dict, dom, ell: np.ndarray, T: int, reps, seed: int) -> pd.DataFrame:
+    """Lemma 4.1 where its gamma allowance is not slack by construction (``gamma_tight``, ``kappa_over_G_tight``):
+    the losses of :func:`oco_losses` scaled to unit norm (``||l_t|| = G = 1`` every step), kappa =
+    ``kappa_over_G_tight`` x G (a little gradient noise: ``E||g~||^2 = kappa^2`` exactly) and the adversarial
+    NOISYMAP error ``gamma l_t / ||l_t||``, which costs exactly ``T G gamma`` (the bound's ``T kappa gamma``
+    up to kappa / G); with ``kappa = 2 G`` (the main rows) that term is 2x slack by construction.  Rows
+    ``tight`` (error gamma) and the near miss ``tight_2gamma`` (the same run with the map's error 2 gamma, a
+    factor-2 slip in the gamma plugged into the lemma) carry the bound at gamma; same gradient draws (stream
+    key ("noisyoco", "tight", T, gamma)), so the two differ only by the error."""
+    gammas = [float(g) for g in p.get("gamma_tight", [])]
+    if not gammas:
+        return pd.DataFrame()
+    u = ell / np.linalg.norm(ell, axis=1, keepdims=True)
+    G = float(np.linalg.norm(u, axis=1).max())
+    kappa = float(p.get("kappa_over_G_tight", 1.1)) * G
+    frames = []
+    for gamma in gammas:
+        bound = bound_lemma4_1(T, kappa, gamma, dom.D_omega)
+        for alg, err in (("tight", gamma), ("tight_2gamma", 2.0 * gamma)):
+            run = noisy_oco(dom, u, env21_streams(seed, reps, "noisyoco", "tight", T, gamma), kappa=kappa, gamma=err,
+                            map_noise="adversarial")
+            frames.append(pd.DataFrame({
+                "alg": alg, "replicate": list(reps), "regret": run.regret[:, -1], "gamma": gamma, "map_error": err,
+                "eta": run.eta, "grad_sd": run.grad_sd, "bound": bound, "bound_at_eta": bound,
+                "kappa": kappa, "G": G}))
+    return pd.concat(frames, ignore_index=True)
 
 
 SIMULATE = {"rates": simulate_rates, "n": simulate_n, "eps": simulate_eps, "cost": simulate_cost,
@@ -506,7 +591,8 @@ DOOR_RESERVED = ("none", "laplace", "gaussian", "fixed_noise", "none_slow_zeta",
                  "fixed_noise_fixed_step", "offset_losses", "printed_sign", "laplace_sens2", "none_switching",
                  "none_switching_slow_zeta", "printed_sign_switching", NONLEARNER, f"{NONLEARNER}_switching",
                  REFERENCE, "none" + TWIN, "laplace" + TWIN, "gaussian" + TWIN, "fixed_noise" + TWIN,
-                 "none_switching" + TWIN, "laplace" + TWIN_UP, "gaussian" + TWIN_UP)
+                 "none_switching" + TWIN, "laplace" + TWIN_UP, "gaussian" + TWIN_UP, "none_interior",
+                 f"{NONLEARNER}_interior", "none_interior" + TWIN, "none_interior_slow_zeta")
 
 
 def _door_learners(learners: dict) -> dict:
