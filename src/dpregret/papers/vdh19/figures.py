@@ -19,7 +19,7 @@ FIGURES = {
                                      "VDH-eq3.3.5-bound", "VDH-sec3.4-minority-cost-rate-T",
                                      "VDH-sec3.4-minority-cost-rate-T-adversarial")),
         Figure("vdh19_regret_vs_eps"),  # shows no claim (regret vs eps, d/eps drawn)
-        Figure("vdh19_regret_vs_nprivate"),  # shows no claim (regret vs the number of private providers)
+        Figure("vdh19_regret_vs_nprivate", ("VDH-eq3.1.1-privacy-term-rate",)),  # regret vs n; excess vs (3.1.1)'s x
         Figure("vdh19_sparse_vs_D", ("VDH-thm11-bound", "VDH-thm11-proof-bound", "VDH-sec3.4-sparse-vs-adagrad")),
         Figure("vdh19_regret_vs_u", ("VDH-eq3.3.5-rate-u",)),
     )),
@@ -120,9 +120,10 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     axes[0].set_ylabel("R_T(w*)")
     _save(fig, outputs[1])
 
-    # 3. regret vs number of private providers at T_n
+    # 3. regret vs number of private providers at T_n; excess regret vs eq. (3.1.1)'s privacy term x (n, eps pooled)
     nn = _at(tables["minority_n"], u_frac=1.0)
-    fig, ax = plt.subplots(figsize=(6.4, 4.6))
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12.4, 4.6))
+    _excess_vs_sigma(bx, tables, p)
     pos = nn[nn.n_private > 0]
     for alg, c in (("alg2", "tab:blue"), ("alg3", "tab:cyan"), ("adagrad", "tab:green"), ("ogd", "tab:orange")):
         plot_curves(ax, _val(_at(pos, alg=alg)), "n_private", alpha, NAMES[alg], color=c)
@@ -199,6 +200,41 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
                title=f"synthetic instances, T = {int(un['T'].iloc[0])}, eps = {p['rate_eps']:g}")
         ax.legend(fontsize=6)
         _save(fig, outputs[4])
+
+
+def _excess_vs_sigma(ax, tables, p) -> None:
+    """VDH-eq3.1.1-privacy-term-rate: the mean excess regret (private - nobody privatising, paired) of Algorithm 2,
+    its twin and its control against x = sqrt(G^2 T + sum sigma^2) - sqrt(G^2 T), the n and eps grids pooled; the
+    points inside the claim's regime filled, the others open."""
+    from dpregret.papers.vdh19 import claims as C
+
+    if any(k not in tables or not len(tables[k]) for k in ("minority_n", "minority_eps")):
+        return
+    pts = C.sigma_points(tables, p, "alg2")
+    Ts = sorted({q["T"] for q in pts})
+    frozen = {T: C._frozen_mean(tables, T) for T in Ts}
+    inside = {C._sigma_label(q) for q in pts
+              if q["share"] >= C.SIGMA_SHARE and q["regret"] <= C.SIGMA_SATURATION * frozen[q["T"]]}
+    for alg, c, name in (("alg2", "tab:blue", NAMES["alg2"]), ("alg2_quiet", "tab:purple", "twin: direction step "
+                                                                "(G^2 t)^(-1/2)"),
+                         ("ogd_quiet", "tab:orange", "control: OGD tuned with sigma = 0")):
+        qs = [q for q in C.sigma_points(tables, p, alg) if q["excess"].mean() > 0]
+        if not qs:
+            continue
+        x = np.array([q["x"] for q in qs])
+        y = np.array([q["excess"].mean() for q in qs])
+        ins = np.array([C._sigma_label(q) in inside for q in qs])
+        ax.plot(x[ins], y[ins], "o", color=c, label=f"{name} (in the regime)")
+        ax.plot(x[~ins], y[~ins], "o", mfc="none", color=c, label=f"{name} (outside)")
+    xs = np.array([q["x"] for q in pts if C._sigma_label(q) in inside])
+    if len(xs):
+        ax.axvspan(xs.min(), xs.max(), color="0.9", zorder=0, label="regime window")
+        y0 = np.mean([q["excess"].mean() / q["x"] for q in pts if C._sigma_label(q) in inside])
+        _ref(ax, np.array([xs.min(), xs.max()]), y0 * xs.min(), 1.0, "slope 1")
+    ax.set(xscale="log", yscale="log", xlabel="x = sqrt(G^2 T + sum_t sigma_t^2) - sqrt(G^2 T)  (eq. 3.1.1)",
+           ylabel="excess R_T(w*) (private - none, paired)",
+           title="n and eps grids pooled (filled: noise share >= 0.5, below saturation)")
+    ax.legend(fontsize=6)
 
 
 draw = vdh19_figures  # the plot job of the generic rules (dpregret.pipeline.jobs.plot): draw(tables, p, alpha, outputs)
