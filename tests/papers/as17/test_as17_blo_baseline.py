@@ -82,3 +82,23 @@ def test_scenario_rows_beside_the_papers_unchanged():
     np.testing.assert_array_equal(pd_a.regret.to_numpy(), pd_b.regret.to_numpy())
     base = b[b.algorithm == B.BASELINE]
     assert len(base) == 3 and np.all(np.isfinite(base.regret)) and np.all(base.regret < base.trivial_regret + 500)
+
+
+def test_the_comparison_claim_carries_its_controls_on_the_same_draws():
+    import pandas as pd
+
+    from dpregret.papers.as17 import claims_tables as C
+
+    p = {"rate_eps": 4.0, "eps_window": [1.0]}
+    fr = []
+    for env in ("stochastic", "fixed"):
+        for T in (300, 1000):
+            df = B.simulate("cube", env, 3, T, B.grid_plan(p, "T"), range(3), 2)
+            fr.append(df.assign(grid="T"))
+    out = C.blo_vs_baseline(pd.concat(fr, ignore_index=True), 4.0, 0.05)
+    assert set(out) == {"AS17-thm4.5-vs-T2-3-cube", "AS17-thm4.5-vs-T2-3-cube--fixed"} and set(out) <= set(C.EXTRA)
+    for claim, ctl in out.values():
+        d = claim.detail
+        assert {"nonlearner", "twin", "mean_diff_by_T", "ratio_baseline_over_paper_by_T", "slope_in_T"} <= set(d)
+        assert set(d["mean_diff_by_T"]) == {300, 1000}
+        assert d["nonlearner"]["measured"] > claim.measured  # the centre is worse than the learner on the same losses
