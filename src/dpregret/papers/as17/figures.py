@@ -30,8 +30,7 @@ FIGURES = {
         Figure("mab_regret_vs_eps", ("AS17-T2-mab-rate-eps",)),
         Figure("mab_regret_vs_N", ("AS17-T2-mab-rate-N",)),
         Figure("blo_regret_vs_T", ("AS17-T2-blo-ball-rate-T", "AS17-T2-blo-cube-rate-T", "AS17-thm4.5-bound",
-                                   "AS17-thm4.5-vs-T2-3-ball", "AS17-thm4.5-vs-T2-3-cube",
-                                   "AS17-thm4.5-vs-T2-3-ball--fixed", "AS17-thm4.5-vs-T2-3-cube--fixed")),
+                                   "AS17-thm4.5-vs-T2-3-ball", "AS17-thm4.5-vs-T2-3-cube")),
         Figure("blo_regret_vs_eps", ("AS17-T2-blo-ball-rate-eps", "AS17-T2-blo-cube-rate-eps")),
     )),
 }

@@ -17,9 +17,10 @@ FIGURES = {
     "vdh19": ("vdh19", (
         Figure("vdh19_regret_vs_T", ("VDH-thm10-printed-bound", "VDH-thm10-proof-bound", "VDH-thm12-printed-bound",
                                      "VDH-eq3.3.5-bound", "VDH-sec3.4-minority-cost-rate-T",
-                                     "VDH-sec3.4-minority-cost-rate-T-adversarial")),
+                                     "VDH-sec3.4-minority-cost-rate-T-adversarial",
+                                     "VDH-eq3.1.1-privacy-term-rate")),  # its 4th panel: excess vs (3.1.1)'s x
         Figure("vdh19_regret_vs_eps"),  # shows no claim (regret vs eps, d/eps drawn)
-        Figure("vdh19_regret_vs_nprivate", ("VDH-eq3.1.1-privacy-term-rate",)),  # regret vs n; excess vs (3.1.1)'s x
+        Figure("vdh19_regret_vs_nprivate"),  # shows no claim (regret vs the number of private providers)
         Figure("vdh19_sparse_vs_D", ("VDH-thm11-bound", "VDH-thm11-proof-bound", "VDH-sec3.4-sparse-vs-adagrad")),
         Figure("vdh19_regret_vs_u", ("VDH-eq3.3.5-rate-u",)),
     )),
@@ -65,7 +66,7 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     T = np.array(sorted(mino["T"].unique()), dtype=float)
 
     # 1. regret vs T (u = w*): algorithms (random placement) with the (3.3.5) bound; placements; privacy cost
-    fig, axes = plt.subplots(1, 3, figsize=(16, 4.6))
+    fig, axes = plt.subplots(1, 4, figsize=(21, 4.6))
     ax = axes[0]
     d = _at(mino, placement="random")
     for alg in ("alg2", "alg3", "adagrad", "ogd", "frozen"):
@@ -99,6 +100,7 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     ax.set(xscale="log", yscale="log", xlabel="T", ylabel="R_T(w*) - R_T(w*) without noise (paired)",
            title="privacy cost of Algorithm 2 (Sec. 3.4)")
     ax.legend(fontsize=6)
+    _excess_vs_sigma(axes[3], tables, p)  # VDH-eq3.1.1-privacy-term-rate (the n and eps grids pooled)
     fig.suptitle("Van der Hoeven Sec. 3.4, privacy-caring minority: absolute-loss regression on wdbc")
     _save(fig, outputs[0])
 
@@ -120,10 +122,9 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     axes[0].set_ylabel("R_T(w*)")
     _save(fig, outputs[1])
 
-    # 3. regret vs number of private providers at T_n; excess regret vs eq. (3.1.1)'s privacy term x (n, eps pooled)
+    # 3. regret vs number of private providers at T_n
     nn = _at(tables["minority_n"], u_frac=1.0)
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12.4, 4.6))
-    _excess_vs_sigma(bx, tables, p)
+    fig, ax = plt.subplots(figsize=(6.4, 4.6))
     pos = nn[nn.n_private > 0]
     for alg, c in (("alg2", "tab:blue"), ("alg3", "tab:cyan"), ("adagrad", "tab:green"), ("ogd", "tab:orange")):
         plot_curves(ax, _val(_at(pos, alg=alg)), "n_private", alpha, NAMES[alg], color=c)
