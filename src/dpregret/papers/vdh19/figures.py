@@ -234,7 +234,7 @@ def _excess_vs_sigma(ax, tables, p) -> None:
         _ref(ax, np.array([xs.min(), xs.max()]), y0 * xs.min(), 1.0, "slope 1")
     ax.set(xscale="log", yscale="log", xlabel="x = sqrt(G^2 T + sum_t sigma_t^2) - sqrt(G^2 T)  (eq. 3.1.1)",
            ylabel="excess R_T(w*) (private - none, paired)",
-           title="n and eps grids pooled (filled: noise share >= 0.5, below saturation)")
+           title="eq. (3.1.1): n, eps grids pooled (filled: in the regime)")
     ax.legend(fontsize=6)
 
 
