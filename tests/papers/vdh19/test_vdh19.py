@@ -163,7 +163,7 @@ def test_claims_on_a_small_run(small_tables):
     from dpregret.verdict.core import VERDICTS
 
     tol = {"VDH-eq3.3.5-rate-u": 0.35, "VDH-sec3.4-minority-cost-rate-T": 0.25,
-           "VDH-sec3.4-minority-cost-rate-T-adversarial": 0.25}
+           "VDH-sec3.4-minority-cost-rate-T-adversarial": 0.25, "VDH-eq3.1.1-privacy-term-rate": 0.25}
     out = C.evaluate(small_tables, P, tol, 0.05, lambda cid: np.random.default_rng(0))
     assert set(out) == set(C.CLAIMS) and all(c.startswith("VDH-") for c in out)
     for cid, (res, ctl) in out.items():
@@ -217,6 +217,18 @@ def test_claims_on_a_small_run(small_tables):
         assert_verdict(gate, "FAIL", what=f"{cid} non-learner on the gate")
     assert all(k in out[c][0].detail["worst_case_search"] for c in ("VDH-eq3.3.5-bound", "VDH-thm11-proof-bound")
                for k in ("family", "max_ratio"))
+    # eq. (3.1.1)'s privacy term: every point's x from its sum of sigma_t^2; a verdict only inside the regime window
+    res, ctl = out["VDH-eq3.1.1-privacy-term-rate"]
+    for lab, q in res.detail["points"].items():
+        T = int(lab.split("T=")[1].split()[0])
+        assert abs(q["x"] - float(vdh_bounds.privacy_term_eq3_1_1(T, q["sum_sigma2"]))) < 1e-9 * max(1.0, q["x"])
+        inside = q["noise_share"] >= C.SIGMA_SHARE and q["regret_share_of_frozen"] <= C.SIGMA_SATURATION
+        assert q["in_regime"] == inside
+    if res.detail["window"]["decades"] < C.SIGMA_DECADES:
+        assert res.verdict == "INCONCLUSIVE" and "not_in_regime" in res.detail
+    assert "twin" in res.detail and res.detail["twin"]["name"] == "alg2_quiet"
+    gate = nl("VDH-eq3.1.1-privacy-term-rate")  # the frozen learner on the gate: share 1 at every T
+    assert all(v["ratio"] == 1.0 for v in gate.detail["by_T"].values())
     with pytest.raises(ValueError, match="u_frac"):
         C.evaluate(small_tables, dict(P, u_frac=[0, 2]), tol, 0.05, lambda cid: np.random.default_rng(0))
 

@@ -472,3 +472,43 @@ def test_counterexamples_in_the_library_reproduce_the_errata():
     regret, V_t = _regret_tiny_steps(0.5, 0.05, 400, us, b=1.0)
     assert (np.max(regret - vdh_bounds.bound_thm10(us[:, None], V_t, 0.5, 1.0))
             == pytest.approx(t10["max_excess"], rel=1e-12))
+
+
+# --- eq. (3.1.1): the privacy term in sum_t sigma_t^2 ------------------------------------------------
+def test_privacy_term_eq3_1_1_is_the_excess_of_the_square_root():
+    T, G = 3162, 0.7
+    S = np.array([0.0, 1e-3, 1.0, G * G * T, 1e6, 1e12])
+    x = vdh_bounds.privacy_term_eq3_1_1(T, S, G)
+    direct = np.array([math.sqrt(G * G * T + s) - math.sqrt(G * G * T) for s in S])
+    np.testing.assert_allclose(x, direct, rtol=1e-9, atol=1e-12)
+    assert x[0] == 0.0 and np.all(np.diff(x) > 0)
+    # small noise: ~ S / (2 G sqrt T); large noise: ~ sqrt(S)
+    assert abs(x[1] / (S[1] / (2 * G * math.sqrt(T))) - 1) < 1e-6
+    assert abs(x[-1] / math.sqrt(S[-1]) - 1) < 1e-4
+    share = vdh_bounds.noise_share_eq3_1_1(T, S, G)
+    assert share[0] == 0.0 and abs(share[3] - 0.5) < 1e-12 and np.all(np.diff(share) > 0) and share[-1] < 1
+    with pytest.raises(ValueError):
+        vdh_bounds.privacy_term_eq3_1_1(T, -1.0)
+
+
+def test_quiet_step_direction_learner_against_a_plain_loop():
+    from dpregret.papers.vdh19.controls import QuietStepOGDBall
+
+    rng = np.random.default_rng(5)
+    d, n, G = 3, 200, 1.3
+    g = rng.normal(size=(n, d)) * 2.0
+    lr = QuietStepOGDBall(d, batch=(), G=G)
+    z = np.zeros(d)
+    for t in range(n):
+        np.testing.assert_allclose(lr.predict(), z, rtol=0, atol=1e-12)
+        lr.update(g[t])
+        y = z - g[t] / (G * math.sqrt(t + 1))
+        z = y / max(1.0, float(np.linalg.norm(y)))
+    # with ||g_t|| = G and no noise it plays exactly as the paper's direction learner
+    u = rng.normal(size=(n, d))
+    u *= G / np.linalg.norm(u, axis=1, keepdims=True)
+    a, b = QuietStepOGDBall(d, batch=(2,), G=G), vdh.ProjectedOGDBall(d, batch=(2,))
+    for t in range(n):
+        np.testing.assert_allclose(a.predict(), b.predict(), rtol=1e-12, atol=1e-12)
+        a.update(np.stack([u[t], u[t]]))
+        b.update(np.stack([u[t], u[t]]))

@@ -29,7 +29,8 @@ FIGURES = {
                                    "AS17-lemma4.3", "AS17-thm4.1-vs-T2-3")),
         Figure("mab_regret_vs_eps", ("AS17-T2-mab-rate-eps",)),
         Figure("mab_regret_vs_N", ("AS17-T2-mab-rate-N",)),
-        Figure("blo_regret_vs_T", ("AS17-T2-blo-ball-rate-T", "AS17-T2-blo-cube-rate-T", "AS17-thm4.5-bound")),
+        Figure("blo_regret_vs_T", ("AS17-T2-blo-ball-rate-T", "AS17-T2-blo-cube-rate-T", "AS17-thm4.5-bound",
+                                   "AS17-thm4.5-vs-T2-3-ball", "AS17-thm4.5-vs-T2-3-cube")),
         Figure("blo_regret_vs_eps", ("AS17-T2-blo-ball-rate-eps", "AS17-T2-blo-cube-rate-eps")),
     )),
 }
@@ -232,6 +233,10 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
                     plot_curves(ax, d[d.algorithm == "scrible"], "T", alpha, "SCRiBLe", color="k")
                     plot_curves(ax, d[d.algorithm == "dp_scrible_composed"], "T", alpha, "control: composed lambda",
                                 color="tab:red", ls="--")
+                    bl = d[(d.algorithm == "explore_tree") & np.isclose(d.eps, pb["rate_eps"])]
+                    if len(bl):  # AS17-thm4.5-vs-T2-3-<domain>: the O~(T^(2/3)) baseline on the same losses
+                        plot_curves(ax, bl, "T", alpha, "baseline: explore + private FTRL (T^(2/3))", color="tab:green",
+                                    ls="-.")
                     bd = dp.groupby("T").bound_thm4_5.first()
                     ax.plot(bd.index, bd.to_numpy(), "k:", lw=1, label="Theorem 4.5 bound")
                     Ts = np.sort(dp["T"].unique()).astype(float)

@@ -2,7 +2,9 @@
 (Theorem 4.5, Table 2 row 1), and the door for your own bandit linear optimisation learner as
 Algorithm 4's base learner.  Algorithm 4 around SCRiBLe on the unit ball (nu = 1) and
 on the cube [-1, 1]^N (nu = 2N), losses in the unit l2 ball (ball) or the unit l1 ball
-(cube), so M = max |<l, x>| = 1.
+(cube), so M = max |<l, x>| = 1.  On the T grid the O~(T^(2/3)) baseline ``explore_tree``
+(:mod:`papers.as17.blo_baseline`: explore-and-feed into private Euclidean FTRL on the tree's releases) runs on the
+same losses at rate_eps (its own keyed streams ``explore`` and ``explore_tree``).
 
 lambda follows Lemma 4.2 with the sensitivity of the definition: the forwarded value
 ``<l, x~>`` changes by at most ``2 max |<l, x~>| / ||x~||_inf <= 2 ||Y||_1`` under
@@ -54,6 +56,7 @@ from dpregret.core.environments.olo import best_in_hindsight
 # the same sequences as Table 1 (fixed: a fixed leader)
 from dpregret.papers.as17.scenario_olo import ENVS, loss_block, loss_source
 from dpregret.papers.as17.base_learner_rounds import TOL, run_user_rounds
+from dpregret.papers.as17.blo_baseline import ExploreTreeBLO
 from dpregret.papers.as17.scrible import Scrible, theorem_4_5_eta
 from dpregret.papers.as17.scrible import blo_row_params as params  # noqa: F401 (the scenario's name)
 from dpregret.papers.as17.scrible_jit import scrible_block
@@ -66,6 +69,7 @@ ALGORITHMS = ("scrible", "dp_scrible", "dp_scrible_composed", "dp_scrible_eps_sq
               "dp_scrible_nopriv_step")
 # dp_scrible_eta_T23: the mis-tuned twin of the T-grid claims (Theorem 4.5's lambda, eta x T^(-1/6)), same draws;
 # dp_scrible_nopriv_step: the eps window's twin (Theorem 4.5's lambda, its eta at lambda = 0), same draws
+BASELINE = "explore_tree"  # the O~(T^(2/3)) baseline (papers.as17.blo_baseline), on the same losses
 
 
 def point_key(domain: str, env: str, N: int, T: int, phases: int, mu: float) -> tuple:
@@ -84,7 +88,7 @@ def simulate(domain: str, env: str, N: int, T: int, plan: Mapping[str, Sequence[
     as ``dp_scrible``) and ``name@composed`` (the control: lambda by advanced composition, as
     ``dp_scrible_composed``), on the paper rows' losses and noise draws.  Columns as the paper's;
     ``nu``, ``eta`` and ``bound_thm4_5`` are NaN for a learner's rows."""
-    learners = check_makes(learners, ALGORITHMS, SIGNATURE)
+    learners = check_makes(learners, (*ALGORITHMS, BASELINE), SIGNATURE)
     if learners:
         return _with_learners(domain, env, N, T, plan, replicates, root_seed, phases, mu, learners)
     if domain not in ("ball", "cube"):
@@ -107,17 +111,29 @@ def simulate(domain: str, env: str, N: int, T: int, plan: Mapping[str, Sequence[
     eta, lam = col("eta")[:, 0], col("lambda")[:, 0]
     draws, noise = streams("scrible"), streams("noise")
     source = loss_source(domain, env, N, T, phases, mu, streams)
+    base = (ExploreTreeBLO(domain, N, T, [float(V.positive("eps", e)) for e in plan[BASELINE]], streams("explore"),
+                           streams("explore_tree")) if plan.get(BASELINE) else None)
     S, suffered, cum = np.zeros((B, N)), np.zeros(B), np.zeros((R, N))
     for t0 in range(0, T, BLOCK):  # blocks of rounds through the compiled kernel (scrible_jit)
         tb = min(BLOCK, T - t0)
         L = np.ascontiguousarray(loss_block(source, t0, tb, R))
         Z = np.ascontiguousarray(noise.laplace(1.0, (tb, N)))
         U = np.ascontiguousarray(draws.uniform((tb,)))
-        scrible_block(domain == "ball", S, eta, lam, L, Z, U, suffered)
+        if B:
+            scrible_block(domain == "ball", S, eta, lam, L, Z, U, suffered)
+        if base is not None:  # the baseline on the same losses (its own keyed streams: the paper's draws unmoved)
+            base.run(L)
         cum += L.sum(axis=1)
     best = best_in_hindsight(domain, cum)
     reg = suffered - np.tile(best, len(rows))
     out = []
+    if base is not None:
+        breg = base.suffered - np.tile(best, base.E)
+        for k, e in enumerate(plan[BASELINE]):
+            out.append(pd.DataFrame({"scenario": SCENARIO, "row": domain, "env": env, "algorithm": BASELINE, "N": N,
+                                     "T": T, "eps": float(e), "replicate": replicates,
+                                     "regret": breg[k * R:(k + 1) * R], "trivial_regret": -best, "nu": np.nan,
+                                     "lambda": base.lam[k], "eta": base.eta, "bound_thm4_5": np.nan}))
     for k, (a, e) in enumerate(rows):
         out.append(pd.DataFrame({"scenario": SCENARIO, "row": domain, "env": env, "algorithm": a, "N": N, "T": T,
                                  "eps": np.nan if e is None else e, "replicate": replicates,
@@ -131,7 +147,7 @@ def grid_plan(p: dict, grid: str) -> dict[str, list]:
     advanced-composition control), the eps window (with the eps^2 control)."""
     r = p["rate_eps"]
     return ({"scrible": [None], "dp_scrible": [r], "dp_scrible_composed": [r],
-             "dp_scrible_eta_T23": [r]} if grid == "T" else
+             "dp_scrible_eta_T23": [r], BASELINE: [r]} if grid == "T" else
             {"scrible": [None], "dp_scrible": p["eps_window"], "dp_scrible_eps_squared": p["eps_window"],
              "dp_scrible_nopriv_step": p["eps_window"]})
 

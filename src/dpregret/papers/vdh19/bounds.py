@@ -20,7 +20,7 @@ from dpregret.papers.vdh19.learners import SQRT_PI, PrivatePotential, SparsePote
 __all__ = [
     "ERRATA", "CONSTANTS", "bound_thm10", "bound_thm11", "bound_thm12", "bound_eq3_3_5", "bound_adagrad", "bound_ogd",
     "constant_feedback_regret", "COUNTEREXAMPLES", "counterexample", "thm12_origin_counterexample",
-    "worst_case_search",
+    "worst_case_search", "privacy_term_eq3_1_1", "noise_share_eq3_1_1",
 ]
 
 ERRATA = [
@@ -194,6 +194,28 @@ def bound_ogd(u, eta, sum_sq, *, axis=None):
     nu2 = float(u @ u) if u.ndim else float(u) ** 2
     eta = V.positive("eta", eta)
     return nu2 / (2 * eta) + eta / 2 * _mean(positive_array("sum_sq", sum_sq, allow_zero=True), axis)
+
+
+def privacy_term_eq3_1_1(T, sum_sigma2, G=1.0):
+    """The privacy term of eq. (3.1.1): ``E[R_T(u)] = O(||u|| sqrt((G^2 T + sum_t sigma_t^2) ln(1 + ||u|| T)))``,
+    ``sigma_t^2 = E||xi_t||_*^2``, at fixed ``T`` and ``u`` grows with the users' privacy only through
+    ``sqrt(G^2 T + sum_t sigma_t^2)``; its excess over the noiseless run's (``sum_t sigma_t^2 = 0``) is
+    ``sqrt(G^2 T + sum_t sigma_t^2) - sqrt(G^2 T)`` (returned; ``~ sum sigma^2 / (2 G sqrt T)`` while the noise is
+    small, ``~ sqrt(sum sigma^2)`` where it dominates).  Elementwise in ``sum_sigma2``."""
+    T = V.positive("T", T)
+    G = V.positive("G", G)
+    S = positive_array("sum_sigma2", sum_sigma2, allow_zero=True)
+    base = G * G * T
+    return S / (np.sqrt(base + S) + math.sqrt(base))  # = sqrt(base + S) - sqrt(base), without cancellation
+
+
+def noise_share_eq3_1_1(T, sum_sigma2, G=1.0):
+    """The privacy noise's share of eq. (3.1.1)'s square root, ``sum_t sigma_t^2 / (G^2 T + sum_t sigma_t^2)``: the
+    noise term dominates where it is >= 1/2 (``sum_t sigma_t^2 >= G^2 T``).  Elementwise in ``sum_sigma2``."""
+    T = V.positive("T", T)
+    G = V.positive("G", G)
+    S = positive_array("sum_sigma2", sum_sigma2, allow_zero=True)
+    return S / (G * G * T + S)
 
 
 # --- counterexamples to the printed Theorems 10, 11 and 12 (ERRATA) ---------------------------

@@ -28,8 +28,8 @@ import pandas as pd
 
 from dpregret.papers.vdh19 import bounds as vdh_bounds
 from dpregret.verdict.core import (Result, blind_to_tuning, check_bound, check_comparison, check_exact,
-                                   check_rate, claim_factory,
-                                   margin_of, paired_gap, samples_by, select, with_learning_gate,
+                                   check_rate, claim_factory, fit_slope,
+                                   margin_of, not_in_regime, paired_gap, samples_by, select, with_learning_gate,
                                    with_nonlearner, with_twin)
 
 PAPER = "VDH19"  # dpregret.papers
@@ -61,6 +61,10 @@ UNORM_TWIN_BLIND = (
     "learner's, the paper's 0.053-0.066), on all three seeds: the under-betting costs a log factor the rate's "
     "tolerance absorbs (Theorem 10's ln(|u|/k) term). The direction learner's step one power off is not tried here "
     "(Algorithm 2's direction is the same fixed e on every round of these instances)")
+TWIN_QUIET = ("Algorithm 2 with its direction learner's step tuned as if no user cared about privacy: eta_t = (G^2 "
+              "t)^(-1/2), from the bound G on the noiseless subgradients, instead of (sum_s ||g~_s||^2)^(-1/2) (the "
+              "privacy term of the sum ignored); identical to the paper's learner where nobody privatises (unit-norm "
+              "rows), so the twin differs only in how it pays for sum_t sigma_t^2")
 TWIN_GNOISE3 = ("Algorithm 3 with the privacy noise folded into every coordinate's G: G_j = sqrt(1 + 2 (2/tau)^2) (the "
                 "local Laplace randomiser's second moment) instead of a bound on |E g~_j| <= 1 (bets too small)")
 
@@ -143,6 +147,23 @@ CLAIMS = {
         "start (the same learning gate)",
         "[R_T(w*) minority - R_T(w*) no noise] vs T (Algorithm 2)",
         "the same cost in the uniform-maximal-privacy counterfactual (every provider at eps): ~ (d/eps) sqrt(T)"),
+    "VDH-eq3.1.1-privacy-term-rate": _c(
+        "VDH-eq3.1.1-privacy-term-rate",
+        "eq. (3.1.1) (Algorithm 2, via eq. (3.3.5)): the dependence on sum_t sigma_t^2",
+        "rate",
+        "at fixed T and u = w*, Algorithm 2's regret depends on the users' privacy only through sqrt(G^2 T + sum_t "
+        "sigma_t^2) (sigma_t^2 = E||xi_t||^2 = 4 d(d+1)/eps^2 for a user who privatises with the l2 randomiser at eps, "
+        "0 otherwise): its excess regret (the private run minus the same draws with nobody privatising, paired) grows "
+        "at most linearly in x = sqrt(G^2 T + sum_t sigma_t^2) - sqrt(G^2 T), across the minority's n grid (n users at "
+        "rate_eps, T_n) and eps grid (ceil(ln T) users or every user at eps, T_eps) pooled; decided only on the points "
+        "where the privacy term dominates (noise share sum sigma^2 / (G^2 T + sum sigma^2) >= 0.5) and the regret is "
+        "below saturation (<= 0.5 x the learner frozen at 0, same draws), on a window spanning >= 1 decade of x (else "
+        "not in the regime, with the numbers); learning gate: the learner's regret with nobody privatising <= 0.5 x "
+        "the frozen learner's at each T (paired)",
+        "excess R_T(w*) (private - nobody privatising, paired) vs x = sqrt(G^2 T + sum_t sigma_t^2) - sqrt(G^2 T)",
+        "OGD on the ball of radius D_guess ||w*|| with its step tuned as if no user cared (sigma = 0: eta = D / (G "
+        "sqrt T)), on the same draws and points: its excess eta/2 sum_t sigma_t^2 grows like sum sigma^2, faster than "
+        "x"),
     "VDH-sec3.4-sparse-vs-adagrad": _c(
         "VDH-sec3.4-sparse-vs-adagrad", "Sec. 3.4, second scenario", "comparison",
         "with sparse subgradients, sparse privacy (tau_j = inf on non-sensitive coordinates) and a sparse comparator, "
@@ -594,6 +615,11 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
             res = with_twin(res, "alg2_step", _gated(tw), TWIN_STEP)
         out[cid] = (res, ctl)
 
+    # eq. (3.1.1): the regret's dependence on sum_t sigma_t^2 over the n and eps grids (regime window, gate, twin)
+    if all(k in tables and len(tables[k]) for k in ("minority_n", "minority_eps")):
+        cid = "VDH-eq3.1.1-privacy-term-rate"
+        out[cid] = sigma_rate_claim(tables, p, tol.get(cid, 0.0), alpha, rng_for, cid)
+
     # Sec. 3.4, second scenario: Algorithm 3 (no tuning) against AdaGrad over the whole D grid
     out["VDH-sec3.4-sparse-vs-adagrad"] = sparse_vs_adagrad(_at(sp, u_frac=1.0), p, alpha)
     return out
@@ -666,6 +692,141 @@ def sparse_vs_adagrad(sp1: pd.DataFrame, p: dict, alpha: float) -> tuple[Result,
         if len(_at(sp1, alg="frozen")):
             tw = with_learning_gate(tw, share_gate(sp1, "alg3_gnoise", alpha, by="T"))
         res = with_twin(res, "alg3_gnoise", _gated(tw), TWIN_GNOISE3)
+    return res, ctl
+
+
+# --- eq. (3.1.1): the regret's dependence on sum_t sigma_t^2 -------------------------------------------
+SIGMA_SHARE = 0.5       # regime: the noise share of eq. (3.1.1)'s square root at least this ...
+SIGMA_SATURATION = 0.5  # ... and the learner's mean regret at most this share of the frozen learner's (not saturated)
+SIGMA_DECADES = 1.0     # the window of x inside the regime must span this (the testing rule's minimum)
+SIGMA_POINT = ["experiment", "T", "placement", "eps", "n_private"]
+
+
+def sigma_points(tables: dict, p: dict, alg: str) -> list[dict]:
+    """The pooled n- and eps-grid points of ``alg`` (rows at u = w*): per point (every private variant of
+    ``minority_n`` and ``minority_eps``; a variant run in both, e.g. every user at rate_eps when T_n = T_eps, once)
+    its ``sum_sigma2 = n 4 d(d+1)/eps^2``, ``x`` (:func:`~dpregret.papers.vdh19.bounds.privacy_term_eq3_1_1`), the
+    noise ``share`` (:func:`~dpregret.papers.vdh19.bounds.noise_share_eq3_1_1`) and the per-replicate excess regret
+    over the same experiment's run with nobody privatising (paired by replicate), sorted by x."""
+    from dpregret.papers.vdh19.scenario import l2_noise_second_moment
+
+    pts, seen = [], set()
+    for e in ("minority_n", "minority_eps"):
+        rows = _at(tables[e], alg=alg, u_frac=1.0)
+        if not len(rows):
+            continue
+        none = _at(rows, placement="none")[["T", "replicate", "regret"]]
+        for (T, pl, eps, n), g in rows[rows.placement != "none"].groupby(["T", "placement", "eps", "n_private"]):
+            key = (int(T), float(eps), int(n))
+            if key in seen:
+                continue
+            seen.add(key)
+            m = g[["T", "replicate", "regret"]].merge(none, on=["T", "replicate"], suffixes=("", "_none"))
+            d = int(g["d"].iloc[0])
+            S = float(n) * l2_noise_second_moment(d, float(eps))
+            pts.append({"experiment": e, "T": int(T), "placement": pl, "eps": float(eps), "n_private": int(n),
+                        "sum_sigma2": S, "x": float(vdh_bounds.privacy_term_eq3_1_1(T, S, G)),
+                        "share": float(vdh_bounds.noise_share_eq3_1_1(T, S, G)),
+                        "regret": float(g["regret"].mean()),
+                        "excess": (m["regret"] - m["regret_none"]).to_numpy()})
+    return sorted(pts, key=lambda q: q["x"])
+
+
+def _frozen_mean(tables: dict, T: int) -> float:
+    fz = _at(tables.get("minority", pd.DataFrame(columns=["alg", "u_frac", "T"])), alg="frozen", u_frac=1.0, T=T)
+    return float(fz["regret"].mean()) if len(fz) else float("nan")
+
+
+def _sigma_check(pts: list[dict], window: list[int], tol: float, alpha: float, rng) -> Result:
+    """The rate check of ``VDH-eq3.1.1-privacy-term-rate`` on the points ``window`` (indices into ``pts``): slope of
+    the mean excess on x <= 1 + tol; INCONCLUSIVE (not in the regime) when the window has < 4 points or spans less than
+    :data:`SIGMA_DECADES` of x, with the slope measured on it as ``verdict_in_window``."""
+    x = np.array([pts[i]["x"] for i in window])
+    s = [pts[i]["excess"] for i in window]
+    span = float(np.log10(x.max() / x.min())) if len(x) else 0.0
+    ok = len(window) >= 4 and span >= SIGMA_DECADES - 1e-9
+    if len(window) >= 2:
+        res = check_rate(x, s, 1.0, tol, alpha, rng, decades=SIGMA_DECADES if ok else 0.0)
+        if len(window) < 4:  # check_rate's own minimum: the window's slope by hand, for the record
+            with np.errstate(divide="ignore", invalid="ignore"):
+                means = np.array([v.mean() for v in s])
+            res.detail["window_slope"] = (float(np.polyfit(np.log(x), np.log(means), 1)[0])
+                                          if np.all(means > 0) else float("nan"))
+    else:
+        res = Result("INCONCLUSIVE", float("nan"), 1.0, float("nan"), float("nan"), tol,
+                     {"reason": "fewer than 2 points in the regime"})
+    res.detail["window"] = {"x": x.tolist(), "decades": span, "points": [_sigma_label(pts[i]) for i in window]}
+    if not ok:
+        res = not_in_regime(res, f"inside the regime (noise share >= {SIGMA_SHARE:g}, regret <= {SIGMA_SATURATION:g} x "
+                                 f"the frozen learner's) the window has {len(window)} points spanning {span:.2f} "
+                                 f"decades of x (a rate needs >= 4 points over >= {SIGMA_DECADES:g} decade)",
+                            {"window_x": x.tolist(), "window_decades": span})
+    return res
+
+
+def _sigma_label(q: dict) -> str:
+    return f"{q['experiment']} T={q['T']} {q['placement']} eps={q['eps']:g} n={q['n_private']}"
+
+
+def _sigma_gate(tables: dict, alg: str, Ts, alpha: float) -> Result:
+    """:func:`share_gate` at every T of the points: ``alg``'s regret with nobody privatising <= 0.5 x the frozen
+    learner's (rows of the minority run at the same T: the same data draws), paired."""
+    own = pd.concat([_at(tables[e], alg=alg, u_frac=1.0, placement="none") for e in ("minority_n", "minority_eps")])
+    own = own.drop_duplicates(["T", "replicate"])
+    fz = _at(tables["minority"], alg="frozen", u_frac=1.0)
+    fz = fz[fz["T"].isin(list(Ts))]
+    return share_gate(pd.concat([own, fz], ignore_index=True), alg, alpha, by="T")
+
+
+def sigma_rate_claim(tables: dict, p: dict, tol: float, alpha: float, rng_for, cid: str) -> tuple[Result, Result]:
+    """``VDH-eq3.1.1-privacy-term-rate``: Algorithm 2's excess regret against eq. (3.1.1)'s privacy term x over the
+    pooled n and eps grids, on the points inside the regime (:func:`sigma_points`, :data:`SIGMA_SHARE`,
+    :data:`SIGMA_SATURATION`); control ``ogd_quiet``, twin ``alg2_quiet``, non-learner the frozen learner on the
+    learning gate -- all on the same points (the paper learner's regime window) and draws."""
+    pts = sigma_points(tables, p, "alg2")
+    Ts = sorted({q["T"] for q in pts})
+    frozen = {T: _frozen_mean(tables, T) for T in Ts}
+    table = {}
+    window = []
+    for i, q in enumerate(pts):
+        sat = q["regret"] / frozen[q["T"]] if np.isfinite(frozen[q["T"]]) else float("nan")
+        inside = q["share"] >= SIGMA_SHARE and np.isfinite(sat) and sat <= SIGMA_SATURATION
+        if inside:
+            window.append(i)
+        table[_sigma_label(q)] = {"sum_sigma2": q["sum_sigma2"], "x": q["x"], "noise_share": q["share"],
+                                  "regret_share_of_frozen": sat, "excess": float(q["excess"].mean()),
+                                  "excess_over_x": float(q["excess"].mean() / q["x"]), "in_regime": bool(inside)}
+    res = _sigma_check(pts, window, tol, alpha, rng_for(cid))
+    res.detail["points"] = table
+    below = [q for q in pts if table[_sigma_label(q)]["regret_share_of_frozen"] <= SIGMA_SATURATION]
+    if len(below) >= 2 and all(q["excess"].mean() > 0 for q in below):  # descriptive: not the decision
+        xs = np.array([q["x"] for q in below])
+        res.detail["below_saturation_any_share"] = {
+            "slope": fit_slope(xs, np.array([q["excess"].mean() for q in below])),
+            "x_range": [float(xs.min()), float(xs.max())], "points": len(below),
+            "note": "every point below saturation whatever its noise share (outside the regime too): reported, "
+                    "not decided"}
+    res.detail["frozen_regret"] = {f"T={T}": v for T, v in frozen.items()}
+    labels = [_sigma_label(pts[i]) for i in window]
+
+    def same_points(alg):
+        other = {_sigma_label(q): q for q in sigma_points(tables, p, alg)}
+        qs = [other[lb] for lb in labels if lb in other]
+        return qs, list(range(len(qs)))
+
+    qs, w = same_points("ogd_quiet")
+    ctl = _sigma_check(qs, w, tol, alpha, rng_for(cid + "/control"))
+    gate = _sigma_gate(tables, "alg2", Ts, alpha)
+    res = with_learning_gate(res, gate)
+    res = with_nonlearner(res, FROZEN, _sigma_gate(tables, "frozen", Ts, alpha))
+    qs, w = same_points("alg2_quiet")
+    if not any(len(_at(tables[e], alg="alg2_quiet")) for e in ("minority_n", "minority_eps")):
+        res = blind_to_tuning(res, "the twin alg2_quiet was not run (no rows in minority_n / minority_eps)")
+    else:
+        tw = with_learning_gate(_sigma_check(qs, w, tol, alpha, rng_for(cid)), _sigma_gate(tables, "alg2_quiet", Ts,
+                                                                                          alpha))
+        tw.detail["excess_by_point"] = {_sigma_label(q): float(q["excess"].mean()) for q in qs}
+        res = with_twin(res, "alg2_quiet", _gated(tw), TWIN_QUIET)
     return res, ctl
 
 

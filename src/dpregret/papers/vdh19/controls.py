@@ -1,7 +1,8 @@
 """Near-miss controls of Van der Hoeven (thesis ch. 3; NeurIPS 2019), run beside the paper's
 learners (:mod:`dpregret.papers.vdh19.learners`) by ``papers.vdh19.scenario``: the non-learner (frozen at its start
 point 0), fixed-step OGD (in Algorithm 2's magnitude slot), Algorithm 1 playing the printed eq.
-(3.3.4), and Algorithm 3 re-evaluated only where its state moved."""
+(3.3.4), Algorithm 3 re-evaluated only where its state moved, and the direction learner tuned as if no user
+cared about privacy (:class:`QuietStepOGDBall`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -100,6 +101,27 @@ class StepPowerOGDBall(vdh.ProjectedOGDBall):
         self.S = self.S + np.einsum("...i,...i->...", g, g)
         eta = np.divide(1.0, self.S, out=np.zeros_like(self.S), where=self.S > 0)
         y = self.z - eta[..., None] * g
+        self.z = y / np.maximum(1.0, np.linalg.norm(y, axis=-1, keepdims=True))
+
+
+class QuietStepOGDBall(vdh.ProjectedOGDBall):
+    """Mis-tuned twin of Algorithm 2's direction learner tuned as if no user cared about privacy: projected OGD on
+    the unit ball with ``eta_t = (G^2 t)^{-1/2}``, the step set from the bound ``G`` on the *noiseless*
+    subgradients, instead of ``(sum_{s<=t} ||g~_s||^2)^{-1/2}`` (the privacy term of the sum ignored).  Where
+    nobody privatises and ``||g_t|| = G`` (the minority runs: unit-norm rows) it plays exactly as
+    :class:`~dpregret.papers.vdh19.learners.ProjectedOGDBall`; a private round's noise moves it by ``||xi_t|| /
+    sqrt(t)`` instead of ``||xi_t|| / sqrt(sum ||g~||^2)``."""
+
+    def __init__(self, d: int, *, batch=(), G: float = 1.0):
+        super().__init__(d, batch=batch)
+        self.G2 = V.positive("G", G) ** 2
+        self.t = 0
+
+    def update(self, g) -> None:
+        g = vdh.feedback(g, self.shape)
+        self.t += 1
+        self.S = self.S + np.einsum("...i,...i->...", g, g)
+        y = self.z - g / np.sqrt(self.G2 * self.t)
         self.z = y / np.maximum(1.0, np.linalg.norm(y, axis=-1, keepdims=True))
 
 

@@ -17,7 +17,8 @@ FIGURES = {
     "vdh19": ("vdh19", (
         Figure("vdh19_regret_vs_T", ("VDH-thm10-printed-bound", "VDH-thm10-proof-bound", "VDH-thm12-printed-bound",
                                      "VDH-eq3.3.5-bound", "VDH-sec3.4-minority-cost-rate-T",
-                                     "VDH-sec3.4-minority-cost-rate-T-adversarial")),
+                                     "VDH-sec3.4-minority-cost-rate-T-adversarial",
+                                     "VDH-eq3.1.1-privacy-term-rate")),  # its 4th panel: excess vs (3.1.1)'s x
         Figure("vdh19_regret_vs_eps"),  # shows no claim (regret vs eps, d/eps drawn)
         Figure("vdh19_regret_vs_nprivate"),  # shows no claim (regret vs the number of private providers)
         Figure("vdh19_sparse_vs_D", ("VDH-thm11-bound", "VDH-thm11-proof-bound", "VDH-sec3.4-sparse-vs-adagrad")),
@@ -65,7 +66,7 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     T = np.array(sorted(mino["T"].unique()), dtype=float)
 
     # 1. regret vs T (u = w*): algorithms (random placement) with the (3.3.5) bound; placements; privacy cost
-    fig, axes = plt.subplots(1, 3, figsize=(16, 4.6))
+    fig, axes = plt.subplots(1, 4, figsize=(21, 4.6))
     ax = axes[0]
     d = _at(mino, placement="random")
     for alg in ("alg2", "alg3", "adagrad", "ogd", "frozen"):
@@ -99,6 +100,7 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     ax.set(xscale="log", yscale="log", xlabel="T", ylabel="R_T(w*) - R_T(w*) without noise (paired)",
            title="privacy cost of Algorithm 2 (Sec. 3.4)")
     ax.legend(fontsize=6)
+    _excess_vs_sigma(axes[3], tables, p)  # VDH-eq3.1.1-privacy-term-rate (the n and eps grids pooled)
     fig.suptitle("Van der Hoeven Sec. 3.4, privacy-caring minority: absolute-loss regression on wdbc")
     _save(fig, outputs[0])
 
@@ -199,6 +201,41 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
                title=f"synthetic instances, T = {int(un['T'].iloc[0])}, eps = {p['rate_eps']:g}")
         ax.legend(fontsize=6)
         _save(fig, outputs[4])
+
+
+def _excess_vs_sigma(ax, tables, p) -> None:
+    """VDH-eq3.1.1-privacy-term-rate: the mean excess regret (private - nobody privatising, paired) of Algorithm 2,
+    its twin and its control against x = sqrt(G^2 T + sum sigma^2) - sqrt(G^2 T), the n and eps grids pooled; the
+    points inside the claim's regime filled, the others open."""
+    from dpregret.papers.vdh19 import claims as C
+
+    if any(k not in tables or not len(tables[k]) for k in ("minority_n", "minority_eps")):
+        return
+    pts = C.sigma_points(tables, p, "alg2")
+    Ts = sorted({q["T"] for q in pts})
+    frozen = {T: C._frozen_mean(tables, T) for T in Ts}
+    inside = {C._sigma_label(q) for q in pts
+              if q["share"] >= C.SIGMA_SHARE and q["regret"] <= C.SIGMA_SATURATION * frozen[q["T"]]}
+    for alg, c, name in (("alg2", "tab:blue", NAMES["alg2"]), ("alg2_quiet", "tab:purple", "twin: direction step "
+                                                                "(G^2 t)^(-1/2)"),
+                         ("ogd_quiet", "tab:orange", "control: OGD tuned with sigma = 0")):
+        qs = [q for q in C.sigma_points(tables, p, alg) if q["excess"].mean() > 0]
+        if not qs:
+            continue
+        x = np.array([q["x"] for q in qs])
+        y = np.array([q["excess"].mean() for q in qs])
+        ins = np.array([C._sigma_label(q) in inside for q in qs])
+        ax.plot(x[ins], y[ins], "o", color=c, label=f"{name} (in the regime)")
+        ax.plot(x[~ins], y[~ins], "o", mfc="none", color=c, label=f"{name} (outside)")
+    xs = np.array([q["x"] for q in pts if C._sigma_label(q) in inside])
+    if len(xs):
+        ax.axvspan(xs.min(), xs.max(), color="0.9", zorder=0, label="regime window")
+        y0 = np.mean([q["excess"].mean() / q["x"] for q in pts if C._sigma_label(q) in inside])
+        _ref(ax, np.array([xs.min(), xs.max()]), y0 * xs.min(), 1.0, "slope 1")
+    ax.set(xscale="log", yscale="log", xlabel="x = sqrt(G^2 T + sum_t sigma_t^2) - sqrt(G^2 T)  (eq. 3.1.1)",
+           ylabel="excess R_T(w*) (private - none, paired)",
+           title="eq. (3.1.1): n, eps grids pooled (filled: in the regime)")
+    ax.legend(fontsize=6)
 
 
 draw = vdh19_figures  # the plot job of the generic rules (dpregret.pipeline.jobs.plot): draw(tables, p, alpha, outputs)

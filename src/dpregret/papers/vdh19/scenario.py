@@ -30,6 +30,9 @@ Experiments (one tidy table each; one row per algorithm x point x replicate x co
   regret does not depend on eps or on who privatises).
 - ``minority_n``: the same at ``T_n``, random placement at ``rate_eps``, for every number of
   private providers in ``n_grid`` (0 = none, T = uniform); ``alg2, alg3, adagrad, ogd``.
+  Both grids also run ``alg2_quiet`` (the twin of ``VDH-eq3.1.1-privacy-term-rate``: Algorithm 2 with its direction
+  learner's step ``(G^2 t)^{-1/2}``, tuned as if no user cared) and ``ogd_quiet`` (its control: OGD on the ball of
+  radius ``D_guess ||w*||`` tuned with ``sigma = 0``).
 - ``unorm``: synthetic data, ``x_t`` uniform on the unit sphere of R^``d_u``, ``y_t = <x_t,
   u*>`` (optimum ``u*``, loss 0 there), one instance per ``||u*||`` in ``u_grid`` (fixed
   direction), at ``T_u``, random placement, ``rate_eps``: ``alg2``, ``alg2_improper``,
@@ -87,8 +90,8 @@ from dpregret.core import _validate as V
 from dpregret.core.environments.absolute_loss import fixed_direction, sphere_abs_mean, wdbc_problem
 from dpregret.core.protocols import SIGNATURES, build_learner, check_makes, check_play
 from dpregret.papers.vdh19 import learners as vdh
-from dpregret.papers.vdh19.controls import (FixedStepOGD, Frozen, LazySparsePotential, PrintedRule, StepPowerOGDBall,
-                                            noise_folded_G)
+from dpregret.papers.vdh19.controls import (FixedStepOGD, Frozen, LazySparsePotential, PrintedRule, QuietStepOGDBall,
+                                            StepPowerOGDBall, noise_folded_G)
 from dpregret.core.mechanisms import l2_laplace_randomiser, local_laplace_randomiser
 from dpregret.core.rng import ReplicateStreams, stable_key
 from dpregret.papers.vdh19.run import Grouped, Masks, tidy_rows, run_learners
@@ -97,11 +100,12 @@ EXPERIMENTS = ("minority", "minority_eps", "minority_n", "unorm", "sparse", "sea
 PLACEMENTS = ("none", "random", "adversarial", "uniform")
 # The paper's rows of every experiment: no learner of yours may take these names (:func:`reduction_with`).
 PAPER_ALGS = ("alg2", "alg3", "adagrad", "ogd", "frozen", "alg2_printed", "alg2_improper", "alg2_reach",
-              "adagrad_tuned", "alg2_step", "alg2_gnoise", "alg3_gnoise")
+              "adagrad_tuned", "alg2_step", "alg2_gnoise", "alg3_gnoise", "alg2_quiet", "ogd_quiet")
 # The mis-tuned twins (one realistic tuning mistake each, on the paper's draws): Algorithm 2 with its
 # direction learner's step one power off (controls.StepPowerOGDBall), Algorithm 2 / 3 with the privacy
-# noise's second moment folded into G (controls.noise_folded_G: bets too small).
-TWINS = ("alg2_step", "alg2_gnoise", "alg3_gnoise")
+# noise's second moment folded into G (controls.noise_folded_G: bets too small), Algorithm 2 with its direction
+# learner's step tuned as if no user cared about privacy (controls.QuietStepOGDBall).
+TWINS = ("alg2_step", "alg2_gnoise", "alg3_gnoise", "alg2_quiet")
 
 
 def _streams(seed, reps, *key):
@@ -146,6 +150,12 @@ def _minority_learners(p, T, d, variants, w_star, algs):
         out["alg2_step"] = (vdh.BlackBoxReduction(G, d, batch=R_shape, b=b,
                                                   direction=StepPowerOGDBall(d, batch=R_shape)),
                             "alg2")
+    if "alg2_quiet" in algs:
+        out["alg2_quiet"] = (vdh.BlackBoxReduction(G, d, batch=R_shape, b=b,
+                                                   direction=QuietStepOGDBall(d, batch=R_shape, G=G)), "alg2")
+    if "ogd_quiet" in algs:  # the near-miss control of VDH-eq3.1.1-privacy-term-rate: OGD tuned with sigma = 0
+        D = p["D_guess"] * float(np.linalg.norm(w_star))
+        out["ogd_quiet"] = (vdh.NoiseTunedOGD(D, T, G, 0.0, d, batch=R_shape), "vec")
     if "alg2_printed" in algs:
         lr = vdh.BlackBoxReduction(G, d, batch=R_shape, b=b)
         lr.magnitude = PrintedRule(G, b=b, shape=R_shape)
@@ -229,6 +239,11 @@ def simulate_minority(p: dict, T: int, reps, seed: int, learners: dict | None = 
     return _minority_run(p, "minority", T, variants, reps, seed, algs, learners)
 
 
+# VDH-eq3.1.1-privacy-term-rate's rows on the eps and n grids (same draws as alg2): its twin (Algorithm 2 with the
+# direction learner's step tuned as if no user cared) and its near-miss control (OGD tuned with sigma = 0).
+SIGMA_ALGS = ("alg2_quiet", "ogd_quiet")
+
+
 def simulate_minority_eps(p: dict, reps, seed: int) -> pd.DataFrame:
     """Every eps of ``eps_grid`` at ``T_eps``: random and uniform placements, and none."""
     T = V.integer("T_eps", p["T_eps"], minimum=2)
@@ -236,7 +251,7 @@ def simulate_minority_eps(p: dict, reps, seed: int) -> pd.DataFrame:
     variants = [placement_variant("none", p["rate_eps"], 0)]
     for e in p["eps_grid"]:
         variants += [placement_variant("random", e, k), placement_variant("uniform", e, T)]
-    return _minority_run(p, "minority_eps", T, variants, reps, seed, ["alg2", "alg3", "adagrad", "ogd"])
+    return _minority_run(p, "minority_eps", T, variants, reps, seed, ["alg2", "alg3", "adagrad", "ogd", *SIGMA_ALGS])
 
 
 def simulate_minority_n(p: dict, reps, seed: int) -> pd.DataFrame:
@@ -245,7 +260,7 @@ def simulate_minority_n(p: dict, reps, seed: int) -> pd.DataFrame:
     ns = sorted({min(int(n), T) for n in p["n_grid"]})
     variants = [placement_variant("none" if n == 0 else ("uniform" if n == T else "random"),
                                   p["rate_eps"], n) for n in ns]
-    return _minority_run(p, "minority_n", T, variants, reps, seed, ["alg2", "alg3", "adagrad", "ogd"])
+    return _minority_run(p, "minority_n", T, variants, reps, seed, ["alg2", "alg3", "adagrad", "ogd", *SIGMA_ALGS])
 
 
 def simulate_unorm(p: dict, reps, seed: int) -> pd.DataFrame:
