@@ -56,3 +56,21 @@ def test_provenance_names_the_machine_and_the_pinned_arithmetic(tmp_path):
     footer = html[html.index('<footer id="provenance">'):]
     assert m["cpu"]["model"] in footer and "numba target generic" in footer
     assert ("Arithmetic pinned" in footer) == bool(m["pinned"])
+
+
+def test_the_source_digest_follows_the_modules_a_job_runs(tmp_path, monkeypatch):
+    """``source_digest`` (the workflow's rerun trigger, param ``code``) changes with a module of the package and
+    not with its bytecode; the layers every job runs (core, verdict) are in it whatever the package."""
+    from dpregret.core.provenance import source_digest
+
+    pkg = tmp_path / "digest_pkg"
+    (pkg / "__pycache__").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "learners.py").write_text("ETA = 1.0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    before = source_digest("digest_pkg")
+    (pkg / "__pycache__" / "learners.cpython-311.pyc").write_bytes(b"\0" * 8)
+    assert source_digest("digest_pkg") == before
+    (pkg / "learners.py").write_text("ETA = 2.0\n")
+    assert source_digest("digest_pkg") != before
+    assert source_digest("digest_pkg", "dpregret.core") == source_digest("digest_pkg")

@@ -18,6 +18,7 @@ rule audit_run:
         samples=lambda wc: AUDIT.get("samples_by_claim", {}).get(wc.audit_id, AUDIT.get("samples")),
         seed=SEED,
         alpha=ALPHA,
+        code=source_digest(*PAPER_FOLDERS),
     resources:
         mem_mb=4000,
         runtime=10,

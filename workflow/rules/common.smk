@@ -1,4 +1,5 @@
 # Effective parameters (preset merged with overrides), checked before any job runs.
+import functools
 import json
 
 import os
@@ -6,7 +7,7 @@ from pathlib import Path
 
 from dpregret.pipeline.config import ConfigError, effective, load_schema, replicate_chunks, write_schema
 from dpregret.papers import ENV_VAR as PAPERS_VAR
-from dpregret.core.provenance import ENV_VAR as PROVENANCE_VAR, provenance
+from dpregret.core.provenance import ENV_VAR as PROVENANCE_VAR, provenance, source_digest as _source_digest
 from dpregret.pipeline.nonlearners import PREFIX as NONLEARNER_PREFIX
 from dpregret.pipeline.report.figure_map import figure_paths
 from dpregret.core.contract import user_claims
@@ -44,6 +45,16 @@ def _conda_env_file():
 
 
 CONDA_ENV = _conda_env_file()
+
+
+# What each job runs: every simulate, check, plot, audit and non-learner rule has the param
+# `code=source_digest(<its paper's folder>)` (dpregret.core.provenance.source_digest: that source and the layers
+# below it), so a changed module reruns the jobs that run it (Snakemake's params trigger): a pulled fix is never
+# served stale.  The audits and the non-learners read every folder's.
+from dpregret.papers import SCENARIOS as _ALL_SCENARIOS
+
+PAPER_FOLDERS = tuple(sorted({s.folder for s in _ALL_SCENARIOS.values() if s.folder}))  # registered papers' too
+source_digest = functools.cache(_source_digest)
 
 
 # OUTPUTS maps a group of rules to (its claim records, its figures); each included file registers

@@ -52,6 +52,7 @@ for _sc in _generic_scenarios():
                 priority: getattr(_mod, "PRIORITY", {}).get(_exp, 0)
                 params:
                     group=_sc,
+                    code=source_digest(PAPER_SCENARIOS[_sc].folder),
                     p=RUN[_sc],
                     seed=SEED,
                 conda:
@@ -76,6 +77,7 @@ for _sc in _generic_scenarios():
                 chunk=r"\d+-\d+",
             params:
                 group=_sc,
+                code=source_digest(PAPER_SCENARIOS[_sc].folder),
                 p=RUN[_sc],
                 seed=SEED,
             conda:
@@ -115,6 +117,7 @@ for _sc in _generic_scenarios():
             f"logs/bench/{_sc}_check.tsv"
         params:
             group=_sc,
+            code=source_digest(PAPER_SCENARIOS[_sc].folder),
             p=RUN[_sc],
             seed=SEED,
             alpha=ALPHA,
@@ -138,6 +141,7 @@ for _sc in _generic_scenarios():
             f"logs/bench/{_sc}_plot.tsv"
         params:
             group=_sc,
+            code=source_digest(PAPER_SCENARIOS[_sc].folder),
             p=RUN[_sc],
             alpha=ALPHA,
         conda:

@@ -79,6 +79,7 @@ for (_name, _door), _cids in NONLEARNER_DOORS.items():
             f"logs/bench/nonlearner/{_name}/{_door}.tsv"
         params:
             group="nonlearner",
+            code=source_digest("dpregret.pipeline", *PAPER_FOLDERS),
             name=_name,
             door=_door,
             run=RUN,

@@ -34,6 +34,23 @@ def config_hash(run: dict) -> str:
     return hashlib.sha256(json.dumps(run, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
+def source_digest(*packages: str) -> str:
+    """SHA-256 (first 16 hex digits) of the source of ``packages`` and of the layers every job runs,
+    ``dpregret.core`` and ``dpregret.verdict``: each module's path under its package and its bytes (``.py``,
+    ``.yaml``, ``.smk``; ``__pycache__`` left out).  The workflow gives it to every simulate, check, plot, audit
+    and non-learner rule as the param ``code`` (``common.smk``), so a changed module reruns the jobs that run it:
+    Snakemake's ``code`` trigger sees only a rule's script, not the library it imports."""
+    from importlib.util import find_spec
+
+    h = hashlib.sha256()
+    for pkg in sorted(set(packages) | {"dpregret.core", "dpregret.verdict"}):
+        for root in map(Path, find_spec(pkg).submodule_search_locations or []):
+            for f in sorted(root.rglob("*")):
+                if f.suffix in (".py", ".yaml", ".smk") and "__pycache__" not in f.parts:
+                    h.update(f"{pkg}/{f.relative_to(root).as_posix()}".encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
 def git_state(repo: str | Path | None = None) -> dict:
     """``{"commit": ..., "dirty": ...}`` of the checkout holding ``repo`` (default: this package's
     source); ``None`` values when it is not a git checkout (e.g. a wheel install)."""

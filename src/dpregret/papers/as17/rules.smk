@@ -50,6 +50,7 @@ rule as17_experts_simulate:
         chunk=r"\d+-\d+",
     params:
         group="as17_experts",
+        code=source_digest("dpregret.papers.as17"),
         p=AS17X,
         seed=SEED,
     resources:
@@ -85,6 +86,7 @@ rule as17_experts_d_noise:
         "logs/bench/as17_experts_d_noise.tsv"
     params:
         group="as17_experts",
+        code=source_digest("dpregret.papers.as17"),
         p=AS17X,
         seed=SEED,
     conda:
@@ -106,6 +108,7 @@ rule as17_experts_check:
         "logs/bench/as17_experts_check.tsv"
     params:
         group="as17_experts",
+        code=source_digest("dpregret.papers.as17"),
         p=AS17X,
         seed=SEED,
         alpha=ALPHA,
@@ -130,6 +133,7 @@ rule as17_experts_plot:
         "logs/bench/as17_experts_plot.tsv"
     params:
         group="as17_experts",
+        code=source_digest("dpregret.papers.as17"),
         p=AS17X,
         alpha=ALPHA,
     conda:
@@ -182,6 +186,7 @@ rule as17_olo_simulate:
         chunk=r"\d+-\d+",
     params:
         group="as17_olo",
+        code=source_digest("dpregret.papers.as17"),
         p=OLO,
         seed=SEED,
     conda:
@@ -203,6 +208,7 @@ rule as17_olo_simulate_R:
         chunk=r"\d+-\d+",
     params:
         group="as17_olo",
+        code=source_digest("dpregret.papers.as17"),
         p=OLO,
         seed=SEED,
     conda:
@@ -224,6 +230,7 @@ rule as17_olo_simulate_N:
         chunk=r"\d+-\d+",
     params:
         group="as17_olo",
+        code=source_digest("dpregret.papers.as17"),
         p=OLO,
         seed=SEED,
     conda:
@@ -244,6 +251,7 @@ rule as17_mab_simulate_bound:
         chunk=r"\d+-\d+",
     params:
         group="as17_mab",
+        code=source_digest("dpregret.papers.as17"),
         p=MAB,
         seed=SEED,
     conda:
@@ -271,6 +279,7 @@ for _grid in MAB_POINTS:
             chunk=r"\d+-\d+",
         params:
             group="as17_mab",
+            code=source_digest("dpregret.papers.as17"),
             p=MAB,
             seed=SEED,
         conda:
@@ -297,6 +306,7 @@ for _env in BLO.get("envs", []):
             chunk=r"\d+-\d+",
         params:
             group="as17_blo",
+            code=source_digest("dpregret.papers.as17"),
             p=BLO,
             seed=SEED,
         conda:
@@ -320,6 +330,7 @@ rule as17_blo_simulate:
         chunk=r"\d+-\d+",
     params:
         group="as17_blo",
+        code=source_digest("dpregret.papers.as17"),
         p=BLO,
         seed=SEED,
     conda:
@@ -361,6 +372,7 @@ rule as17_tables_check:
         "logs/bench/as17_tables_check.tsv"
     params:
         group="as17_tables",
+        code=source_digest("dpregret.papers.as17"),
         olo=OLO,
         mab=MAB,
         blo=BLO,
@@ -387,6 +399,7 @@ rule as17_tables_plot:
         "logs/bench/as17_tables_plot.tsv"
     params:
         group="as17_tables",
+        code=source_digest("dpregret.papers.as17"),
         olo=OLO,
         mab=MAB,
         blo=BLO,
