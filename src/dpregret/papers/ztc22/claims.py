@@ -123,9 +123,9 @@ CLAIMS = {
         "learner, ~ T^(-1/2)"),
     "ZTC-thm6-adaptive-sigma": _c(
         "ZTC-thm6-adaptive-sigma", "Theorem 6 with Theorem 4 (section 3, the display after Theorem 6)", "rate",
-        "the optimistic learner's suboptimality is O(D(sigma_G + D sigma_H)/sqrt(T) + sqrt(d) D(G + DH) log T/(rho T)): "
-        "sigma_G in place of Remark 5's G.  Decided at fixed T (T_opt), fixed G (the location problem, d_opt, G = 2.5 at "
-        "every point) and rho_adapt, over sigma_G/G on s_adapt/G (2 decades, sigma_H = 0): the optimistic learner's "
+        "the optimistic learner's suboptimality is O(D(sigma_G + D sigma_H)/sqrt(T) + sqrt(d) D(G + DH) log T/"
+        "(rho T)): sigma_G in place of Remark 5's G.  Decided at fixed T (T_opt), fixed G (the location problem, "
+        "d_opt, G = 2.5 at every point) and rho_adapt, over sigma_G/G on s_adapt/G (2 decades, sigma_H = 0): the optimistic learner's "
         "mean suboptimality decays at least linearly in sigma_G (its exponent in G/sigma_G is at most -1 + tol), on "
         "the points where Theorem 6's privacy term is at most half its statistical term (the regime condition, "
         "declared; the measured privacy share, paired against the same learner without noise, is recorded)",
@@ -480,8 +480,9 @@ def thm6(opt: pd.DataFrame, p: dict, tol: float, alpha: float, rng_for) -> tuple
     res.detail["mean_regret_by_T"] = {f"{a} T={t}": {"vs_x_star": float(r.regret),
                                                      "vs_best_point_of_W": float(r.regret_max)}
                                       for (a, t), r in tg.iterrows()}
+    o = opt[~opt.alg.str.startswith("adapt_")]
     res.detail["subopt_by_sigma_G_over_G"] = {float(k): h[h["T"] == p["T_opt"]].groupby("alg").subopt.mean().to_dict()
-                                              for k, h in opt[~opt.alg.str.startswith("adapt_")].groupby("sigma_G_over_G")}
+                                              for k, h in o.groupby("sigma_G_over_G")}
     return res, ctl
 
 
