@@ -123,12 +123,12 @@ CLAIMS = {
         "learner, ~ T^(-1/2)"),
     "ZTC-thm6-adaptive-sigma": _c(
         "ZTC-thm6-adaptive-sigma", "Theorem 6 with Theorem 4 (section 3, the display after Theorem 6)", "rate",
-        "the optimistic learner's suboptimality is O(D(sigma_G + D sigma_H)/sqrt(T) + sqrt(d) D(G + DH) log T/"
-        "(rho T)): sigma_G in place of Remark 5's G.  Decided at fixed T (T_opt), fixed G (the location problem, "
-        "d_opt, G = 2.5 at every point) and rho_adapt, over sigma_G/G on s_adapt/G (2 decades, sigma_H = 0): the "
-        "optimistic learner's mean suboptimality decays at least linearly in sigma_G (its exponent in G/sigma_G is at most -1 + tol), on "
-        "the points where Theorem 6's privacy term is at most half its statistical term (the regime condition, "
-        "declared; the measured privacy share, paired against the same learner without noise, is recorded)",
+        "the optimistic learner's suboptimality is O(D(sigma_G + D sigma_H)/sqrt(T) + sqrt(d) D(G + DH) log T/(rho "
+        "T)): sigma_G in place of Remark 5's G.  Decided at fixed T (T_opt), fixed G (the location problem, d_opt, G "
+        "= 2.5 at every point) and rho_adapt, over sigma_G/G on s_adapt/G (2 decades, sigma_H = 0): the optimistic "
+        "learner's mean suboptimality decays at least linearly in sigma_G (its exponent in G/sigma_G is at most -1 + "
+        "tol), on the points where Theorem 6's privacy term is at most half its statistical term (the regime "
+        "condition, declared; the measured privacy share, paired against the same learner without noise, is recorded)",
         "mean suboptimality of the optimistic learner vs G/sigma_G (T_opt, rho_adapt)",
         "Algorithm 1 with sigma_t x 10 (the privacy noise of rho_adapt/10, whose floor does not shrink with sigma_G)"),
     "ZTC-thm11-eq14": _c(
