@@ -334,6 +334,8 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
     ctl = bound(thm8_groups("o2b_sc_noise2"))
     res = with_nonlearner(explain_loose(res, ctl, "sigma_t doubled", "ZTC-thm8-bound"), FROZEN,
                           bound(thm8_groups("frozen_start")))
+    if tg8 := thm8_twin_groups(sc):  # the OSD twin's rows (Remark 9's rate claims') against the same explicit bound
+        res = with_twin(res, "OSD with the weights beta_t forgotten (mu_t = mu/2)", bound(tg8), OSD_TWIN_WHY)
     out["ZTC-thm8-bound"] = (res, ctl)
     cid = "ZTC-rem9-rate-T-stat"
     x, s = samples_by(_at(sc, alg="o2b_sc", rho=p["rho_stat"], problem="ridge_logistic"), "T", "subopt")
@@ -416,6 +418,22 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
             sec = {"C_half": gctl, **(gsec[0] if gsec else {})}
             out["ZTC-thm11-gbar"] = (gres, out["ZTC-thm11-eq17"][1], sec)
     return out
+
+
+def thm8_twin_groups(sc: pd.DataFrame) -> list:
+    """ZTC-thm8-bound's mis-tuned twin: the rows of Remark 9's OSD with the weights forgotten (``o2b_sc_unweighted``,
+    ridge logistic at rho_stat and the location problem at rho_priv, every T, the first replicates_twin replicates,
+    the same draws as the paper's OSD), each (problem, T, rho) against the paper's learner's explicit bound there
+    (Theorem 8's bound does not depend on the learner: Remark 9's OSD regret bound plugged in)."""
+    tw = sc[sc.alg == "o2b_sc_unweighted"]
+    gr = []
+    for (prob, T, rho), g in tw.groupby(["problem", "T", "rho"]):
+        ref = sc[(sc.alg == "o2b_sc") & (sc.problem == prob) & (sc["T"] == T) & (sc.rho == rho)]
+        if ref.empty:
+            continue
+        name = "ridge logistic" if prob == "ridge_logistic" else prob
+        gr.append((f"{name} T={T}, rho={rho:g}", g.assign(bound_explicit=float(ref.bound_explicit.mean()))))
+    return gr
 
 
 OSD_TWIN_WHY = ("Remark 9's OSD with the weights beta_t forgotten in its strong convexity (mu_t = mu/2 in place of "
