@@ -180,8 +180,16 @@ def ztc22_param_free_figure(pf: pd.DataFrame, p: dict, alpha: float, output: str
     each part of Theorem 11 per T with Clopper-Pearson intervals, delta drawn."""
     from scipy import stats
 
+    tv = pf[pf.alg == "o2b_pf"] if "alg" in pf else pf.iloc[:0]
+    if "alg" in pf and (pf.alg == "o2b_pf_const").any():  # Remark 12's constant G^ decides; G^_t a variant
+        pf = pf[pf.alg == "o2b_pf_const"]
+    else:
+        tv = tv.iloc[:0]
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     ax = axes[0]
+    for C, g in tv.groupby("C"):
+        m = g.groupby("T").subopt.mean()
+        ax.plot(m.index, np.maximum(m, 1e-12), marker="v", ls="-.", label=f"L(x_T) - L*, time-varying G^_t, C = {C:g}")
     for C, g in pf.groupby("C"):
         m = g.groupby("T")[["subopt", "subopt_w", "bound", "bound_C_half"]].mean()
         ax.plot(m.index, m.bound, "--", marker="o", lw=1, label=f"Theorem 11 bound, C = {C:g}")
