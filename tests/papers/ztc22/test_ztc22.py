@@ -519,3 +519,24 @@ def test_thm6_terms_by_hand():
     assert thm6_terms(3000, float("inf"), prob)[1] == 0.0
     s2, p2 = thm6_terms(3000, 2000.0, SimpleNamespace(**{**vars(prob), "sigma_G": 0.02}))
     assert np.isclose((p2 / s2) * 4, priv / stat)
+
+
+def test_remark12_constant_normaliser_rows():
+    """Remark 12's learner (one constant G^ = Theorem 11's bound on ||gbar_t|| at t = T) runs at C_pf only, beside the
+    time-varying variant: ||gbar_t|| / G^ <= ||gbar_t|| / (the bound at t) (the bound grows with t), the bound's
+    deterministic part is the same for both learners (the same A, A', Phi, x*), and the claim decides on the constant
+    learner with the time-varying one reported."""
+    from dpregret.papers.ztc22 import claims as C
+    from dpregret.papers.ztc22 import scenario as S
+
+    p = dict(d_pf=3, c_pf=0.9, r_pf=2.0, rho_pf=1.0, delta_pf=0.05, C_pf=1.0, C_grid_pf=[0.01, 1.0])
+    df = S.simulate_param_free(p, 300, range(4), 5)
+    const, tv = df[df.alg == "o2b_pf_const"], df[df.alg == "o2b_pf"]
+    assert set(const.C) == {1.0} and set(tv.C) == {0.01, 1.0}
+    assert (const.gbar_over_normaliser <= const.gbar_ratio + 1e-12).all()
+    t1 = tv[tv.C == 1.0].sort_values("replicate")
+    c1 = const.sort_values("replicate")
+    assert np.allclose(c1.bound - c1.bound_regret_term, t1.bound - t1.bound_regret_term)
+    out = C.param_free(df, p, 0.05)
+    res = out["ZTC-thm11-bound"][0]
+    assert "time_varying_variant" in res.detail and res.detail["learner"].startswith("Remark 12")
