@@ -167,13 +167,13 @@ def test_claims_on_a_small_run():
     from dpregret.papers.ztc22 import scenario as S
 
     p = dict(d=3, r=2.0, k=1, rho_stat=100.0, rho_priv=3.0, d_opt=4, T_opt=3000, rho_opt=3.0, rho_opt_rate=1e4,
-             s_grid=[0.02, 1.0],
+             s_grid=[0.02, 1.0], s_adapt=[0.01, 0.03, 0.1, 1.0], rho_adapt=1000.0,
              T_opt_grid=[100, 316, 1000, 3162],
              d_sens=4, T_sens=100, T=[30, 100, 300, 1000, 3000], mu=0.1, T_rho_d=100)
     import pandas as pd
     reps = range(4)
     rates = pd.concat([S.simulate_rates(p, T, reps, 1) for T in p["T"]])
-    opt = pd.concat([S.simulate_optimistic(p, s, reps, 1) for s in p["s_grid"]])
+    opt = pd.concat([S.simulate_optimistic(p, s, reps, 1) for s in sorted(set(p["s_grid"]) | set(p["s_adapt"]))])
     p.update(k_sens=3, c_grid=[0.01])
     sens = pd.concat([S.simulate_sensitivity(p, pr, reps, 1) for pr in S.SENSITIVITY_PROBLEMS])
     sc = pd.concat([S.simulate_strongly_convex(p, T, reps, 1) for T in p["T"]])
@@ -218,6 +218,15 @@ def test_claims_on_a_small_run():
     res = out["ZTC-thm6-optimistic"][0]  # 1.5 decades of T: by rule
     assert res.verdict == "INCONCLUSIVE" and "privacy_factor_by_T" in res.detail
     assert not C.CLAIMS["ZTC-thm6-optimistic"].learner_claim
+    # section 3's adaptive rate in sigma_G: fixed G on every point, the frozen learner (flat in sigma_G) caught, the
+    # regime's ratio is Theorem 6's privacy term over its statistical term (decreasing in sigma_G), the twin attached
+    res = out["ZTC-thm6-adaptive-sigma"][0]
+    a = opt[opt.alg.str.startswith("adapt_")]
+    assert a.G.nunique() == 1 and a.G.iloc[0] == S.adapt_G(p)
+    assert res.detail["nonlearner"]["caught"] and "twin" in res.detail
+    r = res.detail["bound_privacy_over_statistical_by_sigma_G"]
+    assert list(r.values()) == sorted(r.values(), reverse=True)
+    assert set(res.detail["measured_privacy_share_by_sigma_G"]) == set(r)
     # the mis-tuned twins ride on the claims whose rows carry them
     for cid in ("ZTC-rem5-rate-rho", "ZTC-rem5-rate-d", "ZTC-vs-dpsgd", "ZTC-thm4-bound", "ZTC-rem5-rate-T-stat",
                 "ZTC-rem9-rate-T-stat", "ZTC-rem9-rate-T-priv"):
@@ -491,3 +500,43 @@ def test_step_grid_and_eq7_nodes():
     assert df[df.alg == "eq7"].replicate.nunique() == 16  # 4 x the chunk's replicates
     a, b = (df[df.alg == x].sort_values(["replicate", "t"]) for x in ("eq7", "eq7_sqrt2"))
     assert np.allclose(2 * a.value.to_numpy(), b.value.to_numpy())  # sigma_t^2 doubled, the same draws
+
+
+def test_thm6_terms_by_hand():
+    """Theorem 6's two terms (bounds.thm6_terms) against the display after Theorem 6 with Theorem 4's constants at
+    k = 1, lambda = 2, written out by hand: 8 D / sqrt(2) x (sigma_G + D sigma_H)/sqrt(T) and x sqrt(2 d)(G + D H)
+    log2(2T)/(rho T); privacy 0 at rho = inf; the ratio privacy/statistical scales as 1/(rho sigma_G)."""
+    from types import SimpleNamespace
+
+    from dpregret.papers.ztc22.bounds import thm6_terms
+
+    prob = SimpleNamespace(d=8, G=2.5, H=1.0, D=2.0, sigma_G=0.01, sigma_H=0.0)
+    stat, priv = thm6_terms(3000, 1000.0, prob)
+    c = 8 * 2.0 / 2**0.5
+    assert np.isclose(stat, c * 0.01 / 3000**0.5)
+    assert np.isclose(priv, c * 4.0 * 4.5 * np.log2(6000) / (1000.0 * 3000))
+    assert np.isclose(priv / stat, 0.41246, rtol=1e-4)  # the regime number declared with s_adapt / rho_adapt
+    assert thm6_terms(3000, float("inf"), prob)[1] == 0.0
+    s2, p2 = thm6_terms(3000, 2000.0, SimpleNamespace(**{**vars(prob), "sigma_G": 0.02}))
+    assert np.isclose((p2 / s2) * 4, priv / stat)
+
+
+def test_remark12_constant_normaliser_rows():
+    """Remark 12's learner (one constant G^ = Theorem 11's bound on ||gbar_t|| at t = T) runs at C_pf only, beside the
+    time-varying variant: ||gbar_t|| / G^ <= ||gbar_t|| / (the bound at t) (the bound grows with t), the bound's
+    deterministic part is the same for both learners (the same A, A', Phi, x*), and the claim decides on the constant
+    learner with the time-varying one reported."""
+    from dpregret.papers.ztc22 import claims as C
+    from dpregret.papers.ztc22 import scenario as S
+
+    p = dict(d_pf=3, c_pf=0.9, r_pf=2.0, rho_pf=1.0, delta_pf=0.05, C_pf=1.0, C_grid_pf=[0.01, 1.0])
+    df = S.simulate_param_free(p, 300, range(4), 5)
+    const, tv = df[df.alg == "o2b_pf_const"], df[df.alg == "o2b_pf"]
+    assert set(const.C) == {1.0} and set(tv.C) == {0.01, 1.0}
+    assert (const.gbar_over_normaliser <= const.gbar_ratio + 1e-12).all()
+    t1 = tv[tv.C == 1.0].sort_values("replicate")
+    c1 = const.sort_values("replicate")
+    assert np.allclose(c1.bound - c1.bound_regret_term, t1.bound - t1.bound_regret_term)
+    out = C.param_free(df, p, 0.05)
+    res = out["ZTC-thm11-bound"][0]
+    assert "time_varying_variant" in res.detail and res.detail["learner"].startswith("Remark 12")

@@ -70,3 +70,16 @@ def bound_thm11(regret_bar: np.ndarray, T: int, rho: float, problem, pf: dict) -
             if math.isfinite(rho) else 0.0)
     return (4 * np.asarray(regret_bar) / T**4
             + 8 * pf["A"] * xs * (p.G + 28 * xs * p.H) * pf["Phi"] / math.sqrt(T) + priv)
+
+
+def thm6_terms(T: int, rho: float, problem, lam: float = LAMBDA_L2) -> tuple[float, float]:
+    """Section 3's adaptive rate (Theorem 6 with Theorem 4, the display after Theorem 6), its two terms with Theorem
+    4's explicit constants: E[L(x_T) - L(x*)] = O(D (sigma_G + D sigma_H)/sqrt(T) + sqrt(d) D (G + DH) log T/(rho T)),
+    returned as (statistical, privacy) = (2(k+1)^2 D/sqrt(lambda) (sigma_G + D sigma_H)/sqrt(T),
+    2(k+1)^2 D/sqrt(lambda) sqrt(2V)(G + DH) log2(2T)/(rho T)) at k = 1 (the common factor only scales both; their
+    ratio is what ZTC-thm6-adaptive-sigma's regime condition reads), V = d; privacy 0 at rho = inf."""
+    p = problem
+    c = 2 * 4 * p.D / math.sqrt(lam)
+    stat = c * (p.sigma_G + p.D * p.sigma_H) / math.sqrt(T)
+    priv = c * math.sqrt(2 * p.d) * (p.G + p.D * p.H) * math.log2(2 * T) / (rho * T) if math.isfinite(rho) else 0.0
+    return stat, priv

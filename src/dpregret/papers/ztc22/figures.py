@@ -15,7 +15,7 @@ from dpregret.core.plotting import Figure, band, mean_ci, plot_curves, plt
 FIGURES = {
     "ztc22": ("ztc22", (
         Figure("ztc22_subopt_vs_T", ("ZTC-thm3-sensitivity", "ZTC-thm4-bound", "ZTC-vs-dpsgd")),
-        Figure("ztc22_optimistic", ("ZTC-thm6-optimistic",)),
+        Figure("ztc22_optimistic", ("ZTC-thm6-optimistic", "ZTC-thm6-adaptive-sigma")),
         Figure("ztc22_strongly_convex", ("ZTC-thm8-bound", "ZTC-rem9-rate-T-stat", "ZTC-rem9-rate-T-priv")),
         Figure("ztc22_rho_d"),  # shows no claim: Remark 5 in rho and d is decided on the worst case (minimax)
         Figure("ztc22_minimax", ("ZTC-rem5-rate-rho", "ZTC-rem5-rate-d")),
@@ -53,13 +53,27 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
     fig.savefig(outputs[0], dpi=110)
     plt.close(fig)
 
-    fig, ax = plt.subplots(figsize=(5.5, 4.2))
+    adapt = opt[opt.alg.str.startswith("adapt_")]
+    fig, axes = plt.subplots(1, 2 if len(adapt) else 1, figsize=(11 if len(adapt) else 5.5, 4.2), squeeze=False)
+    ax = axes[0, 0]
     for alg, name in (("plain", "Remark 5 OGD"), ("optimistic", "optimistic (Theorem 6)"),
                       ("optimistic_zero_hint", "same, hint 0")):
         plot_curves(ax, opt[opt.alg == alg].assign(value=lambda x: x.subopt), "sigma_G_over_G", alpha, name)
     ax.set(xscale="log", yscale="log", xlabel="sigma_G / G", ylabel="L(x_T) - L(x*)",
-           title=f"location problem, T = {int(opt['T'].iloc[0])}, rho = {opt['rho'].iloc[0]:g}")
+           title=f"location problem, T = {p['T_opt']}, rho = {p['rho_opt']:g}")
     ax.legend(fontsize=7)
+    if len(adapt):  # ZTC-thm6-adaptive-sigma: fixed G, rho_adapt
+        ax = axes[0, 1]
+        for alg, name in (("adapt_optimistic", "optimistic (Theorem 6)"), ("adapt_zero_hint", "hint 0 (twin)"),
+                          ("adapt_nonprivate", "optimistic, no noise"), ("adapt_noise10", "sigma_t x 10 (control)"),
+                          ("adapt_frozen", "frozen at x_0 (non-learner)")):
+            plot_curves(ax, adapt[adapt.alg == alg].assign(value=lambda x: x.subopt), "sigma_G_over_G", alpha, name)
+        xs = np.array(sorted(adapt.sigma_G_over_G.unique()), dtype=float)
+        m = adapt[adapt.alg == "adapt_optimistic"].groupby("sigma_G_over_G").subopt.mean().to_numpy()
+        ax.plot(xs, m[-1] * xs / xs[-1], "k:", lw=0.8, label="slope 1 (sigma_G)")
+        ax.set(xscale="log", yscale="log", xlabel="sigma_G / G (G fixed)",
+               title=f"ZTC-thm6-adaptive-sigma: T = {p['T_opt']}, rho = {p['rho_adapt']:g}")
+        ax.legend(fontsize=6)
     fig.tight_layout()
     fig.savefig(outputs[1], dpi=110)
     plt.close(fig)
@@ -166,8 +180,16 @@ def ztc22_param_free_figure(pf: pd.DataFrame, p: dict, alpha: float, output: str
     each part of Theorem 11 per T with Clopper-Pearson intervals, delta drawn."""
     from scipy import stats
 
+    tv = pf[pf.alg == "o2b_pf"] if "alg" in pf else pf.iloc[:0]
+    if "alg" in pf and (pf.alg == "o2b_pf_const").any():  # Remark 12's constant G^ decides; G^_t a variant
+        pf = pf[pf.alg == "o2b_pf_const"]
+    else:
+        tv = tv.iloc[:0]
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     ax = axes[0]
+    for C, g in tv.groupby("C"):
+        m = g.groupby("T").subopt.mean()
+        ax.plot(m.index, np.maximum(m, 1e-12), marker="v", ls="-.", label=f"L(x_T) - L*, time-varying G^_t, C = {C:g}")
     for C, g in pf.groupby("C"):
         m = g.groupby("T")[["subopt", "subopt_w", "bound", "bound_C_half"]].mean()
         ax.plot(m.index, m.bound, "--", marker="o", lw=1, label=f"Theorem 11 bound, C = {C:g}")

@@ -28,6 +28,8 @@ def validate(scenario: str, p: dict) -> None:
 
     p["T"] = sorted(p["T"])
     p["s_grid"] = sorted(p["s_grid"])
+    if "s_adapt" in p:
+        p["s_adapt"] = sorted(p["s_adapt"])
     if p["d"] > 30:
         raise ParamError("d", f"{p['d']} exceeds the 30 features of data/wdbc.csv")
     if p["C_pf"] not in p["C_grid_pf"]:

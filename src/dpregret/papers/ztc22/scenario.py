@@ -196,7 +196,58 @@ def simulate_rates(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     return df
 
 
+# ZTC-thm6-adaptive-sigma's runs (``simulate_adaptive``): the optimistic learner, its mis-tuned twin (hint 0), the
+# same learner without noise (the measured privacy share), sigma_t x ADAPT_NOISE_FACTOR (the control: a noise floor
+# that does not shrink with sigma_G) and the learner frozen at its start (computed)
+ADAPT_ALGS = ("adapt_optimistic", "adapt_zero_hint", "adapt_nonprivate", "adapt_noise10", "adapt_frozen")
+ADAPT_NOISE_FACTOR = 10.0
+
+
+def adapt_G(p: dict) -> float:
+    """The one Lipschitz constant of every point of the sigma_G grid of ZTC-thm6-adaptive-sigma: the location
+    problem's G = r + ||m|| + s at the grid's largest s (a valid G at every smaller s), so that sigma_G varies at
+    fixed G (and the tree's sigma_t of eq. (6), which scales with G, is the same at every point)."""
+    return 1.0 + 0.5 + max(p["s_adapt"])
+
+
+def simulate_adaptive(p: dict, s: float, reps, seed: int) -> pd.DataFrame:
+    """Section 3's adaptive rate (ZTC-thm6-adaptive-sigma) at one sigma_G = s of ``s_adapt``: the location problem
+    (d_opt, r = 1, ||m|| = 0.5) with G fixed at :func:`adapt_G`, T_opt, rho_adapt; rows ``ADAPT_ALGS``, all on the
+    same draws (stream keys of their own: ("optimistic_adapt", ..., T), shared by every algorithm)."""
+    prob = Location(p["d_opt"], s, r=1.0, m_norm=0.5)
+    prob.G = adapt_G(p)
+    k, R, T, rho = p["k"], len(reps), p["T_opt"], float(p["rho_adapt"])
+    g1 = o2b_bounds.thm4_gsq(1, T, k, rho, prob)
+    frames = []
+    for alg, hint, conv, factor in (("adapt_optimistic", "last", "tree", 1.0), ("adapt_zero_hint", "zero", "tree", 1.0),
+                                    ("adapt_nonprivate", "last", "none", 1.0),
+                                    ("adapt_noise10", "last", "tree", ADAPT_NOISE_FACTOR)):
+        run = o2b.run(prob, OptimisticOGD(R, prob.d, prob.r, g1, hint=hint), T, k=k,
+                      rho=rho if conv != "none" else math.inf,
+                      src=_streams(seed, reps, "optimistic_adapt", "data", T),
+                      noise_src=_streams(seed, reps, "optimistic_adapt", "noise", T), checkpoints=[T],
+                      conversion=conv, noise_factor=factor)
+        frames.append(_rows({"subopt": run.subopt[:, -1]}, reps, alg=alg))
+    frames.append(_rows({"subopt": frozen_subopt(prob, R)}, reps, alg="adapt_frozen"))
+    df = pd.concat(frames, ignore_index=True)
+    df["T"], df["rho"], df["G"] = T, rho, prob.G
+    df["sigma_G_over_G"] = prob.sigma_G / prob.G
+    df["start_subopt"] = start_subopt(prob)
+    return df
+
+
 def simulate_optimistic(p: dict, s: float, reps, seed: int) -> pd.DataFrame:
+    frames = []
+    if s in [float(v) for v in p.get("s_adapt", [])]:
+        frames.append(simulate_adaptive(p, s, reps, seed))
+    if s in [float(v) for v in p["s_grid"]]:
+        frames.append(_simulate_optimistic(p, s, reps, seed))
+    df = pd.concat(frames, ignore_index=True)
+    df["experiment"], df["problem"], df["s"] = "optimistic", "location", s
+    return df
+
+
+def _simulate_optimistic(p: dict, s: float, reps, seed: int) -> pd.DataFrame:
     prob = Location(p["d_opt"], s, r=1.0, m_norm=0.5)
     k, R, T, rho = p["k"], len(reps), p["T_opt"], p["rho_opt"]
     g1 = o2b_bounds.thm4_gsq(1, T, k, rho, prob)
@@ -554,19 +605,30 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     for C in p["C_grid_pf"]:
         pf = o2b.pf_params(prob, T, rho, C, delta)
         half = o2b.pf_params(prob, T, rho, C / 2, delta)  # the bound-only control: the same run, C / 2 in the bounds
-        pf["ghat_controls"] = {"C_half": half["ghat"]}
-        run = o2b.run(prob, ParameterFree(R, prob.d, prob.r, pf["ghat"]), T, k=3, rho=rho,
-                      src=_streams(seed, reps, "pf", "data", T), noise_src=_streams(seed, reps, "pf", "noise", T),
-                      checkpoints=[T], reg="pf", pf=pf)  # compiled: papers.ztc22.o2b_jit.linear_pf_block
-        reg = run.regret[:, -1]
-        b_reg = o2b_bounds.bound_thm11(reg, T, rho, prob, pf) - o2b_bounds.bound_thm11(np.zeros(R), T, rho, prob, pf)
-        frames.append(_rows({"subopt": run.subopt[:, -1], "regret_bar": reg,
-                             "bound": o2b_bounds.bound_thm11(reg, T, rho, prob, pf),
-                             "bound_regret_term": b_reg,
-                             "bound_C_half": o2b_bounds.bound_thm11(reg, T, rho, prob, half),
-                             "gbar_ratio": run.extra["gbar_ratio"], "gbar_ratio_C_half": run.extra["gbar_ratio_C_half"],
-                             "subopt_w": run.subopt_w[:, -1]},
-                            reps, alg="o2b_pf", C=float(C)))
+        # Remark 12's learner (decides ZTC-thm11-bound / -gbar, at C_pf): one constant G^ = Theorem 11's bound on
+        # ||gbar_t|| at t = T (its largest: the bound grows with t), >= max_t ||gbar_t|| with probability 1 - delta;
+        # the time-varying normaliser G^_t = the bound at t (``o2b_pf``) is kept as a labelled variant
+        variants = [("o2b_pf", pf["ghat"])]
+        if float(C) == float(p["C_pf"]):
+            G_hat = float(pf["ghat"](T))
+            variants.insert(0, ("o2b_pf_const", lambda t, G_hat=G_hat: G_hat))
+        for alg, ghat in variants:
+            run_pf = {**pf, "ghat": ghat, "ghat_controls": {"C_half": half["ghat"], "thm11": pf["ghat"]}}
+            run = o2b.run(prob, ParameterFree(R, prob.d, prob.r, ghat), T, k=3, rho=rho,
+                          src=_streams(seed, reps, "pf", "data", T), noise_src=_streams(seed, reps, "pf", "noise", T),
+                          checkpoints=[T], reg="pf", pf=run_pf)  # compiled: papers.ztc22.o2b_jit.linear_pf_block
+            reg = run.regret[:, -1]
+            b_reg = (o2b_bounds.bound_thm11(reg, T, rho, prob, pf)
+                     - o2b_bounds.bound_thm11(np.zeros(R), T, rho, prob, pf))
+            frames.append(_rows({"subopt": run.subopt[:, -1], "regret_bar": reg,
+                                 "bound": o2b_bounds.bound_thm11(reg, T, rho, prob, pf),
+                                 "bound_regret_term": b_reg,
+                                 "bound_C_half": o2b_bounds.bound_thm11(reg, T, rho, prob, half),
+                                 "gbar_ratio": run.extra["gbar_ratio_thm11"],  # ||gbar_t|| / Theorem 11's bound at t
+                                 "gbar_ratio_C_half": run.extra["gbar_ratio_C_half"],
+                                 "gbar_over_normaliser": run.extra["gbar_ratio"],  # ||gbar_t|| / the learner's G^(_t)
+                                 "subopt_w": run.subopt_w[:, -1]},
+                                reps, alg=alg, C=float(C)))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["rho"], df["delta"] = "param_free", "linear_member", T, rho, delta
     df["max_subopt"] = 2 * prob.r * p["c_pf"]  # L at the far end of W (reported)
@@ -775,7 +837,7 @@ def experiments(p: dict) -> dict[str, list[str]]:
     return {
         "rates": [f"T{T}" for T in p["T"]],
         "linear_T": [f"T{T}" for T in sorted(set(p["T_lin_stat"]) | set(p["T_lin_priv"]))],
-        "optimistic": [f"s{s}" for s in p["s_grid"]],
+        "optimistic": [f"s{s}" for s in sorted({float(v) for v in list(p["s_grid"]) + list(p.get("s_adapt", []))})],
         "sensitivity": ["least_squares", "logistic", "linear"],
         "strongly_convex": [f"T{T}" for T in p["T"]],
         "rho_d": [f"rho{r}" for r in p["rho_grid"]] + [f"d{d}" for d in p["d_grid"]],
