@@ -95,9 +95,14 @@ class _ReleasesAudit:
     ``m_l2``) is set by :func:`_gaussian_calibration`."""
 
     def __init__(self, kind: str, eps: float, delta: float, T: int, dim: int):
+        # the library code under audit, read when the spec is built (the mutation suite builds it under a patch)
         from dpregret.core.environments.polytopes import Simplex
-        from dpregret.papers.env21.learners import algorithm1_parameters, batch_schedule
+        from dpregret.papers.env21.learners import (algorithm1_parameters, batch_schedule, batch_sensitivity,
+                                                    private_bandit)
+        from dpregret.core.tree import draws_per_release
 
+        self._simplex, self._private_bandit = Simplex, private_bandit
+        self._batch_sensitivity, self._draws_per_release = batch_sensitivity, draws_per_release
         self.kind, self.eps, self.delta, self.T, self.dim = kind, eps, delta, T, dim
         self.L = L = 1.0
         self.D = D = Simplex(dim + 1).D
@@ -117,9 +122,7 @@ class _ReleasesAudit:
 
     def run(self, variant, p, n, rng, noise=True):
         """The released prefix sums of ``n`` runs of ``variant`` with the record at step ``p`` (0: none)."""
-        from dpregret.core.environments.polytopes import Simplex
-        from dpregret.papers.env21.learners import private_bandit
-
+        Simplex, private_bandit = self._simplex, self._private_bandit
         kind, dim = self.kind, self.dim
         out = np.empty((n, self.rounds * dim))
         for a, c in chunks(n):
@@ -148,9 +151,7 @@ class _ReleasesAudit:
                 for p in range(1, self.T + 1)}
 
     def exact(self, rng) -> str | None:
-        from dpregret.core.tree import draws_per_release
-        from dpregret.papers.env21.learners import batch_sensitivity
-
+        batch_sensitivity, draws_per_release = self._batch_sensitivity, self._draws_per_release
         rounds, g1 = self.rounds, self.g1
         if draws_per_release(rounds) != 1:
             return f"expected one draw per release at T_round = {rounds}"
@@ -193,8 +194,7 @@ def _laplace_calibration(a: _ReleasesAudit) -> tuple[str, str, str, str, dict[st
 
 def _gaussian_calibration(a: _ReleasesAudit) -> tuple[str, str, str, str, dict[str, str]]:
     """Lemma 5.4's audit: its sigma, controls and exact accountant; as :func:`_laplace_calibration`."""
-    from dpregret.papers.env21.learners import batch_sensitivity
-
+    batch_sensitivity = a._batch_sensitivity
     T, dim, L, eps, delta = a.T, a.dim, a.L, a.eps, a.delta
     scale = a.scale = _lemma5_4_sigma(T, dim, L, eps, delta)
     a.scales = {"correct": None, "half_noise": scale / 2,
