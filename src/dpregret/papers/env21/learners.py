@@ -365,13 +365,17 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
                   record_rounds=record_rounds, printed_line14_sign=printed_line14_sign, monitor=monitor,
                   engine=engine, nonlearner=nonlearner, oracle_point=oracle_point, oracle_zeta=oracle_zeta)
     run.t_mon = t_mon
+    tree, Q = run.tree, run.Q
     for rnd in range(pr.rounds):
-        run.round(rnd)
+        g = run.round(rnd)  # the round's steps: its batch sum g~_R
+        rel = tree.step(g)
+        S = rel @ Q.T  # (mutants.py edits this line of _run: env-learner-reads-exact-sums)
+        run.end_round(rnd, rel, S)
     return run.result(params, t_wall)
 
 
 class _Rounds:
-    """The state the rounds of one run of :func:`_run` share and update: the tree and its released sum ``S``
+    """The state the rounds of one run of :func:`_run` share and update: the tree and its last release ``S``
     (ambient coordinates), the Frank-Wolfe iterate ``z`` and the point ``x_t`` (x~_(R-1)), the cumulative
     losses (``cum``, the checkpoints' ``out``; the non-learner's ``nl_cum`` and the frozen oracle's ``or_cum``),
     the step ``t`` and checkpoint ``k`` reached, the records, and the compiled plan (``jit``, or None)."""
@@ -409,8 +413,8 @@ class _Rounds:
             self.o_zeta = pr.zeta if oracle_zeta is None else V.positive("oracle_zeta", oracle_zeta)
         self.or_cum = np.zeros(R) if oracle_point is not None else None
 
-    def round(self, rnd: int) -> None:
-        """Round ``rnd``: its steps (compiled or numpy), then the tree's release and the next point."""
+    def round(self, rnd: int) -> np.ndarray:
+        """Round ``rnd``'s steps (compiled or numpy); its batch sum g~_R, for the tree (:func:`_run`)."""
         pr, monitor = self.pr, self.monitor
         if self.mode == "proj":
             self.x_t = self.domain.project(-pr.eta * self.S)
@@ -430,10 +434,14 @@ class _Rounds:
             self.grads[rnd] = g
         if monitor is not None:
             self.t_mon += _timed(monitor.round_end, rnd, g)
-        rel = self.tree.step(g)
+        return g
+
+    def end_round(self, rnd: int, rel: np.ndarray, S: np.ndarray) -> None:
+        """After round ``rnd``: the tree's release ``rel`` (recorded), ``S`` its sum in ambient coordinates, and
+        the next point (Algorithm 1: the Frank-Wolfe iterate)."""
         if self.record_rounds:
             self.releases[rnd] = rel
-        self.S = rel @ self.Q.T
+        self.S = S
         if self.mode == "fw":
             self.x_t = self.z
 
