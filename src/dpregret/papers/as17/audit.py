@@ -237,6 +237,170 @@ class Received:
 
 
 # --- Agarwal-Singh Lemma 4.2: Algorithm 4 end to end, on what the inner learner receives ------
+# A path's simulator sim(L, lam, n, rng, gauss) makes n runs over the rounds of L (len(L) <= T) and returns what the
+# inner learner received, (n, len(L), 2).  Every draw goes through the scenarios' sampler (SampleStreams:
+# ReplicateStreams.laplace / .uniform, the draws the scenarios hand to the kernels); gauss: sqrt(2) N(0, 1) in place
+# of Lap(1) (the same variance)
+def _feedback_noise(st, shape, gauss):
+    return np.sqrt(2.0) * st.normal(shape) if gauss else st.laplace(1.0, shape)
+
+
+class _Exp2Rows:
+    """EXP2 as the AS17 mab scenario runs it (``row_params`` of the rows ``exp2`` and ``dp_exp2``), through its
+    compiled rounds (``exp2_block``, :meth:`kernel`) and its numpy classes (``PrivateFeedback`` around ``Exp2``,
+    :meth:`numpy`); the library code is read when the spec is built."""
+
+    def __init__(self, N: int, T: int, eps: float, block, exp2_cls, private_feedback_cls, row_params):
+        self.N, self.block, self.exp2_cls, self.private_feedback_cls = N, block, exp2_cls, private_feedback_cls
+        self.lam, self.eta, self.gam = row_params("dp_exp2", N, T, eps)
+        _, self.eta0, self.gam0 = row_params("exp2", N, T, None)
+
+    def kernel(self, L, lam_v, n, rng, gauss=False):
+        N, eta, gam = self.N, self.eta, self.gam
+        tb = len(L)
+        rec = np.empty((n, tb, 2))
+        for a, b in chunks(n):
+            r = b - a  # rows: r non-private (exp2), then r audited (dp_exp2), as the scenario batches them
+            st = SampleStreams(rng, r)
+            Z, U = _feedback_noise(st, (tb, N), gauss), st.uniform((tb,))
+            out = np.empty((2 * r, tb, 2))
+            self.block(np.full((2 * r, N), -np.log(N)), np.repeat([self.eta0, eta], r), np.repeat([self.gam0, gam], r),
+                       np.repeat([0.0, lam_v], r), np.zeros((2 * r, N)),
+                       np.ascontiguousarray(np.broadcast_to(L, (r, tb, N))), Z, U, np.zeros(2 * r), np.zeros(2 * r),
+                       np.zeros((2 * r, N)), out)
+            rec[a:b] = out[r:]
+        return rec
+
+    def numpy(self, L, lam_v, n, rng, gauss=False):
+        rec = np.empty((n, len(L), 2))
+        for a, b in chunks(n):
+            st = SampleStreams(rng, b - a)
+            inner = Received(self.exp2_cls(self.N, self.eta, self.gam, st, b - a))
+            learner = self.private_feedback_cls(inner, lam_v, st)
+            for row in L:
+                learner.update(row[learner.predict()])
+            rec[a:b, :, 0], rec[a:b, :, 1] = np.stack(inner.arms, axis=1), np.stack(inner.values, axis=1)
+        return rec
+
+    @staticmethod
+    def noise(rec, L, t):  # round t's forwarded value minus the loss of the arm played
+        return rec[:, t - 1, 1] - L[t - 1][rec[:, t - 1, 0].astype(np.int64)]
+
+    @staticmethod
+    def shift(rec, p, LD, base):  # change of the played arm's loss in round p
+        arm = rec[:, p - 1, 0].astype(np.int64)
+        return LD[p - 1][arm] - base[p - 1][arm]
+
+
+class _ScribleRows:
+    """SCRiBLe on the cube with N = 1 as the AS17 blo scenario runs it (``blo_row_params`` of the rows ``scrible``
+    and ``dp_scrible``), through its compiled rounds (``scrible_block``)."""
+
+    def __init__(self, T: int, eps: float, block, blo_params):
+        self.block = block
+        self.sp, self.sp0 = blo_params("cube", "dp_scrible", 1, T, eps), blo_params("cube", "scrible", 1, T, None)
+
+    def kernel(self, L, lam_v, n, rng, gauss=False):
+        tb = len(L)
+        rec = np.empty((n, tb, 2))
+        for a, b in chunks(n):
+            r = b - a  # rows: r non-private (scrible), then r audited (dp_scrible)
+            st = SampleStreams(rng, r)
+            Z, U = _feedback_noise(st, (tb, 1), gauss), st.uniform((tb,))
+            out = np.empty((2 * r, tb, 2))
+            self.block(False, np.zeros((2 * r, 1)), np.repeat([self.sp0["eta"], self.sp["eta"]], r),
+                       np.repeat([0.0, lam_v], r), np.ascontiguousarray(np.broadcast_to(L, (r, tb, 1))), Z, U,
+                       np.zeros(2 * r), out)
+            rec[a:b] = out[r:]
+        return rec
+
+    @staticmethod
+    def noise(rec, L, t):  # v / y - l = lambda Z
+        return rec[:, t - 1, 0] / rec[:, t - 1, 1] - L[t - 1, 0]
+
+    @staticmethod
+    def shift(rec, p, LD, base):
+        return LD[p - 1, 0] - base[p - 1, 0]
+
+
+def _neighbour(base, lh, p):
+    """D_p: row p of ``base`` replaced by ``lo + hi - base row`` (``lh = (lo, hi)``); D' (p = 0): ``base``."""
+    L = base.copy()
+    if p:
+        L[p - 1] = lh[0] + lh[1] - L[p - 1]
+    return L
+
+
+class _FeedbackAudit:
+    """The paths of :func:`mab_feedback_spec` and what its draws and checks do with them: ``paths`` is
+    ``{name: (sim, noise, shift, table, claim's lambda)}``, ``table`` ``{variant: (lambda the audited rows run
+    with, base losses, (lo, hi): D_p row = lo + hi - base row)}``."""
+
+    def __init__(self, T: int, paths: dict):
+        self.T, self.paths = T, paths
+
+    def score(self, path, p, LD, base, rec):
+        """log p_D(transcript) - log p_D'(transcript) under the claim: round p's term only (later
+        rounds have the same conditional law under both inputs); and round p's shift along the
+        change, ``c z``, which does not saturate (:func:`.privacy_audit.mean_shift_projection`)."""
+        _, noise, shift, _, lam_c = self.paths[path]
+        z, c = noise(rec, base, p), shift(rec, p, LD, base)  # z = c + noise under D, noise under D'
+        return np.stack([(np.abs(z) - np.abs(z - c)) / lam_c, c * z], axis=1)
+
+    def draw(self, variant, n, rng):
+        cells = {}
+        for name, (sim, _, _, table, _) in self.paths.items():
+            if variant not in table:  # gaussian_shape: the compiled EXP2 rounds only (one sweep, not three)
+                continue
+            lam_v, base, lh = table[variant]
+            gauss = variant == "gaussian_shape"
+            rec0 = sim(base, lam_v, n, rng(name, "D'"), gauss)
+            for p in range(1, self.T + 1):
+                # rounds after p have the same conditional law under D_p and D' (same losses), so the
+                # transcript's likelihood ratio is round p's: D_p runs only rounds 1..p
+                LD = _neighbour(base, lh, p)
+                cells[f"{name} t={p}"] = (self.score(name, p, LD, base, sim(LD[:p], lam_v, n, rng(name, "D", p),
+                                                                            gauss)),
+                                          self.score(name, p, LD, base, rec0))
+        return cells
+
+    def independence(self, n, alpha, rng):
+        fails, info = [], {}
+        for name, (sim, noise, _, table, _) in self.paths.items():
+            lam_v, base, _ = table["correct"]
+            rec = sim(base, lam_v, min(n, CHECK_SAMPLES), rng)
+            err, info[name] = independence_check(np.stack([noise(rec, base, t) for t in range(1, self.T + 1)],
+                                                           axis=1), alpha / len(self.paths))
+            if err:
+                fails.append(f"{name}: {err}")
+        return ("; ".join(fails) or None), info
+
+
+def _feedback_paths(eps: float, N: int, T: int) -> dict:
+    """``{path: (sim, noise, shift, table, claim's lambda)}`` of :func:`mab_feedback_spec` (:class:`_FeedbackAudit`),
+    the library code read now."""
+    from dpregret.papers.as17.bandits import Exp2, PrivateFeedback
+    from dpregret.papers.as17.exp2_jit import exp2_block
+    from dpregret.papers.as17.scrible_jit import scrible_block
+    from dpregret.papers.as17.bandits import row_params
+    from dpregret.papers.as17.scrible import blo_row_params as blo_params
+
+    claim_lam, claim_lam_s = 1.0 / eps, 2.0 / eps
+    ex = _Exp2Rows(N, T, eps, exp2_block, Exp2, PrivateFeedback, row_params)
+    sc = _ScribleRows(T, eps, scrible_block, blo_params)
+    b01 = np.array([[(t + j) % 2 for j in range(N)] for t in range(T)], dtype=float)
+    bpm = np.array([[1.0 if t % 2 == 0 else -1.0] for t in range(T)])
+    # per path and variant: (lambda the audited rows run with, base losses, (lo, hi): D_p row = lo + hi - base row)
+    exp2 = {"correct": (ex.lam, b01, (0, 1)), "half_noise": (claim_lam / 2, b01, (0, 1)),
+            "wrong_sensitivity": (claim_lam, 2 * b01 - 1, (-1, 1))}
+    exp2_kernel_table = {**exp2, "gaussian_shape": (claim_lam, b01, (0, 1))}
+    scr = {"correct": (sc.sp["lambda"], bpm, (-1, 1)), "half_noise": (claim_lam_s / 2, bpm, (-1, 1)),
+           "wrong_sensitivity": (1.0 / eps, bpm, (-1, 1))}
+    return {"exp2-kernel": (ex.kernel, ex.noise, ex.shift, exp2_kernel_table, claim_lam),
+            "exp2-numpy": (ex.numpy, ex.noise, ex.shift, exp2, claim_lam),
+            "scrible-kernel": (sc.kernel, sc.noise, sc.shift, scr, claim_lam_s)}
+
+
 def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
     """Algorithm 4's transcript is the sequence of (arm or point played, value forwarded to the
     inner learner); later plays are functions of it and of data-independent randomness.  It is
@@ -260,129 +424,7 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
     2).  The statistical check: the forwarded noises (value minus the loss of the arm played, or
     ``v / y - l``) of the T rounds are independent (a kernel that reused a round's noise would
     forward noise-free differences)."""
-    from dpregret.papers.as17.bandits import Exp2, PrivateFeedback
-    from dpregret.papers.as17.exp2_jit import exp2_block
-    from dpregret.papers.as17.scrible_jit import scrible_block
-    from dpregret.papers.as17.bandits import row_params
-    from dpregret.papers.as17.scrible import blo_row_params as blo_params
-
-    claim_lam, claim_lam_s = 1.0 / eps, 2.0 / eps
-    lam, eta, gam = row_params("dp_exp2", N, T, eps)
-    _, eta0, gam0 = row_params("exp2", N, T, None)
-    sp, sp0 = blo_params("cube", "dp_scrible", 1, T, eps), blo_params("cube", "scrible", 1, T, None)
-    b01 = np.array([[(t + j) % 2 for j in range(N)] for t in range(T)], dtype=float)
-    bpm = np.array([[1.0 if t % 2 == 0 else -1.0] for t in range(T)])
-    # per path and variant: (lambda the audited rows run with, base losses, (lo, hi): D_p row = lo + hi - base row)
-    exp2 = {"correct": (lam, b01, (0, 1)), "half_noise": (claim_lam / 2, b01, (0, 1)),
-            "wrong_sensitivity": (claim_lam, 2 * b01 - 1, (-1, 1))}
-    exp2_kernel_table = {**exp2, "gaussian_shape": (claim_lam, b01, (0, 1))}
-    scr = {"correct": (sp["lambda"], bpm, (-1, 1)), "half_noise": (claim_lam_s / 2, bpm, (-1, 1)),
-           "wrong_sensitivity": (1.0 / eps, bpm, (-1, 1))}
-
-    def neighbour(base, lh, p):
-        L = base.copy()
-        if p:
-            L[p - 1] = lh[0] + lh[1] - L[p - 1]
-        return L
-
-    # sim(L, lam, n, rng, gauss): n runs over the rounds of L (len(L) <= T); what the inner learner received.
-    # Every draw goes through the scenarios' sampler (SampleStreams: ReplicateStreams.laplace / .uniform, the
-    # draws the scenarios hand to the kernels); gauss: sqrt(2) N(0, 1) in place of Lap(1) (the same variance)
-    def _noise(st, shape, gauss):
-        return np.sqrt(2.0) * st.normal(shape) if gauss else st.laplace(1.0, shape)
-
-    def exp2_kernel(L, lam_v, n, rng, gauss=False):
-        tb = len(L)
-        rec = np.empty((n, tb, 2))
-        for a, b in chunks(n):
-            r = b - a  # rows: r non-private (exp2), then r audited (dp_exp2), as the scenario batches them
-            st = SampleStreams(rng, r)
-            Z, U = _noise(st, (tb, N), gauss), st.uniform((tb,))
-            out = np.empty((2 * r, tb, 2))
-            exp2_block(np.full((2 * r, N), -np.log(N)), np.repeat([eta0, eta], r), np.repeat([gam0, gam], r),
-                       np.repeat([0.0, lam_v], r), np.zeros((2 * r, N)),
-                       np.ascontiguousarray(np.broadcast_to(L, (r, tb, N))), Z, U, np.zeros(2 * r), np.zeros(2 * r),
-                       np.zeros((2 * r, N)), out)
-            rec[a:b] = out[r:]
-        return rec
-
-    def exp2_numpy(L, lam_v, n, rng, gauss=False):
-        rec = np.empty((n, len(L), 2))
-        for a, b in chunks(n):
-            st = SampleStreams(rng, b - a)
-            inner = Received(Exp2(N, eta, gam, st, b - a))
-            learner = PrivateFeedback(inner, lam_v, st)
-            for row in L:
-                learner.update(row[learner.predict()])
-            rec[a:b, :, 0], rec[a:b, :, 1] = np.stack(inner.arms, axis=1), np.stack(inner.values, axis=1)
-        return rec
-
-    def scrible_kernel(L, lam_v, n, rng, gauss=False):
-        tb = len(L)
-        rec = np.empty((n, tb, 2))
-        for a, b in chunks(n):
-            r = b - a  # rows: r non-private (scrible), then r audited (dp_scrible)
-            st = SampleStreams(rng, r)
-            Z, U = _noise(st, (tb, 1), gauss), st.uniform((tb,))
-            out = np.empty((2 * r, tb, 2))
-            scrible_block(False, np.zeros((2 * r, 1)), np.repeat([sp0["eta"], sp["eta"]], r),
-                          np.repeat([0.0, lam_v], r), np.ascontiguousarray(np.broadcast_to(L, (r, tb, 1))), Z, U,
-                          np.zeros(2 * r), out)
-            rec[a:b] = out[r:]
-        return rec
-
-    def exp2_noise(rec, L, t):  # round t's forwarded value minus the loss of the arm played
-        return rec[:, t - 1, 1] - L[t - 1][rec[:, t - 1, 0].astype(np.int64)]
-
-    def scrible_noise(rec, L, t):  # v / y - l = lambda Z
-        return rec[:, t - 1, 0] / rec[:, t - 1, 1] - L[t - 1, 0]
-
-    def exp2_shift(rec, p, LD, base):  # change of the played arm's loss in round p
-        arm = rec[:, p - 1, 0].astype(np.int64)
-        return LD[p - 1][arm] - base[p - 1][arm]
-
-    def scrible_shift(rec, p, LD, base):
-        return LD[p - 1, 0] - base[p - 1, 0]
-
-    paths = {"exp2-kernel": (exp2_kernel, exp2_noise, exp2_shift, exp2_kernel_table, claim_lam),
-             "exp2-numpy": (exp2_numpy, exp2_noise, exp2_shift, exp2, claim_lam),
-             "scrible-kernel": (scrible_kernel, scrible_noise, scrible_shift, scr, claim_lam_s)}
-
-    def score(path, p, LD, base, rec):
-        """log p_D(transcript) - log p_D'(transcript) under the claim: round p's term only (later
-        rounds have the same conditional law under both inputs); and round p's shift along the
-        change, ``c z``, which does not saturate (:func:`.privacy_audit.mean_shift_projection`)."""
-        _, noise, shift, _, lam_c = paths[path]
-        z, c = noise(rec, base, p), shift(rec, p, LD, base)  # z = c + noise under D, noise under D'
-        return np.stack([(np.abs(z) - np.abs(z - c)) / lam_c, c * z], axis=1)
-
-    def draw(variant, n, rng):
-        cells = {}
-        for name, (sim, _, _, table, _) in paths.items():
-            if variant not in table:  # gaussian_shape: the compiled EXP2 rounds only (one sweep, not three)
-                continue
-            lam_v, base, lh = table[variant]
-            gauss = variant == "gaussian_shape"
-            rec0 = sim(base, lam_v, n, rng(name, "D'"), gauss)
-            for p in range(1, T + 1):
-                # rounds after p have the same conditional law under D_p and D' (same losses), so the
-                # transcript's likelihood ratio is round p's: D_p runs only rounds 1..p
-                LD = neighbour(base, lh, p)
-                cells[f"{name} t={p}"] = (score(name, p, LD, base, sim(LD[:p], lam_v, n, rng(name, "D", p), gauss)),
-                                          score(name, p, LD, base, rec0))
-        return cells
-
-    def independence(n, alpha, rng):
-        fails, info = [], {}
-        for name, (sim, noise, _, table, _) in paths.items():
-            lam_v, base, _ = table["correct"]
-            rec = sim(base, lam_v, min(n, CHECK_SAMPLES), rng)
-            err, info[name] = independence_check(np.stack([noise(rec, base, t) for t in range(1, T + 1)], axis=1),
-                                                 alpha / len(paths))
-            if err:
-                fails.append(f"{name}: {err}")
-        return ("; ".join(fails) or None), info
-
+    audit = _FeedbackAudit(T, _feedback_paths(eps, N, T))
     controls = {"half_noise": "lambda / 2", "wrong_sensitivity": "losses in [-1, 1] (the paper's ||l||_inf <= 1) "
                 "with lambda = 1/eps, calibrated for [0, 1]; SCRiBLe: the printed lambda = ||Y||_1/eps without the "
                 "factor 2 (true eps: 2 eps; a no-noise control, grosser still, would cost a full sweep)",
@@ -395,4 +437,4 @@ def mab_feedback_spec(eps: float = 1.0, N: int = 2, T: int = 4) -> AuditSpec:
                                    f"rounds and numpy classes), SCRiBLe on the cube [-1, 1] with lambda = 2/eps "
                                    f"(compiled rounds); the forwarded noises are independent across rounds",
                                    controls, "half_noise"),
-                     eps, 0.0, draw, "half_noise", controls, tight_floor=0.9, stat_check=independence)
+                     eps, 0.0, audit.draw, "half_noise", controls, tight_floor=0.9, stat_check=audit.independence)

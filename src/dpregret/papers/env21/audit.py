@@ -87,6 +87,141 @@ def _lemma5_4_sigma(T: int, n: int, L: float, eps: float, delta: float) -> float
             * (ell + math.sqrt((1 + math.sqrt(T) / n) * ell)))
 
 
+class _ReleasesAudit:
+    """PRIVATEBANDIT's releases on the audit instance of :func:`env_releases_spec`: the instance (T steps on the
+    simplex of dimension ``dim``, the l1-worst direction ``u``, the record's batch sum ``g1``), the lemma's scale
+    written out (``scale``, scores) and the noise of each variant (``scales``), and what the audit's draws,
+    scores and checks do with them.  The Gaussian audit's exact accountant (``gauss_mu``, ``accountant``,
+    ``m_l2``) is set by :func:`_gaussian_calibration`."""
+
+    def __init__(self, kind: str, eps: float, delta: float, T: int, dim: int):
+        # the library code under audit, read when the spec is built (the mutation suite builds it under a patch)
+        from dpregret.core.environments.polytopes import Simplex
+        from dpregret.papers.env21.learners import (algorithm1_parameters, batch_schedule, batch_sensitivity,
+                                                    private_bandit)
+        from dpregret.core.tree import draws_per_release
+
+        self._simplex, self._private_bandit = Simplex, private_bandit
+        self._batch_sensitivity, self._draws_per_release = batch_sensitivity, draws_per_release
+        self.kind, self.eps, self.delta, self.T, self.dim = kind, eps, delta, T, dim
+        self.L = L = 1.0
+        self.D = D = Simplex(dim + 1).D
+        self.zeta = algorithm1_parameters(T, dim, L, D)[0]
+        self.b, self.rounds, _ = batch_schedule(T)
+        self.u = np.full(dim, 1.0 / np.sqrt(dim))  # the l1-worst unit direction, every step
+        self.g1 = (dim / self.zeta) * L * D * self.u  # the batch sum of the record's round under D_p
+        self.scale: float = math.nan
+        self.scales: dict[str, float | None] = {}
+        self.accountant: dict | None = None
+        self.gauss_mu: float | None = None
+        self.m_l2: float | None = None
+
+    def mean(self, p):  # s~_R = sum of the batch sums of rounds <= R
+        return np.concatenate([self.g1 if p and R >= (p - 1) // self.b + 1 else np.zeros(self.dim)
+                               for R in range(1, self.rounds + 1)])
+
+    def run(self, variant, p, n, rng, noise=True):
+        """The released prefix sums of ``n`` runs of ``variant`` with the record at step ``p`` (0: none)."""
+        Simplex, private_bandit = self._simplex, self._private_bandit
+        kind, dim = self.kind, self.dim
+        out = np.empty((n, self.rounds * dim))
+        for a, c in chunks(n):
+            dom = Simplex(dim + 1)
+            s = self.scales[variant]
+            if not noise or s == 0.0:
+                kw = {"noise": "none"}
+            elif s is None:  # the library's own scale, as the scenario asks for it
+                kw = {"noise": kind, "eps": self.eps, "delta": self.delta if kind == "gaussian" else None}
+            else:
+                kw = {"noise": kind, "noise_scale": s}
+            r = private_bandit(dom, OneStepLoss(dom, self.T, self.L, p), FixedDirections(c - a),
+                               noise_rng=SampleStreams(rng, c - a), record_rounds=True, **kw)
+            out[a:c] = r.releases.transpose(1, 0, 2).reshape(c - a, -1)
+        return out
+
+    def logpdf(self, z):
+        return M.laplace_logpdf(z, self.scale) if self.kind == "laplace" else M.gaussian_logpdf(z, self.scale)
+
+    def score(self, y, p):
+        return self.logpdf(y - self.mean(p)) - self.logpdf(y - self.mean(0))
+
+    def draw(self, variant, n, rng):
+        base = self.run(variant, 0, n, rng("D'"))
+        return {f"t={p}": (self.score(self.run(variant, p, n, rng("D", p)), p), self.score(base, p))
+                for p in range(1, self.T + 1)}
+
+    def exact(self, rng) -> str | None:
+        batch_sensitivity, draws_per_release = self._batch_sensitivity, self._draws_per_release
+        rounds, g1 = self.rounds, self.g1
+        if draws_per_release(rounds) != 1:
+            return f"expected one draw per release at T_round = {rounds}"
+        for p in range(self.T + 1):
+            err = float(np.abs(self.run("correct", p, 4, rng, noise=False) - self.mean(p)).max())
+            if err > 1e-12:
+                return f"noise-free releases differ from the prefix sums of g~ by {err:.3g} (record at step {p})"
+        sens = batch_sensitivity(self.T, self.dim, self.L, self.D, ord=1 if self.kind == "laplace" else 2)
+        got = float(np.abs(g1).sum() if self.kind == "laplace" else np.linalg.norm(g1))
+        if abs(got - sens) >= 1e-12 * sens:
+            return f"the instance's change {got:.6g} is not the sensitivity {sens:.6g}"
+        if self.accountant is not None:
+            return self._exact_accountant()
+        return None
+
+    def _exact_accountant(self) -> str | None:
+        """The Gaussian audit's exact accountant against the library's numbers and the lemma's (eps, delta)."""
+        accountant, gauss_mu, m_l2, eps, delta = self.accountant, self.gauss_mu, self.m_l2, self.eps, self.delta
+        if abs(accountant["mu_library"] - gauss_mu) >= 1e-12 * gauss_mu:
+            return (f"the library's node count and batch sensitivity give mu = {accountant['mu_library']:.6g}, "
+                    f"the proof's {gauss_mu:.6g}")
+        if abs(np.linalg.norm(self.g1) - m_l2) >= 1e-12 * m_l2:
+            return f"the instance's l2 change {np.linalg.norm(self.g1):.6g} is not the proof's M = {m_l2:.6g}"
+        if gdp_delta(eps, gauss_mu) > delta:
+            return (f"the exact accountant refutes Lemma 5.4: {gauss_mu:.4g}-GDP has delta(eps = {eps:g}) = "
+                    f"{gdp_delta(eps, gauss_mu):.3g} > {delta:g}")
+        return None
+
+    def independence(self, n, alpha, rng):  # under D' the releases are the node noises
+        return independence_check(self.run("correct", 0, min(n, CHECK_SAMPLES), rng), alpha)
+
+
+def _laplace_calibration(a: _ReleasesAudit) -> tuple[str, str, str, str, dict[str, str]]:
+    """Lemma 5.1's audit: its lambda and controls; ``(claim id, lemma, parameter, DP statement, controls)``."""
+    a.scale = _lemma5_1_lambda(a.T, a.dim, a.L, a.eps)
+    a.scales = {"correct": None, "half_noise": a.scale / 2, "no_noise": 0.0}
+    controls = {"half_noise": "lambda / 2", "no_noise": "no noise"}
+    return "AUDIT-env-lemma5.1-releases", "Lemma 5.1", "lambda", f"eps-DP (eps = {a.eps:g})", controls
+
+
+def _gaussian_calibration(a: _ReleasesAudit) -> tuple[str, str, str, str, dict[str, str]]:
+    """Lemma 5.4's audit: its sigma, controls and exact accountant; as :func:`_laplace_calibration`."""
+    batch_sensitivity = a._batch_sensitivity
+    T, dim, L, eps, delta = a.T, a.dim, a.L, a.eps, a.delta
+    scale = a.scale = _lemma5_4_sigma(T, dim, L, eps, delta)
+    a.scales = {"correct": None, "half_noise": scale / 2,
+                "no_log_factors": T**0.25 * np.sqrt(dim) * L * np.log2(T) / eps}
+    controls = {"half_noise": "sigma / 2",
+                "no_log_factors": "sigma = T^(1/4) n^(1/2) L log2(T) / eps (Lemma 5.4 without its "
+                                  "ln(T/delta)(...) factor: the O~ read as O; no noise would be grosser still)"}
+    # the exact accountant, written out from the proof: a batch sum moves by M = n L D / zeta =
+    # T^(1/4) n^(1/2) L in l2 (Algorithm 1's zeta = D n^(1/2) / T^(1/4)), and a record of the first
+    # round lies in floor(log2 T_round) + 1 released nodes, each with N(0, sigma^2 I) noise: the
+    # releases are exactly gauss_mu-GDP at the worst record (Dong, Roth, Su), and (eps_acc, delta)-DP
+    # by the analytic Gaussian mechanism (Balle & Wang 2018)
+    a.m_l2 = T**0.25 * math.sqrt(dim) * L
+    gauss_mu = a.gauss_mu = math.sqrt(int(math.log2(a.rounds)) + 1) * a.m_l2 / scale
+    mu_max = _gdp_mu_max(eps, delta)
+    # the same mu from the library's own node count and batch sensitivity (read when the spec is built)
+    mu_lib = math.sqrt(nodes_covering_leaf(a.rounds)) * batch_sensitivity(T, dim, L, a.D, ord=2) / scale
+    a.accountant = {"mu": gauss_mu, "mu_library": mu_lib, "eps_acc": gdp_eps(gauss_mu, delta), "delta": delta,
+                    "eps_claimed": eps,
+                    "mu_max": mu_max, "sigma_excess": mu_max / gauss_mu,
+                    "half_noise_private": bool(gdp_delta(eps, 2 * gauss_mu) <= delta)}
+    return ("AUDIT-env-lemma5.4-releases", "Lemma 5.4", "sigma",
+            f"(eps, delta)-DP (eps = {eps:g}, delta = {delta:g}) and, by the exact Gaussian "
+            f"accountant at the proof's sensitivity, exactly {gauss_mu:.4g}-GDP "
+            f"((alpha, alpha mu^2/2)-RDP)", controls)
+
+
 def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T: int = 3, dim: int = 2) -> AuditSpec:
     """PRIVATEBANDIT (:func:`dpregret.papers.env21.learners.private_bandit`, which computes its
     own noise scale from eps (and delta) as the env21 scenario calls it) on the simplex of
@@ -106,112 +241,18 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
     n^(1/2) L / sigma, a claim that is tight, so sigma / 2 (2 mu) is caught; the exact check
     confirms that this mu meets the lemma's (eps, delta) (analytic Gaussian mechanism, Balle &
     Wang 2018) and records the excess."""
-    from dpregret.core.environments.polytopes import Simplex
-    from dpregret.papers.env21.learners import algorithm1_parameters, batch_schedule, batch_sensitivity, private_bandit
-    from dpregret.core.tree import draws_per_release
-
-    L = 1.0
-    D = Simplex(dim + 1).D
-    zeta = algorithm1_parameters(T, dim, L, D)[0]
-    b, rounds, _ = batch_schedule(T)
-    u = np.full(dim, 1.0 / np.sqrt(dim))  # the l1-worst unit direction, every step
-    g1 = (dim / zeta) * L * D * u  # the batch sum of the record's round under D_p
-
-    def mean(p):  # s~_R = sum of the batch sums of rounds <= R
-        return np.concatenate([g1 if p and R >= (p - 1) // b + 1 else np.zeros(dim) for R in range(1, rounds + 1)])
-
-    blind: dict[str, str] = {}
-    accountant = None
-    gauss_mu = None
     if kind == "laplace":
-        eps = 1.0 if eps is None else eps
-        scale = _lemma5_1_lambda(T, dim, L, eps)
-        scales = {"correct": None, "half_noise": scale / 2, "no_noise": 0.0}
-        controls = {"half_noise": "lambda / 2", "no_noise": "no noise"}
-        primary, near = "half_noise", True
-        cid, name, param, dp = "AUDIT-env-lemma5.1-releases", "Lemma 5.1", "lambda", f"eps-DP (eps = {eps:g})"
+        a = _ReleasesAudit(kind, 1.0 if eps is None else eps, delta, T, dim)
+        cid, name, param, dp, controls = _laplace_calibration(a)
     elif kind == "gaussian":
-        eps = 4.0 if eps is None else eps
-        scale = _lemma5_4_sigma(T, dim, L, eps, delta)
-        scales = {"correct": None, "half_noise": scale / 2,
-                  "no_log_factors": T**0.25 * np.sqrt(dim) * L * np.log2(T) / eps}
-        controls = {"half_noise": "sigma / 2",
-                    "no_log_factors": "sigma = T^(1/4) n^(1/2) L log2(T) / eps (Lemma 5.4 without its "
-                                      "ln(T/delta)(...) factor: the O~ read as O; no noise would be grosser still)"}
-        primary, near = "half_noise", True
-        # the exact accountant, written out from the proof: a batch sum moves by M = n L D / zeta =
-        # T^(1/4) n^(1/2) L in l2 (Algorithm 1's zeta = D n^(1/2) / T^(1/4)), and a record of the first
-        # round lies in floor(log2 T_round) + 1 released nodes, each with N(0, sigma^2 I) noise: the
-        # releases are exactly gauss_mu-GDP at the worst record (Dong, Roth, Su), and (eps_acc, delta)-DP
-        # by the analytic Gaussian mechanism (Balle & Wang 2018)
-        m_l2 = T**0.25 * math.sqrt(dim) * L
-        gauss_mu = math.sqrt(int(math.log2(rounds)) + 1) * m_l2 / scale
-        mu_max = _gdp_mu_max(eps, delta)
-        # the same mu from the library's own node count and batch sensitivity (read when the spec is built)
-        mu_lib = math.sqrt(nodes_covering_leaf(rounds)) * batch_sensitivity(T, dim, L, D, ord=2) / scale
-        accountant = {"mu": gauss_mu, "mu_library": mu_lib, "eps_acc": gdp_eps(gauss_mu, delta), "delta": delta,
-                      "eps_claimed": eps,
-                      "mu_max": mu_max, "sigma_excess": mu_max / gauss_mu,
-                      "half_noise_private": bool(gdp_delta(eps, 2 * gauss_mu) <= delta)}
-        cid, name, param, dp = ("AUDIT-env-lemma5.4-releases", "Lemma 5.4", "sigma",
-                                f"(eps, delta)-DP (eps = {eps:g}, delta = {delta:g}) and, by the exact Gaussian "
-                                f"accountant at the proof's sensitivity, exactly {gauss_mu:.4g}-GDP "
-                                f"((alpha, alpha mu^2/2)-RDP)")
+        a = _ReleasesAudit(kind, 4.0 if eps is None else eps, delta, T, dim)
+        cid, name, param, dp, controls = _gaussian_calibration(a)
     else:
         raise ValueError(f"kind must be 'laplace' or 'gaussian', got {kind!r}")
-
-    def run(variant, p, n, rng, noise=True):
-        out = np.empty((n, rounds * dim))
-        for a, c in chunks(n):
-            dom = Simplex(dim + 1)
-            s = scales[variant]
-            if not noise or s == 0.0:
-                kw = {"noise": "none"}
-            elif s is None:  # the library's own scale, as the scenario asks for it
-                kw = {"noise": kind, "eps": eps, "delta": delta if kind == "gaussian" else None}
-            else:
-                kw = {"noise": kind, "noise_scale": s}
-            r = private_bandit(dom, OneStepLoss(dom, T, L, p), FixedDirections(c - a),
-                               noise_rng=SampleStreams(rng, c - a), record_rounds=True, **kw)
-            out[a:c] = r.releases.transpose(1, 0, 2).reshape(c - a, -1)
-        return out
-
-    def logpdf(z):
-        return M.laplace_logpdf(z, scale) if kind == "laplace" else M.gaussian_logpdf(z, scale)
-
-    def score(y, p):
-        return logpdf(y - mean(p)) - logpdf(y - mean(0))
-
-    def draw(variant, n, rng):
-        base = run(variant, 0, n, rng("D'"))
-        return {f"t={p}": (score(run(variant, p, n, rng("D", p)), p), score(base, p)) for p in range(1, T + 1)}
-
-    def exact(rng) -> str | None:
-        if draws_per_release(rounds) != 1:
-            return f"expected one draw per release at T_round = {rounds}"
-        for p in range(T + 1):
-            err = float(np.abs(run("correct", p, 4, rng, noise=False) - mean(p)).max())
-            if err > 1e-12:
-                return f"noise-free releases differ from the prefix sums of g~ by {err:.3g} (record at step {p})"
-        sens = batch_sensitivity(T, dim, L, D, ord=1 if kind == "laplace" else 2)
-        got = float(np.abs(g1).sum() if kind == "laplace" else np.linalg.norm(g1))
-        if abs(got - sens) >= 1e-12 * sens:
-            return f"the instance's change {got:.6g} is not the sensitivity {sens:.6g}"
-        if accountant is not None:
-            if abs(accountant["mu_library"] - gauss_mu) >= 1e-12 * gauss_mu:
-                return (f"the library's node count and batch sensitivity give mu = {accountant['mu_library']:.6g}, "
-                        f"the proof's {gauss_mu:.6g}")
-            if abs(np.linalg.norm(g1) - m_l2) >= 1e-12 * m_l2:
-                return f"the instance's l2 change {np.linalg.norm(g1):.6g} is not the proof's M = {m_l2:.6g}"
-            if gdp_delta(eps, gauss_mu) > delta:
-                return (f"the exact accountant refutes Lemma 5.4: {gauss_mu:.4g}-GDP has delta(eps = {eps:g}) = "
-                        f"{gdp_delta(eps, gauss_mu):.3g} > {delta:g}")
-        return None
-
-    def independence(n, alpha, rng):  # under D' the releases are the node noises
-        return independence_check(run("correct", 0, min(n, CHECK_SAMPLES), rng), alpha)
-
+    eps, primary, near, blind = a.eps, "half_noise", True, {}
+    accountant, gauss_mu = a.accountant, a.gauss_mu
     lemma = f"{name} (Algorithm 1, {kind.capitalize()})"
+    b, rounds = a.b, a.rounds
     statement = (f"the released round sums s~_R of Algorithm 1 with {name}'s {param} are {dp}: T = {T} (T_batch = {b}, "
                  f"T_round = {rounds}), simplex with n = {dim}, L = 1; neighbours differ in one f_t (L D vs 0, the "
                  f"record at every step), directions fixed at the l1-worst u; release noises independent")
@@ -222,7 +263,7 @@ def env_releases_spec(kind: str, eps: float | None = None, delta: float = 0.1, T
                      f"within the claimed ({eps:g}, {delta:g}): the printed sigma is {accountant['sigma_excess']:.3g}x "
                      f"what the claim needs")
     spec = AuditSpec(privacy_claim(cid, ENV, lemma, statement, controls, primary, near_miss=near), eps,
-                     delta if kind == "gaussian" else 0.0, draw, primary, controls, exact_check=exact,
-                     exact_ok=exact_ok + " (exact)", blind=blind, stat_check=independence, gaussian_mu=gauss_mu,
+                     delta if kind == "gaussian" else 0.0, a.draw, primary, controls, exact_check=a.exact,
+                     exact_ok=exact_ok + " (exact)", blind=blind, stat_check=a.independence, gaussian_mu=gauss_mu,
                      rdp=None if gauss_mu is None else (lambda al: al * gauss_mu**2 / 2), accountant=accountant)
     return spec

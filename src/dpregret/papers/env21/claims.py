@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from dpregret.papers.env21 import search as private_bandit_search
 from dpregret.verdict.core import (
@@ -338,6 +338,53 @@ def _ratio_by_group(df, col, bound_col, keys):
 
 
 # ------------------------------------------------------------------------------- evaluate
+# the rates in T: claim -> (its table in _Tables, algorithm, primary control = slow zeta (near miss), secondary
+# control (straw man)); the twin is alg + TWIN_SUFFIX, and the private claims' also alg + TWIN_UP_SUFFIX
+RATE_T_SPECS = {"ENV-lemma3.1-rate-T": ("simplex", "none", "none_slow_zeta", "printed_sign"),
+                "ENV-lemma3.1-rate-T-tree": ("tree", "none", "none_slow_zeta", "printed_sign"),
+                "ENV-lemma3.1-rate-T-switching": ("simplex", "none_switching", "none_switching_slow_zeta",
+                                                  "printed_sign_switching"),
+                "ENV-lemma3.1-rate-T-interior": ("simplex", "none_interior", "none_interior_slow_zeta", None),
+                "ENV-lemma3.1-rate-T-noise": ("noise_tbl", "fixed_noise", "fixed_noise_slow_zeta",
+                                              "fixed_noise_fixed_step"),
+                "ENV-lemma5.2-rate-T": ("simplex", "laplace", "laplace_slow_zeta", "laplace_fixed_step"),
+                "ENV-lemma5.5-rate-T": ("simplex", "gaussian", "gaussian_slow_zeta", "gaussian_fixed_step")}
+# the gap rates in n: claim -> (algorithm, primary control, exponent)
+RATE_N_SPECS = {"ENV-lemma5.2-rate-n": ("laplace", "laplace_l1", 1.0),
+                "ENV-lemma5.5-rate-n": ("gaussian", "gaussian_as_laplace_l1", 1.0)}
+# the gap rates in 1/eps: claim -> algorithm (primary control: alg + "_eps_sq", exponent 1)
+RATE_EPS_SPECS = {"ENV-lemma5.2-rate-eps": "laplace", "ENV-lemma5.5-rate-eps": "gaussian"}
+
+
+@dataclass
+class _Tables:
+    """The tables ``evaluate`` decides on: the merged experiments and the rate table's slices."""
+
+    rates_all: pd.DataFrame  # every rates row, the simplex horizons beyond the grid T included
+    rates: pd.DataFrame  # the rates rows on the grid T (and the tree's grid)
+    simplex: pd.DataFrame
+    tree: pd.DataFrame
+    s_all: pd.DataFrame  # the simplex rows, the horizons beyond the grid T included
+    noise_grid: list[int]  # ENV-lemma3.1-rate-T-noise's horizons (config T_noise)
+    noise_tbl: pd.DataFrame
+    nt: pd.DataFrame
+    et: pd.DataFrame
+    cost: pd.DataFrame
+    oco: pd.DataFrame
+
+    @classmethod
+    def of(cls, tables: dict[str, pd.DataFrame], p: dict) -> "_Tables":
+        rates_all = tables["rates"]
+        # the simplex horizons beyond the grid T run only ENV-lemma3.1-rate-T-noise's family (config T_noise)
+        beyond = (rates_all.domain == "simplex").to_numpy() & ~rates_all["T"].isin([int(t) for t in p["T"]]).to_numpy()
+        rates = rates_all[~beyond]
+        s_all = _at(rates_all, domain="simplex")
+        noise_grid = [int(t) for t in p.get("T_noise", p["T"])]
+        return cls(rates_all, rates, _at(rates, domain="simplex"), _at(rates, domain="spanning_tree"), s_all,
+                   noise_grid, s_all[s_all["T"].isin(noise_grid)], tables["n"], tables["eps"], tables["cost"],
+                   tables["noisyoco"])
+
+
 def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
              rng_for) -> dict[str, tuple[Result, Result]]:
     """Every ENV claim: ``{claim_id: (result, control_result)}``.  ``tables`` holds the merged
@@ -345,28 +392,26 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
     declared tolerances (rate claims) and margin (``ENV-gauss-vs-laplace-n``); ``rng_for(cid)``
     the bootstrap generator of a claim."""
     out = {}
-    rates_all, nt, et = tables["rates"], tables["n"], tables["eps"]
-    cost, oco = tables["cost"], tables["noisyoco"]
-    # the simplex horizons beyond the grid T run only ENV-lemma3.1-rate-T-noise's family (config T_noise)
-    beyond = (rates_all.domain == "simplex").to_numpy() & ~rates_all["T"].isin([int(t) for t in p["T"]]).to_numpy()
-    rates = rates_all[~beyond]
-    simplex = _at(rates, domain="simplex")
-    s_all = _at(rates_all, domain="simplex")
-    noise_grid = [int(t) for t in p.get("T_noise", p["T"])]
-    noise_tbl = s_all[s_all["T"].isin(noise_grid)]
+    tb = _Tables.of(tables, p)
+    _rates_in_T(out, tb, p, tol, alpha, rng_for)
+    # --- rates in n and eps (privacy gap): decided where the privacy term dominates and the learner learns
+    ng = paired_gap(tb.nt, ["dim", "replicate"], base_as="regret_none")  # gap = regret - the noise-free run's
+    _rates_in_n(out, tb, ng, p["regime"], tol, alpha, rng_for)
+    _rates_in_eps(out, tb, p["regime"], tol, alpha, rng_for)
+    _blind_gap_twins(out, tol)
+    out["ENV-gauss-vs-laplace-n"] = _gauss_vs_laplace(tb, ng, p["regime"], tol, alpha, rng_for)
+    # --- bounds and the oracle calls
+    out["ENV-lemma4.1-bound"] = _lemma4_1(tb.oco, alpha)
+    out["ENV-lemmaC.2-bound"] = _lemmaC_2(tb, alpha)
+    out["ENV-corC.5-bound"] = _corC_5(tb, alpha)
+    out["ENV-oracle-calls"] = _oracle_calls(tb)
+    return out
 
-    # --- rates in T ------------------------------------------------------------------------
-    # (table, algorithm, primary control = slow zeta (near miss), secondary control (straw man))
-    specs = {"ENV-lemma3.1-rate-T": (simplex, "none", "none_slow_zeta", "printed_sign"),  # twin: alg + TWIN_SUFFIX
-             "ENV-lemma3.1-rate-T-tree": (_at(rates, domain="spanning_tree"), "none", "none_slow_zeta", "printed_sign"),
-             "ENV-lemma3.1-rate-T-switching": (simplex, "none_switching", "none_switching_slow_zeta",
-                                               "printed_sign_switching"),
-             "ENV-lemma3.1-rate-T-interior": (simplex, "none_interior", "none_interior_slow_zeta", None),
-             "ENV-lemma3.1-rate-T-noise": (noise_tbl, "fixed_noise", "fixed_noise_slow_zeta",
-                                           "fixed_noise_fixed_step"),
-             "ENV-lemma5.2-rate-T": (simplex, "laplace", "laplace_slow_zeta", "laplace_fixed_step"),
-             "ENV-lemma5.5-rate-T": (simplex, "gaussian", "gaussian_slow_zeta", "gaussian_fixed_step")}
-    for cid, (df, alg, ctl, sec) in specs.items():
+
+def _rates_in_T(out: dict, tb: _Tables, p: dict, tol: dict, alpha: float, rng_for) -> None:
+    """The rates in T (:data:`RATE_T_SPECS`), their non-learner controls, the noise shares and Theorem 1.1."""
+    for cid, (tname, alg, ctl, sec) in RATE_T_SPECS.items():
+        df = getattr(tb, tname)
         priv = alg in ("laplace", "gaussian")
         out[cid] = rate_T(_at(df, alg=alg), _at(df, alg=ctl), _at(df, alg=sec) if sec else None, sec, cid,
                           tol.get(cid, 0.0), alpha,
@@ -380,14 +425,21 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
     # (papers.env21.scenario.USER_CLAIMS), whose simulate and decide are these rows and this check
     for cid, frozen in NONLEARNER_ROWS.items():
         res, ctl = out[cid]
-        out[cid] = (nonlearner_rate(res, _at(specs[cid][0], alg=frozen), cid, 0.75, tol.get(cid, 0.0), alpha, rng_for),
-                    ctl)
+        rows = _at(getattr(tb, RATE_T_SPECS[cid][0]), alg=frozen)
+        out[cid] = (nonlearner_rate(res, rows, cid, 0.75, tol.get(cid, 0.0), alpha, rng_for), ctl)
+    _noise_shares(out, tb)
+    out["ENV-thm1.1-rate-T"] = thm1_1(out, tol)
+
+
+def _noise_shares(out: dict, tb: _Tables) -> None:
+    """The noise's share of the regret, per T (same draws), in the detail of the rates in T with noise."""
     # ENV-lemma3.1-rate-T-noise: its horizons (config T_noise) and the share of its learning regret that the fixed
     # noise adds, per T (same draws): the rate is decided where the learning term dominates (history 2026-11-29)
+    noise_tbl, s_all, simplex = tb.noise_tbl, tb.s_all, tb.simplex
     r_noise = out["ENV-lemma3.1-rate-T-noise"][0]
     lr = learning_regret(noise_tbl[noise_tbl.alg.isin(["none", "fixed_noise"])])
     lm = lr.groupby(["alg", "T"])[LEARNING].mean()
-    r_noise.detail["T_grid"] = noise_grid
+    r_noise.detail["T_grid"] = tb.noise_grid
     r_noise.detail["noise_share_of_learning_regret"] = (1.0 - lm["none"] / lm["fixed_noise"]).round(4).tolist()
     lr_all = learning_regret(s_all[s_all.alg.isin(["none", "fixed_noise"])])
     la = lr_all.groupby(["alg", "T"])[LEARNING].mean()
@@ -399,14 +451,12 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
         out[cid][0].detail["noise_share_of_regret"] = (1.0 - none_T / priv).round(4).tolist()  # gap / regret, per T
         out[cid][0].detail["regret_over_frozen_centre"] = (priv / _at(simplex, alg=FROZEN).groupby("T").regret.mean()
                                                            ).round(4).tolist()
-    out["ENV-thm1.1-rate-T"] = thm1_1(out, tol)
 
-    # --- rates in n and eps (privacy gap): decided where the privacy term dominates and the learner learns
-    regime = p["regime"]
-    ng = paired_gap(nt, ["dim", "replicate"], base_as="regret_none")  # gap = regret - the noise-free run's
-    for cid, alg, ctl, a_ in (("ENV-lemma5.2-rate-n", "laplace", "laplace_l1", 1.0),
-                              ("ENV-lemma5.5-rate-n", "gaussian", "gaussian_as_laplace_l1", 1.0)):
-        out[cid] = gap_rate(cid, ng, _at(nt, alg=FROZEN), "dim", alg, ctl, a_, tol.get(cid, 0.0), alpha, rng_for,
+
+def _rates_in_n(out: dict, tb: _Tables, ng: pd.DataFrame, regime: dict, tol: dict, alpha: float, rng_for) -> None:
+    """The gap rates in n (:data:`RATE_N_SPECS`), with Lemma 5.2's finding and its stated n^(3/2) beside it."""
+    for cid, (alg, ctl, a_) in RATE_N_SPECS.items():
+        out[cid] = gap_rate(cid, ng, _at(tb.nt, alg=FROZEN), "dim", alg, ctl, a_, tol.get(cid, 0.0), alpha, rng_for,
                             regime, twin=N_TWINS.get(cid))
     res = out["ENV-lemma5.2-rate-n"][0]
     lap = _at(ng, alg="laplace")
@@ -424,9 +474,15 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
     res.detail["stated_n_3_2"] = {"exponent": 1.5, "verdict": st.verdict, "slope": st.measured,
                                   "ci": [st.ci_low, st.ci_high], "tolerance": tol.get(c52, 0.0),
                                   "in_regime": res.detail.get("not_in_regime") is None}
+
+
+def _rates_in_eps(out: dict, tb: _Tables, regime: dict, tol: dict, alpha: float, rng_for) -> None:
+    """The gap rates in 1/eps (:data:`RATE_EPS_SPECS`), each with its finding (the regret over the frozen
+    centre's where the noise dominates)."""
+    et = tb.et
     eg = paired_gap(et, ["replicate"], base_as="regret_none")
     frozen_eps = pd.concat([_at(et, alg=FROZEN).assign(eps=e) for e in sorted(et.eps.dropna().unique())])
-    for cid, alg in (("ENV-lemma5.2-rate-eps", "laplace"), ("ENV-lemma5.5-rate-eps", "gaussian")):
+    for cid, alg in RATE_EPS_SPECS.items():
         twin = ((f"{alg}{TWIN_UP_SUFFIX}", TWIN_UP_NAME, EPS_TWIN_WHY)
                 if (eg.alg == f"{alg}{TWIN_UP_SUFFIX}").any() else None)
         out[cid] = gap_rate(cid, eg, frozen_eps, "eps", alg, f"{alg}_eps_sq", 1.0, tol.get(cid, 0.0), alpha, rng_for,
@@ -442,8 +498,11 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
             f"{max((o for o, sh in zip(over, shares) if sh >= 0.5), default=float('nan')):.2f} x the frozen centre's "
             "(same draws); worse than not learning at " + ("; ".join(worse) if worse else "no eps of the grid"))
 
-    # the mis-tuned twins of the gap rates: none run (each would be one more T_n = 2e5 run per dimension); declared
-    # blind with the measured numbers (core.blind_to_tuning: never a plain PASS)
+
+def _blind_gap_twins(out: dict, tol: dict) -> None:
+    """The mis-tuned twins of the gap rates not run: declared blind with the measured numbers
+    (core.blind_to_tuning: never a plain PASS)."""
+    # none run (each would be one more T_n = 2e5 run per dimension)
     for cid in ("ENV-lemma5.2-rate-n",):  # ENV-lemma5.5-rate-n: a measured twin (N_TWINS)
         r_, c_ = out[cid]
         thr = 1.0 + tol.get(cid, 0.0)
@@ -453,13 +512,18 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
             f"~ n^(1/2) per step of the mistake); the claim measured {r_.measured:.3g} [{r_.ci_low:.3g}, "
             f"{r_.ci_high:.3g}] against {thr:g}, so a twin's slope <= {r_.ci_high + 0.5:.3g} would be caught only "
             f"above {thr:g}; none was run (one more T_n run per dimension)")), c_)
-    for cid in [c for c in ("ENV-lemma5.2-rate-eps", "ENV-lemma5.5-rate-eps") if "twin" not in out[c][0].detail]:
+    for cid in [c for c in RATE_EPS_SPECS if "twin" not in out[c][0].detail]:
         r_, c_ = out[cid]
         out[cid] = (blind_to_tuning(r_, (
             "the step and the smoothing radius do not depend on eps: at the fixed T_eps and dim_eps a twin with the "
             "wrong exponent in T or a dropped n^(1/2) changes eta or zeta by one constant factor across the eps grid, "
             f"which a rate in 1/eps cannot see (the claim measured {r_.measured:.3g}); none was run")), c_)
 
+
+def _gauss_vs_laplace(tb: _Tables, ng: pd.DataFrame, regime: dict, tol: dict, alpha: float,
+                      rng_for) -> tuple[Result, Result]:
+    """ENV-gauss-vs-laplace-n: the n-slope difference of the two gaps, on its learning gate."""
+    nt = tb.nt
     cid = "ENV-gauss-vs-laplace-n"
     margin = tol.get(cid, 0.0)
     xs, lap = samples_by(_at(ng, alg="laplace"), "dim", "gap", close=True)
@@ -471,22 +535,27 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
     res = blind_to_tuning(res, "a twin of the step or smoothing radius (exponent in T, a dropped n^(1/2)) is shared "
                                "by the Laplace and the Gaussian learner and shifts both n-slopes alike, so their "
                                f"difference (measured {res.measured:.3g}) cannot see it; none was run")
-    out[cid] = (with_nonlearner(with_learning_gate(res, gate), FROZEN_NAME, nl),
-                slope_difference(xs, gal, lap, alpha, rng_for(cid + "/control"), margin))
+    return (with_nonlearner(with_learning_gate(res, gate), FROZEN_NAME, nl),
+            slope_difference(xs, gal, lap, alpha, rng_for(cid + "/control"), margin))
 
-    # --- bounds -----------------------------------------------------------------------------
-    def oco_bound(algs):
-        diffs, ratios, labels = [], [], []
-        for (alg, T, gamma), g in oco[oco.alg.isin(algs)].groupby(["alg", "T", "gamma"]):
-            diffs.append((g.regret - g.bound).to_numpy())
-            ratios.append(float(g.regret.mean() / g.bound.mean()))
-            labels.append(f"{alg}, T={T}, gamma={gamma:g}")
-        return check_bound(diffs, ratios, alpha, labels=labels)
+
+def _oco_bound(oco: pd.DataFrame, algs, alpha: float) -> Result:
+    """Lemma 4.1's check on the NOISYOCO rows of ``algs``: one point per (alg, T, gamma)."""
+    diffs, ratios, labels = [], [], []
+    for (alg, T, gamma), g in oco[oco.alg.isin(algs)].groupby(["alg", "T", "gamma"]):
+        diffs.append((g.regret - g.bound).to_numpy())
+        ratios.append(float(g.regret.mean() / g.bound.mean()))
+        labels.append(f"{alg}, T={T}, gamma={gamma:g}")
+    return check_bound(diffs, ratios, alpha, labels=labels)
+
+
+def _lemma4_1(oco: pd.DataFrame, alpha: float) -> tuple[Result, Result]:
+    """ENV-lemma4.1-bound, with its secondary control (the printed eta), non-learner and twin."""
     tight_algs = ["tight"] if "tight" in set(oco.alg) else []
-    res = oco_bound(["sphere", "adversarial"] + tight_algs)
+    res = _oco_bound(oco, ["sphere", "adversarial"] + tight_algs, alpha)
     ctl_rows = _at(oco, alg="printed_eta")
     res.detail["printed_eta_step3_chain_ratio"] = float((ctl_rows.regret.mean() / ctl_rows.bound_at_eta.mean()))
-    printed = oco_bound(["printed_eta"])
+    printed = _oco_bound(oco, ["printed_eta"], alpha)
     res.detail["secondary_control"] = {"alg": "printed_eta", "verdict": printed.verdict,
                                        "max_ratio": round(float(printed.measured), 4)}
     if tight_algs:
@@ -494,20 +563,28 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
             f"T={T}, gamma={g:g}": round(float(z.regret.mean() / z.bound.mean()), 4)
             for (T, g), z in _at(oco, alg="tight").groupby(["T", "gamma"])}
     res = with_nonlearner(res, "NOISYOCO frozen at its start point x_1 = Proj_K(0) (no oracle call; same losses)",
-                          oco_bound([FROZEN]))
+                          _oco_bound(oco, [FROZEN], alpha))
     res = with_twin(res, "NOISYOCO with eta = 2 D_omega / (kappa T^(1/2)) x (T0 / T)^(1/2), i.e. eta ~ 1/T",
-                    oco_bound(["sphere_eta_over_T"]),
+                    _oco_bound(oco, ["sphere_eta_over_T"], alpha),
                     "the step's exponent in T one notch off (1/T instead of T^(-1/2); equal at the grid's smallest T0, "
                     "spherical NOISYMAP error, same losses and draws): the D_omega / eta term grows as T, above "
                     "the bound's T^(1/2) kappa D_omega at large T")
-    out["ENV-lemma4.1-bound"] = (res, oco_bound(["tight_2gamma"]) if tight_algs else printed)
+    return (res, _oco_bound(oco, ["tight_2gamma"], alpha) if tight_algs else printed)
 
+
+def _lemmaC_2(tb: _Tables, alpha: float) -> tuple[Result, Result]:
+    """ENV-lemmaC.2-bound: every round R (the lemma's "for all R") whose queries meet the premise |f_t| <= L D."""
+    rates = tb.rates
     inst = rates[rates.alg.isin(["none", "laplace", "gaussian", "fixed_noise"])]
-    # every round R (the lemma's "for all R") whose queries meet the premise |f_t| <= L D
     res = round_bound(inst, "c2_rounds", "c2_bound", ["domain", "T", "alg"], alpha, premise=("c2_fmax_rounds", None))
     res.detail["max_round_ratio"] = max(res.detail["ratio_by_group"].values())
-    out["ENV-lemmaC.2-bound"] = (res, round_bound(_at(rates, alg="offset_losses"), "c2_rounds", "c2_bound",
-                                                  ["domain", "T", "alg"], alpha))
+    return (res, round_bound(_at(rates, alg="offset_losses"), "c2_rounds", "c2_bound", ["domain", "T", "alg"], alpha))
+
+
+def _corC_5(tb: _Tables, alpha: float) -> tuple[Result, Result]:
+    """ENV-corC.5-bound on the simplex, every round, with the worst case searched when it passes."""
+    rates, simplex = tb.rates, tb.simplex
+    inst = rates[rates.alg.isin(["none", "laplace", "gaussian", "fixed_noise"])]
     c5 = _at(inst, domain="simplex")
     # near miss: Laplace noise calibrated for twice the sensitivity, against the bound of the correct lambda
     wrong = _at(simplex, alg="laplace_sens2").copy()
@@ -530,30 +607,35 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
             res_c5.detail["reason"] = (f"the worst-case search found a member above the bound (ratio "
                                        f"{w['max_ratio']:.3g} at {w['at']}): decide it on the claim's replicates "
                                        "before any LOOSE")
-    out["ENV-corC.5-bound"] = (res_c5, ctl_c5)
+    return (res_c5, ctl_c5)
 
-    # --- one oracle call per step -----------------------------------------------------------
-    def exact(frames):
-        rows = pd.concat(frames, ignore_index=True)
-        rows = rows[~rows.alg.isin(FROZEN_ALGS)]  # the non-learner rows: no learner, no oracle
-        bad = rows[rows.oracle_calls.to_numpy() != rows["T"].to_numpy()]
-        fails = [f"{r.experiment} {r.domain} T={r.T} alg={r.alg} replicate={r.replicate}: {r.oracle_calls} calls"
-                 for r in bad.itertuples()]
-        res = check_exact(fails, len(rows))
-        res.measured = float((rows.oracle_calls / rows["T"]).max())
-        res.bound = 1.0
-        res.detail["calls_per_step"] = sorted({float(v) for v in (rows.oracle_calls / rows["T"]).round(6)})
-        res.detail["experiments"] = sorted(rows.experiment.unique().tolist())
-        return res
-    fw = [rates_all, nt, et, _at(cost, alg="fw"), _at(cost, alg="fw_compiled")]
-    res = exact(fw)
-    num = exact([_at(cost, alg="fw_two_calls")])  # the same control through the numpy loop (secondary)
+
+def _exact_calls(frames) -> Result:
+    """One oracle call per step, on every learner row of ``frames``."""
+    rows = pd.concat(frames, ignore_index=True)
+    rows = rows[~rows.alg.isin(FROZEN_ALGS)]  # the non-learner rows: no learner, no oracle
+    bad = rows[rows.oracle_calls.to_numpy() != rows["T"].to_numpy()]
+    fails = [f"{r.experiment} {r.domain} T={r.T} alg={r.alg} replicate={r.replicate}: {r.oracle_calls} calls"
+             for r in bad.itertuples()]
+    res = check_exact(fails, len(rows))
+    res.measured = float((rows.oracle_calls / rows["T"]).max())
+    res.bound = 1.0
+    res.detail["calls_per_step"] = sorted({float(v) for v in (rows.oracle_calls / rows["T"]).round(6)})
+    res.detail["experiments"] = sorted(rows.experiment.unique().tolist())
+    return res
+
+
+def _oracle_calls(tb: _Tables) -> tuple[Result, Result]:
+    """ENV-oracle-calls: one oracle call per step, every run of every experiment."""
+    cost = tb.cost
+    fw = [tb.rates_all, tb.nt, tb.et, _at(cost, alg="fw"), _at(cost, alg="fw_compiled")]
+    res = _exact_calls(fw)
+    num = _exact_calls([_at(cost, alg="fw_two_calls")])  # the same control through the numpy loop (secondary)
     res.detail["secondary_control"] = {"alg": "fw_two_calls (numpy loop)", "verdict": num.verdict,
                                        "calls_per_step": num.detail["calls_per_step"]}
     # the primary control through the compiled rounds (the path of every rates / n / eps run): the kernel
     # answers the oracle twice per iteration and counts both (jit.fw_round's calls)
-    out["ENV-oracle-calls"] = (res, exact([_at(cost, alg="fw_two_calls_compiled")]))
-    return out
+    return (res, _exact_calls([_at(cost, alg="fw_two_calls_compiled")]))
 
 
 def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:

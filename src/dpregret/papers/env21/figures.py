@@ -85,10 +85,13 @@ def _save(fig, path):
     plt.close(fig)
 
 
-def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, outputs: list[str]) -> None:
-    rates, nt, et, cost, oco = (tables[k] for k in ("rates", "n", "eps", "cost", "noisyoco"))
+def _trivial_share(p: dict) -> float:
+    """The regime's largest regret share of the frozen centre's (config regime.trivial_share_max)."""
+    return float(p.get("regime", {}).get("trivial_share_max", 0.5))
 
-    # 1. regret vs T
+
+def _regret_vs_T(rates: pd.DataFrame, p: dict, alpha: float, path: str) -> None:
+    """1. Regret vs T on each rate domain, with slopes 3/4 and 1 drawn from the noise-free run."""
     doms = [d for d in ("simplex", "spanning_tree") if d in set(rates.domain)]
     fig, axes = plt.subplots(1, len(doms), figsize=(6 * len(doms), 4.6), squeeze=False)
     for ax, dom in zip(axes[0], doms):
@@ -105,14 +108,16 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     axes[0][0].legend(fontsize=6.5, loc="upper left")
     fig.suptitle(f"PRIVATEBANDIT, f_t = L||x - v_1|| (v_1 a vertex); Laplace eps = {p['eps_rate_laplace']:g}, "
                  f"Gaussian eps = {p['eps_rate_gaussian']:g}, delta = {p['delta']:g}", fontsize=9)
-    _save(fig, outputs[0])
+    _save(fig, path)
 
-    # 2. privacy gap vs n
+
+def _gap_vs_n(nt: pd.DataFrame, p: dict, alpha: float, path: str) -> None:
+    """2. The privacy gap vs n (both noises and their controls), the regime line and reference slopes."""
     g = paired_gap(nt, ["dim", "replicate"])  # gap = regret - the noise-free run's (alg "none")
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     for alg in ("laplace", "gaussian", "laplace_l1", "gaussian_as_laplace", "gaussian_as_laplace_l1"):
         _curve(ax, g[g.alg == alg], "dim", "gap", alpha, **STYLE[alg])
-    share = float(p.get("regime", {}).get("trivial_share_max", 0.5))
+    share = _trivial_share(p)
     fz = nt[nt.alg == "frozen"].groupby("dim").regret.mean()
     if len(fz):  # a gap above this line leaves the regime where the learner learns
         ax.plot(fz.index, share * fz.to_numpy(), color="0.5", ls="-.", lw=0.9,
@@ -125,9 +130,12 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     ax.set(xscale="log", yscale="log", xlabel="n (dimension)", ylabel="private - non-private regret",
            title=f"T = {p['T_n']}, Laplace eps = {p['eps_n_laplace']:g}, Gaussian eps = {p['eps_n_gaussian']:g}")
     ax.legend(fontsize=6.5)
-    _save(fig, outputs[1])
+    _save(fig, path)
 
-    # 3. privacy gap vs eps
+
+def _gap_vs_eps(et: pd.DataFrame, p: dict, alpha: float, path: str) -> None:
+    """3. The privacy gap vs eps, one panel per noise, with 1/eps and the regime line."""
+    share = _trivial_share(p)
     g = paired_gap(et, ["replicate"])
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
     for ax, kind in zip(axes, ("laplace", "gaussian")):
@@ -143,9 +151,11 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
         ax.set(xscale="log", yscale="log", xlabel="eps", ylabel="private - non-private regret",
                title=f"{kind}, T = {p['T_eps']}, n = {p['dim_eps']}")
         ax.legend(fontsize=7)
-    _save(fig, outputs[2])
+    _save(fig, path)
 
-    # 4. cost: oracle calls and wall time vs the projection baseline
+
+def _cost(cost: pd.DataFrame, p: dict, path: str) -> None:
+    """4. Cost: oracle calls and wall time per step against the projection baseline."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
     c = cost.assign(calls_per_step=cost.oracle_calls / cost["T"], proj_per_step=cost.projections / cost["T"],
                     us_per_step=1e6 * cost.wall_time / cost["T"])
@@ -165,9 +175,11 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
                 title="wall time (one measurement, machine-dependent)")
     axes[0].legend(fontsize=6.5)
     axes[1].legend(fontsize=6.5)
-    _save(fig, outputs[3])
+    _save(fig, path)
 
-    # 5. measured / bound: Lemma C.2, Corollary C.5 (per round, max over rounds of the mean), Lemma 4.1
+
+def _bounds(rates: pd.DataFrame, oco: pd.DataFrame, p: dict, path: str) -> None:
+    """5. Measured / bound: Lemma C.2, Corollary C.5 (per round, max over rounds of the mean), Lemma 4.1."""
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.4))
     for ax, col, bcol, title in ((axes[0], "c2_rounds", "c2_bound", "Lemma C.2: max_R E||g~_R||^2 / bound"),
                                  (axes[1], "c5_rounds", "c5_bound", "Corollary C.5: max_R E||x^_R - x~_R|| / bound")):
@@ -196,7 +208,16 @@ def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     axes[2].set(xscale="log", yscale="log", xlabel="T", ylabel="E regret / (1.5 sqrt(T) kappa D_omega + T kappa gamma)",
                 title=f"Lemma 4.1, NOISYOCO on the l1 ball (rho = {p['rho_oco']:g})")
     axes[2].legend(fontsize=6.5)
-    _save(fig, outputs[4])
+    _save(fig, path)
 
+
+def env21_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, outputs: list[str]) -> None:
+    """The five figures of :data:`FIGURES`, in order, to ``outputs``."""
+    rates, nt, et, cost, oco = (tables[k] for k in ("rates", "n", "eps", "cost", "noisyoco"))
+    _regret_vs_T(rates, p, alpha, outputs[0])
+    _gap_vs_n(nt, p, alpha, outputs[1])
+    _gap_vs_eps(et, p, alpha, outputs[2])
+    _cost(cost, p, outputs[3])
+    _bounds(rates, oco, p, outputs[4])
 
 draw = env21_figures  # the plot job of the generic rules (dpregret.pipeline.jobs.plot): draw(tables, p, alpha, outputs)

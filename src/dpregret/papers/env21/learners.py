@@ -292,21 +292,26 @@ def _timed(fn, *args) -> float:
     return time.perf_counter() - t0
 
 
-def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, noise_scale, shrink, zeta, eta,
-         batch, checkpoints, record_queries, record_rounds, noise_rng, printed_line14_sign,
-         monitor=None, engine="auto", nonlearner=False, oracle_point=None, oracle_zeta=None) -> BanditRun:
-    t_wall = time.perf_counter()
-    t_mon = 0.0  # time spent in the monitor, excluded from wall_time
-    if not isinstance(domain, Polytope):
-        raise ValueError(f"domain must be a Polytope, got {type(domain).__name__}")
-    if getattr(losses, "domain", None) is not domain:
-        raise ValueError("losses must be built on the same domain object")
-    if mode == "proj" and not domain.has_projection:
-        raise ValueError(f"domain: {domain.name} has no Euclidean projection")
-    R = replicate_count(rng, R)
-    nrng = rng if noise_rng is None else noise_rng
-    if noise_rng is not None:
-        replicate_count(noise_rng, R)
+@dataclass(frozen=True)
+class _RunParams:
+    """The resolved parameters of one run: Algorithm 1's line 1 unless ``zeta`` / ``eta`` are given, the batch
+    schedule, the shrinking trick's ``alpha`` and the noise scale."""
+
+    T: int
+    d: int  # the paper's n: the domain's dimension
+    n: int  # the ambient coordinates
+    L: float
+    D: float
+    zeta: float
+    eta: float
+    b: int  # steps per round
+    rounds: int
+    alpha: float
+    scale: float
+
+
+def _run_params(domain: Polytope, losses, *, noise, eps, delta, noise_scale, shrink, zeta, eta, batch) -> _RunParams:
+    """The parameters of a run of :func:`_run` (see the module docstring for every convention)."""
     T, d, n, L, D = losses.T, domain.dim, domain.n, losses.L, domain.D
     if d < 1:
         raise ValueError("domain must have dimension >= 1")
@@ -327,118 +332,196 @@ def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, nois
     scale = _noise_scale(noise, T, d, L, eps, delta, noise_scale)
     if noise_scale is None and zeta < z0:  # the sensitivity n L D / zeta grows as zeta shrinks
         scale *= z0 / zeta
-    cps = checkpoint_grid(checkpoints, T)
-    if nonlearner and (mode != "fw" or cps.size != 1 or cps[0] != T):
+    return _RunParams(T, d, n, L, D, zeta, eta, b, rounds, alpha, scale)
+
+
+def _run(domain: Polytope, losses, rng, *, mode: str, R, noise, eps, delta, noise_scale, shrink, zeta, eta,
+         batch, checkpoints, record_queries, record_rounds, noise_rng, printed_line14_sign,
+         monitor=None, engine="auto", nonlearner=False, oracle_point=None, oracle_zeta=None) -> BanditRun:
+    """The run of :func:`private_bandit` (``mode="fw"``) and :func:`projected_bandit` (``mode="proj"``): the
+    inputs checked, the parameters resolved (:func:`_run_params`), then the rounds (:class:`_Rounds`)."""
+    t_wall = time.perf_counter()
+    if not isinstance(domain, Polytope):
+        raise ValueError(f"domain must be a Polytope, got {type(domain).__name__}")
+    if getattr(losses, "domain", None) is not domain:
+        raise ValueError("losses must be built on the same domain object")
+    if mode == "proj" and not domain.has_projection:
+        raise ValueError(f"domain: {domain.name} has no Euclidean projection")
+    R = replicate_count(rng, R)
+    nrng = rng if noise_rng is None else noise_rng
+    if noise_rng is not None:
+        replicate_count(noise_rng, R)
+    pr = _run_params(domain, losses, noise=noise, eps=eps, delta=delta, noise_scale=noise_scale, shrink=shrink,
+                     zeta=zeta, eta=eta, batch=batch)
+    cps = checkpoint_grid(checkpoints, pr.T)
+    if nonlearner and (mode != "fw" or cps.size != 1 or cps[0] != pr.T):
         raise ValueError("nonlearner needs Algorithm 1 (not the projection baseline) and the default checkpoint T")
-    params = dict(T=T, n=d, T_batch=b, T_round=rounds, zeta=zeta, eta=eta, alpha=alpha, noise=noise,
-                  noise_scale=scale, L=L, D=D, R=R, mode=mode)
+    params = dict(T=pr.T, n=pr.d, T_batch=pr.b, T_round=pr.rounds, zeta=pr.zeta, eta=pr.eta, alpha=pr.alpha,
+                  noise=noise, noise_scale=pr.scale, L=pr.L, D=pr.D, R=R, mode=mode)
+    t_mon = 0.0  # time spent in the monitor, excluded from wall_time
     if monitor is not None:
         t_mon += _timed(monitor.start, dict(params))
-    Q, c = domain.Q, domain.centre
-    tree = TreeBasedAgg(rounds, d, noise_draw(noise, scale, nrng, R, d), R)
-    S = tree.released @ Q.T  # eta-free prefix sum in ambient coordinates, (R, n)
-    calls0, time0 = domain.oracle_calls, domain.oracle_time
-    proj0, ptime0 = domain.projections, domain.projection_time
-    sgn = -1.0 if printed_line14_sign else 1.0
-    x_t = np.broadcast_to(c, (R, n)).copy()  # x~_0
-    z = x_t.copy()
-    cum = np.zeros(R)
-    out = np.zeros((R, cps.size))
-    queries = np.zeros((T, R, n)) if record_queries else None
-    plays = np.zeros((rounds, R, n)) if record_rounds else None
-    grads = np.zeros((rounds, R, d)) if record_rounds else None
-    releases = np.zeros((rounds, R, d)) if record_rounds else None
-    t, k = 0, 0
-    jit = _jit_plan(engine, domain, losses, mode, rng, R)
-    nl_cum = np.zeros(R) if nonlearner else None  # the non-learner's cumulative loss (per row)
-    if oracle_point is not None and (mode != "fw" or cps.size != 1 or cps[0] != T):
-        raise ValueError("oracle_point needs Algorithm 1 (not the projection baseline) and the default checkpoint T")
-    if oracle_point is not None:  # the oracle frozen at oracle_point, queried on the run's directions at oracle_zeta
-        o_pt = np.asarray(oracle_point, dtype=float)
-        o_zeta = zeta if oracle_zeta is None else V.positive("oracle_zeta", oracle_zeta)
-    or_cum = np.zeros(R) if oracle_point is not None else None
-    for rnd in range(rounds):
-        if mode == "proj":
-            x_t = domain.project(-eta * S)
-        play = (1.0 - alpha) * x_t + alpha * c
-        if record_rounds:
-            plays[rnd] = play
+    run = _Rounds(domain, losses, rng, nrng, R, pr, cps, mode=mode, noise=noise, record_queries=record_queries,
+                  record_rounds=record_rounds, printed_line14_sign=printed_line14_sign, monitor=monitor,
+                  engine=engine, nonlearner=nonlearner, oracle_point=oracle_point, oracle_zeta=oracle_zeta)
+    run.t_mon = t_mon
+    tree, Q = run.tree, run.Q
+    for rnd in range(pr.rounds):
+        g = run.round(rnd)  # the round's steps: its batch sum g~_R
+        rel = tree.step(g)
+        S = rel @ Q.T  # (mutants.py edits this line of _run: env-learner-reads-exact-sums)
+        run.end_round(rnd, rel, S)
+    return run.result(params, t_wall)
+
+
+class _Rounds:
+    """The state the rounds of one run of :func:`_run` share and update: the tree and its last release ``S``
+    (ambient coordinates), the Frank-Wolfe iterate ``z`` and the point ``x_t`` (x~_(R-1)), the cumulative
+    losses (``cum``, the checkpoints' ``out``; the non-learner's ``nl_cum`` and the frozen oracle's ``or_cum``),
+    the step ``t`` and checkpoint ``k`` reached, the records, and the compiled plan (``jit``, or None)."""
+
+    def __init__(self, domain: Polytope, losses, rng, nrng, R: int, pr: _RunParams, cps: np.ndarray, *, mode,
+                 noise, record_queries, record_rounds, printed_line14_sign, monitor, engine, nonlearner,
+                 oracle_point, oracle_zeta):
+        self.domain, self.losses, self.rng, self.R, self.pr, self.cps = domain, losses, rng, R, pr, cps
+        self.mode, self.monitor, self.record_queries, self.record_rounds = mode, monitor, record_queries, record_rounds
+        self.nonlearner, self.t_mon = nonlearner, 0.0
+        T, d, n, rounds = pr.T, pr.d, pr.n, pr.rounds
+        self.Q, self.c = Q, c = domain.Q, domain.centre
+        self.tree = TreeBasedAgg(rounds, d, noise_draw(noise, pr.scale, nrng, R, d), R)
+        self.S = self.tree.released @ Q.T  # eta-free prefix sum in ambient coordinates, (R, n)
+        self.calls0, self.time0 = domain.oracle_calls, domain.oracle_time
+        self.proj0, self.ptime0 = domain.projections, domain.projection_time
+        self.sgn = -1.0 if printed_line14_sign else 1.0
+        self.x_t = np.broadcast_to(c, (R, n)).copy()  # x~_0
+        self.z = self.x_t.copy()
+        self.cum = np.zeros(R)
+        self.out = np.zeros((R, cps.size))
+        self.queries = np.zeros((T, R, n)) if record_queries else None
+        self.plays = np.zeros((rounds, R, n)) if record_rounds else None
+        self.grads = np.zeros((rounds, R, d)) if record_rounds else None
+        self.releases = np.zeros((rounds, R, d)) if record_rounds else None
+        self.t, self.k = 0, 0
+        self.jit = _jit_plan(engine, domain, losses, mode, rng, R)
+        self.nl_cum = np.zeros(R) if nonlearner else None  # the non-learner's cumulative loss (per row)
+        if oracle_point is not None and (mode != "fw" or cps.size != 1 or cps[0] != T):
+            raise ValueError("oracle_point needs Algorithm 1 (not the projection baseline) and the default "
+                             "checkpoint T")
+        self.o_pt = self.o_zeta = None
+        if oracle_point is not None:  # the oracle frozen at oracle_point, queried on the run's directions at its zeta
+            self.o_pt = np.asarray(oracle_point, dtype=float)
+            self.o_zeta = pr.zeta if oracle_zeta is None else V.positive("oracle_zeta", oracle_zeta)
+        self.or_cum = np.zeros(R) if oracle_point is not None else None
+
+    def round(self, rnd: int) -> np.ndarray:
+        """Round ``rnd``'s steps (compiled or numpy); its batch sum g~_R, for the tree (:func:`_run`)."""
+        pr, monitor = self.pr, self.monitor
+        if self.mode == "proj":
+            self.x_t = self.domain.project(-pr.eta * self.S)
+        play = (1.0 - pr.alpha) * self.x_t + pr.alpha * self.c
+        if self.record_rounds:
+            self.plays[rnd] = play
         if monitor is not None:
-            t_mon += _timed(monitor.round_start, rnd, play)
-        g = np.zeros((R, d))
-        if jit is not None:  # the round's steps, compiled (private_bandit_jit.fw_round)
-            nb = min(b, T - t)
-            W = jit.directions(nb, d)  # (Rb, nb, d): the draws of nb per-step requests
-            UC = W / np.linalg.norm(W, axis=2, keepdims=True)
-            QU = UC @ Q.T
-            step_cp = np.full(nb, -1, dtype=np.int64)
-            while t < cps[k] <= t + nb:
-                step_cp[cps[k] - t - 1] = k
-                if k + 1 == cps.size:
-                    break
-                k += 1
-            vals = np.empty((nb, R))
-            Y = np.empty((nb, R, n)) if (monitor is not None or record_queries) else _NO_Y
-            calls = np.zeros(R, dtype=np.int64)  # the LMO invocations of each row in this round, counted by the kernel
-            fw_round(jit.kind, jit.rho, np.ascontiguousarray(play), QU, UC, zeta, d / zeta, L, jit.centres,
-                     jit.pieces[t:t + nb], np.ascontiguousarray(sgn * eta * S), z, g, cum, step_cp, out, vals, Y, True,
-                     jit.edge_index, calls, jit.repeats)
-            domain.oracle_calls += int(calls.max())  # one invocation answers every row (as the numpy path counts)
-            domain.oracle_rows += int(calls.sum())
-            if record_queries:
-                queries[t:t + nb] = Y
-            if nonlearner:  # the same directions from x~_0 = c: per base row, then to every row
-                nl_cum += _frozen_round(losses, c, zeta, UC, Q, jit.pieces[t:t + nb])[np.arange(R) % UC.shape[0]]
-            if or_cum is not None:
-                or_cum += _frozen_round(losses, o_pt, o_zeta, UC, Q, jit.pieces[t:t + nb])[np.arange(R) % UC.shape[0]]
-            if monitor is not None:
-                rows = np.arange(R) % UC.shape[0]
-                for s_ in range(nb):
-                    t_mon += _timed(monitor.step, t + s_ + 1, Y[s_], vals[s_], UC[rows, s_])
-            t += nb
+            self.t_mon += _timed(monitor.round_start, rnd, play)
+        g = np.zeros((self.R, pr.d))
+        if self.jit is not None:  # the round's steps, compiled (private_bandit_jit.fw_round)
+            self._compiled_steps(play, g)
             nsteps = 0
         else:
-            nsteps = min(b, T - t)
+            nsteps = min(pr.b, pr.T - self.t)
+        self._numpy_steps(play, g, nsteps)
+        if self.record_rounds:
+            self.grads[rnd] = g
+        if monitor is not None:
+            self.t_mon += _timed(monitor.round_end, rnd, g)
+        return g
+
+    def end_round(self, rnd: int, rel: np.ndarray, S: np.ndarray) -> None:
+        """After round ``rnd``: the tree's release ``rel`` (recorded), ``S`` its sum in ambient coordinates, and
+        the next point (Algorithm 1: the Frank-Wolfe iterate)."""
+        if self.record_rounds:
+            self.releases[rnd] = rel
+        self.S = S
+        if self.mode == "fw":
+            self.x_t = self.z
+
+    def _compiled_steps(self, play: np.ndarray, g: np.ndarray) -> None:
+        """The round's steps through the compiled rounds (``jit.fw_round``), adding its batch sum to ``g``."""
+        pr, jit, cps, R, Q, monitor = self.pr, self.jit, self.cps, self.R, self.Q, self.monitor
+        T, d, n, zeta, t, k = pr.T, pr.d, pr.n, pr.zeta, self.t, self.k
+        nb = min(pr.b, T - t)
+        W = jit.directions(nb, d)  # (Rb, nb, d): the draws of nb per-step requests
+        UC = W / np.linalg.norm(W, axis=2, keepdims=True)
+        QU = UC @ Q.T
+        step_cp = np.full(nb, -1, dtype=np.int64)
+        while t < cps[k] <= t + nb:
+            step_cp[cps[k] - t - 1] = k
+            if k + 1 == cps.size:
+                break
+            k += 1
+        vals = np.empty((nb, R))
+        Y = np.empty((nb, R, n)) if (monitor is not None or self.record_queries) else _NO_Y
+        calls = np.zeros(R, dtype=np.int64)  # the LMO invocations of each row in this round, counted by the kernel
+        fw_round(jit.kind, jit.rho, np.ascontiguousarray(play), QU, UC, zeta, d / zeta, pr.L, jit.centres,
+                 jit.pieces[t:t + nb], np.ascontiguousarray(self.sgn * pr.eta * self.S), self.z, g, self.cum, step_cp,
+                 self.out, vals, Y, True, jit.edge_index, calls, jit.repeats)
+        self.domain.oracle_calls += int(calls.max())  # one invocation answers every row (as the numpy path counts)
+        self.domain.oracle_rows += int(calls.sum())
+        if self.record_queries:
+            self.queries[t:t + nb] = Y
+        if self.nonlearner:  # the same directions from x~_0 = c: per base row, then to every row
+            self.nl_cum += _frozen_round(self.losses, self.c, zeta, UC, Q, jit.pieces[t:t + nb])[
+                np.arange(R) % UC.shape[0]]
+        if self.or_cum is not None:
+            self.or_cum += _frozen_round(self.losses, self.o_pt, self.o_zeta, UC, Q, jit.pieces[t:t + nb])[
+                np.arange(R) % UC.shape[0]]
+        if monitor is not None:
+            rows = np.arange(R) % UC.shape[0]
+            for s_ in range(nb):
+                self.t_mon += _timed(monitor.step, t + s_ + 1, Y[s_], vals[s_], UC[rows, s_])
+        self.t, self.k = t + nb, k
+
+    def _numpy_steps(self, play: np.ndarray, g: np.ndarray, nsteps: int) -> None:
+        """``nsteps`` steps of the round through the numpy loop, adding to ``g`` (one Frank-Wolfe iteration each
+        under Algorithm 1)."""
+        pr, cps, R, Q, monitor, losses = self.pr, self.cps, self.R, self.Q, self.monitor, self.losses
+        d, zeta, c, rng, domain, t, k, z = pr.d, pr.zeta, self.c, self.rng, self.domain, self.t, self.k, self.z
+        cum, out, nl_cum, or_cum, o_pt, o_zeta = self.cum, self.out, self.nl_cum, self.or_cum, self.o_pt, self.o_zeta
         for _ in range(nsteps):
             t += 1
             w = normal_draws(rng, R, (d,))
             uc = w / np.linalg.norm(w, axis=1, keepdims=True)
             y = play + zeta * (uc @ Q.T)
-            if record_queries:
-                queries[t - 1] = y
+            if self.record_queries:
+                self.queries[t - 1] = y
             val = losses.value(t, y)
-            if nonlearner:
+            if self.nonlearner:
                 nl_cum += losses.value(t, c + zeta * (uc @ Q.T))
             if or_cum is not None:
                 or_cum += losses.value(t, o_pt + o_zeta * (uc @ Q.T))
             if monitor is not None:
-                t_mon += _timed(monitor.step, t, y, val, uc)
+                self.t_mon += _timed(monitor.step, t, y, val, uc)
             cum += val
             if t == cps[k]:
                 out[:, k] = cum
                 k += 1 if k + 1 < cps.size else 0
             g += (d / zeta) * val[:, None] * uc
-            if mode == "fw":  # one Frank-Wolfe iteration = one oracle call
-                z = frank_wolfe_step(domain, z, sgn * eta * S)
-        if record_rounds:
-            grads[rnd] = g
-        if monitor is not None:
-            t_mon += _timed(monitor.round_end, rnd, g)
-        rel = tree.step(g)
-        if record_rounds:
-            releases[rnd] = rel
-        S = rel @ Q.T
-        if mode == "fw":
-            x_t = z
-    best = losses.best_fixed(cps)
-    return BanditRun(
-        checkpoints=cps, regret=out - best, loss=out, best=best,
-        oracle_calls=domain.oracle_calls - calls0, projections=domain.projections - proj0,
-        oracle_time=domain.oracle_time - time0, projection_time=domain.projection_time - ptime0,
-        wall_time=time.perf_counter() - t_wall - t_mon,
-        params=params, queries=queries, plays=plays, round_grads=grads, releases=releases,
-        nonlearner_regret=None if nl_cum is None else nl_cum - best[-1],
-        oracle_regret=None if or_cum is None else or_cum - best[-1])
+            if self.mode == "fw":  # one Frank-Wolfe iteration = one oracle call
+                z = frank_wolfe_step(domain, z, self.sgn * pr.eta * self.S)
+        self.t, self.k, self.z = t, k, z
+
+    def result(self, params: dict, t_wall: float) -> BanditRun:
+        """The run's record (``t_wall``: its start, ``perf_counter``)."""
+        domain, out = self.domain, self.out
+        best = self.losses.best_fixed(self.cps)
+        return BanditRun(
+            checkpoints=self.cps, regret=out - best, loss=out, best=best,
+            oracle_calls=domain.oracle_calls - self.calls0, projections=domain.projections - self.proj0,
+            oracle_time=domain.oracle_time - self.time0, projection_time=domain.projection_time - self.ptime0,
+            wall_time=time.perf_counter() - t_wall - self.t_mon,
+            params=params, queries=self.queries, plays=self.plays, round_grads=self.grads, releases=self.releases,
+            nonlearner_regret=None if self.nl_cum is None else self.nl_cum - best[-1],
+            oracle_regret=None if self.or_cum is None else self.or_cum - best[-1])
 
 
 def _frozen_round(losses: DistanceLosses, c: np.ndarray, zeta: float, UC: np.ndarray, Q: np.ndarray,

@@ -201,104 +201,157 @@ def simulate_rates(p: dict, point, reps, seed: int, learners: dict | None = None
     dom_name, T = _pair(point)
     if dom_name not in RATE_DOMAINS:
         raise ValueError(f"rates domain must be one of {RATE_DOMAINS}, got {dom_name!r}")
-    L, delta = float(p["L"]), float(p["delta"])
-    grid = p["T"] if dom_name == "simplex" else p["T_tree"]
-    n = p["n_simplex"] if dom_name == "simplex" else p["tree_nodes"]
-    key = ("rates", dom_name, T)
-    frames = []
-
-    def go(variants, losses=None, *, eta=None, zeta=None, printed=False, record=False, eps_of=None, frozen=None,
-           oracle=True):
-        dom = make_domain(dom_name, n)
-        ls = rate_losses(dom, T, L=L) if losses is None else losses(dom)
-        meter = RoundMeter(dom) if record else None  # Lemma C.2 / Cor. C.5, measured during the run
-        run = run_variants(dom, ls, variants, reps, seed, key, eta=eta, zeta=zeta, printed=printed, monitor=meter,
-                           nonlearner=frozen is not None, oracle=oracle)
-        extra = meter.result() if record else {}
-        df = variant_frame(run, variants, reps, extra)
-        frames.append(row_bounds(df, T, dom.dim, L, dom.D, eps_of or {}, delta))
-        if frozen is not None:  # the non-learner: frozen at the centre, the same directions
-            frames.append(frozen_frame(run, reps, frozen))
-        return dom
-
-    dom = make_domain(dom_name, n)
-    d = dom.dim
-    lam = lemma5_noise_scale("laplace", T, d, L, p["eps_rate_laplace"], delta)
-    sig = lemma5_noise_scale("gaussian", T, d, L, p["eps_rate_gaussian"], delta)
-    eps_of = {"laplace": p["eps_rate_laplace"], "gaussian": p["eps_rate_gaussian"],
-              "laplace_fixed_step": p["eps_rate_laplace"], "gaussian_fixed_step": p["eps_rate_gaussian"]}
-    T0 = int(min(grid))
-    zp = slow_zeta(T, T0, d, L, dom.D, float(p["zeta_decay_control_private"]))
+    pt = _RatePoint(p, dom_name, T, reps, seed)
     if not paper:
         if dom_name != "simplex" or not learners:
             raise ValueError("paper=False needs learners on the simplex (their rows are the only rows)")
-        return pd.concat([learner_rates(p, T, reps, seed, name, make, lam, sig, zp,
-                                        eps_of) for name, make in learners.items()],
+        return pd.concat([learner_rates(p, T, reps, seed, name, make, pt.lam, pt.sig, pt.zp,
+                                        pt.eps_of) for name, make in learners.items()],
                          ignore_index=True)
     if noise_only:
         if dom_name != "simplex":
             raise ValueError("noise_only runs on the simplex")
-        mu = float(p["noise_level"])
-        go([("none", "none", 0.0), ("fixed_noise", "laplace", mu)], frozen=NONLEARNER)
-        go([(f"fixed_noise{TWIN}", "laplace", mu)], eta=twin_step(T, T0, d, L, dom.D))
-        go([("fixed_noise_slow_zeta", "laplace", mu)],
-           zeta=slow_zeta(T, T0, d, L, dom.D, float(p["zeta_decay_control"])))
-        go([("fixed_noise_fixed_step", "laplace", mu)], eta=algorithm1_parameters(T0, d, L, dom.D)[1])
-        df = pd.concat(frames, ignore_index=True)
-        df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
-            "rates", dom_name, dom.n, d, T, L, dom.D
-        return df
-    main = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig)]
+        _noise_only_rows(pt)
+        return pt.frame()
+    _main_and_twin_rows(pt)
+    _control_rows(pt)
     if dom_name == "simplex":
+        _varying_instance_rows(pt)
+    df = pt.frame()
+    if learners and dom_name == "simplex":  # after the paper's rows, which they leave unchanged
+        user = [learner_rates(p, T, reps, seed, name, make, pt.lam, pt.sig, pt.zp, pt.eps_of)
+                for name, make in learners.items()]
+        df = pd.concat([df, *user], ignore_index=True)
+    return df
+
+
+class _RatePoint:
+    """What every run of one (domain, T) point of the ``rates`` experiment shares: the point, its noise scales
+    (Lemmas 5.1 / 5.4 at the rate eps), the grid's smallest T0, the private controls' slow zeta ``zp``, and the
+    frames its runs append (:meth:`go`, in the order they run)."""
+
+    def __init__(self, p: dict, dom_name: str, T: int, reps, seed: int):
+        self.p, self.dom_name, self.T, self.reps, self.seed = p, dom_name, T, reps, seed
+        self.L, self.delta = float(p["L"]), float(p["delta"])
+        self.grid = p["T"] if dom_name == "simplex" else p["T_tree"]
+        self.n = p["n_simplex"] if dom_name == "simplex" else p["tree_nodes"]
+        self.key = ("rates", dom_name, T)
+        self.frames: list[pd.DataFrame] = []
+        self.dom = make_domain(dom_name, self.n)
+        d, L, delta = self.dom.dim, self.L, self.delta
+        self.lam = lemma5_noise_scale("laplace", T, d, L, p["eps_rate_laplace"], delta)
+        self.sig = lemma5_noise_scale("gaussian", T, d, L, p["eps_rate_gaussian"], delta)
+        self.eps_of = {"laplace": p["eps_rate_laplace"], "gaussian": p["eps_rate_gaussian"],
+                       "laplace_fixed_step": p["eps_rate_laplace"], "gaussian_fixed_step": p["eps_rate_gaussian"]}
+        self.T0 = int(min(self.grid))
+        self.zp = slow_zeta(T, self.T0, d, L, self.dom.D, float(p["zeta_decay_control_private"]))
+
+    def go(self, variants, losses=None, *, eta=None, zeta=None, printed=False, record=False, eps_of=None,
+           frozen=None, oracle=True):
+        """Run ``variants`` on a fresh domain (``losses(dom)``, default ``rate_losses``) and append their rows (and
+        the frozen centre's, named ``frozen``, when given)."""
+        T, L = self.T, self.L
+        dom = make_domain(self.dom_name, self.n)
+        ls = rate_losses(dom, T, L=L) if losses is None else losses(dom)
+        meter = RoundMeter(dom) if record else None  # Lemma C.2 / Cor. C.5, measured during the run
+        run = run_variants(dom, ls, variants, self.reps, self.seed, self.key, eta=eta, zeta=zeta, printed=printed,
+                           monitor=meter, nonlearner=frozen is not None, oracle=oracle)
+        extra = meter.result() if record else {}
+        df = variant_frame(run, variants, self.reps, extra)
+        self.frames.append(row_bounds(df, T, dom.dim, L, dom.D, eps_of or {}, self.delta))
+        if frozen is not None:  # the non-learner: frozen at the centre, the same directions
+            self.frames.append(frozen_frame(run, self.reps, frozen))
+        return dom
+
+    def twin_step(self, up: bool = False) -> float:
+        return twin_step(self.T, self.T0, self.dom.dim, self.L, self.dom.D, up=up)
+
+    def slow_zeta(self) -> float:
+        """The slow zeta of the claims with tolerance 0.10 (config zeta_decay_control)."""
+        return slow_zeta(self.T, self.T0, self.dom.dim, self.L, self.dom.D, float(self.p["zeta_decay_control"]))
+
+    def frame(self) -> pd.DataFrame:
+        """The point's rows, with its columns."""
+        df = pd.concat(self.frames, ignore_index=True)
+        df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
+            "rates", self.dom_name, self.dom.n, self.dom.dim, self.T, self.L, self.dom.D
+        return df
+
+
+def _noise_only_rows(pt: _RatePoint) -> None:
+    """ENV-lemma3.1-rate-T-noise's family alone (its horizons beyond the grid)."""
+    mu = float(pt.p["noise_level"])
+    pt.go([("none", "none", 0.0), ("fixed_noise", "laplace", mu)], frozen=NONLEARNER)
+    pt.go([(f"fixed_noise{TWIN}", "laplace", mu)], eta=pt.twin_step())
+    pt.go([("fixed_noise_slow_zeta", "laplace", mu)], zeta=pt.slow_zeta())
+    pt.go([("fixed_noise_fixed_step", "laplace", mu)], eta=algorithm1_parameters(pt.T0, pt.dom.dim, pt.L,
+                                                                                 pt.dom.D)[1])
+
+
+def _main_and_twin_rows(pt: _RatePoint) -> None:
+    """The paper's rows (none, Laplace, Gaussian, fixed noise on the simplex; Lemma C.2 / Cor. C.5 measured) and
+    their mis-tuned twins."""
+    p, lam, sig, eps_of = pt.p, pt.lam, pt.sig, pt.eps_of
+    simplex = pt.dom_name == "simplex"
+    main = [("none", "none", 0.0), ("laplace", "laplace", lam), ("gaussian", "gaussian", sig)]
+    if simplex:
         main.append(("fixed_noise", "laplace", float(p["noise_level"])))
-    go(main, record=True, eps_of=eps_of, frozen=NONLEARNER)
+    pt.go(main, record=True, eps_of=eps_of, frozen=NONLEARNER)
     # the mis-tuned twins (same draws): Algorithm 1 with the step eta (T0 / T)^(1/4), i.e. eta ~ 1/T instead of
     # T^(-3/4) (equal at the grid's smallest T0): the step's exponent in T one notch off
-    eta_tw = twin_step(T, T0, d, L, dom.D)
-    twins = [(f"{a}{TWIN}", k, s) for a, k, s in (main if dom_name == "simplex" else main[:1])]
-    go(twins, eta=eta_tw, eps_of={f"{a}{TWIN}": e for a, e in eps_of.items()})
-    if dom_name == "simplex":  # the private claims' twin: the step eta (T / T0)^(1/4) ~ T^(-1/2), too large
-        go([(f"laplace{TWIN_UP}", "laplace", lam), (f"gaussian{TWIN_UP}", "gaussian", sig)],
-           eta=twin_step(T, T0, d, L, dom.D, up=True),
-           eps_of={f"laplace{TWIN_UP}": p["eps_rate_laplace"], f"gaussian{TWIN_UP}": p["eps_rate_gaussian"]})
+    twins = [(f"{a}{TWIN}", k, s) for a, k, s in (main if simplex else main[:1])]
+    pt.go(twins, eta=pt.twin_step(), eps_of={f"{a}{TWIN}": e for a, e in eps_of.items()})
+    if simplex:  # the private claims' twin: the step eta (T / T0)^(1/4) ~ T^(-1/2), too large
+        pt.go([(f"laplace{TWIN_UP}", "laplace", lam), (f"gaussian{TWIN_UP}", "gaussian", sig)],
+              eta=pt.twin_step(up=True),
+              eps_of={f"laplace{TWIN_UP}": p["eps_rate_laplace"], f"gaussian{TWIN_UP}": p["eps_rate_gaussian"]})
+
+
+def _control_rows(pt: _RatePoint) -> None:
+    """The controls of the vertex instance: slow zeta (near miss), fixed step, offset losses (Lemma C.2), the
+    printed sign, twice the sensitivity (Cor. C.5)."""
+    p, lam, sig, eps_of = pt.p, pt.lam, pt.sig, pt.eps_of
+    simplex = pt.dom_name == "simplex"
     # near-miss controls of the T-rates: Algorithm 1 with the smoothing radius decaying as
     # T^(-decay) instead of T^(-1/4) (equal at the grid's smallest T): the smoothing cost T L zeta
     # alone is then ~ T^(1 - decay), between T^(3/4) and linear.  decay = zeta_decay_control for
     # the claims with tolerance 0.10, zeta_decay_control_private for those with 0.15 (and switching)
-    zc = slow_zeta(T, T0, d, L, dom.D, float(p["zeta_decay_control"]))
+    zc = pt.slow_zeta()
     slow = [("none_slow_zeta", "none", 0.0)]
-    if dom_name == "simplex":
+    if simplex:
         slow.append(("fixed_noise_slow_zeta", "laplace", float(p["noise_level"])))
-        go([("laplace_slow_zeta", "laplace", lam), ("gaussian_slow_zeta", "gaussian", sig)], zeta=zp, eps_of=eps_of)
-    go(slow, zeta=zc, eps_of=eps_of)
-    if dom_name == "simplex":  # controls: a step frozen at the smallest T's (not decreasing with T)
-        eta0 = algorithm1_parameters(int(min(grid)), d, L, dom.D)[1]
-        go([("laplace_fixed_step", "laplace", lam), ("gaussian_fixed_step", "gaussian", sig),
-            ("fixed_noise_fixed_step", "laplace", float(p["noise_level"]))], eta=eta0, eps_of=eps_of)
-        if T in sorted(grid)[:2]:  # Lemma C.2's control: losses shifted by 2 L D
-            go([("offset_losses", "none", 0.0)], losses=lambda dm: OffsetLosses(
+        pt.go([("laplace_slow_zeta", "laplace", lam), ("gaussian_slow_zeta", "gaussian", sig)], zeta=pt.zp,
+              eps_of=eps_of)
+    pt.go(slow, zeta=zc, eps_of=eps_of)
+    if simplex:  # controls: a step frozen at the smallest T's (not decreasing with T)
+        eta0 = algorithm1_parameters(int(min(pt.grid)), pt.dom.dim, pt.L, pt.dom.D)[1]
+        pt.go([("laplace_fixed_step", "laplace", lam), ("gaussian_fixed_step", "gaussian", sig),
+               ("fixed_noise_fixed_step", "laplace", float(p["noise_level"]))], eta=eta0, eps_of=eps_of)
+        if pt.T in sorted(pt.grid)[:2]:  # Lemma C.2's control: losses shifted by 2 L D
+            T, L = pt.T, pt.L
+            pt.go([("offset_losses", "none", 0.0)], losses=lambda dm: OffsetLosses(
                 rate_losses(dm, T, L=L), OFFSET * L * dm.D), record=True, oracle=False)
-    go([("printed_sign", "none", 0.0)], printed=True, record=True)
-    if dom_name == "simplex":  # Corollary C.5's near miss: Laplace noise for twice the sensitivity (2 lambda)
-        go([("laplace_sens2", "laplace", 2.0 * lam)], record=True, eps_of=eps_of)
-    if dom_name == "simplex":  # varying losses: the centre switches between two vertices (vertex_switching)
-        switching = lambda dm: vertex_switching(dm, T, L=L)  # noqa: E731
-        go([("none_switching", "none", 0.0)], losses=switching, frozen=f"{NONLEARNER}_switching")
-        go([("none_switching_slow_zeta", "none", 0.0)], losses=switching, zeta=zp)
-        go([(f"none_switching{TWIN}", "none", 0.0)], losses=switching, eta=eta_tw)
-        go([("printed_sign_switching", "none", 0.0)], losses=switching, printed=True)
-        # a loss minimised inside K (interior_losses): where the Frank-Wolfe step's line search matters
-        interior = lambda dm: interior_losses(dm, T, L=L)  # noqa: E731
-        go([("none_interior", "none", 0.0)], losses=interior, frozen=f"{NONLEARNER}_interior")
-        go([(f"none_interior{TWIN}", "none", 0.0)], losses=interior, eta=eta_tw)
-        go([("none_interior_slow_zeta", "none", 0.0)], losses=interior, zeta=zc)
-    df = pd.concat(frames, ignore_index=True)
-    df["experiment"], df["domain"], df["n"], df["dim"], df["T"], df["L"], df["D"] = \
-        "rates", dom_name, dom.n, d, T, L, dom.D
-    if learners and dom_name == "simplex":  # after the paper's rows, which they leave unchanged
-        user = [learner_rates(p, T, reps, seed, name, make, lam, sig, zp, eps_of) for name, make in learners.items()]
-        df = pd.concat([df, *user], ignore_index=True)
-    return df
+    pt.go([("printed_sign", "none", 0.0)], printed=True, record=True)
+    if simplex:  # Corollary C.5's near miss: Laplace noise for twice the sensitivity (2 lambda)
+        pt.go([("laplace_sens2", "laplace", 2.0 * lam)], record=True, eps_of=eps_of)
+
+
+def _varying_instance_rows(pt: _RatePoint) -> None:
+    """The simplex's other instances: the switching centre (vertex_switching) and the interior minimiser
+    (interior_losses), each with its frozen centre, twin and controls."""
+    T, L = pt.T, pt.L
+    eta_tw = pt.twin_step()
+    # varying losses: the centre switches between two vertices (vertex_switching)
+    switching = lambda dm: vertex_switching(dm, T, L=L)  # noqa: E731
+    pt.go([("none_switching", "none", 0.0)], losses=switching, frozen=f"{NONLEARNER}_switching")
+    pt.go([("none_switching_slow_zeta", "none", 0.0)], losses=switching, zeta=pt.zp)
+    pt.go([(f"none_switching{TWIN}", "none", 0.0)], losses=switching, eta=eta_tw)
+    pt.go([("printed_sign_switching", "none", 0.0)], losses=switching, printed=True)
+    # a loss minimised inside K (interior_losses): where the Frank-Wolfe step's line search matters
+    interior = lambda dm: interior_losses(dm, T, L=L)  # noqa: E731
+    pt.go([("none_interior", "none", 0.0)], losses=interior, frozen=f"{NONLEARNER}_interior")
+    pt.go([(f"none_interior{TWIN}", "none", 0.0)], losses=interior, eta=eta_tw)
+    pt.go([("none_interior_slow_zeta", "none", 0.0)], losses=interior, zeta=pt.slow_zeta())
 
 
 TWIN = "_step_over_T"  # suffix of the mis-tuned twins' rows (twin_step)

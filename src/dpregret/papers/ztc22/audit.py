@@ -130,6 +130,86 @@ class Schedule:
         self.t += 1
 
 
+class _O2BAudit:
+    """The instance of :func:`ztc_o2b_spec` and what its draws, scores and checks share: the schedule ``ws`` with
+    its jump at ``q``, the records' problem ``prob``, the claim's sigma_t of eq. (6) (``sig``), the node means of
+    every neighbour (``means``)."""
+
+    variant_args = {"correct": {}, "half_noise": {"noise_factor": 0.5}, "G_only": {"sensitivity": "G_only"}}
+
+    def __init__(self, rho: float, T: int):
+        self.rho, self.T = rho, T
+        self.k = k = 1.0
+        self.q = q = T // 2 + 1
+        x_q = 2.0 / (q + 1)  # x after the jump (k = 1: x_q = ((q-1) x_{q-1} + 2 w_q) / (q + 1))
+        self.ws = [0.0] * (q - 1) + [1.0] + [x_q] * (T - q)
+        self.prob = prob = HuberPair(G=1.0 / (q + 1), H=1.0, a=x_q / 2, r=1.0)
+        maxdist = np.array([0.0 if t < q else 1.0 for t in range(1, T + 1)])  # max_{i<=t} ||w_i - x_{i-1}||
+        # the claim's sigma_t (eq. (6)), written out here rather than read from the code under audit
+        self.sig = np.array([2 * (k + 1) * t ** (k - 1) * (prob.G + prob.H * maxdist[t - 1])
+                             * math.sqrt(math.log2(2 * T)) / rho for t in range(1, T + 1)])
+        self.means = {p: self.nodes(self.releases(p, 1, np.random.default_rng(0), rho=math.inf))[0]
+                      for p in range(T + 1)}
+
+    def data(self, p):
+        return [(np.array([1.0 if t == p else -1.0]),) for t in range(1, self.T + 1)]
+
+    def releases(self, p, n, rng, **kw):
+        from dpregret.papers.ztc22 import o2b
+
+        T = self.T
+        out = np.empty((n, T))
+        for a, b in chunks(n):
+            args = {"rho": self.rho, **kw}
+            run = o2b.run(FixedData(self.prob, self.data(p)), Schedule(self.ws, b - a), T, k=self.k, src=None,
+                          noise_src=SampleStreams(rng, b - a),
+                          checkpoints=[T], record_released=True, **args)
+            out[a:b] = run.extra["released"][:, :, 0]
+        return out
+
+    def nodes(self, y):  # node k = release k minus release k - lowbit(k) (release 0 = 0)
+        z = y.copy()
+        for t in range(1, self.T + 1):
+            if t & (t - 1):  # not a power of two
+                z[:, t - 1] -= y[:, t - (t & -t) - 1]
+        return z
+
+    def llr_nodes(self, z, p):
+        """Exact log p_{D_p} - log p_{D'} of node transcripts z under the claimed sigma_t: the
+        nodes whose means agree (those not covering p) contribute exactly 0 and are skipped."""
+        means, sig = self.means, self.sig
+        k = np.flatnonzero(means[p] != means[0])
+        return np.sum(((z[:, k] - means[0][k]) ** 2 - (z[:, k] - means[p][k]) ** 2) / (2 * sig[k] ** 2), axis=1)
+
+    def llr(self, y, p):  # of the releases y
+        return self.llr_nodes(self.nodes(y), p)
+
+    def draw(self, variant, n, rng):
+        kw = self.variant_args[variant]
+        base = self.nodes(self.releases(0, n, rng("D'"), **kw))
+        return {f"t={p}": (self.llr(self.releases(p, n, rng("D", p), **kw), p), self.llr_nodes(base, p))
+                for p in range(1, self.T + 1)}
+
+    def exact(self, rng) -> str | None:
+        T, q = self.T, self.q
+        y = self.releases(0, 16, rng)
+        for p in (1, q, T):
+            rep = [transcript_logpdf(self.prob, self.data(s), Schedule(self.ws, len(y)), y[:, :, None], k=self.k,
+                                     rho=self.rho) for s in (p, 0)]
+            err = float(np.abs(self.llr(y, p) - (rep[0] - rep[1])).max())
+            if err > 1e-8:
+                return f"closed-form node LLR differs from the replayed likelihood by {err:.3g} (record at {p})"
+        got = (abs(self.means[q][q - 1] - self.means[0][q - 1])
+               / (self.sig[q - 1] * self.rho / math.sqrt(math.log2(2 * T))))
+        want = (2 * q - 1) / (2 * q + 4)
+        if abs(got - want) >= 1e-12:
+            return f"the record at {q} moves delta_q by {got:.6g} Delta_q, not {want:.6g}"
+        return None
+
+    def independence(self, n, alpha, rng):  # node noises of the releases under D'
+        return independence_check(self.nodes(self.releases(0, min(n, CHECK_SAMPLES), rng)) - self.means[0], alpha)
+
+
 def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
     """Algorithm 1 (:func:`dpregret.papers.ztc22.o2b.run`, NOISE(t) with sigma_t of eq. (6), k = 1) on
     the records of :class:`HuberPair` with the learner :class:`Schedule`: ``w_t = x_{t-1}``
@@ -143,72 +223,8 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
     The score is the exact LLR of the node transcript (nodes = differences of releases, Gaussian
     with sigma_t of eq. (6)); the exact check equals it to the replayed likelihood
     :func:`~dpregret.papers.ztc22.audit.transcript_logpdf`."""
-    from dpregret.papers.ztc22 import o2b
-
-    k = 1.0
-    q = T // 2 + 1
-    x_q = 2.0 / (q + 1)  # x after the jump (k = 1: x_q = ((q-1) x_{q-1} + 2 w_q) / (q + 1))
-    ws = [0.0] * (q - 1) + [1.0] + [x_q] * (T - q)
-    prob = HuberPair(G=1.0 / (q + 1), H=1.0, a=x_q / 2, r=1.0)
-    maxdist = np.array([0.0 if t < q else 1.0 for t in range(1, T + 1)])  # max_{i<=t} ||w_i - x_{i-1}||
-    # the claim's sigma_t (eq. (6)), written out here rather than read from the code under audit
-    sig = np.array([2 * (k + 1) * t ** (k - 1) * (prob.G + prob.H * maxdist[t - 1]) * math.sqrt(math.log2(2 * T)) / rho
-                    for t in range(1, T + 1)])
-    variant_args = {"correct": {}, "half_noise": {"noise_factor": 0.5}, "G_only": {"sensitivity": "G_only"}}
-
-    def data(p):
-        return [(np.array([1.0 if t == p else -1.0]),) for t in range(1, T + 1)]
-
-    def releases(p, n, rng, **kw):
-        out = np.empty((n, T))
-        for a, b in chunks(n):
-            args = {"rho": rho, **kw}
-            run = o2b.run(FixedData(prob, data(p)), Schedule(ws, b - a), T, k=k, src=None,
-                          noise_src=SampleStreams(rng, b - a),
-                          checkpoints=[T], record_released=True, **args)
-            out[a:b] = run.extra["released"][:, :, 0]
-        return out
-
-    def nodes(y):  # node k = release k minus release k - lowbit(k) (release 0 = 0)
-        z = y.copy()
-        for t in range(1, T + 1):
-            if t & (t - 1):  # not a power of two
-                z[:, t - 1] -= y[:, t - (t & -t) - 1]
-        return z
-
-    means = {p: nodes(releases(p, 1, np.random.default_rng(0), rho=math.inf))[0] for p in range(T + 1)}
-
-    def llr_nodes(z, p):
-        """Exact log p_{D_p} - log p_{D'} of node transcripts z under the claimed sigma_t: the
-        nodes whose means agree (those not covering p) contribute exactly 0 and are skipped."""
-        k = np.flatnonzero(means[p] != means[0])
-        return np.sum(((z[:, k] - means[0][k]) ** 2 - (z[:, k] - means[p][k]) ** 2) / (2 * sig[k] ** 2), axis=1)
-
-    def llr(y, p):  # of the releases y
-        return llr_nodes(nodes(y), p)
-
-    def draw(variant, n, rng):
-        base = nodes(releases(0, n, rng("D'"), **variant_args[variant]))
-        return {f"t={p}": (llr(releases(p, n, rng("D", p), **variant_args[variant]), p), llr_nodes(base, p))
-                for p in range(1, T + 1)}
-
-    def exact(rng) -> str | None:
-        y = releases(0, 16, rng)
-        for p in (1, q, T):
-            rep = [transcript_logpdf(prob, data(s), Schedule(ws, len(y)), y[:, :, None], k=k, rho=rho)
-                   for s in (p, 0)]
-            err = float(np.abs(llr(y, p) - (rep[0] - rep[1])).max())
-            if err > 1e-8:
-                return f"closed-form node LLR differs from the replayed likelihood by {err:.3g} (record at {p})"
-        got = abs(means[q][q - 1] - means[0][q - 1]) / (sig[q - 1] * rho / math.sqrt(math.log2(2 * T)))
-        want = (2 * q - 1) / (2 * q + 4)
-        if abs(got - want) >= 1e-12:
-            return f"the record at {q} moves delta_q by {got:.6g} Delta_q, not {want:.6g}"
-        return None
-
-    def independence(n, alpha, rng):  # node noises of the releases under D'
-        return independence_check(nodes(releases(0, min(n, CHECK_SAMPLES), rng)) - means[0], alpha)
-
+    a = _O2BAudit(rho, T)
+    q = a.q
     mu_q = math.sqrt(math.log2(T) / math.log2(2 * T)) * (2 * q - 1) / (2 * q + 4) * rho
     controls = {"half_noise": f"sigma_t / 2 (mu of the record at t = {q}: {2 * mu_q:.3g})",
                 "G_only": "Delta_t without the smoothness term H max ||w_i - x_{i-1}|| (sigma_t 7x too small "
@@ -218,11 +234,10 @@ def ztc_o2b_spec(rho: float = 1.0, T: int = 8) -> AuditSpec:
                                    f"records G-Lipschitz and H-smooth, a fixed-schedule learner; the record at every "
                                    f"step) are (alpha, alpha rho^2/2)-RDP, i.e. rho-GDP (rho = {rho:g}); the worst "
                                    f"record (t = {q}) is exactly {mu_q:.3g}-GDP", controls, "half_noise"),
-                     rho, 0.0, draw, "half_noise", controls, gaussian_mu=rho, rdp=lambda al: al * rho**2 / 2,
-                     gdp_only=True, exact_check=exact, stat_check=independence,
+                     rho, 0.0, a.draw, "half_noise", controls, gaussian_mu=rho, rdp=lambda al: al * rho**2 / 2,
+                     gdp_only=True, exact_check=a.exact, stat_check=a.independence,
                      exact_ok="closed-form node LLR = replayed transcript likelihood; the record at the jump moves "
                                      "delta_q by (2q-1)/(2q+4) Delta_q (exact)")
-
 
 # --- Zhang-Tran-Cutkosky's one-pass DP-SGD baseline ----------------------------------------
 class _LinearRecords:
