@@ -3,7 +3,7 @@ module of the package imports a ``_name`` from another of its modules (a name us
 is public, with a docstring).  Read with ``ast``: ``from dpregret.x import _y``, ``x._y`` and
 ``setattr(x, "_y", ...)`` / ``getattr`` / ``monkeypatch.setattr`` on a dpregret module ``x``.
 
-A private *module* of the package (``dpregret.core._validate``) is imported by its own package's
+A private *module* of the package (e.g. ``dpregret.core._x``) is imported by its own package's
 modules, which is what it is for; a test may not import it."""
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def test_the_check_sees_each_kind_of_reach():
     assert sorted(f.split(": ", 1)[1] for f in found) == sorted([
         "from dpregret.verdict.privacy_audit import _hidden", "from dpregret.core import _validate",
         "o2b._fast (dpregret.papers.ztc22.o2b)", "monkeypatch.setattr(api, '_decide') (dpregret.pipeline.api)"]), found
-    module_src = ("from ..core import _validate as V\n"
+    module_src = ("from ..core import validate as V\n"
                   "from .privacy_audit import chunks, _claim\n"
                   "from dpregret.papers.ztc22 import o2b\n"
                   "from .core import _diverged\n"

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import scipy  # scipy.optimize loads on first use
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 
 __all__ = [
     "gaussian_rdp",

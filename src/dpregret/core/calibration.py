@@ -18,7 +18,7 @@ import math
 import numpy as np
 from scipy import special
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.tree import nodes_covering_leaf
 
 

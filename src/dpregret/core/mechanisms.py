@@ -21,7 +21,7 @@ import math
 import numpy as np
 from scipy import special
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.rng import ReplicateStreams, draw_gamma_int, draw_laplace, draw_normal
 
 __all__ = [

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from scipy import special
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 
 
 def stable_key(*parts) -> tuple[int, ...]:

@@ -30,7 +30,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 
 # draw(k) -> array (R, k, d) of k i.i.d. noise vectors per replicate
 Draw = Callable[[int], np.ndarray]

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import special
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.stats import clopper_pearson as _cp
 
 SCORE_DECIMALS = 9

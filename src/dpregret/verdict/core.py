@@ -91,7 +91,7 @@ import numpy as np
 import scipy  # scipy.stats / scipy.optimize load on first use (simulate jobs need neither)
 from scipy import special
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.provenance import current as current_provenance
 from dpregret.core.stats import clopper_pearson, t_interval
 from dpregret.verdict.intervals import METHOD as INTERVAL_METHOD

@@ -132,7 +132,7 @@ import numpy as np
 import scipy  # scipy.stats loads on first use
 from scipy import special
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 
 FENCE = 1.5  # Tukey's fence: values below Q1 - FENCE * IQR are raised to it (upper limit)
 SKEW_PENALTY = 8.0  # default slope of the skewness penalty (30 covers lognormal(2); see below)

@@ -10,7 +10,7 @@ import numpy as np
 import scipy  # scipy.optimize loads on first use
 from scipy import special
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.environments.stochastic import load_wdbc
 
 

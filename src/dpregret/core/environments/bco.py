@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 import scipy  # scipy.optimize loads on first use
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.environments.polytopes import Polytope
 
 

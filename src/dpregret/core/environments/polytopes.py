@@ -35,7 +35,7 @@ import time
 import numpy as np
 import scipy  # scipy.linalg / optimize / sparse load on first use
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 
 
 def _rows(name: str, x, n: int) -> tuple[np.ndarray, bool]:

@@ -28,7 +28,7 @@ import numpy as np
 import scipy  # scipy.optimize loads on first use
 from scipy import special
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.rng import ReplicateStreams, draw_uniform
 
 WDBC_SHA256 = "3a43b0f0f79b844962a9c06d1da3dd81b5cec789aa17530d259bd75a41469ad3"

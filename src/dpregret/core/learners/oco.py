@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.environments.stochastic import project_ball
 
 

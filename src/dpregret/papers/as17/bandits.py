@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.rng import ReplicateStreams
 from dpregret.core.tree import TreeReleases, nodes_covering_leaf
 from dpregret.papers.as17.ftrl import ExpWeights

@@ -34,7 +34,7 @@ import math
 import numpy as np
 from numba import njit
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.rng import ReplicateStreams
 from dpregret.core.tree import nodes_covering_leaf
 

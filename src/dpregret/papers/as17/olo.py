@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.environments.olo import DOMAINS, domain_name  # noqa: F401 (re-exported)
 from dpregret.core.calibration import fresh_noise_lambda
 from dpregret.core.rng import stable_key

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.rng import ReplicateStreams
 from dpregret.core.tree import Draw, TreeBasedAgg, TreeReleases
 

@@ -53,7 +53,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.environments.experts import KINDS, StochasticExperts, SwitchingExperts
 from dpregret.papers.as17.bandits import TWINS, ExploreTreeRounds, bound_thm4_1, exp2_params_thm4_1, row_params
 from dpregret.papers.as17.exp2_jit import exp2_block, exp2_block_pulled

@@ -51,7 +51,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.environments.olo import best_in_hindsight
 # the same sequences as Table 1 (fixed: a fixed leader)
 from dpregret.papers.as17.scenario_olo import ENVS, loss_block, loss_source

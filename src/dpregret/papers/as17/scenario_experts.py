@@ -41,7 +41,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.protocols import build_learner, check_makes, check_play
 from dpregret.core.environments.experts import KINDS, StochasticExperts, SwitchingExperts
 from dpregret.papers.as17.ftrl import ExpWeights, bound_thm3_4, eta_thm34  # noqa: F401 (bound re-exported)

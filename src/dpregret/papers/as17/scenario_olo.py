@@ -53,7 +53,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.environments.olo import KINDS, StochasticOLO, SwitchingOLO, best_in_hindsight
 from dpregret.papers.as17.olo import BallFTRL, CubeFTRL, FTPLLinear, d_r_quadratic, eta_ftrl, eta_twins
 from dpregret.papers.as17.prefix_sums import ExactSum, FreshNoise, TreeSum, scaled_draws

@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.calibration import fresh_noise_lambda
 from dpregret.core.rng import ReplicateStreams
 

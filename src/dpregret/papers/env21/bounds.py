@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.papers.env21.learners import algorithm1_parameters, batch_schedule
 
 

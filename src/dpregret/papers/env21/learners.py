@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.calibration import gaussian_sigma_lemma5_4, laplace_lambda_lemma5_1
 from dpregret.core.environments.bco import DistanceLosses
 from dpregret.core.environments.polytopes import L1Ball, Polytope, Simplex, SpanningTreePolytope, lmo_twice

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.environments.polytopes import Polytope
 from dpregret.papers.env21.learners import checkpoint_grid, normal_draws, replicate_count
 

@@ -14,7 +14,7 @@ import math
 import numpy as np
 from scipy import special as sp
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.papers.vdh19.learners import SQRT_PI, PrivatePotential, SparsePotential, positive_array
 
 __all__ = [
@@ -398,3 +398,8 @@ def _search(kind):
             best = (float(ratio[k, t]), {"sequence": labels[k], "t": int(ts[t] + 1), "u": float(u),
                                          "regret": float(R[k, t]), "bound": float(B[k, t])})
     return {"max_ratio": best[0], "at": best[1], "sequences": int(g.shape[0]), "comparators": int(us.size)}
+
+
+def l2_noise_second_moment(d: int, eps: float) -> float:
+    """``E||xi||_2^2 = 4 d (d+1)/eps^2`` for ``rho(z) ∝ exp(-eps/2 ||z||_2)`` (``||xi|| ~ Gamma(d, 2/eps)``)."""
+    return 4.0 * d * (d + 1) / eps**2

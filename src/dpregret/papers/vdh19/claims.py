@@ -708,7 +708,6 @@ def sigma_points(tables: dict, p: dict, alg: str) -> list[dict]:
     its ``sum_sigma2 = n 4 d(d+1)/eps^2``, ``x`` (:func:`~dpregret.papers.vdh19.bounds.privacy_term_eq3_1_1`), the
     noise ``share`` (:func:`~dpregret.papers.vdh19.bounds.noise_share_eq3_1_1`) and the per-replicate excess regret
     over the same experiment's run with nobody privatising (paired by replicate), sorted by x."""
-    from dpregret.papers.vdh19.scenario import l2_noise_second_moment
 
     pts, seen = [], set()
     for e in ("minority_n", "minority_eps"):
@@ -723,7 +722,7 @@ def sigma_points(tables: dict, p: dict, alg: str) -> list[dict]:
             seen.add(key)
             m = g[["T", "replicate", "regret"]].merge(none, on=["T", "replicate"], suffixes=("", "_none"))
             d = int(g["d"].iloc[0])
-            S = float(n) * l2_noise_second_moment(d, float(eps))
+            S = float(n) * vdh_bounds.l2_noise_second_moment(d, float(eps))
             pts.append({"experiment": e, "T": int(T), "placement": pl, "eps": float(eps), "n_private": int(n),
                         "sum_sigma2": S, "x": float(vdh_bounds.privacy_term_eq3_1_1(T, S, G)),
                         "share": float(vdh_bounds.noise_share_eq3_1_1(T, S, G)),
@@ -732,7 +731,9 @@ def sigma_points(tables: dict, p: dict, alg: str) -> list[dict]:
     return sorted(pts, key=lambda q: q["x"])
 
 
-def _frozen_mean(tables: dict, T: int) -> float:
+def frozen_mean(tables: dict, T: int) -> float:
+    """The frozen learner's mean regret at horizon ``T`` on the minority experiment (every user private): the
+    saturation level the privacy-term claim and its figure measure the learner against (nan without it)."""
     fz = _at(tables.get("minority", pd.DataFrame(columns=["alg", "u_frac", "T"])), alg="frozen", u_frac=1.0, T=T)
     return float(fz["regret"].mean()) if len(fz) else float("nan")
 
@@ -755,7 +756,7 @@ def _sigma_check(pts: list[dict], window: list[int], tol: float, alpha: float, r
     else:
         res = Result("INCONCLUSIVE", float("nan"), 1.0, float("nan"), float("nan"), tol,
                      {"reason": "fewer than 2 points in the regime"})
-    res.detail["window"] = {"x": x.tolist(), "decades": span, "points": [_sigma_label(pts[i]) for i in window]}
+    res.detail["window"] = {"x": x.tolist(), "decades": span, "points": [sigma_label(pts[i]) for i in window]}
     if not ok:
         res = not_in_regime(res, f"inside the regime (noise share >= {SIGMA_SHARE:g}, regret <= {SIGMA_SATURATION:g} x "
                                  f"the frozen learner's) the window has {len(window)} points spanning {span:.2f} "
@@ -764,7 +765,9 @@ def _sigma_check(pts: list[dict], window: list[int], tol: float, alpha: float, r
     return res
 
 
-def _sigma_label(q: dict) -> str:
+def sigma_label(q: dict) -> str:
+    """The label of one point of the privacy-term claim (experiment, T, placement, eps, number of private users),
+    as its record and its figure name it."""
     return f"{q['experiment']} T={q['T']} {q['placement']} eps={q['eps']:g} n={q['n_private']}"
 
 
@@ -785,7 +788,7 @@ def sigma_rate_claim(tables: dict, p: dict, tol: float, alpha: float, rng_for, c
     learning gate -- all on the same points (the paper learner's regime window) and draws."""
     pts = sigma_points(tables, p, "alg2")
     Ts = sorted({q["T"] for q in pts})
-    frozen = {T: _frozen_mean(tables, T) for T in Ts}
+    frozen = {T: frozen_mean(tables, T) for T in Ts}
     table = {}
     window = []
     for i, q in enumerate(pts):
@@ -793,12 +796,12 @@ def sigma_rate_claim(tables: dict, p: dict, tol: float, alpha: float, rng_for, c
         inside = q["share"] >= SIGMA_SHARE and np.isfinite(sat) and sat <= SIGMA_SATURATION
         if inside:
             window.append(i)
-        table[_sigma_label(q)] = {"sum_sigma2": q["sum_sigma2"], "x": q["x"], "noise_share": q["share"],
+        table[sigma_label(q)] = {"sum_sigma2": q["sum_sigma2"], "x": q["x"], "noise_share": q["share"],
                                   "regret_share_of_frozen": sat, "excess": float(q["excess"].mean()),
                                   "excess_over_x": float(q["excess"].mean() / q["x"]), "in_regime": bool(inside)}
     res = _sigma_check(pts, window, tol, alpha, rng_for(cid))
     res.detail["points"] = table
-    below = [q for q in pts if table[_sigma_label(q)]["regret_share_of_frozen"] <= SIGMA_SATURATION]
+    below = [q for q in pts if table[sigma_label(q)]["regret_share_of_frozen"] <= SIGMA_SATURATION]
     if len(below) >= 2 and all(q["excess"].mean() > 0 for q in below):  # descriptive: not the decision
         xs = np.array([q["x"] for q in below])
         res.detail["below_saturation_any_share"] = {
@@ -807,10 +810,10 @@ def sigma_rate_claim(tables: dict, p: dict, tol: float, alpha: float, rng_for, c
             "note": "every point below saturation whatever its noise share (outside the regime too): reported, "
                     "not decided"}
     res.detail["frozen_regret"] = {f"T={T}": v for T, v in frozen.items()}
-    labels = [_sigma_label(pts[i]) for i in window]
+    labels = [sigma_label(pts[i]) for i in window]
 
     def same_points(alg):
-        other = {_sigma_label(q): q for q in sigma_points(tables, p, alg)}
+        other = {sigma_label(q): q for q in sigma_points(tables, p, alg)}
         qs = [other[lb] for lb in labels if lb in other]
         return qs, list(range(len(qs)))
 
@@ -825,7 +828,7 @@ def sigma_rate_claim(tables: dict, p: dict, tol: float, alpha: float, rng_for, c
     else:
         tw = with_learning_gate(_sigma_check(qs, w, tol, alpha, rng_for(cid)), _sigma_gate(tables, "alg2_quiet", Ts,
                                                                                           alpha))
-        tw.detail["excess_by_point"] = {_sigma_label(q): float(q["excess"].mean()) for q in qs}
+        tw.detail["excess_by_point"] = {sigma_label(q): float(q["excess"].mean()) for q in qs}
         res = with_twin(res, "alg2_quiet", _gated(tw), TWIN_QUIET)
     return res, ctl
 

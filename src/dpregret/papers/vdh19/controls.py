@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.papers.vdh19 import learners as vdh
 
 

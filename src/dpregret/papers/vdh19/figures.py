@@ -213,8 +213,8 @@ def _excess_vs_sigma(ax, tables, p) -> None:
         return
     pts = C.sigma_points(tables, p, "alg2")
     Ts = sorted({q["T"] for q in pts})
-    frozen = {T: C._frozen_mean(tables, T) for T in Ts}
-    inside = {C._sigma_label(q) for q in pts
+    frozen = {T: C.frozen_mean(tables, T) for T in Ts}
+    inside = {C.sigma_label(q) for q in pts
               if q["share"] >= C.SIGMA_SHARE and q["regret"] <= C.SIGMA_SATURATION * frozen[q["T"]]}
     for alg, c, name in (("alg2", "tab:blue", NAMES["alg2"]), ("alg2_quiet", "tab:purple", "twin: direction step "
                                                                 "(G^2 t)^(-1/2)"),
@@ -224,13 +224,13 @@ def _excess_vs_sigma(ax, tables, p) -> None:
             continue
         x = np.array([q["x"] for q in qs])
         y = np.array([q["excess"].mean() for q in qs])
-        ins = np.array([C._sigma_label(q) in inside for q in qs])
+        ins = np.array([C.sigma_label(q) in inside for q in qs])
         ax.plot(x[ins], y[ins], "o", color=c, label=f"{name} (in the regime)")
         ax.plot(x[~ins], y[~ins], "o", mfc="none", color=c, label=f"{name} (outside)")
-    xs = np.array([q["x"] for q in pts if C._sigma_label(q) in inside])
+    xs = np.array([q["x"] for q in pts if C.sigma_label(q) in inside])
     if len(xs):
         ax.axvspan(xs.min(), xs.max(), color="0.9", zorder=0, label="regime window")
-        y0 = np.mean([q["excess"].mean() / q["x"] for q in pts if C._sigma_label(q) in inside])
+        y0 = np.mean([q["excess"].mean() / q["x"] for q in pts if C.sigma_label(q) in inside])
         _ref(ax, np.array([xs.min(), xs.max()]), y0 * xs.min(), 1.0, "slope 1")
     ax.set(xscale="log", yscale="log", xlabel="x = sqrt(G^2 T + sum_t sigma_t^2) - sqrt(G^2 T)  (eq. 3.1.1)",
            ylabel="excess R_T(w*) (private - none, paired)",

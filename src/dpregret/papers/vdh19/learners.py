@@ -39,7 +39,7 @@ import math
 import numpy as np
 from scipy import special as sp
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.mechanisms import local_laplace_scale
 
 __all__ = [

@@ -86,10 +86,11 @@ import math
 import numpy as np
 import pandas as pd
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.environments.absolute_loss import fixed_direction, sphere_abs_mean, wdbc_problem
 from dpregret.core.protocols import SIGNATURES, build_learner, check_makes, check_play
 from dpregret.papers.vdh19 import learners as vdh
+from dpregret.papers.vdh19.bounds import l2_noise_second_moment  # noqa: F401  (the scenario's name for it too)
 from dpregret.papers.vdh19.controls import (FixedStepOGD, Frozen, LazySparsePotential, PrintedRule, QuietStepOGDBall,
                                             StepPowerOGDBall, noise_folded_G)
 from dpregret.core.mechanisms import l2_laplace_randomiser, local_laplace_randomiser
@@ -110,11 +111,6 @@ TWINS = ("alg2_step", "alg2_gnoise", "alg3_gnoise", "alg2_quiet")
 
 def _streams(seed, reps, *key):
     return ReplicateStreams(seed, stable_key("vdh19", *key), reps)
-
-
-def l2_noise_second_moment(d: int, eps: float) -> float:
-    """``E||xi||_2^2 = 4 d (d+1)/eps^2`` for ``rho(z) ∝ exp(-eps/2 ||z||_2)`` (``||xi|| ~ Gamma(d, 2/eps)``)."""
-    return 4.0 * d * (d + 1) / eps**2
 
 
 def n_private(T: int) -> int:

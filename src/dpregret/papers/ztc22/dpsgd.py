@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.environments.stochastic import project_ball
 from dpregret.core.rng import ReplicateStreams, draw_normal
 from dpregret.papers.ztc22.o2b import Run

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dpregret.core import _validate as V
+from dpregret.core import validate as V
 from dpregret.core.rng import ReplicateStreams, draw_normal
 from dpregret.core.tree import TreeNoise
 

@@ -1,7 +1,10 @@
-"""Argument checks shared by every public function.
+"""Argument checks shared by every public function (public: a paper folder of your own uses them too).
 
 Each check raises ``ValueError`` naming the argument and the allowed range, so a bad
 call fails loudly at the boundary instead of producing NaNs deep inside a simulation.
+A run's parameters are checked once, before any job, against the config schema and each folder's
+``validate`` (``dpregret.pipeline.config``); these checks guard the library's public functions
+and classes when they are called directly.
 """
 from __future__ import annotations
 
