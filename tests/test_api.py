@@ -66,6 +66,7 @@ CONTROL_MARGIN = {"ENV-thm1.1-rate-T": 0.5}
 @pytest.mark.parametrize("marker", ["own-learner", "own-learner-bandit", "own-learner-experts",
                                     "own-learner-oco_polytope",
                                     "own-learner-bco"])
+@pytest.mark.slow  # each example runs as written in a subprocess: python -m pytest -m slow
 def test_readme_example_runs_as_written(tmp_path, marker):
     """Each setting's example prints a verdict for the user's learner with its control caught
     (the oco example: Zhang et al.'s and van der Hoeven's claims); the controls caught with margin,
@@ -132,6 +133,7 @@ def test_bad_input_is_named():
         main(["check", "--learner", "mod:X"])
 
 
+@pytest.mark.slow  # a snakemake run in a subprocess: python -m pytest -m slow
 def test_snakemake_runs_a_user_learner_beside_the_papers(tmp_path):
     """config key learners: the user's learner gets the claims that apply to it, recorded as
     <claim>--learner-<name>, and is drawn in the claim's figure; a learner that cannot be

@@ -75,6 +75,7 @@ def test_peer_smoke_run_without_or_with_the_peer():
     assert ("peer: SMPyBandits" in r.stdout) or ("not importable" in r.stdout and "pip install SMPyBandits" in r.stdout)
 
 
+@pytest.mark.slow  # bench_scaling.py --smoke in a subprocess: python -m pytest -m slow
 def test_scaling_smoke_run():
     """bench_scaling.py --smoke runs every scenario and prints its exponents (no assertions on them)."""
     r = subprocess.run([sys.executable, str(BENCH / "bench_scaling.py"), "--smoke"], capture_output=True, text=True,

@@ -55,6 +55,7 @@ def test_the_workflow_job_environment_is_pinned(host):
 
 @pytest.mark.skipif(QEMU is None,
                     reason="qemu-x86_64 is not installed (Debian: apt-get install qemu-user; .ci/run installs it)")
+@pytest.mark.slow  # the jobs under qemu's emulated CPU: python -m pytest -m slow
 def test_tables_are_bit_identical_on_a_baseline_cpu(host, tmp_path):
     other = run_job(tmp_path / "run", cpu.pinned_env(clean_env()), prefix=(QEMU, "-cpu", BASELINE_CPU))
     assert other["state"]["cpu"]["host_level"] == "x86-64-v2", other["state"]["cpu"]  # a different machine indeed
@@ -63,6 +64,7 @@ def test_tables_are_bit_identical_on_a_baseline_cpu(host, tmp_path):
     assert other["tables"].keys() == host["tables"].keys() and not differ, differ
 
 
+@pytest.mark.slow  # two unpinned runs of the jobs in subprocesses: python -m pytest -m slow
 def test_without_the_pins_a_second_libm_changes_the_tables(tmp_path):
     """The control: the comparison above can fail.  Unpinned, the same jobs with glibc's non-FMA libm
     (what a CPU without FMA runs) give other tables than with this CPU's FMA libm."""

@@ -91,6 +91,7 @@ def test_no_file_outside_the_folder_names_the_example_paper():
     assert {"paper.py", "claims.py", "scenario.py"} <= mine
 
 
+@pytest.mark.slow  # a smoke run of the workflow and the report in a subprocess: python -m pytest -m slow
 def test_the_example_paper_runs_through_the_workflow_and_the_report(tmp_path):
     """A smoke run with the example paper beside one of the four (the mutation suite off): its claim
     is decided with its near-miss and non-learner controls caught, its figure drawn, and the report

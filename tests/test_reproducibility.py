@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,6 +25,7 @@ def _run(workdir: Path, cores: int, chunk_size: int) -> dict[str, str]:
     return {t: hashlib.sha256((workdir / t).read_bytes()).hexdigest() for t in TABLES}
 
 
+@pytest.mark.slow  # three snakemake runs in subprocesses: python -m pytest -m slow
 def test_cores_and_chunking_do_not_change_tables(tmp_path):
     a = _run(tmp_path / "a", cores=1, chunk_size=6)
     b = _run(tmp_path / "b", cores=2, chunk_size=4)

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,6 +21,7 @@ def _cmd(workdir: Path, *extra: str) -> list[str]:
             "--cores", "1", "--configfile", str(workdir / "tiny.yaml")]
 
 
+@pytest.mark.slow  # snakemake runs killed and resumed in subprocesses: python -m pytest -m slow
 def test_a_killed_run_resumes_and_a_deleted_output_is_rebuilt(tmp_path):
     shutil.copytree(ROOT / "config", tmp_path / "config")
     (tmp_path / "tiny.yaml").write_text(yaml.safe_dump({
@@ -44,6 +46,7 @@ def test_a_killed_run_resumes_and_a_deleted_output_is_rebuilt(tmp_path):
     assert sorted(runs["T"].unique()) == [50, 200, 800] and runs.replicate.nunique() == 6
 
 
+@pytest.mark.slow  # snakemake's summary, touch and dry runs in subprocesses: python -m pytest -m slow
 def test_a_deleted_claim_is_rebuilt_by_its_papers_target(tmp_path):
     """Every per-paper target (as17_experts, as17_tables, ztc22, env21, vdh19, audit) is a rule
     without outputs, so `snakemake <paper>` rebuilds whatever of its claims and figures is missing
