@@ -5,7 +5,9 @@ scripts before (tests/data/table_fingerprints.json, from the smoke run of commit
 with per-paper scripts; the whole smoke run was compared then too: 161 tables and 88 claim
 records equal).  Six of them were written anew on 2026-11-29, when the tables changed by design (the
 mis-tuned twins' rows, the arms' labels and the losses' signs drawn per replicate, the minority data rotated
-per replicate, ENV's cost rows on the compiled path): the other three are still cd4d1ec's."""
+per replicate, ENV's cost rows on the compiled path): the other three are still cd4d1ec's.  The BLO table was
+written anew once more on 2026-11-29 for the T^(2/3) baseline's rows (``explore_tree``, Table 2 row 1's paired
+comparison): the table without them has the fingerprint it had before (1655130ee80043a8)."""
 import json
 from pathlib import Path
 
