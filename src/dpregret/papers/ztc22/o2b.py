@@ -105,6 +105,17 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     data key share their data whatever their noise (common random numbers across
     conversions and learners).  ``noise_factor`` multiplies every sigma_t (1 = the paper;
     other values are mis-calibrated negative controls)."""
+    T, k, rho, cps = _checked_args(T, k, rho, checkpoints, conversion, sensitivity, reg)
+    if linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
+        return _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor)
+    if linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
+        return _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf)
+    return _run_loop(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, reg, pf,
+                     check_sensitivity, record_released, noise_factor)
+
+
+def _checked_args(T, k, rho, checkpoints, conversion: str, sensitivity: str, reg: str | None):
+    """:func:`run`'s arguments checked: ``(T, k, rho, the sorted checkpoints in [1, T])``."""
     T = V.integer("T", T, minimum=1)
     k = float(k)
     if k < 1:
@@ -121,35 +132,108 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     cps = sorted({int(c) for c in checkpoints if 1 <= int(c) <= T})
     if not cps:
         raise ValueError(f"checkpoints must contain a value in [1, T={T}], got {checkpoints!r}")
-    if linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
-        return _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor)
-    if linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
-        return _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf)
-    R, d = learner.predict().shape
-    G, H = problem.G, problem.H
-    x = np.zeros((R, d))
-    g = np.zeros((R, d))
-    bsum = 0.0
-    maxdist = np.zeros(R)
+    return T, k, rho, cps
+
+
+@dataclass
+class _Totals:
+    """The running sums of :func:`run`'s per-step loop (per replicate) and its records at the checkpoints."""
+
+    xs: np.ndarray  # the problem's x*
+    regret: np.ndarray
+    lsum: np.ndarray  # sum of the learner's loss vectors (for the regret against the best point of W)
+    wsum_dot: np.ndarray
+    loss_sq: np.ndarray  # sum_t ||ghat_t||^2 (the same with hint 0)
+    hint_err: np.ndarray  # sum_t ||ghat_t - ghat_{t-1}||^2: Theorem 6's proof quantity (hint ghat_{t-1}, ghat_0 = 0)
+    ghat_prev: np.ndarray
+    gbar_ratio: np.ndarray  # reg = "pf": max_t ||gbar_t|| / (Theorem 11's bound on it)
+    gbar_ctl: dict = field(default_factory=dict)
+    released: list = field(default_factory=list)
+    sub: list = field(default_factory=list)
+    sub_w: list = field(default_factory=list)
+    reg_c: list = field(default_factory=list)
+
+    @classmethod
+    def zeros(cls, xs, R: int, d: int) -> _Totals:
+        return cls(xs=xs, regret=np.zeros(R), lsum=np.zeros((R, d)), wsum_dot=np.zeros(R), loss_sq=np.zeros(R),
+                   hint_err=np.zeros(R), ghat_prev=np.zeros((R, d)), gbar_ratio=np.zeros(R))
+
+    def loss_vector(self, ghat, w, x, b_t: float, t: int, problem, reg: str | None, pf: dict | None):
+        """The learner's loss vector at step t from the released ``ghat`` (plus the regulariser's gradient for
+        ``reg``), adding step t to the sums."""
+        xs = self.xs
+        dh = ghat - self.ghat_prev
+        self.hint_err += np.add.reduce(dh * dh, axis=-1)
+        self.loss_sq += np.add.reduce(ghat * ghat, axis=-1)
+        self.ghat_prev = ghat
+        if reg == "sc":
+            full = ghat + b_t * problem.mu / 2 * (w - x)
+            self.regret += np.sum(ghat * (w - xs), axis=-1) + b_t * problem.mu / 4 * (
+                np.sum((w - x) ** 2, axis=-1) - np.sum((xs - x) ** 2, axis=-1))
+        elif reg == "pf":
+            xi, nu = pf["xi"](t), pf["nu"](t)
+            wn = np.linalg.norm(w, axis=-1, keepdims=True)
+            full = ghat + xi * np.where(wn > 0, w / np.maximum(wn, 1e-300), 0.0) + 2 * nu * w
+            xsn = np.linalg.norm(xs, axis=-1)  # ||x*|| (per row for a family)
+            self.regret += np.sum(ghat * (w - xs), axis=-1) + xi * (wn[:, 0] - xsn) + nu * (wn[:, 0] ** 2 - xsn**2)
+            gn = np.linalg.norm(full, axis=-1)
+            self.gbar_ratio = np.maximum(self.gbar_ratio, gn / pf["ghat"](t))
+            for name, fn in pf.get("ghat_controls", {}).items():  # the same ||gbar_t|| against other bounds
+                self.gbar_ctl[name] = np.maximum(self.gbar_ctl.get(name, 0.0), gn / fn(t))
+        else:
+            full = ghat
+            self.regret += np.add.reduce(ghat * (w - xs), axis=-1)
+        return full
+
+    def result(self, cps, ratio, problem, reg: str | None, record_released: bool) -> Run:
+        extra = {"released": np.stack(self.released, 1)} if record_released else {}
+        if reg is None:  # linear losses: the regret against the best fixed point of the ball W
+            extra["regret_max"] = self.wsum_dot + problem.r * np.linalg.norm(self.lsum, axis=-1)
+            extra["hint_err_sq"], extra["loss_sq"] = self.hint_err, self.loss_sq
+        if reg == "pf":
+            extra["gbar_ratio"] = self.gbar_ratio
+            extra.update({f"gbar_ratio_{k}": v for k, v in self.gbar_ctl.items()})
+        return Run(cps, np.stack(self.sub, 1), np.stack(self.reg_c, 1), np.stack(self.sub_w, 1), ratio, extra)
+
+
+def _tree_for(noise_src, conversion: str, T: int, R: int, d: int):
+    """``(noise source, Algorithm 1's tree or None)``: a ReplicateStreams source served in blocks of the same N(0, 1)
+    draws; the tree for the conversions that add its noise."""
     if isinstance(noise_src, ReplicateStreams) and conversion != "none":  # the same N(0, 1) draws, in blocks
         noise_src = BlockedNormal(noise_src, d, max(1, min(T, 1_000_000 // (R * d))), limit=T)
     tree = TreeNoise(T, d,
                      lambda kk: draw_normal(noise_src,
                                             (kk, d) if isinstance(noise_src, (ReplicateStreams, BlockedNormal))
                                             else (R, kk, d)), R) if conversion in ("tree", "fresh") else None
-    regret = np.zeros(R)
+    return noise_src, tree
+
+
+def _worst_neighbour(problem, z, x, x_prev, delta, b_t: float, b_prev: float, t: int, conversion: str, R: int):
+    """max over the problem's replacement samples z' of ``||delta_t - delta'_t||`` (Theorem 3's sensitivity)."""
+    worst = np.zeros(R)
+    for zp in problem.neighbours(z, x, x_prev):
+        if conversion == "naive":
+            dp = b_t * problem.grad(x, zp)
+        else:
+            dp = b_t * problem.grad(x, zp) - (b_prev * problem.grad(x_prev, zp) if t > 1 else 0.0)
+        worst = np.maximum(worst, np.linalg.norm(delta - dp, axis=-1))
+    return worst
+
+
+def _run_loop(problem, learner, T: int, k: float, rho: float, src, noise_src, cps, conversion: str, sensitivity: str,
+              reg: str | None, pf: dict | None, check_sensitivity: bool, record_released: bool,
+              noise_factor: float) -> Run:
+    """:func:`run`'s plain per-step loop, for every case the compiled fast paths do not take."""
+    R, d = learner.predict().shape
+    G, H = problem.G, problem.H
+    x = np.zeros((R, d))
+    g = np.zeros((R, d))
+    bsum = 0.0
+    maxdist = np.zeros(R)
+    noise_src, tree = _tree_for(noise_src, conversion, T, R, d)
     sample = _sampler(problem, src, R, T + (T - 1 if conversion == "fresh" else 0))
-    sub, reg_c, sub_w = [], [], []
     ratio = np.zeros(R) if check_sensitivity else None
-    xs = problem.x_star
-    released = []
-    gbar_ratio = np.zeros(R)  # reg = "pf": max_t ||gbar_t|| / (Theorem 11's bound on it)
-    gbar_ctl: dict = {}
-    lsum = np.zeros((R, d))  # sum of the learner's loss vectors (for the regret against the best point of W)
-    wsum_dot = np.zeros(R)
-    loss_sq = np.zeros(R)  # sum_t ||ghat_t||^2 (the same with hint 0)
-    hint_err = np.zeros(R)  # sum_t ||ghat_t - ghat_{t-1}||^2: Theorem 6's proof quantity (hint ghat_{t-1}, ghat_0 = 0)
-    ghat_prev = np.zeros((R, d))
+    tot = _Totals.zeros(problem.x_star, R, d)
     cp_set = set(cps)
     for t in range(1, T + 1):
         w = learner.predict()
@@ -180,53 +264,20 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
         else:
             Delta, noise = None, 0.0
         if check_sensitivity and Delta is not None:
-            worst = np.zeros(R)
-            for zp in problem.neighbours(z, x, x_prev):
-                if conversion == "naive":
-                    dp = b_t * problem.grad(x, zp)
-                else:
-                    dp = b_t * problem.grad(x, zp) - (b_prev * problem.grad(x_prev, zp) if t > 1 else 0.0)
-                worst = np.maximum(worst, np.linalg.norm(delta - dp, axis=-1))
+            worst = _worst_neighbour(problem, z, x, x_prev, delta, b_t, b_prev, t, conversion, R)
             ratio = np.maximum(ratio, worst / np.maximum(Delta, 1e-300))
         ghat = g + noise
-        dh = ghat - ghat_prev
-        hint_err += np.add.reduce(dh * dh, axis=-1)
-        loss_sq += np.add.reduce(ghat * ghat, axis=-1)
-        ghat_prev = ghat
-        if reg == "sc":
-            full = ghat + b_t * problem.mu / 2 * (w - x)
-            regret += np.sum(ghat * (w - xs), axis=-1) + b_t * problem.mu / 4 * (
-                np.sum((w - x) ** 2, axis=-1) - np.sum((xs - x) ** 2, axis=-1))
-        elif reg == "pf":
-            xi, nu = pf["xi"](t), pf["nu"](t)
-            wn = np.linalg.norm(w, axis=-1, keepdims=True)
-            full = ghat + xi * np.where(wn > 0, w / np.maximum(wn, 1e-300), 0.0) + 2 * nu * w
-            xsn = np.linalg.norm(xs, axis=-1)  # ||x*|| (per row for a family)
-            regret += np.sum(ghat * (w - xs), axis=-1) + xi * (wn[:, 0] - xsn) + nu * (wn[:, 0] ** 2 - xsn**2)
-            gn = np.linalg.norm(full, axis=-1)
-            gbar_ratio = np.maximum(gbar_ratio, gn / pf["ghat"](t))
-            for name, fn in pf.get("ghat_controls", {}).items():  # the same ||gbar_t|| against other bounds
-                gbar_ctl[name] = np.maximum(gbar_ctl.get(name, 0.0), gn / fn(t))
-        else:
-            full = ghat
-            regret += np.add.reduce(ghat * (w - xs), axis=-1)
+        full = tot.loss_vector(ghat, w, x, b_t, t, problem, reg, pf)
         learner.update(full)
-        lsum = lsum + full
-        wsum_dot += np.add.reduce(full * w, axis=-1)
+        tot.lsum = tot.lsum + full
+        tot.wsum_dot += np.add.reduce(full * w, axis=-1)
         if record_released:
-            released.append(ghat)
+            tot.released.append(ghat)
         if t in cp_set:
-            sub.append(problem.subopt(x))
-            sub_w.append(problem.subopt(w))
-            reg_c.append(regret.copy())
-    extra = {"released": np.stack(released, 1)} if record_released else {}
-    if reg is None:  # linear losses: the regret against the best fixed point of the ball W
-        extra["regret_max"] = wsum_dot + problem.r * np.linalg.norm(lsum, axis=-1)
-        extra["hint_err_sq"], extra["loss_sq"] = hint_err, loss_sq
-    if reg == "pf":
-        extra["gbar_ratio"] = gbar_ratio
-        extra.update({f"gbar_ratio_{k}": v for k, v in gbar_ctl.items()})
-    return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), ratio, extra)
+            tot.sub.append(problem.subopt(x))
+            tot.sub_w.append(problem.subopt(w))
+            tot.reg_c.append(tot.regret.copy())
+    return tot.result(cps, ratio, problem, reg, record_released)
 
 
 def _sampler(problem, src, R: int, limit: int):
