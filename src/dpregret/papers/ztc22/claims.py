@@ -620,62 +620,14 @@ def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple]:
     Also reported: the smallest C that the C_pf runs support (bound only), the smallest C of the
     grid meeting both parts, and how far the iterate moved (the learner's own suboptimality)."""
     delta, c_claim, c_ctl = p["delta_pf"], float(p["C_pf"]), float(min(p["C_grid_pf"]))
-    # Remark 12's learner (one constant G^, ``o2b_pf_const``) decides, at C_pf; the time-varying normaliser
-    # (``o2b_pf``, every C of the grid) is a labelled variant, reported, and the smallest-C secondary
-    tv = pf[pf.alg == "o2b_pf"] if "alg" in pf else pf
-    if "alg" in pf and (pf.alg == "o2b_pf_const").any():
-        variant = {"name": "time-varying normaliser G^_t = Theorem 11's bound on ||gbar_t|| at t (clipped above)",
-                   **{f"C={float(c):g}": {"violation_rate": float((g.subopt > g.bound).mean()),
-                                          "max_subopt_over_bound": float((g.subopt / g.bound).max()),
-                                          "max_gbar_ratio": float(g.gbar_ratio.max()),
-                                          "mean_subopt_by_T": {int(T): float(h.subopt.mean())
-                                                               for T, h in g.groupby("T")}}
-                      for c, g in tv[tv.C == c_claim].groupby("C")}}
-        const = pf[pf.alg == "o2b_pf_const"]
-        learner_note = {"learner": "Remark 12: KT x OGD normalised by one constant G^ = Theorem 11's bound on "
-                                   "||gbar_t|| at t = T", "G_hat_max_gbar_over_G_hat": float(
-                                       const.gbar_over_normaliser.max()), "time_varying_variant": variant}
-        pf = pd.concat([const, tv[tv.C != c_claim]], ignore_index=True)
-    else:
-        learner_note = {}
+    pf, learner_note = _pf_deciding_rows(pf, c_claim)
     per_c = {float(c): {"violation_rate": float((g.subopt > g.bound).mean()),
                         "max_gbar_ratio": float(g.gbar_ratio.max()),
                         "mean_subopt": float(g.subopt.mean()), "mean_bound": float(g.bound.mean()),
                         "mean_learner_subopt_w": float(g.subopt_w.mean()),
                         "mean_subopt_by_T": {int(T): float(h.subopt.mean()) for T, h in g.groupby("T")}}
              for c, g in pf.groupby("C")}
-
-    def bound_at(c, col="bound"):
-        gc = pf[pf.C == c]
-        # a diverged learner (non-finite suboptimality or bound) FAILs: its rows would otherwise fail the
-        # vacuity test (NaN < L(x_0) - L* is false) and be dropped as vacuous (claims.core's rule)
-        by_T = list(gc.groupby("T"))
-        dv = fail_if_diverged(f"suboptimality or {col}",
-                              [np.r_[h.subopt.to_numpy(float), h[col].to_numpy(float)] for _, h in by_T],
-                              labels=[int(T) for T, _ in by_T])
-        if dv is not None:
-            dv.detail.update({"C": c, "bound": col})
-            return dv
-        keep = [T for T, h in by_T if h[col].mean() < h.start_subopt.mean()]
-        g = gc[gc["T"].isin(keep)]
-        if g.empty:
-            return Result("INCONCLUSIVE", float("nan"), delta, float("nan"), float("nan"), 0.0,
-                          {"reason": "the bound is vacuous (at or above L(x_0) - L*) at every T",
-                           "mean_bound_by_T": {int(T): float(h[col].mean()) for T, h in gc.groupby("T")},
-                           "start_subopt": float(gc.start_subopt.iloc[0]), "margin": float("nan")})
-        res = check_coverage((g.subopt <= g[col]).to_numpy(), delta, alpha)
-        res.detail.update({"C": c, "bound": col, "T": sorted(int(t) for t in g["T"].unique()),
-                           "vacuous_T": sorted(int(t) for t in set(pf["T"]) - set(g["T"])),
-                           "tightness": float((g.subopt / g[col]).max()), "start_subopt": float(g.start_subopt.iloc[0]),
-                           "mean_bound_by_T": {int(T): float(h[col].mean()) for T, h in gc.groupby("T")}})
-        return res
-
-    def gbar_at(c, col="gbar_ratio"):
-        g = pf[pf.C == c]
-        res = check_coverage((g[col] <= 1.0).to_numpy(), delta, alpha)
-        res.detail.update({"C": c, "ratio": col, "max_ratio": float(g[col].max())})
-        return res
-    res = bound_at(c_claim)
+    res = _pf_bound_at(pf, c_claim, delta, alpha)
     res.detail["by_C"] = per_c
     res.detail.update(learner_note)
     ok = [c for c, v in per_c.items() if v["violation_rate"] <= delta and v["max_gbar_ratio"] <= 1.0]
@@ -686,10 +638,11 @@ def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple]:
     conc = g.bound - g.bound_regret_term
     need = c_claim * np.sqrt(np.maximum(g.subopt - g.bound_regret_term, 0.0) / conc)
     res.detail["smallest_C_supported_bound_only"] = float(need.groupby(g["T"]).quantile(1 - delta).max())
-    ctl, gctl = bound_at(c_claim, "bound_C_half"), gbar_at(c_claim, "gbar_ratio_C_half")
+    ctl = _pf_bound_at(pf, c_claim, delta, alpha, "bound_C_half")
+    gctl = _pf_gbar_at(pf, c_claim, delta, alpha, "gbar_ratio_C_half")
     if res.verdict == "PASS":
         _slack(res, pf, c_claim, delta, alpha)
-    gres = gbar_at(c_claim)
+    gres = _pf_gbar_at(pf, c_claim, delta, alpha)
     gres.detail.update(learner_note)
     for r, c in ((res, ctl), (gres, gctl)):
         if r.verdict == "PASS" and c.verdict != "FAIL":
@@ -701,9 +654,65 @@ def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple]:
                 "smallest C of the grid meeting both parts (learner and bounds at C) is "
                 f"{res.detail['smallest_C_meeting_both_parts']}")
     sec = c_ctl < c_claim
-    return {"ZTC-thm11-bound": (res, ctl, {"smallest_C": bound_at(c_ctl)} if sec else {}),
-            "ZTC-thm11-gbar": (gres, gctl, {"smallest_C": gbar_at(c_ctl)} if sec else {})}
+    return {"ZTC-thm11-bound": (res, ctl, {"smallest_C": _pf_bound_at(pf, c_ctl, delta, alpha)} if sec else {}),
+            "ZTC-thm11-gbar": (gres, gctl, {"smallest_C": _pf_gbar_at(pf, c_ctl, delta, alpha)} if sec else {})}
 
+
+def _pf_deciding_rows(pf: pd.DataFrame, c_claim: float) -> tuple[pd.DataFrame, dict]:
+    """:func:`param_free`'s rows and the note on its learner: Remark 12's learner (one constant G^,
+    ``o2b_pf_const``) decides, at C_pf; the time-varying normaliser (``o2b_pf``, every C of the grid) is a labelled
+    variant, reported, and the smallest-C secondary."""
+    tv = pf[pf.alg == "o2b_pf"] if "alg" in pf else pf
+    if not ("alg" in pf and (pf.alg == "o2b_pf_const").any()):
+        return pf, {}
+    variant = {"name": "time-varying normaliser G^_t = Theorem 11's bound on ||gbar_t|| at t (clipped above)",
+               **{f"C={float(c):g}": {"violation_rate": float((g.subopt > g.bound).mean()),
+                                      "max_subopt_over_bound": float((g.subopt / g.bound).max()),
+                                      "max_gbar_ratio": float(g.gbar_ratio.max()),
+                                      "mean_subopt_by_T": {int(T): float(h.subopt.mean())
+                                                           for T, h in g.groupby("T")}}
+                  for c, g in tv[tv.C == c_claim].groupby("C")}}
+    const = pf[pf.alg == "o2b_pf_const"]
+    learner_note = {"learner": "Remark 12: KT x OGD normalised by one constant G^ = Theorem 11's bound on "
+                               "||gbar_t|| at t = T", "G_hat_max_gbar_over_G_hat": float(
+                                   const.gbar_over_normaliser.max()), "time_varying_variant": variant}
+    return pd.concat([const, tv[tv.C != c_claim]], ignore_index=True), learner_note
+
+
+def _pf_bound_at(pf: pd.DataFrame, c: float, delta: float, alpha: float, col: str = "bound") -> Result:
+    """Theorem 11's suboptimality bound (column ``col``) at C = c: coverage against delta on the T where it is not
+    vacuous; INCONCLUSIVE when vacuous at every T, FAIL when a run diverged."""
+    gc = pf[pf.C == c]
+    # a diverged learner (non-finite suboptimality or bound) FAILs: its rows would otherwise fail the
+    # vacuity test (NaN < L(x_0) - L* is false) and be dropped as vacuous (claims.core's rule)
+    by_T = list(gc.groupby("T"))
+    dv = fail_if_diverged(f"suboptimality or {col}",
+                          [np.r_[h.subopt.to_numpy(float), h[col].to_numpy(float)] for _, h in by_T],
+                          labels=[int(T) for T, _ in by_T])
+    if dv is not None:
+        dv.detail.update({"C": c, "bound": col})
+        return dv
+    keep = [T for T, h in by_T if h[col].mean() < h.start_subopt.mean()]
+    g = gc[gc["T"].isin(keep)]
+    if g.empty:
+        return Result("INCONCLUSIVE", float("nan"), delta, float("nan"), float("nan"), 0.0,
+                      {"reason": "the bound is vacuous (at or above L(x_0) - L*) at every T",
+                       "mean_bound_by_T": {int(T): float(h[col].mean()) for T, h in gc.groupby("T")},
+                       "start_subopt": float(gc.start_subopt.iloc[0]), "margin": float("nan")})
+    res = check_coverage((g.subopt <= g[col]).to_numpy(), delta, alpha)
+    res.detail.update({"C": c, "bound": col, "T": sorted(int(t) for t in g["T"].unique()),
+                       "vacuous_T": sorted(int(t) for t in set(pf["T"]) - set(g["T"])),
+                       "tightness": float((g.subopt / g[col]).max()), "start_subopt": float(g.start_subopt.iloc[0]),
+                       "mean_bound_by_T": {int(T): float(h[col].mean()) for T, h in gc.groupby("T")}})
+    return res
+
+
+def _pf_gbar_at(pf: pd.DataFrame, c: float, delta: float, alpha: float, col: str = "gbar_ratio") -> Result:
+    """Theorem 11's bound on ||gbar_t|| (ratio column ``col``) at C = c: coverage of ratio <= 1 against delta."""
+    g = pf[pf.C == c]
+    res = check_coverage((g[col] <= 1.0).to_numpy(), delta, alpha)
+    res.detail.update({"C": c, "ratio": col, "max_ratio": float(g[col].max())})
+    return res
 
 THM11_SEARCH = (
     "the family of G-Lipschitz stochastic linear losses with x* on the boundary of W (||x*|| = r_pf, G = 1, H = 0: "
