@@ -110,8 +110,67 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
         return _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor)
     if linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
         return _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf)
-    return _run_loop(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, reg, pf,
-                     check_sensitivity, record_released, noise_factor)
+    # the plain per-step loop (every case the compiled fast paths do not take); the mutants of papers/ztc22/mutants.py
+    # edit its lines here
+    R, d = learner.predict().shape
+    G, H = problem.G, problem.H
+    x = np.zeros((R, d))
+    g = np.zeros((R, d))
+    bsum = 0.0
+    maxdist = np.zeros(R)
+    noise_src, tree = _tree_for(noise_src, conversion, T, R, d)
+    sample = _sampler(problem, src, R, T + (T - 1 if conversion == "fresh" else 0))
+    ratio = np.zeros(R) if check_sensitivity else None
+    xs = problem.x_star
+    tot = _Totals.zeros(R, d)
+    cp_set = set(cps)
+    for t in range(1, T + 1):
+        w = learner.predict()
+        b_t, b_prev = float(t) ** k, float(t - 1) ** k
+        x_prev = x
+        bsum_prev, bsum = bsum, bsum + b_t
+        x = (bsum_prev * x_prev + b_t * w) / bsum
+        z = sample()
+        gx = problem.grad(x, z)
+        if conversion == "naive":
+            delta = b_t * gx
+            g = delta  # the plain conversion's t-th loss vector
+        elif conversion == "fresh":
+            delta = b_t * gx - (b_prev * problem.grad(x_prev, sample()) if t > 1 else 0.0)
+            g = g + delta
+        else:
+            delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)
+            g = g + delta
+        step = w - x_prev  # ||w_t - x_{t-1}||: np.linalg.norm(axis=-1)'s own arithmetic, without its dispatch
+        maxdist = np.maximum(maxdist, np.sqrt(np.add.reduce(step * step, axis=-1)))
+        if conversion in ("tree", "fresh"):
+            Delta = sensitivity_variant(sensitivity, t, k, G, H, maxdist)
+            noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho)
+        elif conversion == "naive":
+            Delta = 2.0 * b_t * G
+            noise = (noise_factor * Delta / rho) * draw_normal(
+                noise_src, (d,) if isinstance(noise_src, (ReplicateStreams, BlockedNormal)) else (R, d))
+        else:
+            Delta, noise = None, 0.0
+        if check_sensitivity and Delta is not None:
+            worst = _worst_neighbour(problem, z, x, x_prev, delta, b_t, b_prev, t, conversion, R)
+            ratio = np.maximum(ratio, worst / np.maximum(Delta, 1e-300))
+        ghat = g + noise
+        tot.add_release(ghat)
+        if reg == "sc":
+            full = ghat + b_t * problem.mu / 2 * (w - x)
+            tot.regret += np.sum(ghat * (w - xs), axis=-1) + b_t * problem.mu / 4 * (
+                np.sum((w - x) ** 2, axis=-1) - np.sum((xs - x) ** 2, axis=-1))
+        elif reg == "pf":
+            full = tot.pf_loss_vector(ghat, w, xs, t, pf)
+        else:
+            full = ghat
+            tot.regret += np.add.reduce(ghat * (w - xs), axis=-1)
+        learner.update(full)
+        tot.add_update(full, w, ghat if record_released else None)
+        if t in cp_set:
+            tot.checkpoint(problem.subopt(x), problem.subopt(w))
+    return tot.result(cps, ratio, problem, reg, record_released)
 
 
 def _checked_args(T, k, rho, checkpoints, conversion: str, sensitivity: str, reg: str | None):
@@ -139,7 +198,6 @@ def _checked_args(T, k, rho, checkpoints, conversion: str, sensitivity: str, reg
 class _Totals:
     """The running sums of :func:`run`'s per-step loop (per replicate) and its records at the checkpoints."""
 
-    xs: np.ndarray  # the problem's x*
     regret: np.ndarray
     lsum: np.ndarray  # sum of the learner's loss vectors (for the regret against the best point of W)
     wsum_dot: np.ndarray
@@ -154,36 +212,42 @@ class _Totals:
     reg_c: list = field(default_factory=list)
 
     @classmethod
-    def zeros(cls, xs, R: int, d: int) -> _Totals:
-        return cls(xs=xs, regret=np.zeros(R), lsum=np.zeros((R, d)), wsum_dot=np.zeros(R), loss_sq=np.zeros(R),
+    def zeros(cls, R: int, d: int) -> _Totals:
+        return cls(regret=np.zeros(R), lsum=np.zeros((R, d)), wsum_dot=np.zeros(R), loss_sq=np.zeros(R),
                    hint_err=np.zeros(R), ghat_prev=np.zeros((R, d)), gbar_ratio=np.zeros(R))
 
-    def loss_vector(self, ghat, w, x, b_t: float, t: int, problem, reg: str | None, pf: dict | None):
-        """The learner's loss vector at step t from the released ``ghat`` (plus the regulariser's gradient for
-        ``reg``), adding step t to the sums."""
-        xs = self.xs
+    def add_release(self, ghat) -> None:
+        """Step t's released loss vector ``ghat`` into the hint sums."""
         dh = ghat - self.ghat_prev
         self.hint_err += np.add.reduce(dh * dh, axis=-1)
         self.loss_sq += np.add.reduce(ghat * ghat, axis=-1)
         self.ghat_prev = ghat
-        if reg == "sc":
-            full = ghat + b_t * problem.mu / 2 * (w - x)
-            self.regret += np.sum(ghat * (w - xs), axis=-1) + b_t * problem.mu / 4 * (
-                np.sum((w - x) ** 2, axis=-1) - np.sum((xs - x) ** 2, axis=-1))
-        elif reg == "pf":
-            xi, nu = pf["xi"](t), pf["nu"](t)
-            wn = np.linalg.norm(w, axis=-1, keepdims=True)
-            full = ghat + xi * np.where(wn > 0, w / np.maximum(wn, 1e-300), 0.0) + 2 * nu * w
-            xsn = np.linalg.norm(xs, axis=-1)  # ||x*|| (per row for a family)
-            self.regret += np.sum(ghat * (w - xs), axis=-1) + xi * (wn[:, 0] - xsn) + nu * (wn[:, 0] ** 2 - xsn**2)
-            gn = np.linalg.norm(full, axis=-1)
-            self.gbar_ratio = np.maximum(self.gbar_ratio, gn / pf["ghat"](t))
-            for name, fn in pf.get("ghat_controls", {}).items():  # the same ||gbar_t|| against other bounds
-                self.gbar_ctl[name] = np.maximum(self.gbar_ctl.get(name, 0.0), gn / fn(t))
-        else:
-            full = ghat
-            self.regret += np.add.reduce(ghat * (w - xs), axis=-1)
+
+    def pf_loss_vector(self, ghat, w, xs, t: int, pf: dict):
+        """``reg="pf"``: the learner's loss vector ``ghat + xi_t u + 2 nu_t w`` (Theorem 11), adding step t's
+        regret and ||gbar_t|| against the bound on it (and against the controls' bounds)."""
+        xi, nu = pf["xi"](t), pf["nu"](t)
+        wn = np.linalg.norm(w, axis=-1, keepdims=True)
+        full = ghat + xi * np.where(wn > 0, w / np.maximum(wn, 1e-300), 0.0) + 2 * nu * w
+        xsn = np.linalg.norm(xs, axis=-1)  # ||x*|| (per row for a family)
+        self.regret += np.sum(ghat * (w - xs), axis=-1) + xi * (wn[:, 0] - xsn) + nu * (wn[:, 0] ** 2 - xsn**2)
+        gn = np.linalg.norm(full, axis=-1)
+        self.gbar_ratio = np.maximum(self.gbar_ratio, gn / pf["ghat"](t))
+        for name, fn in pf.get("ghat_controls", {}).items():  # the same ||gbar_t|| against other bounds
+            self.gbar_ctl[name] = np.maximum(self.gbar_ctl.get(name, 0.0), gn / fn(t))
         return full
+
+    def add_update(self, full, w, released) -> None:
+        """The loss vector ``full`` the learner was fed at its point ``w`` (and ``released``, if recorded)."""
+        self.lsum = self.lsum + full
+        self.wsum_dot += np.add.reduce(full * w, axis=-1)
+        if released is not None:
+            self.released.append(released)
+
+    def checkpoint(self, subopt, subopt_w) -> None:
+        self.sub.append(subopt)
+        self.sub_w.append(subopt_w)
+        self.reg_c.append(self.regret.copy())
 
     def result(self, cps, ratio, problem, reg: str | None, record_released: bool) -> Run:
         extra = {"released": np.stack(self.released, 1)} if record_released else {}
@@ -218,66 +282,6 @@ def _worst_neighbour(problem, z, x, x_prev, delta, b_t: float, b_prev: float, t:
             dp = b_t * problem.grad(x, zp) - (b_prev * problem.grad(x_prev, zp) if t > 1 else 0.0)
         worst = np.maximum(worst, np.linalg.norm(delta - dp, axis=-1))
     return worst
-
-
-def _run_loop(problem, learner, T: int, k: float, rho: float, src, noise_src, cps, conversion: str, sensitivity: str,
-              reg: str | None, pf: dict | None, check_sensitivity: bool, record_released: bool,
-              noise_factor: float) -> Run:
-    """:func:`run`'s plain per-step loop, for every case the compiled fast paths do not take."""
-    R, d = learner.predict().shape
-    G, H = problem.G, problem.H
-    x = np.zeros((R, d))
-    g = np.zeros((R, d))
-    bsum = 0.0
-    maxdist = np.zeros(R)
-    noise_src, tree = _tree_for(noise_src, conversion, T, R, d)
-    sample = _sampler(problem, src, R, T + (T - 1 if conversion == "fresh" else 0))
-    ratio = np.zeros(R) if check_sensitivity else None
-    tot = _Totals.zeros(problem.x_star, R, d)
-    cp_set = set(cps)
-    for t in range(1, T + 1):
-        w = learner.predict()
-        b_t, b_prev = float(t) ** k, float(t - 1) ** k
-        x_prev = x
-        bsum_prev, bsum = bsum, bsum + b_t
-        x = (bsum_prev * x_prev + b_t * w) / bsum
-        z = sample()
-        gx = problem.grad(x, z)
-        if conversion == "naive":
-            delta = b_t * gx
-            g = delta  # the plain conversion's t-th loss vector
-        elif conversion == "fresh":
-            delta = b_t * gx - (b_prev * problem.grad(x_prev, sample()) if t > 1 else 0.0)
-            g = g + delta
-        else:
-            delta = b_t * gx - (b_prev * problem.grad(x_prev, z) if t > 1 else 0.0)
-            g = g + delta
-        step = w - x_prev  # ||w_t - x_{t-1}||: np.linalg.norm(axis=-1)'s own arithmetic, without its dispatch
-        maxdist = np.maximum(maxdist, np.sqrt(np.add.reduce(step * step, axis=-1)))
-        if conversion in ("tree", "fresh"):
-            Delta = sensitivity_variant(sensitivity, t, k, G, H, maxdist)
-            noise = tree.step(noise_factor * Delta * math.sqrt(math.log2(2 * T)) / rho)
-        elif conversion == "naive":
-            Delta = 2.0 * b_t * G
-            noise = (noise_factor * Delta / rho) * draw_normal(
-                noise_src, (d,) if isinstance(noise_src, (ReplicateStreams, BlockedNormal)) else (R, d))
-        else:
-            Delta, noise = None, 0.0
-        if check_sensitivity and Delta is not None:
-            worst = _worst_neighbour(problem, z, x, x_prev, delta, b_t, b_prev, t, conversion, R)
-            ratio = np.maximum(ratio, worst / np.maximum(Delta, 1e-300))
-        ghat = g + noise
-        full = tot.loss_vector(ghat, w, x, b_t, t, problem, reg, pf)
-        learner.update(full)
-        tot.lsum = tot.lsum + full
-        tot.wsum_dot += np.add.reduce(full * w, axis=-1)
-        if record_released:
-            tot.released.append(ghat)
-        if t in cp_set:
-            tot.sub.append(problem.subopt(x))
-            tot.sub_w.append(problem.subopt(w))
-            tot.reg_c.append(tot.regret.copy())
-    return tot.result(cps, ratio, problem, reg, record_released)
 
 
 def _sampler(problem, src, R: int, limit: int):
