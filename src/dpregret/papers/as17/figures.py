@@ -121,20 +121,32 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
     """olo_regret_vs_T, olo_gap_vs_N, mab_regret_vs_T, mab_regret_vs_eps, mab_regret_vs_N, blo_regret_vs_T,
     blo_regret_vs_eps."""
     po, pm, pb = p["olo"], p["mab"], p["blo"]
+    _olo_regret_vs_T(olo, po, alpha, outputs[0])
+    _olo_gap_vs_N(olo, po, alpha, outputs[1], seed)
+    _mab_regret_vs_T(mab, pm, alpha, outputs[2])
+    _mab_regret_vs_eps(mab, alpha, outputs[3])
+    _mab_regret_vs_N(mab, pm, alpha, outputs[4])
+    # bandit linear optimisation: the T grid (rate_eps) and the eps grid (T_eps)
+    for out, grid in ((outputs[5], "T"), (outputs[6], "eps")):
+        _blo_figure(blo, pb, alpha, out, grid)
+
+
+def _eps_colors(eps) -> dict:
     cmap = plt.get_cmap("viridis")
+    return {e: cmap(i / max(1, len(eps) - 1)) for i, e in enumerate(sorted(eps))}
 
-    def eps_colors(eps):
-        return {e: cmap(i / max(1, len(eps) - 1)) for i, e in enumerate(sorted(eps))}
 
-    def save(fig, path):
-        fig.tight_layout()
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
+def _save(fig, path) -> None:
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
-    # 1. full information: regret vs T
+
+def _olo_regret_vs_T(olo: pd.DataFrame, po: dict, alpha: float, output: str) -> None:
+    """``olo_regret_vs_T``: full information, regret vs T per row and environment (the tree at every eps)."""
     rows, envs = po["rows"], po["envs"]
     fig, axes = plt.subplots(len(envs), len(rows), figsize=(4.6 * len(rows), 3.8 * len(envs)), squeeze=False)
-    c = eps_colors(po["eps"])
+    c = _eps_colors(po["eps"])
     for i, env in enumerate(envs):
         for j, row in enumerate(rows):
             ax = axes[i][j]
@@ -150,9 +162,12 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
             ax.plot(Ts, np.sqrt(Ts) * 3, ls="-.", color="0.6", lw=0.8, label="slope 1/2")
             ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret", title=f"{row}, {env}, N={po['N']}")
     axes[0][-1].legend(fontsize=7)
-    save(fig, outputs[0])
+    _save(fig, output)
 
-    # 2. full information: gap vs N
+
+def _olo_gap_vs_N(olo: pd.DataFrame, po: dict, alpha: float, output: str, seed: int) -> None:
+    """``olo_gap_vs_N``: full information, regret vs N at rate_eps with Theorem 3.4's bound (FTPL's row left out)."""
+    rows, envs = po["rows"], po["envs"]
     frows = [r for r in rows if r != "ftpl"]
     fig, axes = plt.subplots(len(envs), max(1, len(frows)),
                              figsize=(4.6 * max(1, len(frows)), 3.8 * len(envs)), squeeze=False)
@@ -172,12 +187,14 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
             ax.set(xscale="log", yscale="log", xlabel="N", ylabel="regret",
                    title=f"{row}, {env}, T={po['T_N']}, eps={po['rate_eps']:g}")
     axes[0][-1].legend(fontsize=7)
-    save(fig, outputs[1])
+    _save(fig, output)
 
-    # 3-5. multi-armed bandits
+
+def _mab_regret_vs_T(mab: pd.DataFrame, pm: dict, alpha: float, output: str) -> None:
+    """``mab_regret_vs_T``: multi-armed bandits, regret vs T (DP-EXP2 at every eps, EXP2, the T^(2/3) baseline)."""
     m = mab.assign(value=mab.regret)
     mt = m[m.grid == "T"]
-    c = eps_colors(pm["eps"])
+    c = _eps_colors(pm["eps"])
     fig, ax = plt.subplots(figsize=(6, 4.4))
     for e in pm["eps"]:
         plot_curves(ax, mt[(mt.algorithm == "dp_exp2") & np.isclose(mt.eps, e)], "T", alpha,
@@ -191,8 +208,13 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
     ax.set(xscale="log", yscale="log", xlabel="T", ylabel="regret",
            title=f"multi-armed bandit, N={pm['N']}, gap={pm['gap']}")
     ax.legend(fontsize=6, ncol=2)
-    save(fig, outputs[2])
+    _save(fig, output)
 
+
+def _mab_regret_vs_eps(mab: pd.DataFrame, alpha: float, output: str) -> None:
+    """``mab_regret_vs_eps``: multi-armed bandits at the T grid's largest T, regret vs eps."""
+    m = mab.assign(value=mab.regret)
+    mt = m[m.grid == "T"]
     fig, ax = plt.subplots(figsize=(6, 4.4))
     Tmax = mt["T"].max()
     d = mt[mt["T"] == Tmax]
@@ -202,8 +224,12 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
     ax.axhline(d[d.algorithm == "exp2"].value.mean(), color="k", lw=0.8, label="non-private")
     ax.set(xscale="log", yscale="log", xlabel="eps", ylabel="regret", title=f"multi-armed bandit, T={Tmax}")
     ax.legend(fontsize=7)
-    save(fig, outputs[3])
+    _save(fig, output)
 
+
+def _mab_regret_vs_N(mab: pd.DataFrame, pm: dict, alpha: float, output: str) -> None:
+    """``mab_regret_vs_N``: multi-armed bandits, regret vs N."""
+    m = mab.assign(value=mab.regret)
     fig, ax = plt.subplots(figsize=(6, 4.4))
     d = m[m.grid == "N"]
     plot_curves(ax, d[d.algorithm == "dp_exp2"], "N", alpha, "DP-EXP2", color="tab:blue")
@@ -213,53 +239,63 @@ def as17_tables_figures(olo: pd.DataFrame, mab: pd.DataFrame, blo: pd.DataFrame,
     ax.set(xscale="log", yscale="log", xlabel="N", ylabel="regret",
            title=f"multi-armed bandit, T={pm['T_N']}, eps={pm['rate_eps']:g}")
     ax.legend(fontsize=7)
-    save(fig, outputs[4])
+    _save(fig, output)
 
-    # 6-7. bandit linear optimisation: the T grid (rate_eps) and the eps grid (T_eps)
+
+def _blo_figure(blo: pd.DataFrame, pb: dict, alpha: float, output: str, grid: str) -> None:
+    """``blo_regret_vs_T`` (``grid="T"``) or ``blo_regret_vs_eps`` (``"eps"``): a panel per domain and environment."""
     doms, envs = pb["domains"], pb["envs"]
     b = blo.assign(value=blo.regret)
-    for out, grid in ((outputs[5], "T"), (outputs[6], "eps")):
-        fig, axes = plt.subplots(len(envs), len(doms), figsize=(5 * len(doms), 3.8 * len(envs)), squeeze=False)
-        for i, env in enumerate(envs):
-            for j, dom in enumerate(doms):
-                ax = axes[i][j]
-                d = b[(b.row == dom) & (b.env == env) & (b.grid == grid)]
-                dp = d[d.algorithm == "dp_scrible"]
-                if grid == "T":
-                    slope = np.polyfit(np.log(dp["T"]), np.log(np.maximum(dp.value, 1e-12)),
-                                       1)[0] if len(dp) else np.nan
-                    plot_curves(ax, dp, "T", alpha,
-                                f"DP-SCRiBLe, eps={pb['rate_eps']:g} (slope {slope:.2f})", color="tab:blue")
-                    plot_curves(ax, d[d.algorithm == "scrible"], "T", alpha, "SCRiBLe", color="k")
-                    plot_curves(ax, d[d.algorithm == "dp_scrible_composed"], "T", alpha, "control: composed lambda",
-                                color="tab:red", ls="--")
-                    bl = d[(d.algorithm == "explore_tree") & np.isclose(d.eps, pb["rate_eps"])]
-                    if len(bl):  # AS17-thm4.5-vs-T2-3-<domain>: the O~(T^(2/3)) baseline on the same losses
-                        plot_curves(ax, bl, "T", alpha, "baseline: explore + private FTRL (T^(2/3))", color="tab:green",
-                                    ls="-.")
-                    bd = dp.groupby("T").bound_thm4_5.first()
-                    ax.plot(bd.index, bd.to_numpy(), "k:", lw=1, label="Theorem 4.5 bound")
-                    Ts = np.sort(dp["T"].unique()).astype(float)
-                    if Ts.size:
-                        ax.plot(Ts, dp.value.mean() * np.sqrt(Ts / Ts.mean()), ls="-.", color="0.6", lw=0.8,
-                                label="slope 1/2")
-                    ax.set(xlabel="T", title=f"{dom}, {env}, N={pb['N']}, eps={pb['rate_eps']:g}")
-                else:
-                    plot_curves(ax, dp, "eps", alpha, "DP-SCRiBLe", color="tab:blue")
-                    plot_curves(ax, d[d.algorithm == "dp_scrible_eps_squared"], "eps", alpha,
-                                "control: lambda from eps^2",
-                                color="tab:red", ls="--")
-                    floor = d[d.algorithm == "scrible"].value.mean()
-                    ax.axhline(floor, color="k", lw=0.8, label="non-private")
-                    es = np.sort(dp.eps.unique())
-                    if es.size:  # 1/eps from the smallest eps's mean, drawn down to the non-private level
-                        ref = dp[dp.eps == es[0]].value.mean() * es[0] / es
-                        ax.plot(es[ref >= floor], ref[ref >= floor], ls="-.", color="0.6", lw=0.8, label="slope -1")
-                    ax.set(xlabel="eps", title=f"{dom}, {env}, N={pb['N']}, T={pb['T_eps']}")
-                ax.set(xscale="log", yscale="log", ylabel="regret")
-                ax.legend(fontsize=6)
-        save(fig, out)
+    fig, axes = plt.subplots(len(envs), len(doms), figsize=(5 * len(doms), 3.8 * len(envs)), squeeze=False)
+    for i, env in enumerate(envs):
+        for j, dom in enumerate(doms):
+            ax = axes[i][j]
+            d = b[(b.row == dom) & (b.env == env) & (b.grid == grid)]
+            dp = d[d.algorithm == "dp_scrible"]
+            if grid == "T":
+                _blo_T_panel(ax, d, dp, pb, alpha, dom, env)
+            else:
+                _blo_eps_panel(ax, d, dp, pb, alpha, dom, env)
+            ax.set(xscale="log", yscale="log", ylabel="regret")
+            ax.legend(fontsize=6)
+    _save(fig, output)
 
+
+def _blo_T_panel(ax, d: pd.DataFrame, dp: pd.DataFrame, pb: dict, alpha: float, dom: str, env: str) -> None:
+    """DP-SCRiBLe vs T at rate_eps, SCRiBLe, the composed-lambda control, the T^(2/3) baseline, Theorem 4.5's bound."""
+    slope = np.polyfit(np.log(dp["T"]), np.log(np.maximum(dp.value, 1e-12)),
+                       1)[0] if len(dp) else np.nan
+    plot_curves(ax, dp, "T", alpha,
+                f"DP-SCRiBLe, eps={pb['rate_eps']:g} (slope {slope:.2f})", color="tab:blue")
+    plot_curves(ax, d[d.algorithm == "scrible"], "T", alpha, "SCRiBLe", color="k")
+    plot_curves(ax, d[d.algorithm == "dp_scrible_composed"], "T", alpha, "control: composed lambda",
+                color="tab:red", ls="--")
+    bl = d[(d.algorithm == "explore_tree") & np.isclose(d.eps, pb["rate_eps"])]
+    if len(bl):  # AS17-thm4.5-vs-T2-3-<domain>: the O~(T^(2/3)) baseline on the same losses
+        plot_curves(ax, bl, "T", alpha, "baseline: explore + private FTRL (T^(2/3))", color="tab:green",
+                    ls="-.")
+    bd = dp.groupby("T").bound_thm4_5.first()
+    ax.plot(bd.index, bd.to_numpy(), "k:", lw=1, label="Theorem 4.5 bound")
+    Ts = np.sort(dp["T"].unique()).astype(float)
+    if Ts.size:
+        ax.plot(Ts, dp.value.mean() * np.sqrt(Ts / Ts.mean()), ls="-.", color="0.6", lw=0.8,
+                label="slope 1/2")
+    ax.set(xlabel="T", title=f"{dom}, {env}, N={pb['N']}, eps={pb['rate_eps']:g}")
+
+
+def _blo_eps_panel(ax, d: pd.DataFrame, dp: pd.DataFrame, pb: dict, alpha: float, dom: str, env: str) -> None:
+    """DP-SCRiBLe vs eps at T_eps, the eps^2 control, the non-private level and slope -1 down to it."""
+    plot_curves(ax, dp, "eps", alpha, "DP-SCRiBLe", color="tab:blue")
+    plot_curves(ax, d[d.algorithm == "dp_scrible_eps_squared"], "eps", alpha,
+                "control: lambda from eps^2",
+                color="tab:red", ls="--")
+    floor = d[d.algorithm == "scrible"].value.mean()
+    ax.axhline(floor, color="k", lw=0.8, label="non-private")
+    es = np.sort(dp.eps.unique())
+    if es.size:  # 1/eps from the smallest eps's mean, drawn down to the non-private level
+        ref = dp[dp.eps == es[0]].value.mean() * es[0] / es
+        ax.plot(es[ref >= floor], ref[ref >= floor], ls="-.", color="0.6", lw=0.8, label="slope -1")
+    ax.set(xlabel="eps", title=f"{dom}, {env}, N={pb['N']}, T={pb['T_eps']}")
 
 def draw_experts(tables: dict[str, pd.DataFrame], params: dict, outputs: list[str]) -> None:
     """The plot job of the group ``as17_experts`` (``paper.GROUPS``): its figures to ``outputs``."""

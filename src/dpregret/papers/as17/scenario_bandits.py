@@ -49,6 +49,7 @@ with the O~(T^(2/3)) baseline ``explore_tree`` as its control on the same draws.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -129,16 +130,7 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
     learner (:func:`run_user_block`) at the eps values ``plan[name]`` (default: those of
     ``plan["dp_exp2"]``), rows ``algorithm = name``; ``make`` is called as :data:`SIGNATURE`
     (:func:`build_user_learner`).  The paper's rows are the same with or without them."""
-    if env not in ENVS:
-        raise ValueError(f"env must be one of {ENVS}, got {env!r}")
-    N = V.integer("N", N, minimum=2)
-    T = V.integer("T", T)
-    learners = check_makes(learners, ALGORITHMS, SIGNATURE)
-    unknown = set(plan) - set(ALGORITHMS) - set(learners)
-    if unknown:
-        raise ValueError(f"plan keys must be among {ALGORITHMS} or the learners' names, got {sorted(unknown)}")
-    if pulled_noise and "dp_exp2_biased" in plan:
-        raise ValueError("dp_exp2_biased needs the whole noise vector (pulled_noise=False)")
+    N, T, learners = _checked_args(env, N, T, plan, pulled_noise, learners)
     replicates = list(replicates)
     R = len(replicates)
     point = (SCENARIO, env, N, T, gap if env == "stochastic" else phases)  # (periodic: no parameter of its own)
@@ -151,25 +143,90 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
     rows = [(a, None if a == "exp2" else float(V.positive("eps", e)))
             for a in ALGORITHMS if a in plan and a != "explore_tree"
             for e in ([None] if a == "exp2" else plan[a])]
-    par = np.array([row_params(a, N, T, e) for a, e in rows])  # (rows, 3)
     # the arms' labels, drawn per replicate (keyed): arm j of the run is arm perm[r, j] of the sequence, so the best
     # arm sits at a random index (a learner frozen on a fixed arm is not optimal by construction)
     perm = np.argsort(streams("arm-permutation").uniform((N,)), axis=1)
-    first = np.argmin(perm, axis=1)  # where the sequence's arm 0 sits in each replicate
-    B = len(rows) * R
-    # per batch row (row k, replicate r -> k*R + r): lambda, eta, gamma and the noise bias (Lemma 4.3's control:
-    # mean lambda on the sequence's arm 0)
-    lam_b, eta_b, gam_b = (np.repeat(par[:, k], R) for k in range(3)) if rows else (None,) * 3
-    bias_b = np.concatenate([np.eye(N)[first] if a == "dp_exp2_biased" else np.zeros((R, N)) for a, _ in rows]) \
-        if rows else None
-    logq = np.full((B, N), -np.log(N))
-    suffered, noisy, zsum = np.zeros(B), np.zeros(B), np.zeros((B, N))
-    draws, noise = streams("exp2"), streams("exp2/noise-pulled" if pulled_noise else "exp2/noise")
+    batch = _Exp2Batch.start(rows, N, T, R, first=np.argmin(perm, axis=1))  # first: the sequence's arm 0
+    batch.draws, batch.noise = streams("exp2"), streams("exp2/noise-pulled" if pulled_noise else "exp2/noise")
     tree_eps = [float(V.positive("eps", e)) for e in plan.get("explore_tree", [])]
     # the baseline in blocks of rounds (ExploreTreeRounds: ExploreTree's arithmetic and draws, vectorised over rounds)
     tree = ExploreTreeRounds(N, T, tree_eps, streams("explore_tree"),
                              streams("explore_tree/tree")) if tree_eps else None
-    # your learners (Algorithm 4 around each): one per (name, eps), randomness keyed by the point and the name
+    users = _user_runs(learners, plan, N, T, R, root_seed, point, replicates)
+    cum, top = _play(source, perm, batch, users, tree, T, R, N, pulled_noise)
+    best_arm, best = cum.argmin(axis=1), cum.min(axis=1)
+    trivial = cum.mean(axis=1) - best  # regret of uniform play: the saturation level of the eps window
+    max_regret = top - best  # sum_t max_i l_t,i - min_i L_T,i: the largest regret any play could have
+    base = {"scenario": SCENARIO, "env": env, "N": N, "T": T, "replicate": replicates}
+    sat = {"trivial_regret": trivial, "max_regret": max_regret}  # the columns after each row block's regret
+    return pd.concat(_paper_frames(base, sat, batch, best, best_arm, N, T, R, pulled_noise)
+                     + _tree_frames(base, sat, tree, tree_eps, best, R)
+                     + _user_frames(base, sat, users, best, best_arm, R, pulled_noise), ignore_index=True)
+
+
+def _checked_args(env: str, N: int, T: int, plan, pulled_noise: bool, learners):
+    """:func:`simulate`'s arguments checked: ``(N, T, learners)``."""
+    if env not in ENVS:
+        raise ValueError(f"env must be one of {ENVS}, got {env!r}")
+    N = V.integer("N", N, minimum=2)
+    T = V.integer("T", T)
+    learners = check_makes(learners, ALGORITHMS, SIGNATURE)
+    unknown = set(plan) - set(ALGORITHMS) - set(learners)
+    if unknown:
+        raise ValueError(f"plan keys must be among {ALGORITHMS} or the learners' names, got {sorted(unknown)}")
+    if pulled_noise and "dp_exp2_biased" in plan:
+        raise ValueError("dp_exp2_biased needs the whole noise vector (pulled_noise=False)")
+    return N, T, learners
+
+
+@dataclass
+class _Exp2Batch:
+    """The EXP2 family's rows of :func:`simulate` as one batch through the compiled kernel: row k, replicate r
+    is batch row k*R + r; per batch row lambda, eta, gamma, the noise bias (Lemma 4.3's control: mean lambda on the
+    sequence's arm 0), the log-probabilities and the running sums the kernel updates."""
+
+    rows: list  # (algorithm, eps or None)
+    par: np.ndarray  # (rows, 3): lambda, eta, gamma
+    lam_b: np.ndarray | None
+    eta_b: np.ndarray | None
+    gam_b: np.ndarray | None
+    bias_b: np.ndarray | None
+    logq: np.ndarray
+    suffered: np.ndarray
+    noisy: np.ndarray
+    zsum: np.ndarray
+    draws: ReplicateStreams | None = None  # the sampling uniforms
+    noise: ReplicateStreams | None = None  # the Laplace noise (shared with the user learners)
+
+    @classmethod
+    def start(cls, rows, N: int, T: int, R: int, first: np.ndarray) -> _Exp2Batch:
+        par = np.array([row_params(a, N, T, e) for a, e in rows])  # (rows, 3)
+        B = len(rows) * R
+        lam_b, eta_b, gam_b = (np.repeat(par[:, k], R) for k in range(3)) if rows else (None,) * 3
+        bias_b = np.concatenate([np.eye(N)[first] if a == "dp_exp2_biased" else np.zeros((R, N)) for a, _ in rows]) \
+            if rows else None
+        logq = np.full((B, N), -np.log(N))
+        return cls(rows, par, lam_b, eta_b, gam_b, bias_b, logq, np.zeros(B), np.zeros(B), np.zeros((B, N)))
+
+    def play(self, L: np.ndarray, tb: int, N: int, pulled_noise: bool):
+        """One block of rounds ``L`` for every row; returns the Laplace draws it used ``(z, Z)`` (pulled arm's,
+        whole vector; None where not drawn)."""
+        z = Z = None
+        if self.rows and pulled_noise:
+            U = np.ascontiguousarray(self.draws.uniform((tb,)))
+            z = np.ascontiguousarray(self.noise.laplace(1.0, (tb,)))
+            exp2_block_pulled(self.logq, self.eta_b, self.gam_b, self.lam_b, np.ascontiguousarray(L), z, U,
+                              self.suffered)
+        elif self.rows:  # the EXP2 family through the compiled kernel (papers/as17/exp2_jit.py)
+            U = np.ascontiguousarray(self.draws.uniform((tb,)))
+            Z = np.ascontiguousarray(self.noise.laplace(1.0, (tb, N)))
+            exp2_block(self.logq, self.eta_b, self.gam_b, self.lam_b, self.bias_b, np.ascontiguousarray(L), Z, U,
+                       self.suffered, self.noisy, self.zsum)
+        return z, Z
+
+
+def _user_runs(learners, plan, N: int, T: int, R: int, root_seed: int, point, replicates) -> list[UserRun]:
+    """Your learners (Algorithm 4 around each): one per (name, eps), randomness keyed by the point and the name."""
     users = []
     for name, make in learners.items():
         eps_list = plan.get(name, plan.get("dp_exp2"))
@@ -180,6 +237,12 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
             lam = exp2_params_thm4_1(N, T, e)[0]  # Lemma 4.2: lambda = 1/eps, as the dp_exp2 row
             users.append(UserRun(name, e, lam, build_user_learner(make, name, R, N, T, lam,
                                                                   streams_of(root_seed, point, name, replicates))))
+    return users
+
+
+def _play(source, perm, batch: _Exp2Batch, users, tree, T: int, R: int, N: int, pulled_noise: bool):
+    """Every learner over the T rounds, in blocks of rounds; returns the arms' cumulative losses ``(R, N)`` and
+    sum_t max_i l_t,i ``(R,)``."""
     cum, top = np.zeros((R, N)), np.zeros(R)
     block = max(1, min(T, BLOCK_DOUBLES // (R * N)))  # rounds per kernel call
     for t0 in range(0, T, block):
@@ -187,58 +250,64 @@ def simulate(env: str, N: int, T: int, plan: Mapping[str, Sequence[float]], repl
         L = (source.block(tb) if isinstance(source, StochasticExperts) else source.block(t0, tb, R)
              if isinstance(source, (PeriodicExperts, SignedExperts)) else switching_block(source, t0, tb, R))
         L = np.ascontiguousarray(np.take_along_axis(L, perm[:, None, :], axis=2))  # the replicate's arm labels
-        z = Z = None
-        if rows and pulled_noise:
-            U = np.ascontiguousarray(draws.uniform((tb,)))
-            z = np.ascontiguousarray(noise.laplace(1.0, (tb,)))
-            exp2_block_pulled(logq, eta_b, gam_b, lam_b, np.ascontiguousarray(L), z, U, suffered)
-        elif rows:  # the EXP2 family through the compiled kernel (papers/as17/exp2_jit.py)
-            U = np.ascontiguousarray(draws.uniform((tb,)))
-            Z = np.ascontiguousarray(noise.laplace(1.0, (tb, N)))
-            exp2_block(logq, eta_b, gam_b, lam_b, bias_b, np.ascontiguousarray(L), Z, U, suffered, noisy, zsum)
+        z, Z = batch.play(L, tb, N, pulled_noise)
         if users:  # the same noise draws as the paper's rows (drawn here only if no EXP2 row runs)
             if pulled_noise:
-                z = noise.laplace(1.0, (tb,)) if z is None else z
+                z = batch.noise.laplace(1.0, (tb,)) if z is None else z
             else:
-                Z = noise.laplace(1.0, (tb, N)) if Z is None else Z
+                Z = batch.noise.laplace(1.0, (tb, N)) if Z is None else Z
             for u in users:
                 run_user_block(u, L, z if pulled_noise else Z)
         if tree:
             tree.run(L)
         cum += L.sum(axis=1)
         top = _running(top, L.max(axis=2))
-    best_arm, best = cum.argmin(axis=1), cum.min(axis=1)
-    trivial = cum.mean(axis=1) - best  # regret of uniform play: the saturation level of the eps window
-    max_regret = top - best  # sum_t max_i l_t,i - min_i L_T,i: the largest regret any play could have
+    return cum, top
 
-    out = []
-    base = {"scenario": SCENARIO, "env": env, "N": N, "T": T, "replicate": replicates}
+
+def _paper_frames(base: dict, sat: dict, batch: _Exp2Batch, best, best_arm, N: int, T: int, R: int,
+                  pulled_noise: bool) -> list[pd.DataFrame]:
+    """The EXP2 family's rows (Lemma 4.3's ``noisy_regret`` for the private ones, unless ``pulled_noise``)."""
+    rows, out = batch.rows, []
     if rows:
-        reg = suffered - np.tile(best, len(rows))
-        nz = reg + noisy - zsum[np.arange(B), np.tile(best_arm, len(rows))]  # Lemma 4.3
+        B = len(rows) * R
+        reg = batch.suffered - np.tile(best, len(rows))
+        nz = reg + batch.noisy - batch.zsum[np.arange(B), np.tile(best_arm, len(rows))]  # Lemma 4.3
         for k, (a, e) in enumerate(rows):
-            lam, eta, gam = par[k]
+            lam, eta, gam = batch.par[k]
             sl = slice(k * R, (k + 1) * R)
-            out.append(pd.DataFrame({**base, "algorithm": a, "eps": np.nan if e is None else e, "regret": reg[sl],
-                                     "trivial_regret": trivial, "max_regret": max_regret,
+            out.append(pd.DataFrame({**base, "algorithm": a, "eps": np.nan if e is None else e,
+                                     "regret": reg[sl], **sat,
                                      "noisy_regret": nz[sl] if a != "exp2" and not pulled_noise else np.nan,
                                      "lambda": lam, "eta": eta,
                                      "gamma": gam, "bound_thm4_1": bound_thm4_1(N, T, eta, gam, lam)}))
+    return out
+
+
+def _tree_frames(base: dict, sat: dict, tree, tree_eps, best, R: int) -> list[pd.DataFrame]:
+    """The ExploreTree baseline's rows, one block per eps."""
+    out = []
     if tree_eps:
         reg = tree.suffered - np.tile(best, len(tree_eps))
         for k, e in enumerate(tree_eps):
-            out.append(pd.DataFrame({**base, "algorithm": "explore_tree", "eps": e, "regret": reg[k * R:(k + 1) * R],
-                                     "trivial_regret": trivial, "max_regret": max_regret,
+            out.append(pd.DataFrame({**base, "algorithm": "explore_tree", "eps": e,
+                                     "regret": reg[k * R:(k + 1) * R], **sat,
                                      "noisy_regret": np.nan, "lambda": np.nan, "eta": np.nan,
                                      "gamma": tree.gamma, "bound_thm4_1": np.nan}))
-    for u in users:  # after the paper's rows, which keep their positions
+    return out
+
+
+def _user_frames(base: dict, sat: dict, users, best, best_arm, R: int, pulled_noise: bool) -> list[pd.DataFrame]:
+    """Your learners' rows, after the paper's (which keep their positions)."""
+    out = []
+    for u in users:
         reg = u.suffered - best
         nz = np.nan if pulled_noise else reg + u.noisy - u.zsum[np.arange(R), best_arm]
-        out.append(pd.DataFrame({**base, "algorithm": u.name, "eps": u.eps, "regret": reg, "trivial_regret": trivial,
-                                 "max_regret": max_regret,
+        out.append(pd.DataFrame({**base, "algorithm": u.name, "eps": u.eps, "regret": reg, **sat,
                                  "noisy_regret": nz, "lambda": u.lam, "eta": np.nan, "gamma": np.nan,
                                  "bound_thm4_1": np.nan}))
-    return pd.concat(out, ignore_index=True)
+    return out
+
 
 
 # --- your own learner as Algorithm 4's base learner ---------------------------------

@@ -23,6 +23,8 @@ The privacy audits of the randomisers are ``AUDIT-vdh-lemma4-local-laplace`` and
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -507,13 +509,76 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
     bootstrap generator of a rate claim."""
     if 1.0 not in [float(f) for f in p["u_frac"]]:
         raise ValueError("u_frac must contain 1 (the comparator u = u*) for the rate and comparison claims")
-    b = p.get("b", 1.0)
-    out = {}
     fam = _minority_family(tables)
-    frz = _at(fam, alg="frozen")
-
+    sp = tables["sparse"]
+    bc = _BoundChecks(tables.get("search", pd.DataFrame()), p, p.get("b", 1.0), alpha)
     # Theorems 10, 12, 11 as printed: false (deterministic counterexamples, ERRATA); the
     # realistic runs are reported with them.  The proof-constant forms carry the PASS.
+    out = {"VDH-thm10-printed-bound": _thm10_printed(fam, bc),
+           "VDH-thm10-proof-bound": _thm10_proof(fam, bc),
+           "VDH-thm12-printed-bound": _thm12_printed_claim(fam, alpha),
+           "VDH-eq3.3.5-bound": _eq335_bound(fam, bc),
+           "VDH-thm11-bound": _thm11_printed_claim(sp, p, alpha),
+           "VDH-thm11-proof-bound": _thm11_proof(sp, bc)}
+    # eq. (3.3.5): rate in ||u|| (synthetic instances, u = u*)
+    cid = "VDH-eq3.3.5-rate-u"
+    out[cid] = _rate_u(_at(tables["unorm"], u_frac=1.0), tol.get(cid, 0.0), alpha, rng_for, cid)
+    # Sec. 3.4, first scenario: the privacy cost of the minority vs the uniform counterfactual, gated on learning
+    for cid, placement in (("VDH-sec3.4-minority-cost-rate-T", "random"),
+                           ("VDH-sec3.4-minority-cost-rate-T-adversarial", "adversarial")):
+        out[cid] = _minority_cost(tables, placement, tol, alpha, rng_for, cid)
+    # eq. (3.1.1): the regret's dependence on sum_t sigma_t^2 over the n and eps grids (regime window, gate, twin)
+    if all(k in tables and len(tables[k]) for k in ("minority_n", "minority_eps")):
+        cid = "VDH-eq3.1.1-privacy-term-rate"
+        out[cid] = sigma_rate_claim(tables, p, tol.get(cid, 0.0), alpha, rng_for, cid)
+    # Sec. 3.4, second scenario: Algorithm 3 (no tuning) against AdaGrad over the whole D grid
+    out["VDH-sec3.4-sparse-vs-adagrad"] = sparse_vs_adagrad(_at(sp, u_frac=1.0), p, alpha)
+    return out
+
+
+@dataclass
+class _BoundChecks:
+    """The explicit-bound checks of :func:`evaluate` (proof constants): a run's rows, plus the searched sequences'
+    rows of ``search_alg`` when the search ran, against Theorem 10, eq. (3.3.5) or Theorem 11 with their constants
+    times ``scale``."""
+
+    sr: pd.DataFrame  # the searched sequences (table ``search``; empty if it did not run)
+    p: dict
+    b: float
+    alpha: float
+
+    @property
+    def has_search(self) -> bool:
+        return len(self.sr) > 0
+
+    def t10(self, df, search_alg, scale=1.0):
+        b = self.b
+        parts = [_bound_parts(df, "mag_regret", "mag_sum_sq", _scaled(_thm10("proof", b), scale))]
+        if self.has_search:
+            parts.append(_search_parts(_at(self.sr, alg=search_alg), "mag_regret", "mag_sum_sq",
+                                       lambda Gv: (lambda u, S, axis: vdh_bounds.bound_thm10(u, S, Gv, b, axis=axis,
+                                                                                             constants="proof")),
+                                       scale))
+        return _decide(parts, self.alpha)
+
+    def e335(self, df, search_alg, scale=1.0):
+        b = self.b
+        parts = [_bound_parts(df, "regret", "sum_sq", _scaled(_eq335(b), scale))]
+        if self.has_search:
+            parts.append(_search_parts(_at(self.sr, alg=search_alg), "regret", "sum_sq",
+                                       lambda Gv: (lambda u, S,
+                                                   axis: vdh_bounds.bound_eq3_3_5(u, S, Gv, b, axis=axis)), scale))
+        return _decide(parts, self.alpha)
+
+    def t11(self, df, search_alg, scale=1.0):
+        extra = [_search_thm11_parts(_at(self.sr, alg=search_alg), self.b, "proof", scale)] if self.has_search else []
+        return _sparse_thm11(df, self.p, self.alpha, "proof", scale, extra)
+
+
+def _thm10_printed(fam: pd.DataFrame, bc: _BoundChecks) -> tuple:
+    """VDH-thm10-printed-bound: false (ERRATA's counterexample); Algorithm 2's realistic runs and the printed (3.3.4)
+    rule's rows reported with it."""
+    b, alpha = bc.b, bc.alpha
     alg2 = _at(fam, alg="alg2")
     printed = _bound_check(alg2, "mag_regret", "mag_sum_sq", _thm10("printed", b), alpha)
     res = _counterexample("thm10")
@@ -527,103 +592,86 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
                                             "critical_point": pr.detail["critical_point"],
                                             "n_points": pr.detail["n_points"],
                                             "replicates_dropped_non_finite": pr.detail["replicates_dropped_non_finite"]}
-    out["VDH-thm10-printed-bound"] = (res, _counterexample("thm10", "proof"))
+    return (res, _counterexample("thm10", "proof"))
 
-    sr = tables.get("search", pd.DataFrame())
-    has_search = len(sr) > 0
 
-    def t10(df, search_alg, scale=1.0):
-        parts = [_bound_parts(df, "mag_regret", "mag_sum_sq", _scaled(_thm10("proof", b), scale))]
-        if has_search:
-            parts.append(_search_parts(_at(sr, alg=search_alg), "mag_regret", "mag_sum_sq",
-                                       lambda Gv: (lambda u, S, axis: vdh_bounds.bound_thm10(u, S, Gv, b, axis=axis,
-                                                                                             constants="proof")),
-                                       scale))
-        return _decide(parts, alpha)
-
-    proof, half = t10(alg2, "alg2"), t10(alg2, "alg2", 0.5)
+def _thm10_proof(fam: pd.DataFrame, bc: _BoundChecks) -> tuple:
+    """VDH-thm10-proof-bound: Algorithm 2 against Theorem 10 with the proof's constants; control the constants
+    halved, non-learner frozen, twin ``alg2_gnoise`` (the searched sequences only)."""
+    alg2, frz = _at(fam, alg="alg2"), _at(fam, alg="frozen")
+    proof, half = bc.t10(alg2, "alg2"), bc.t10(alg2, "alg2", 0.5)
     ce = vdh_bounds.counterexample("thm10", "proof")
     proof.detail["deterministic_sequence"] = {"max_ratio": ce["max_ratio"], "holds": ce["max_excess"] < 0}
     proof = _worst_case(_loose(proof, half, f"; 3. on the deterministic sequence of ERRATA the ratio is "
-                                            f"{ce['max_ratio']:.2f}"), "thm10", has_search)
+                                            f"{ce['max_ratio']:.2f}"), "thm10", bc.has_search)
     if len(frz):
-        proof = with_nonlearner(proof, FROZEN, t10(frz, "frozen"))
-    if has_search:
-        tw = t10(alg2.iloc[:0], "alg2_gnoise")
+        proof = with_nonlearner(proof, FROZEN, bc.t10(frz, "frozen"))
+    if bc.has_search:
+        tw = bc.t10(alg2.iloc[:0], "alg2_gnoise")
         proof = with_twin(proof, "alg2_gnoise", tw, TWIN_GNOISE + " (its rows: the searched sequences only)")
-    out["VDH-thm10-proof-bound"] = (proof, half)
+    return (proof, half)
 
+
+def _thm12_printed_claim(fam: pd.DataFrame, alpha: float) -> tuple:
+    """VDH-thm12-printed-bound: false as printed; the improper learner's realistic runs reported with it."""
     imp = _at(fam, alg="alg2_improper")
     res, ctl = _thm12_printed()
     real = _bound_check(imp, "mag_regret", "mag_sum_sq", _thm12, alpha)
     res.detail["realistic_runs"] = {"verdict": real.verdict, "worst_ratio": real.measured,
                                     "critical_point": real.detail.get("critical_point")}
-    out["VDH-thm12-printed-bound"] = (res, ctl)
+    return (res, ctl)
 
-    # eq. (3.3.5) with explicit constants (the O(T^(1/2)) of the section, as a bound at every T)
-    def e335(df, search_alg, scale=1.0):
-        parts = [_bound_parts(df, "regret", "sum_sq", _scaled(_eq335(b), scale))]
-        if has_search:
-            parts.append(_search_parts(_at(sr, alg=search_alg), "regret", "sum_sq",
-                                       lambda Gv: (lambda u, S,
-                                                   axis: vdh_bounds.bound_eq3_3_5(u, S, Gv, b, axis=axis)), scale))
-        return _decide(parts, alpha)
 
-    res, half = e335(alg2, "alg2"), e335(alg2, "alg2", 0.5)
-    res = _worst_case(_loose(res, half), "eq3.3.5", has_search)
+def _eq335_bound(fam: pd.DataFrame, bc: _BoundChecks) -> tuple:
+    """VDH-eq3.3.5-bound: eq. (3.3.5) with explicit constants (the O(T^(1/2)) of the section, as a bound at every T);
+    control the constants halved, non-learner frozen, twin ``alg2_step``."""
+    alg2, frz = _at(fam, alg="alg2"), _at(fam, alg="frozen")
+    res, half = bc.e335(alg2, "alg2"), bc.e335(alg2, "alg2", 0.5)
+    res = _worst_case(_loose(res, half), "eq3.3.5", bc.has_search)
     if len(frz):
-        res = with_nonlearner(res, FROZEN, e335(frz, "frozen"))
+        res = with_nonlearner(res, FROZEN, bc.e335(frz, "frozen"))
     step = _at(fam, alg="alg2_step")
-    if len(step) or has_search:
-        res = with_twin(res, "alg2_step", e335(step, "alg2_step"), TWIN_STEP + " (its rows: the minority runs and the "
-                        "searched sequences)")
-    out["VDH-eq3.3.5-bound"] = (res, half)
+    if len(step) or bc.has_search:
+        res = with_twin(res, "alg2_step", bc.e335(step, "alg2_step"), TWIN_STEP + " (its rows: the minority runs and "
+                        "the searched sequences)")
+    return (res, half)
 
-    # Theorem 11: printed form false (Algorithm 3 with d = 1 on Theorem 10's sequence); proof constants
-    sp = tables["sparse"]
+
+def _thm11_printed_claim(sp: pd.DataFrame, p: dict, alpha: float) -> tuple:
+    """VDH-thm11-bound: printed form false (Algorithm 3 with d = 1 on Theorem 10's sequence); the sparse runs
+    reported with it."""
     res = _counterexample("thm11")
     real = _sparse_thm11(_at(sp, alg="alg3"), p, alpha, "printed")
     res.detail["realistic_runs"] = {"verdict": real.verdict, "worst_ratio": real.measured,
                                     "ci": [real.ci_low, real.ci_high]}
-    out["VDH-thm11-bound"] = (res, _counterexample("thm11", "proof"))
-    def t11(df, search_alg, scale=1.0):
-        extra = [_search_thm11_parts(_at(sr, alg=search_alg), b, "proof", scale)] if has_search else []
-        return _sparse_thm11(df, p, alpha, "proof", scale, extra)
+    return (res, _counterexample("thm11", "proof"))
 
-    proof, half = t11(_at(sp, alg="alg3"), "alg3"), t11(_at(sp, alg="alg3"), "alg3", 0.5)
-    proof = _worst_case(_loose(proof, half), "thm11", has_search)
+
+def _thm11_proof(sp: pd.DataFrame, bc: _BoundChecks) -> tuple:
+    """VDH-thm11-proof-bound: Algorithm 3 against Theorem 11 with the proof's constants; control the constants
+    halved, non-learner frozen, twin ``alg3_gnoise``."""
+    proof, half = bc.t11(_at(sp, alg="alg3"), "alg3"), bc.t11(_at(sp, alg="alg3"), "alg3", 0.5)
+    proof = _worst_case(_loose(proof, half), "thm11", bc.has_search)
     if len(_at(sp, alg="frozen")):
-        proof = with_nonlearner(proof, FROZEN_ALG3, t11(_at(sp, alg="frozen"), "frozen"))
+        proof = with_nonlearner(proof, FROZEN_ALG3, bc.t11(_at(sp, alg="frozen"), "frozen"))
     if len(_at(sp, alg="alg3_gnoise")):
-        proof = with_twin(proof, "alg3_gnoise", t11(_at(sp, alg="alg3_gnoise"), "alg3_gnoise"),
+        proof = with_twin(proof, "alg3_gnoise", bc.t11(_at(sp, alg="alg3_gnoise"), "alg3_gnoise"),
                           TWIN_GNOISE3 + " (its rows: the sparse runs and the searched sequences)")
-    out["VDH-thm11-proof-bound"] = (proof, half)
+    return (proof, half)
 
-    # eq. (3.3.5): rate in ||u|| (synthetic instances, u = u*)
-    cid = "VDH-eq3.3.5-rate-u"
-    out[cid] = _rate_u(_at(tables["unorm"], u_frac=1.0), tol.get(cid, 0.0), alpha, rng_for, cid)
 
-    # Sec. 3.4, first scenario: the privacy cost of the minority vs the uniform counterfactual, gated on learning
+def _minority_cost(tables: dict[str, pd.DataFrame], placement: str, tol: dict, alpha: float, rng_for,
+                   cid: str) -> tuple:
+    """A Sec. 3.4 minority-cost claim (:func:`minority_cost_claim`) with its non-learner (the frozen learner on the
+    gate) and twin ``alg2_step``."""
     mino = _at(tables["minority"], u_frac=1.0)
-    for cid, placement in (("VDH-sec3.4-minority-cost-rate-T", "random"),
-                           ("VDH-sec3.4-minority-cost-rate-T-adversarial", "adversarial")):
-        res, ctl = minority_cost_claim(tables["minority"], placement, tol, alpha, rng_for, cid)
-        if len(_at(mino, alg="frozen")):  # the non-learner control of a gated claim: the frozen learner on the gate
-            res = with_nonlearner(res, FROZEN, learning_gate(mino, "frozen", alpha, rng_for(cid + "/gate-nonlearner")))
-        if len(_at(mino, alg="alg2_step")):
-            tw, _ = minority_cost_claim(tables["minority"], placement, tol, alpha, rng_for, cid, alg="alg2_step")
-            res = with_twin(res, "alg2_step", _gated(tw), TWIN_STEP)
-        out[cid] = (res, ctl)
-
-    # eq. (3.1.1): the regret's dependence on sum_t sigma_t^2 over the n and eps grids (regime window, gate, twin)
-    if all(k in tables and len(tables[k]) for k in ("minority_n", "minority_eps")):
-        cid = "VDH-eq3.1.1-privacy-term-rate"
-        out[cid] = sigma_rate_claim(tables, p, tol.get(cid, 0.0), alpha, rng_for, cid)
-
-    # Sec. 3.4, second scenario: Algorithm 3 (no tuning) against AdaGrad over the whole D grid
-    out["VDH-sec3.4-sparse-vs-adagrad"] = sparse_vs_adagrad(_at(sp, u_frac=1.0), p, alpha)
-    return out
-
+    res, ctl = minority_cost_claim(tables["minority"], placement, tol, alpha, rng_for, cid)
+    if len(_at(mino, alg="frozen")):  # the non-learner control of a gated claim: the frozen learner on the gate
+        res = with_nonlearner(res, FROZEN, learning_gate(mino, "frozen", alpha, rng_for(cid + "/gate-nonlearner")))
+    if len(_at(mino, alg="alg2_step")):
+        tw, _ = minority_cost_claim(tables["minority"], placement, tol, alpha, rng_for, cid, alg="alg2_step")
+        res = with_twin(res, "alg2_step", _gated(tw), TWIN_STEP)
+    return (res, ctl)
 
 def sparse_vs_adagrad(sp1: pd.DataFrame, p: dict, alpha: float) -> tuple[Result, Result]:
     """``VDH-sec3.4-sparse-vs-adagrad``: at every T, (a) Algorithm 3 beats AdaGrad at every D of

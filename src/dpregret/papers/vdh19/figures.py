@@ -61,10 +61,20 @@ def _paired_cost(df, placement, key):
 def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, outputs: list[str]) -> None:
     """Outputs: ``vdh19_{regret_vs_T, regret_vs_eps, regret_vs_nprivate, sparse_vs_D}.png`` and,
     if a fifth path is given, ``vdh19_regret_vs_u.png`` (synthetic instances, regret vs ||u*||)."""
+    _regret_vs_T(tables, p, alpha, outputs[0])
+    _regret_vs_eps(tables, alpha, outputs[1])
+    _regret_vs_nprivate(tables, p, alpha, outputs[2])
+    _sparse_vs_D(tables, p, alpha, outputs[3])
+    if len(outputs) > 4:
+        _regret_vs_u(tables, p, alpha, outputs[4])
+
+
+def _regret_vs_T(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output: str) -> None:
+    """``vdh19_regret_vs_T``: the minority scenario at u = w* vs T: the algorithms with eq. (3.3.5)'s bound, the
+    placements, Algorithm 2's privacy cost, and eq. (3.1.1)'s excess vs sigma."""
     b = p.get("b", 1.0)
     mino = _at(tables["minority"], u_frac=1.0)
     T = np.array(sorted(mino["T"].unique()), dtype=float)
-
     # 1. regret vs T (u = w*): algorithms (random placement) with the (3.3.5) bound; placements; privacy cost
     fig, axes = plt.subplots(1, 4, figsize=(21, 4.6))
     ax = axes[0]
@@ -102,8 +112,11 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     ax.legend(fontsize=6)
     _excess_vs_sigma(axes[3], tables, p)  # VDH-eq3.1.1-privacy-term-rate (the n and eps grids pooled)
     fig.suptitle("Van der Hoeven Sec. 3.4, privacy-caring minority: absolute-loss regression on wdbc")
-    _save(fig, outputs[0])
+    _save(fig, output)
 
+
+def _regret_vs_eps(tables: dict[str, pd.DataFrame], alpha: float, output: str) -> None:
+    """``vdh19_regret_vs_eps``: Algorithms 2 and 3 (random and uniform placements) and the baselines vs eps."""
     # 2. regret vs eps at T_eps
     e = _at(tables["minority_eps"], u_frac=1.0)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.4), sharey=True)
@@ -120,8 +133,11 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
         ax.set(xscale="log", yscale="log", xlabel="eps", title=f"T = {int(e['T'].iloc[0])}")
         ax.legend(fontsize=6)
     axes[0].set_ylabel("R_T(w*)")
-    _save(fig, outputs[1])
+    _save(fig, output)
 
+
+def _regret_vs_nprivate(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output: str) -> None:
+    """``vdh19_regret_vs_nprivate``: the algorithms vs the number of private providers (random positions)."""
     # 3. regret vs number of private providers at T_n
     nn = _at(tables["minority_n"], u_frac=1.0)
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
@@ -137,8 +153,13 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
     ax.set(xscale="log", yscale="log", xlabel="private providers n (random positions)", ylabel="R_T(w*)",
            title=f"T = {Tn}, eps = {p['rate_eps']:g} (dotted: n = 0)")
     ax.legend(fontsize=6)
-    _save(fig, outputs[2])
+    _save(fig, output)
 
+
+def _sparse_vs_D(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output: str) -> None:
+    """``vdh19_sparse_vs_D``: the sparse scenario at the largest T: regret vs D / max|u*_j| (AdaGrad's guess against
+    Algorithm 3), and vs the comparator's scale with Theorem 11's bound."""
+    b = p.get("b", 1.0)
     # 4. sparse scenario: regret vs D / max|u_j|, and vs the comparator scale with Theorem 11
     sp = tables["sparse"]
     Tmax = int(sp["T"].max())
@@ -182,25 +203,28 @@ def vdh19_figures(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output
 
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.legend(fontsize=6)
-    _save(fig, outputs[3])
+    _save(fig, output)
 
-    if len(outputs) > 4:
-        un = _at(tables["unorm"], u_frac=1.0)
-        fig, ax = plt.subplots(figsize=(6.4, 4.6))
-        for alg, c in (("alg2", "tab:blue"), ("alg2_improper", "tab:cyan"), ("alg2_reach", "tab:red")):
-            plot_curves(ax, _val(_at(un, alg=alg)), "u_star_norm", alpha, NAMES[alg], color=c,
-                        ls="--" if alg == "alg2_reach" else "-")
-        a2 = _at(un, alg="alg2")
-        us = np.array(sorted(a2.u_star_norm.unique()), dtype=float)
-        B = [float(vdh_bounds.bound_eq3_3_5(u, a2[a2.u_star_norm == u].sum_sq.to_numpy(), 1.0, b, axis=0)) for u in us]
-        ax.plot(us, B, "k--", lw=1, label="eq. (3.3.5) bound (explicit)")
-        m = a2.groupby("u_star_norm").regret.mean().to_numpy()
-        _ref(ax, us, m[0], 1.0, "slope 1")
-        _ref(ax, us, m[0], 2.0, "slope 2", ls="-.")
-        ax.set(xscale="log", yscale="log", xlabel="||u*||", ylabel="R_T(u*)",
-               title=f"synthetic instances, T = {int(un['T'].iloc[0])}, eps = {p['rate_eps']:g}")
-        ax.legend(fontsize=6)
-        _save(fig, outputs[4])
+
+def _regret_vs_u(tables: dict[str, pd.DataFrame], p: dict, alpha: float, output: str) -> None:
+    """``vdh19_regret_vs_u``: synthetic instances, regret vs ||u*|| with eq. (3.3.5)'s bound."""
+    b = p.get("b", 1.0)
+    un = _at(tables["unorm"], u_frac=1.0)
+    fig, ax = plt.subplots(figsize=(6.4, 4.6))
+    for alg, c in (("alg2", "tab:blue"), ("alg2_improper", "tab:cyan"), ("alg2_reach", "tab:red")):
+        plot_curves(ax, _val(_at(un, alg=alg)), "u_star_norm", alpha, NAMES[alg], color=c,
+                    ls="--" if alg == "alg2_reach" else "-")
+    a2 = _at(un, alg="alg2")
+    us = np.array(sorted(a2.u_star_norm.unique()), dtype=float)
+    B = [float(vdh_bounds.bound_eq3_3_5(u, a2[a2.u_star_norm == u].sum_sq.to_numpy(), 1.0, b, axis=0)) for u in us]
+    ax.plot(us, B, "k--", lw=1, label="eq. (3.3.5) bound (explicit)")
+    m = a2.groupby("u_star_norm").regret.mean().to_numpy()
+    _ref(ax, us, m[0], 1.0, "slope 1")
+    _ref(ax, us, m[0], 2.0, "slope 2", ls="-.")
+    ax.set(xscale="log", yscale="log", xlabel="||u*||", ylabel="R_T(u*)",
+           title=f"synthetic instances, T = {int(un['T'].iloc[0])}, eps = {p['rate_eps']:g}")
+    ax.legend(fontsize=6)
+    _save(fig, output)
 
 
 def _excess_vs_sigma(ax, tables, p) -> None:

@@ -264,8 +264,43 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
              ps: pd.DataFrame | None = None) -> dict[str, tuple[Result, Result]]:
     """Every ZTC claim: ``{claim_id: (result, control_result[, secondary results by name])}``.  ``rng_for(cid)`` gives
     the bootstrap generator of a rate claim."""
-    out = {}
-    # Theorem 3: run-time sensitivity; primary control half the noise, secondaries the dropped terms
+    out = {"ZTC-thm3-sensitivity": _thm3_sensitivity(sens),
+           "ZTC-thm4-bound": _thm4_bound(rates, opt, lin, alpha)}
+    # Remark 5 rates in T: the worst case over the linear family (``linear_T``)
+    if lin is not None:
+        out.update(linear_T_claims(lin, p, tol, alpha, rng_for))
+    out["ZTC-thm8-bound"] = _thm8_bound(sc, alpha)
+    cid = "ZTC-rem9-rate-T-stat"
+    out[cid] = _rem9_stat(sc, p, tol.get(cid, 0.0), alpha, rng_for, cid)
+    cid = "ZTC-rem9-rate-T-priv"
+    if not (loc := sc[sc.problem == "location"]).empty:
+        out[cid] = _rem9_priv(loc, tol.get(cid, 0.0), alpha, rng_for, cid)
+    # Remark 5 in rho and d: worst case over the linear family, on the points the declared filter keeps
+    if mm is not None:
+        out.update(minimax_claims(mm, p, tol, alpha, rng_for))
+    # Theorem 6 on its proof's quantity: D sqrt(sum_t ||ghat_t - ghat_{t-1}||^2) / beta_{1:T} at rho_opt_rate
+    cid = "ZTC-thm6-optimistic"
+    out[cid] = thm6(opt, p, tol.get(cid, 0.0), alpha, rng_for)
+    # Section 3's adaptive rate in sigma_G at fixed G (ZTC-thm6-adaptive-sigma)
+    cid = "ZTC-thm6-adaptive-sigma"
+    if (opt.alg == "adapt_optimistic").any():
+        out[cid] = thm6_adaptive(opt, p, tol.get(cid, 0.0), alpha, rng_for)
+    out["ZTC-vs-dpsgd"] = _vs_dpsgd(rates, p, alpha)
+    if pf is not None:
+        out.update(param_free(pf, p, alpha))
+    if ps is not None:
+        out.update(per_step(ps[ps.alg.isin(("eq4", "eq4_fresh", "eq7", "eq7_sqrt2"))], alpha))
+        out.update(thm11_steps(ps, p, alpha))
+        if "ZTC-thm11-gbar" in out and "ZTC-thm11-eq17" in out:  # its primary control: the process change (above)
+            gres, gctl, *gsec = out["ZTC-thm11-gbar"]
+            sec = {"C_half": gctl, **(gsec[0] if gsec else {})}
+            out["ZTC-thm11-gbar"] = (gres, out["ZTC-thm11-eq17"][1], sec)
+    return out
+
+
+def _thm3_sensitivity(sens: pd.DataFrame) -> tuple:
+    """ZTC-thm3-sensitivity, Theorem 3's run-time sensitivity: every run's ratio <= 1; primary control half the
+    noise, secondaries the dropped terms."""
     def exact(alg):
         d = sens[sens.alg == alg]
         bad = [f"{r.problem} replicate {r.replicate}: ratio {r.sens_ratio:.3g}" for r in d.itertuples()
@@ -278,127 +313,134 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
     res = exact("eq6")
     if "k" in sens:
         res.detail["k_by_problem"] = sens.groupby("problem")["k"].first().astype(float).to_dict()
-    out["ZTC-thm3-sensitivity"] = (res, exact("half"), {"G_only": exact("G_only"), "H_only": exact("H_only")})
+    return (res, exact("half"), {"G_only": exact("G_only"), "H_only": exact("H_only")})
 
-    # Theorem 4 bound (explicit): every member of the linear family (T_lin_priv at rho_lin, T_lin_stat at
-    # rho_stat), logistic regression (both rho, every T) and the location problem (every sigma_G); points where
-    # the bound is at or above L(x_0) - L* are vacuous.  The non-learner: the learner frozen at x_0, same points.
-    def bound(groups):
-        diffs, ratios, labels, vac, means = [], [], [], [], []
-        for label, g in groups:
-            diffs.append((g.subopt - g.bound_explicit).to_numpy())
-            ratios.append(float(g.subopt.mean() / g.bound_explicit.mean()))
-            labels.append(label)
-            vac.append(bool(g.bound_explicit.mean() >= g.start_subopt.mean()))
-            means.append(float(g.bound_explicit.mean()))
-        return check_bound(diffs, ratios, alpha, labels=labels, vacuous=vac, bounds=means)
 
-    def thm4_groups(kind):
-        lin_algs = {"learner": ("o2b", "o2b_stat"), "control": ("o2b_noise2",), "frozen": ("frozen_start",),
-                    "twin": ("o2b_npstep",)}[kind]
-        # the mis-tuned twin's rows carry the paper's explicit bound (its learner's own regret bound)
-        if kind == "twin":
-            L = lin[lin.alg.isin(lin_algs) & lin.bound_thm4.notna()] if lin is not None and "bound_thm4" in lin else lin
-            return [] if L is None else [(f"linear c={c:g}, T={T}, rho={rho:g}", g.assign(bound_explicit=g.bound_thm4))
-                                         for (T, rho, c), g in L.groupby(["T", "rho", "c"])]
-        gr = []
-        if lin is not None and "bound_thm4" in lin:
-            L = lin[lin.alg.isin(lin_algs) & lin.bound_thm4.notna()]
-            gr += [(f"linear c={c:g}, T={T}, rho={rho:g}", g.assign(bound_explicit=g.bound_thm4))
-                   for (T, rho, c), g in L.groupby(["T", "rho", "c"])]
-        if kind != "control":
-            gr += [(f"logistic T={T}, rho={rho:g}", g) for (T, rho), g in
-                   _at(rates, alg={"learner": "o2b", "frozen": "frozen_start"}[kind]).groupby(["T", "rho"])]
-        oa = {"learner": "plain", "control": "plain_noise2", "frozen": "frozen_start"}[kind]
-        return gr + [(f"location s={s:g}, T={int(g['T'].iloc[0])}", g) for s, g in _at(opt, alg=oa).groupby("s")]
-    res = bound(thm4_groups("learner"))
-    ctl = bound(thm4_groups("control"))
+def _bound(groups, alpha: float) -> Result:
+    """An explicit bound's check over ``[(label, rows)]``: subopt - bound_explicit per point; points where the bound
+    is at or above L(x_0) - L* are vacuous."""
+    diffs, ratios, labels, vac, means = [], [], [], [], []
+    for label, g in groups:
+        diffs.append((g.subopt - g.bound_explicit).to_numpy())
+        ratios.append(float(g.subopt.mean() / g.bound_explicit.mean()))
+        labels.append(label)
+        vac.append(bool(g.bound_explicit.mean() >= g.start_subopt.mean()))
+        means.append(float(g.bound_explicit.mean()))
+    return check_bound(diffs, ratios, alpha, labels=labels, vacuous=vac, bounds=means)
+
+
+def _thm4_groups(kind: str, rates: pd.DataFrame, opt: pd.DataFrame, lin: pd.DataFrame | None) -> list:
+    """ZTC-thm4-bound's points for ``kind`` (learner, control, frozen, twin): every member of the linear family
+    (T_lin_priv at rho_lin, T_lin_stat at rho_stat), logistic regression (both rho, every T; not for the control) and
+    the location problem (every sigma_G); the twin on the family's points alone."""
+    lin_algs = {"learner": ("o2b", "o2b_stat"), "control": ("o2b_noise2",), "frozen": ("frozen_start",),
+                "twin": ("o2b_npstep",)}[kind]
+    # the mis-tuned twin's rows carry the paper's explicit bound (its learner's own regret bound)
+    if kind == "twin":
+        L = lin[lin.alg.isin(lin_algs) & lin.bound_thm4.notna()] if lin is not None and "bound_thm4" in lin else lin
+        return [] if L is None else [(f"linear c={c:g}, T={T}, rho={rho:g}", g.assign(bound_explicit=g.bound_thm4))
+                                     for (T, rho, c), g in L.groupby(["T", "rho", "c"])]
+    gr = []
+    if lin is not None and "bound_thm4" in lin:
+        L = lin[lin.alg.isin(lin_algs) & lin.bound_thm4.notna()]
+        gr += [(f"linear c={c:g}, T={T}, rho={rho:g}", g.assign(bound_explicit=g.bound_thm4))
+               for (T, rho, c), g in L.groupby(["T", "rho", "c"])]
+    if kind != "control":
+        gr += [(f"logistic T={T}, rho={rho:g}", g) for (T, rho), g in
+               _at(rates, alg={"learner": "o2b", "frozen": "frozen_start"}[kind]).groupby(["T", "rho"])]
+    oa = {"learner": "plain", "control": "plain_noise2", "frozen": "frozen_start"}[kind]
+    return gr + [(f"location s={s:g}, T={int(g['T'].iloc[0])}", g) for s, g in _at(opt, alg=oa).groupby("s")]
+
+
+def _thm4_bound(rates: pd.DataFrame, opt: pd.DataFrame, lin: pd.DataFrame | None, alpha: float) -> tuple:
+    """ZTC-thm4-bound, Theorem 4's explicit bound on :func:`_thm4_groups`' points; control sigma_t doubled, the
+    non-learner the learner frozen at x_0 (same points), the twin the step ignoring the privacy term."""
+    res = _bound(_thm4_groups("learner", rates, opt, lin), alpha)
+    ctl = _bound(_thm4_groups("control", rates, opt, lin), alpha)
     if lin is not None and "bound_thm4" in lin:
         res.detail["worst_member"] = worst_members(lin[lin.alg.isin(("o2b", "o2b_stat"))])
     res = with_nonlearner(explain_loose(res, ctl, "sigma_t doubled", "ZTC-thm4-bound"), FROZEN,
-                          bound(thm4_groups("frozen")))
-    if tg4 := thm4_groups("twin"):  # the family's points at rho_lin (first replicates_twin replicates)
-        res = with_twin(res, "step ignoring the privacy term (npstep)", bound(tg4), TWIN_WHY["npstep"])
-    out["ZTC-thm4-bound"] = (res, ctl)
+                          _bound(_thm4_groups("frozen", rates, opt, lin), alpha))
+    # the twin on the family's points at rho_lin (first replicates_twin replicates)
+    if tg4 := _thm4_groups("twin", rates, opt, lin):
+        res = with_twin(res, "step ignoring the privacy term (npstep)", _bound(tg4, alpha), TWIN_WHY["npstep"])
+    return (res, ctl)
 
-    # Remark 5 rates in T: the worst case over the linear family (``linear_T``)
-    if lin is not None:
-        out.update(linear_T_claims(lin, p, tol, alpha, rng_for))
 
-    # Theorem 8 / Remark 9 (strongly convex): ridge logistic (both rho) and the location problem (rho_priv)
-    def thm8_groups(alg):
-        gr = [(f"ridge logistic T={T}, rho={rho:g}", g)
-              for (T, rho), g in _at(sc[sc.problem == "ridge_logistic"], alg=alg).groupby(["T", "rho"])]
-        return gr + [(f"location T={T}, rho={rho:g}", g)
-                     for (T, rho), g in _at(sc[sc.problem == "location"], alg=alg).groupby(["T", "rho"])]
-    res = bound(thm8_groups("o2b_sc"))
-    ctl = bound(thm8_groups("o2b_sc_noise2"))
+def _thm8_groups(sc: pd.DataFrame, alg: str) -> list:
+    """Theorem 8's points: ridge logistic (both rho) and the location problem (rho_priv), every T."""
+    gr = [(f"ridge logistic T={T}, rho={rho:g}", g)
+          for (T, rho), g in _at(sc[sc.problem == "ridge_logistic"], alg=alg).groupby(["T", "rho"])]
+    return gr + [(f"location T={T}, rho={rho:g}", g)
+                 for (T, rho), g in _at(sc[sc.problem == "location"], alg=alg).groupby(["T", "rho"])]
+
+
+def _thm8_bound(sc: pd.DataFrame, alpha: float) -> tuple:
+    """ZTC-thm8-bound (strongly convex): control sigma_t doubled, non-learner frozen at x_0, twin Remark 9's OSD
+    with the weights forgotten."""
+    res = _bound(_thm8_groups(sc, "o2b_sc"), alpha)
+    ctl = _bound(_thm8_groups(sc, "o2b_sc_noise2"), alpha)
     res = with_nonlearner(explain_loose(res, ctl, "sigma_t doubled", "ZTC-thm8-bound"), FROZEN,
-                          bound(thm8_groups("frozen_start")))
+                          _bound(_thm8_groups(sc, "frozen_start"), alpha))
     if tg8 := thm8_twin_groups(sc):  # the OSD twin's rows (Remark 9's rate claims') against the same explicit bound
-        res = with_twin(res, "OSD with the weights beta_t forgotten (mu_t = mu/2)", bound(tg8), OSD_TWIN_WHY)
-    out["ZTC-thm8-bound"] = (res, ctl)
-    cid = "ZTC-rem9-rate-T-stat"
+        res = with_twin(res, "OSD with the weights beta_t forgotten (mu_t = mu/2)", _bound(tg8, alpha), OSD_TWIN_WHY)
+    return (res, ctl)
+
+
+def _rem9_stat(sc: pd.DataFrame, p: dict, tol: float, alpha: float, rng_for, cid: str) -> tuple:
+    """ZTC-rem9-rate-T-stat: ridge logistic at rho_stat, suboptimality at slope -1 in T; control the fresh sample,
+    non-learner frozen at x_0, twin the unweighted OSD (else blind to tuning)."""
     x, s = samples_by(_at(sc, alg="o2b_sc", rho=p["rho_stat"], problem="ridge_logistic"), "T", "subopt")
     xc, s_ctl = samples_by(_at(sc, alg="fresh_sc", rho=p["rho_stat"], problem="ridge_logistic"), "T", "subopt")
     xn, s_nl = samples_by(_at(sc, alg="frozen_start", rho=p["rho_stat"], problem="ridge_logistic"), "T", "subopt")
-    res = with_nonlearner(check_rate(x, s, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid)), FROZEN,
-                          check_rate(xn, s_nl, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/nonlearner")))
+    res = with_nonlearner(check_rate(x, s, -1.0, tol, alpha, rng_for(cid)), FROZEN,
+                          check_rate(xn, s_nl, -1.0, tol, alpha, rng_for(cid + "/nonlearner")))
     g9 = _at(sc, alg="o2b_sc_unweighted", rho=p["rho_stat"], problem="ridge_logistic")
     if len(g9):
         xt, s_t = samples_by(g9, "T", "subopt")
         res = with_twin(res, "OSD with the weights beta_t forgotten (mu_t = mu/2)",
-                        check_rate(xt, s_t, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/twin")), OSD_TWIN_WHY)
+                        check_rate(xt, s_t, -1.0, tol, alpha, rng_for(cid + "/twin")), OSD_TWIN_WHY)
     else:
         res = blind_to_tuning(res, REM9_BLIND)
-    out[cid] = (res, check_rate(xc, s_ctl, -1.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control")))
+    return (res, check_rate(xc, s_ctl, -1.0, tol, alpha, rng_for(cid + "/control")))
 
-    cid = "ZTC-rem9-rate-T-priv"
-    loc = sc[sc.problem == "location"]
 
+def _log2sq(x, m):
+    return m / np.log2(2 * x) ** 2
+
+
+def _rem9_priv(loc: pd.DataFrame, tol: float, alpha: float, rng_for, cid: str) -> tuple:
+    """ZTC-rem9-rate-T-priv: the location problem's privacy cost (paired against the non-private run) / log2(2T)^2
+    at slope -2 in T; control the naive conversion, the learning gate on the non-private twin (non-learner: frozen
+    at x_0, on the gate), twin the unweighted OSD's cost against its own non-private run."""
     def cost_samples(alg):
         cost = paired_gap(loc, ["T", "replicate"], by="alg", base="nonprivate_sc", alg=alg, col="subopt")
         return samples_by(cost, "T", "gap")
+    x, s = cost_samples("o2b_sc")
+    xc, s_ctl = cost_samples("naive_sc")
+    res = check_rate(x, s, -2.0, tol, alpha, rng_for(cid), transform=_log2sq)
+    start = float(loc.start_subopt.iloc[0])
+    if "frozen_start_nonprivate" in set(loc.alg):  # the gate: the learner's non-private twin learns
+        xg, sg = samples_by(_at(loc, alg="nonprivate_sc"), "T", "subopt")
+        xf, sf = samples_by(_at(loc, alg="frozen_start_nonprivate"), "T", "subopt")
+        res = with_learning_gate(res, learning_gate_T(xg, sg, start, alpha, rng_for(cid + "/gate")))
+        res = with_nonlearner(res, FROZEN + ", on the learning gate",
+                              learning_gate_T(xf, sf, start, alpha, rng_for(cid + "/gate-nonlearner")))
+    if "o2b_sc_unweighted" in set(loc.alg):  # the twin's cost against its own non-private run
+        cost = paired_gap(loc, ["T", "replicate"], by="alg", base="nonprivate_sc_unweighted",
+                          alg="o2b_sc_unweighted",
+                          col="subopt")
+        xt, s_t = samples_by(cost, "T", "gap")
+        res = with_twin(res, "OSD with the weights beta_t forgotten (mu_t = mu/2)",
+                        check_rate(xt, s_t, -2.0, tol, alpha,
+                                   rng_for(cid + "/twin"), transform=_log2sq),
+                        OSD_TWIN_WHY)
+    return (res, check_rate(xc, s_ctl, -2.0, tol, alpha, rng_for(cid + "/control"), transform=_log2sq))
 
-    def log2sq(x, m):
-        return m / np.log2(2 * x) ** 2
-    if not loc.empty:
-        x, s = cost_samples("o2b_sc")
-        xc, s_ctl = cost_samples("naive_sc")
-        res = check_rate(x, s, -2.0, tol.get(cid, 0.0), alpha, rng_for(cid), transform=log2sq)
-        start = float(loc.start_subopt.iloc[0])
-        if "frozen_start_nonprivate" in set(loc.alg):  # the gate: the learner's non-private twin learns
-            xg, sg = samples_by(_at(loc, alg="nonprivate_sc"), "T", "subopt")
-            xf, sf = samples_by(_at(loc, alg="frozen_start_nonprivate"), "T", "subopt")
-            res = with_learning_gate(res, learning_gate_T(xg, sg, start, alpha, rng_for(cid + "/gate")))
-            res = with_nonlearner(res, FROZEN + ", on the learning gate",
-                                  learning_gate_T(xf, sf, start, alpha, rng_for(cid + "/gate-nonlearner")))
-        if "o2b_sc_unweighted" in set(loc.alg):  # the twin's cost against its own non-private run
-            cost = paired_gap(loc, ["T", "replicate"], by="alg", base="nonprivate_sc_unweighted",
-                              alg="o2b_sc_unweighted",
-                              col="subopt")
-            xt, s_t = samples_by(cost, "T", "gap")
-            res = with_twin(res, "OSD with the weights beta_t forgotten (mu_t = mu/2)",
-                            check_rate(xt, s_t, -2.0, tol.get(cid, 0.0), alpha,
-                                       rng_for(cid + "/twin"), transform=log2sq),
-                            OSD_TWIN_WHY)
-        out[cid] = (res, check_rate(xc, s_ctl, -2.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control"),
-                                    transform=log2sq))
 
-    # Remark 5 in rho and d: worst case over the linear family, on the points the declared filter keeps
-    if mm is not None:
-        out.update(minimax_claims(mm, p, tol, alpha, rng_for))
-
-    # Theorem 6 on its proof's quantity: D sqrt(sum_t ||ghat_t - ghat_{t-1}||^2) / beta_{1:T} at rho_opt_rate
-    cid = "ZTC-thm6-optimistic"
-    out[cid] = thm6(opt, p, tol.get(cid, 0.0), alpha, rng_for)
-
-    # Section 3's adaptive rate in sigma_G at fixed G (ZTC-thm6-adaptive-sigma)
-    cid = "ZTC-thm6-adaptive-sigma"
-    if (opt.alg == "adapt_optimistic").any():
-        out[cid] = thm6_adaptive(opt, p, tol.get(cid, 0.0), alpha, rng_for)
-
-    # Algorithm 1 vs DP-SGD at the largest T
+def _vs_dpsgd(rates: pd.DataFrame, p: dict, alpha: float) -> tuple:
+    """ZTC-vs-dpsgd: Algorithm 1 vs DP-SGD at the largest T and rho_priv (paired); control the naive conversion,
+    non-learner frozen at x_0, twin the step ignoring the privacy term."""
     last = _at(rates, T=rates["T"].max(), rho=p["rho_priv"])
     sgd = _at(last, alg="dpsgd")
     res = check_comparison(_paired(_at(last, alg="o2b"), sgd), alpha)
@@ -408,18 +450,7 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
     if "o2b_npstep" in set(last.alg):  # the mis-tuned twin: the step ignoring the privacy term, same draws
         res = with_twin(res, "step ignoring the privacy term (npstep)",
                         check_comparison(_paired(_at(last, alg="o2b_npstep"), sgd), alpha), TWIN_WHY["npstep"])
-    out["ZTC-vs-dpsgd"] = (res, check_comparison(_paired(_at(last, alg="naive"), sgd), alpha))
-    if pf is not None:
-        out.update(param_free(pf, p, alpha))
-    if ps is not None:
-        out.update(per_step(ps[ps.alg.isin(("eq4", "eq4_fresh", "eq7", "eq7_sqrt2"))], alpha))
-        out.update(thm11_steps(ps, p, alpha))
-        if "ZTC-thm11-gbar" in out and "ZTC-thm11-eq17" in out:  # its primary control: the process change (above)
-            gres, gctl, *gsec = out["ZTC-thm11-gbar"]
-            sec = {"C_half": gctl, **(gsec[0] if gsec else {})}
-            out["ZTC-thm11-gbar"] = (gres, out["ZTC-thm11-eq17"][1], sec)
-    return out
-
+    return (res, check_comparison(_paired(_at(last, alg="naive"), sgd), alpha))
 
 def thm8_twin_groups(sc: pd.DataFrame) -> list:
     """ZTC-thm8-bound's mis-tuned twin: the rows of Remark 9's OSD with the weights forgotten (``o2b_sc_unweighted``,
@@ -589,62 +620,14 @@ def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple]:
     Also reported: the smallest C that the C_pf runs support (bound only), the smallest C of the
     grid meeting both parts, and how far the iterate moved (the learner's own suboptimality)."""
     delta, c_claim, c_ctl = p["delta_pf"], float(p["C_pf"]), float(min(p["C_grid_pf"]))
-    # Remark 12's learner (one constant G^, ``o2b_pf_const``) decides, at C_pf; the time-varying normaliser
-    # (``o2b_pf``, every C of the grid) is a labelled variant, reported, and the smallest-C secondary
-    tv = pf[pf.alg == "o2b_pf"] if "alg" in pf else pf
-    if "alg" in pf and (pf.alg == "o2b_pf_const").any():
-        variant = {"name": "time-varying normaliser G^_t = Theorem 11's bound on ||gbar_t|| at t (clipped above)",
-                   **{f"C={float(c):g}": {"violation_rate": float((g.subopt > g.bound).mean()),
-                                          "max_subopt_over_bound": float((g.subopt / g.bound).max()),
-                                          "max_gbar_ratio": float(g.gbar_ratio.max()),
-                                          "mean_subopt_by_T": {int(T): float(h.subopt.mean())
-                                                               for T, h in g.groupby("T")}}
-                      for c, g in tv[tv.C == c_claim].groupby("C")}}
-        const = pf[pf.alg == "o2b_pf_const"]
-        learner_note = {"learner": "Remark 12: KT x OGD normalised by one constant G^ = Theorem 11's bound on "
-                                   "||gbar_t|| at t = T", "G_hat_max_gbar_over_G_hat": float(
-                                       const.gbar_over_normaliser.max()), "time_varying_variant": variant}
-        pf = pd.concat([const, tv[tv.C != c_claim]], ignore_index=True)
-    else:
-        learner_note = {}
+    pf, learner_note = _pf_deciding_rows(pf, c_claim)
     per_c = {float(c): {"violation_rate": float((g.subopt > g.bound).mean()),
                         "max_gbar_ratio": float(g.gbar_ratio.max()),
                         "mean_subopt": float(g.subopt.mean()), "mean_bound": float(g.bound.mean()),
                         "mean_learner_subopt_w": float(g.subopt_w.mean()),
                         "mean_subopt_by_T": {int(T): float(h.subopt.mean()) for T, h in g.groupby("T")}}
              for c, g in pf.groupby("C")}
-
-    def bound_at(c, col="bound"):
-        gc = pf[pf.C == c]
-        # a diverged learner (non-finite suboptimality or bound) FAILs: its rows would otherwise fail the
-        # vacuity test (NaN < L(x_0) - L* is false) and be dropped as vacuous (claims.core's rule)
-        by_T = list(gc.groupby("T"))
-        dv = fail_if_diverged(f"suboptimality or {col}",
-                              [np.r_[h.subopt.to_numpy(float), h[col].to_numpy(float)] for _, h in by_T],
-                              labels=[int(T) for T, _ in by_T])
-        if dv is not None:
-            dv.detail.update({"C": c, "bound": col})
-            return dv
-        keep = [T for T, h in by_T if h[col].mean() < h.start_subopt.mean()]
-        g = gc[gc["T"].isin(keep)]
-        if g.empty:
-            return Result("INCONCLUSIVE", float("nan"), delta, float("nan"), float("nan"), 0.0,
-                          {"reason": "the bound is vacuous (at or above L(x_0) - L*) at every T",
-                           "mean_bound_by_T": {int(T): float(h[col].mean()) for T, h in gc.groupby("T")},
-                           "start_subopt": float(gc.start_subopt.iloc[0]), "margin": float("nan")})
-        res = check_coverage((g.subopt <= g[col]).to_numpy(), delta, alpha)
-        res.detail.update({"C": c, "bound": col, "T": sorted(int(t) for t in g["T"].unique()),
-                           "vacuous_T": sorted(int(t) for t in set(pf["T"]) - set(g["T"])),
-                           "tightness": float((g.subopt / g[col]).max()), "start_subopt": float(g.start_subopt.iloc[0]),
-                           "mean_bound_by_T": {int(T): float(h[col].mean()) for T, h in gc.groupby("T")}})
-        return res
-
-    def gbar_at(c, col="gbar_ratio"):
-        g = pf[pf.C == c]
-        res = check_coverage((g[col] <= 1.0).to_numpy(), delta, alpha)
-        res.detail.update({"C": c, "ratio": col, "max_ratio": float(g[col].max())})
-        return res
-    res = bound_at(c_claim)
+    res = _pf_bound_at(pf, c_claim, delta, alpha)
     res.detail["by_C"] = per_c
     res.detail.update(learner_note)
     ok = [c for c, v in per_c.items() if v["violation_rate"] <= delta and v["max_gbar_ratio"] <= 1.0]
@@ -655,10 +638,11 @@ def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple]:
     conc = g.bound - g.bound_regret_term
     need = c_claim * np.sqrt(np.maximum(g.subopt - g.bound_regret_term, 0.0) / conc)
     res.detail["smallest_C_supported_bound_only"] = float(need.groupby(g["T"]).quantile(1 - delta).max())
-    ctl, gctl = bound_at(c_claim, "bound_C_half"), gbar_at(c_claim, "gbar_ratio_C_half")
+    ctl = _pf_bound_at(pf, c_claim, delta, alpha, "bound_C_half")
+    gctl = _pf_gbar_at(pf, c_claim, delta, alpha, "gbar_ratio_C_half")
     if res.verdict == "PASS":
         _slack(res, pf, c_claim, delta, alpha)
-    gres = gbar_at(c_claim)
+    gres = _pf_gbar_at(pf, c_claim, delta, alpha)
     gres.detail.update(learner_note)
     for r, c in ((res, ctl), (gres, gctl)):
         if r.verdict == "PASS" and c.verdict != "FAIL":
@@ -670,9 +654,65 @@ def param_free(pf: pd.DataFrame, p: dict, alpha: float) -> dict[str, tuple]:
                 "smallest C of the grid meeting both parts (learner and bounds at C) is "
                 f"{res.detail['smallest_C_meeting_both_parts']}")
     sec = c_ctl < c_claim
-    return {"ZTC-thm11-bound": (res, ctl, {"smallest_C": bound_at(c_ctl)} if sec else {}),
-            "ZTC-thm11-gbar": (gres, gctl, {"smallest_C": gbar_at(c_ctl)} if sec else {})}
+    return {"ZTC-thm11-bound": (res, ctl, {"smallest_C": _pf_bound_at(pf, c_ctl, delta, alpha)} if sec else {}),
+            "ZTC-thm11-gbar": (gres, gctl, {"smallest_C": _pf_gbar_at(pf, c_ctl, delta, alpha)} if sec else {})}
 
+
+def _pf_deciding_rows(pf: pd.DataFrame, c_claim: float) -> tuple[pd.DataFrame, dict]:
+    """:func:`param_free`'s rows and the note on its learner: Remark 12's learner (one constant G^,
+    ``o2b_pf_const``) decides, at C_pf; the time-varying normaliser (``o2b_pf``, every C of the grid) is a labelled
+    variant, reported, and the smallest-C secondary."""
+    tv = pf[pf.alg == "o2b_pf"] if "alg" in pf else pf
+    if not ("alg" in pf and (pf.alg == "o2b_pf_const").any()):
+        return pf, {}
+    variant = {"name": "time-varying normaliser G^_t = Theorem 11's bound on ||gbar_t|| at t (clipped above)",
+               **{f"C={float(c):g}": {"violation_rate": float((g.subopt > g.bound).mean()),
+                                      "max_subopt_over_bound": float((g.subopt / g.bound).max()),
+                                      "max_gbar_ratio": float(g.gbar_ratio.max()),
+                                      "mean_subopt_by_T": {int(T): float(h.subopt.mean())
+                                                           for T, h in g.groupby("T")}}
+                  for c, g in tv[tv.C == c_claim].groupby("C")}}
+    const = pf[pf.alg == "o2b_pf_const"]
+    learner_note = {"learner": "Remark 12: KT x OGD normalised by one constant G^ = Theorem 11's bound on "
+                               "||gbar_t|| at t = T", "G_hat_max_gbar_over_G_hat": float(
+                                   const.gbar_over_normaliser.max()), "time_varying_variant": variant}
+    return pd.concat([const, tv[tv.C != c_claim]], ignore_index=True), learner_note
+
+
+def _pf_bound_at(pf: pd.DataFrame, c: float, delta: float, alpha: float, col: str = "bound") -> Result:
+    """Theorem 11's suboptimality bound (column ``col``) at C = c: coverage against delta on the T where it is not
+    vacuous; INCONCLUSIVE when vacuous at every T, FAIL when a run diverged."""
+    gc = pf[pf.C == c]
+    # a diverged learner (non-finite suboptimality or bound) FAILs: its rows would otherwise fail the
+    # vacuity test (NaN < L(x_0) - L* is false) and be dropped as vacuous (claims.core's rule)
+    by_T = list(gc.groupby("T"))
+    dv = fail_if_diverged(f"suboptimality or {col}",
+                          [np.r_[h.subopt.to_numpy(float), h[col].to_numpy(float)] for _, h in by_T],
+                          labels=[int(T) for T, _ in by_T])
+    if dv is not None:
+        dv.detail.update({"C": c, "bound": col})
+        return dv
+    keep = [T for T, h in by_T if h[col].mean() < h.start_subopt.mean()]
+    g = gc[gc["T"].isin(keep)]
+    if g.empty:
+        return Result("INCONCLUSIVE", float("nan"), delta, float("nan"), float("nan"), 0.0,
+                      {"reason": "the bound is vacuous (at or above L(x_0) - L*) at every T",
+                       "mean_bound_by_T": {int(T): float(h[col].mean()) for T, h in gc.groupby("T")},
+                       "start_subopt": float(gc.start_subopt.iloc[0]), "margin": float("nan")})
+    res = check_coverage((g.subopt <= g[col]).to_numpy(), delta, alpha)
+    res.detail.update({"C": c, "bound": col, "T": sorted(int(t) for t in g["T"].unique()),
+                       "vacuous_T": sorted(int(t) for t in set(pf["T"]) - set(g["T"])),
+                       "tightness": float((g.subopt / g[col]).max()), "start_subopt": float(g.start_subopt.iloc[0]),
+                       "mean_bound_by_T": {int(T): float(h[col].mean()) for T, h in gc.groupby("T")}})
+    return res
+
+
+def _pf_gbar_at(pf: pd.DataFrame, c: float, delta: float, alpha: float, col: str = "gbar_ratio") -> Result:
+    """Theorem 11's bound on ||gbar_t|| (ratio column ``col``) at C = c: coverage of ratio <= 1 against delta."""
+    g = pf[pf.C == c]
+    res = check_coverage((g[col] <= 1.0).to_numpy(), delta, alpha)
+    res.detail.update({"C": c, "ratio": col, "max_ratio": float(g[col].max())})
+    return res
 
 THM11_SEARCH = (
     "the family of G-Lipschitz stochastic linear losses with x* on the boundary of W (||x*|| = r_pf, G = 1, H = 0: "

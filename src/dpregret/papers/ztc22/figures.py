@@ -32,6 +32,17 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
     bound drawn); the privacy cost vs rho and vs d (Remark 5's 1/rho and sqrt(d) drawn).
     the worst-case privacy cost over the linear family vs rho and d (with the controls).
     Outputs: ``ztc22_{subopt_vs_T,optimistic,strongly_convex,rho_d,minimax}.png``."""
+    _subopt_vs_T(rates, p, alpha, outputs[0])
+    _optimistic(opt, p, alpha, outputs[1])
+    _strongly_convex(sc, p, alpha, outputs[2])
+    _rho_d(rho_d, alpha, outputs[3])
+    if minimax is None:
+        return
+    _minimax(minimax, alpha, outputs[4])
+
+
+def _subopt_vs_T(rates: pd.DataFrame, p: dict, alpha: float, output: str) -> None:
+    """``ztc22_subopt_vs_T``: suboptimality vs T at rho_stat and rho_priv, Theorem 4's bound and slopes drawn."""
     names = {"o2b": "Algorithm 1 (OGD)", "naive": "naive conversion", "dpsgd": "DP-SGD (one pass)",
              "nonprivate": "non-private"}
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
@@ -50,9 +61,12 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
     axes[1].legend(fontsize=7)
     fig.suptitle("Zhang-Tran-Cutkosky Algorithm 1, logistic regression on wdbc")
     fig.tight_layout()
-    fig.savefig(outputs[0], dpi=110)
+    fig.savefig(output, dpi=110)
     plt.close(fig)
 
+
+def _optimistic(opt: pd.DataFrame, p: dict, alpha: float, output: str) -> None:
+    """``ztc22_optimistic``: optimistic vs plain across sigma_G / G; right, the adaptive-sigma runs (if any)."""
     adapt = opt[opt.alg.str.startswith("adapt_")]
     fig, axes = plt.subplots(1, 2 if len(adapt) else 1, figsize=(11 if len(adapt) else 5.5, 4.2), squeeze=False)
     ax = axes[0, 0]
@@ -75,9 +89,12 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
                title=f"ZTC-thm6-adaptive-sigma: T = {p['T_opt']}, rho = {p['rho_adapt']:g}")
         ax.legend(fontsize=6)
     fig.tight_layout()
-    fig.savefig(outputs[1], dpi=110)
+    fig.savefig(output, dpi=110)
     plt.close(fig)
 
+
+def _strongly_convex(sc: pd.DataFrame, p: dict, alpha: float, output: str) -> None:
+    """``ztc22_strongly_convex``: the strongly convex conversion vs T, Theorem 8's bound and slopes drawn."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     for ax, rho in zip(axes, (p["rho_stat"], p["rho_priv"])):
         d = sc[(sc.rho == rho) & (sc.problem == "ridge_logistic")]
@@ -94,9 +111,12 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
     axes[1].legend(fontsize=7)
     fig.suptitle("Zhang-Tran-Cutkosky section 4: strongly convex conversion, ridge logistic regression")
     fig.tight_layout()
-    fig.savefig(outputs[2], dpi=110)
+    fig.savefig(output, dpi=110)
     plt.close(fig)
 
+
+def _rho_d(rho_d: pd.DataFrame, alpha: float, output: str) -> None:
+    """``ztc22_rho_d``: the privacy cost vs rho and vs d (Remark 5's 1/rho and sqrt(d) drawn)."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, grid, x, ref in ((axes[0], "rho", "rho", -1.0), (axes[1], "d", "d", 0.5)):
         g = rho_d[rho_d.grid == grid]
@@ -114,11 +134,12 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
         ax.set(xscale="log", yscale="log", xlabel=x, ylabel="L(x_T) - L(x*)")
         ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(outputs[3], dpi=110)
+    fig.savefig(output, dpi=110)
     plt.close(fig)
 
-    if minimax is None:
-        return
+
+def _minimax(minimax: pd.DataFrame, alpha: float, output: str) -> None:
+    """``ztc22_minimax``: the worst-case privacy cost over the linear family vs rho and d, with the controls."""
     from dpregret.papers.ztc22.claims_linear import worst_case_costs
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
@@ -135,7 +156,7 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
         ax.legend(fontsize=7)
     fig.suptitle(f"Worst case over G-Lipschitz linear losses, T = {int(minimax['T'].iloc[0])}")
     fig.tight_layout()
-    fig.savefig(outputs[4], dpi=110)
+    fig.savefig(output, dpi=110)
     plt.close(fig)
 
 

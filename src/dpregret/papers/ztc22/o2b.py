@@ -105,51 +105,24 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     data key share their data whatever their noise (common random numbers across
     conversions and learners).  ``noise_factor`` multiplies every sigma_t (1 = the paper;
     other values are mis-calibrated negative controls)."""
-    T = V.integer("T", T, minimum=1)
-    k = float(k)
-    if k < 1:
-        raise ValueError(f"k must be >= 1 (beta_t = t^k, Theorem 3), got {k}")
-    if conversion not in ("tree", "none", "naive", "fresh"):
-        raise ValueError(f"conversion must be 'tree', 'none', 'naive' or 'fresh', got {conversion!r}")
-    if sensitivity not in SENSITIVITIES:
-        raise ValueError(f"sensitivity must be one of {SENSITIVITIES}, got {sensitivity!r}")
-    if reg not in (None, "sc", "pf"):
-        raise ValueError(f"reg must be None, 'sc' or 'pf', got {reg!r}")
-    rho = float(rho)
-    if not rho > 0:
-        raise ValueError(f"rho must be > 0 (inf for no noise), got {rho}")
-    cps = sorted({int(c) for c in checkpoints if 1 <= int(c) <= T})
-    if not cps:
-        raise ValueError(f"checkpoints must contain a value in [1, T={T}], got {checkpoints!r}")
+    T, k, rho, cps = _checked_args(T, k, rho, checkpoints, conversion, sensitivity, reg)
     if linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
         return _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor)
     if linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
         return _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf)
+    # the plain per-step loop (every case the compiled fast paths do not take); the mutants of papers/ztc22/mutants.py
+    # edit its lines here
     R, d = learner.predict().shape
     G, H = problem.G, problem.H
     x = np.zeros((R, d))
     g = np.zeros((R, d))
     bsum = 0.0
     maxdist = np.zeros(R)
-    if isinstance(noise_src, ReplicateStreams) and conversion != "none":  # the same N(0, 1) draws, in blocks
-        noise_src = BlockedNormal(noise_src, d, max(1, min(T, 1_000_000 // (R * d))), limit=T)
-    tree = TreeNoise(T, d,
-                     lambda kk: draw_normal(noise_src,
-                                            (kk, d) if isinstance(noise_src, (ReplicateStreams, BlockedNormal))
-                                            else (R, kk, d)), R) if conversion in ("tree", "fresh") else None
-    regret = np.zeros(R)
+    noise_src, tree = _tree_for(noise_src, conversion, T, R, d)
     sample = _sampler(problem, src, R, T + (T - 1 if conversion == "fresh" else 0))
-    sub, reg_c, sub_w = [], [], []
     ratio = np.zeros(R) if check_sensitivity else None
     xs = problem.x_star
-    released = []
-    gbar_ratio = np.zeros(R)  # reg = "pf": max_t ||gbar_t|| / (Theorem 11's bound on it)
-    gbar_ctl: dict = {}
-    lsum = np.zeros((R, d))  # sum of the learner's loss vectors (for the regret against the best point of W)
-    wsum_dot = np.zeros(R)
-    loss_sq = np.zeros(R)  # sum_t ||ghat_t||^2 (the same with hint 0)
-    hint_err = np.zeros(R)  # sum_t ||ghat_t - ghat_{t-1}||^2: Theorem 6's proof quantity (hint ghat_{t-1}, ghat_0 = 0)
-    ghat_prev = np.zeros((R, d))
+    tot = _Totals.zeros(R, d)
     cp_set = set(cps)
     for t in range(1, T + 1):
         w = learner.predict()
@@ -180,53 +153,135 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
         else:
             Delta, noise = None, 0.0
         if check_sensitivity and Delta is not None:
-            worst = np.zeros(R)
-            for zp in problem.neighbours(z, x, x_prev):
-                if conversion == "naive":
-                    dp = b_t * problem.grad(x, zp)
-                else:
-                    dp = b_t * problem.grad(x, zp) - (b_prev * problem.grad(x_prev, zp) if t > 1 else 0.0)
-                worst = np.maximum(worst, np.linalg.norm(delta - dp, axis=-1))
+            worst = _worst_neighbour(problem, z, x, x_prev, delta, b_t, b_prev, t, conversion, R)
             ratio = np.maximum(ratio, worst / np.maximum(Delta, 1e-300))
         ghat = g + noise
-        dh = ghat - ghat_prev
-        hint_err += np.add.reduce(dh * dh, axis=-1)
-        loss_sq += np.add.reduce(ghat * ghat, axis=-1)
-        ghat_prev = ghat
+        tot.add_release(ghat)
         if reg == "sc":
             full = ghat + b_t * problem.mu / 2 * (w - x)
-            regret += np.sum(ghat * (w - xs), axis=-1) + b_t * problem.mu / 4 * (
+            tot.regret += np.sum(ghat * (w - xs), axis=-1) + b_t * problem.mu / 4 * (
                 np.sum((w - x) ** 2, axis=-1) - np.sum((xs - x) ** 2, axis=-1))
         elif reg == "pf":
-            xi, nu = pf["xi"](t), pf["nu"](t)
-            wn = np.linalg.norm(w, axis=-1, keepdims=True)
-            full = ghat + xi * np.where(wn > 0, w / np.maximum(wn, 1e-300), 0.0) + 2 * nu * w
-            xsn = np.linalg.norm(xs, axis=-1)  # ||x*|| (per row for a family)
-            regret += np.sum(ghat * (w - xs), axis=-1) + xi * (wn[:, 0] - xsn) + nu * (wn[:, 0] ** 2 - xsn**2)
-            gn = np.linalg.norm(full, axis=-1)
-            gbar_ratio = np.maximum(gbar_ratio, gn / pf["ghat"](t))
-            for name, fn in pf.get("ghat_controls", {}).items():  # the same ||gbar_t|| against other bounds
-                gbar_ctl[name] = np.maximum(gbar_ctl.get(name, 0.0), gn / fn(t))
+            full = tot.pf_loss_vector(ghat, w, xs, t, pf)
         else:
             full = ghat
-            regret += np.add.reduce(ghat * (w - xs), axis=-1)
+            tot.regret += np.add.reduce(ghat * (w - xs), axis=-1)
         learner.update(full)
-        lsum = lsum + full
-        wsum_dot += np.add.reduce(full * w, axis=-1)
-        if record_released:
-            released.append(ghat)
+        tot.add_update(full, w, ghat if record_released else None)
         if t in cp_set:
-            sub.append(problem.subopt(x))
-            sub_w.append(problem.subopt(w))
-            reg_c.append(regret.copy())
-    extra = {"released": np.stack(released, 1)} if record_released else {}
-    if reg is None:  # linear losses: the regret against the best fixed point of the ball W
-        extra["regret_max"] = wsum_dot + problem.r * np.linalg.norm(lsum, axis=-1)
-        extra["hint_err_sq"], extra["loss_sq"] = hint_err, loss_sq
-    if reg == "pf":
-        extra["gbar_ratio"] = gbar_ratio
-        extra.update({f"gbar_ratio_{k}": v for k, v in gbar_ctl.items()})
-    return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), ratio, extra)
+            tot.checkpoint(problem.subopt(x), problem.subopt(w))
+    return tot.result(cps, ratio, problem, reg, record_released)
+
+
+def _checked_args(T, k, rho, checkpoints, conversion: str, sensitivity: str, reg: str | None):
+    """:func:`run`'s arguments checked: ``(T, k, rho, the sorted checkpoints in [1, T])``."""
+    T = V.integer("T", T, minimum=1)
+    k = float(k)
+    if k < 1:
+        raise ValueError(f"k must be >= 1 (beta_t = t^k, Theorem 3), got {k}")
+    if conversion not in ("tree", "none", "naive", "fresh"):
+        raise ValueError(f"conversion must be 'tree', 'none', 'naive' or 'fresh', got {conversion!r}")
+    if sensitivity not in SENSITIVITIES:
+        raise ValueError(f"sensitivity must be one of {SENSITIVITIES}, got {sensitivity!r}")
+    if reg not in (None, "sc", "pf"):
+        raise ValueError(f"reg must be None, 'sc' or 'pf', got {reg!r}")
+    rho = float(rho)
+    if not rho > 0:
+        raise ValueError(f"rho must be > 0 (inf for no noise), got {rho}")
+    cps = sorted({int(c) for c in checkpoints if 1 <= int(c) <= T})
+    if not cps:
+        raise ValueError(f"checkpoints must contain a value in [1, T={T}], got {checkpoints!r}")
+    return T, k, rho, cps
+
+
+@dataclass
+class _Totals:
+    """The running sums of :func:`run`'s per-step loop (per replicate) and its records at the checkpoints."""
+
+    regret: np.ndarray
+    lsum: np.ndarray  # sum of the learner's loss vectors (for the regret against the best point of W)
+    wsum_dot: np.ndarray
+    loss_sq: np.ndarray  # sum_t ||ghat_t||^2 (the same with hint 0)
+    hint_err: np.ndarray  # sum_t ||ghat_t - ghat_{t-1}||^2: Theorem 6's proof quantity (hint ghat_{t-1}, ghat_0 = 0)
+    ghat_prev: np.ndarray
+    gbar_ratio: np.ndarray  # reg = "pf": max_t ||gbar_t|| / (Theorem 11's bound on it)
+    gbar_ctl: dict = field(default_factory=dict)
+    released: list = field(default_factory=list)
+    sub: list = field(default_factory=list)
+    sub_w: list = field(default_factory=list)
+    reg_c: list = field(default_factory=list)
+
+    @classmethod
+    def zeros(cls, R: int, d: int) -> _Totals:
+        return cls(regret=np.zeros(R), lsum=np.zeros((R, d)), wsum_dot=np.zeros(R), loss_sq=np.zeros(R),
+                   hint_err=np.zeros(R), ghat_prev=np.zeros((R, d)), gbar_ratio=np.zeros(R))
+
+    def add_release(self, ghat) -> None:
+        """Step t's released loss vector ``ghat`` into the hint sums."""
+        dh = ghat - self.ghat_prev
+        self.hint_err += np.add.reduce(dh * dh, axis=-1)
+        self.loss_sq += np.add.reduce(ghat * ghat, axis=-1)
+        self.ghat_prev = ghat
+
+    def pf_loss_vector(self, ghat, w, xs, t: int, pf: dict):
+        """``reg="pf"``: the learner's loss vector ``ghat + xi_t u + 2 nu_t w`` (Theorem 11), adding step t's
+        regret and ||gbar_t|| against the bound on it (and against the controls' bounds)."""
+        xi, nu = pf["xi"](t), pf["nu"](t)
+        wn = np.linalg.norm(w, axis=-1, keepdims=True)
+        full = ghat + xi * np.where(wn > 0, w / np.maximum(wn, 1e-300), 0.0) + 2 * nu * w
+        xsn = np.linalg.norm(xs, axis=-1)  # ||x*|| (per row for a family)
+        self.regret += np.sum(ghat * (w - xs), axis=-1) + xi * (wn[:, 0] - xsn) + nu * (wn[:, 0] ** 2 - xsn**2)
+        gn = np.linalg.norm(full, axis=-1)
+        self.gbar_ratio = np.maximum(self.gbar_ratio, gn / pf["ghat"](t))
+        for name, fn in pf.get("ghat_controls", {}).items():  # the same ||gbar_t|| against other bounds
+            self.gbar_ctl[name] = np.maximum(self.gbar_ctl.get(name, 0.0), gn / fn(t))
+        return full
+
+    def add_update(self, full, w, released) -> None:
+        """The loss vector ``full`` the learner was fed at its point ``w`` (and ``released``, if recorded)."""
+        self.lsum = self.lsum + full
+        self.wsum_dot += np.add.reduce(full * w, axis=-1)
+        if released is not None:
+            self.released.append(released)
+
+    def checkpoint(self, subopt, subopt_w) -> None:
+        self.sub.append(subopt)
+        self.sub_w.append(subopt_w)
+        self.reg_c.append(self.regret.copy())
+
+    def result(self, cps, ratio, problem, reg: str | None, record_released: bool) -> Run:
+        extra = {"released": np.stack(self.released, 1)} if record_released else {}
+        if reg is None:  # linear losses: the regret against the best fixed point of the ball W
+            extra["regret_max"] = self.wsum_dot + problem.r * np.linalg.norm(self.lsum, axis=-1)
+            extra["hint_err_sq"], extra["loss_sq"] = self.hint_err, self.loss_sq
+        if reg == "pf":
+            extra["gbar_ratio"] = self.gbar_ratio
+            extra.update({f"gbar_ratio_{k}": v for k, v in self.gbar_ctl.items()})
+        return Run(cps, np.stack(self.sub, 1), np.stack(self.reg_c, 1), np.stack(self.sub_w, 1), ratio, extra)
+
+
+def _tree_for(noise_src, conversion: str, T: int, R: int, d: int):
+    """``(noise source, Algorithm 1's tree or None)``: a ReplicateStreams source served in blocks of the same N(0, 1)
+    draws; the tree for the conversions that add its noise."""
+    if isinstance(noise_src, ReplicateStreams) and conversion != "none":  # the same N(0, 1) draws, in blocks
+        noise_src = BlockedNormal(noise_src, d, max(1, min(T, 1_000_000 // (R * d))), limit=T)
+    tree = TreeNoise(T, d,
+                     lambda kk: draw_normal(noise_src,
+                                            (kk, d) if isinstance(noise_src, (ReplicateStreams, BlockedNormal))
+                                            else (R, kk, d)), R) if conversion in ("tree", "fresh") else None
+    return noise_src, tree
+
+
+def _worst_neighbour(problem, z, x, x_prev, delta, b_t: float, b_prev: float, t: int, conversion: str, R: int):
+    """max over the problem's replacement samples z' of ``||delta_t - delta'_t||`` (Theorem 3's sensitivity)."""
+    worst = np.zeros(R)
+    for zp in problem.neighbours(z, x, x_prev):
+        if conversion == "naive":
+            dp = b_t * problem.grad(x, zp)
+        else:
+            dp = b_t * problem.grad(x, zp) - (b_prev * problem.grad(x_prev, zp) if t > 1 else 0.0)
+        worst = np.maximum(worst, np.linalg.norm(delta - dp, axis=-1))
+    return worst
 
 
 def _sampler(problem, src, R: int, limit: int):

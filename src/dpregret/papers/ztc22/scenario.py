@@ -661,73 +661,89 @@ def simulate_per_step(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
       the largest T of T_lin_priv and rho_lin; ``eq7_sqrt2`` the same tree with sigma_t^2 doubled (its
       control: the process changed, not the bound).
     Rows: one per replicate and step of :func:`step_grid`, ``value`` the quantity and ``bound`` its bound."""
-    from scipy import special
-
-    R, k, d = len(reps), p["k"], p["d_lin"]
-    lam = o2b_bounds.LAMBDA_L2
-    frames = []
     if point == "eq4":
-        T = max(p["T_lin_stat"])
-        ts = step_grid(T)
-        src = ReplicateStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps)
-        xi = np.where(src.uniform((2 * T - 1, d)) < 0.5, -1.0, 1.0) / math.sqrt(d)  # the stream's samples, in order
-        for alg, fresh in (("eq4", False), ("eq4_fresh", True)):
-            t = np.arange(1, T + 1, dtype=float)
-            b, bp = t**k, (t - 1) ** k
-            if fresh:  # z_1, z_2, z'_2, z_3, z'_3, ...: z_t at 2t - 2 (t >= 2), z'_t at 2t - 1
-                main = np.concatenate([xi[:, :1], xi[:, 1::2]], axis=1)[:, :T]
-                prime = np.concatenate([np.zeros_like(xi[:, :1]), xi[:, 2::2]], axis=1)[:, :T]
-                inc = b[None, :, None] * main - bp[None, :, None] * prime
-            else:
-                inc = (b - bp)[None, :, None] * xi[:, :T]
-            cum = np.cumsum(inc, axis=1)
-            idx = np.array(ts) - 1
-            val = np.sum(cum[:, idx] ** 2, axis=-1)  # (R, len(ts)), in units of sigma_G^2
-            bound = 4 * (k + 1) ** 2 * np.array(ts, dtype=float) ** (2 * k - 1) / lam
-            frames.append(pd.DataFrame({"replicate": np.repeat(list(reps), len(ts)), "t": np.tile(ts, R),
-                                        "value": val.ravel(), "bound": np.tile(bound, R), "alg": alg, "T": T}))
+        frames = _per_step_eq4(p, reps, seed)
     elif point == "eq7":
-        T, rho = max(p["T_lin_priv"]), p["rho_lin"]
-        ts = step_grid(T)
-        need = sorted({(t >> lv) << lv for t in ts for lv in range(t.bit_length()) if (t >> lv) & 1})
-        # the runs' own replicates and EQ7_EXTRA x as many further ones of the same stream key (fresh draws, never
-        # used by a run; indices offset by multiples of the replicate count, so chunks never overlap): eq. (7) is
-        # ~0.9-tight at t = 2^n - 1, where 32 replicates leave an upper limit near 1
-        nrep = int(p["replicates"])
-        reps = [r + i * nrep for i in range(EQ7_EXTRA + 1) for r in reps]
-        R = len(reps)
-        noise = ReplicateStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), reps)
-        nodes = {}
-        block, t0 = 8192, 0
-        need_arr = np.array(need)
-        while t0 < T:
-            B = min(block, T - t0)
-            nz = special.ndtri(noise.uniform((B, d)))  # step t0 + j + 1 draws row j
-            sel = need_arr[(need_arr > t0) & (need_arr <= t0 + B)]
-            for s in sel:
-                nodes[int(s)] = nz[:, s - t0 - 1]
-            t0 += B
-        G, L = 1.0, math.log2(2 * T)
-        for alg, factor in (("eq7", 1.0), ("eq7_sqrt2", math.sqrt(2.0))):
-            val = np.empty((R, len(ts)))
-            for j, t in enumerate(ts):
-                gam = np.zeros((R, d))
-                for lv in range(t.bit_length()):
-                    if (t >> lv) & 1:
-                        s = (t >> lv) << lv
-                        sig = factor * o2b.sensitivity_eq6(s, k, G, 0.0, 0.0) * math.sqrt(L) / rho
-                        gam = gam + sig * nodes[s]
-                val[:, j] = np.sum(gam**2, axis=-1)
-            bound = 8 * (k + 1) ** 2 * d * G**2 * L**2 * np.array(ts, dtype=float) ** (2 * k - 2) / (lam * rho**2)
-            frames.append(pd.DataFrame({"replicate": np.repeat(list(reps), len(ts)), "t": np.tile(ts, R),
-                                        "value": val.ravel(), "bound": np.tile(bound, R), "alg": alg, "T": T}))
+        frames = _per_step_eq7(p, reps, seed)
     elif point.startswith("thm11_T"):
         return thm11_concentration(p, int(point[len("thm11_T"):]), reps, seed)
     else:
         raise ValueError(f"per_step point must be eq4, eq7 or thm11_T<T>, got {point!r}")
     df = pd.concat(frames, ignore_index=True)
-    df["experiment"], df["problem"], df["d"] = "per_step", "linear_family", d
+    df["experiment"], df["problem"], df["d"] = "per_step", "linear_family", p["d_lin"]
     return df
+
+
+def _per_step_eq4(p: dict, reps, seed: int) -> list[pd.DataFrame]:
+    """:func:`simulate_per_step`'s eq. (4) rows (``eq4`` and its fresh-sample slip ``eq4_fresh``)."""
+    R, k, d = len(reps), p["k"], p["d_lin"]
+    lam = o2b_bounds.LAMBDA_L2
+    frames = []
+    T = max(p["T_lin_stat"])
+    ts = step_grid(T)
+    src = ReplicateStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps)
+    xi = np.where(src.uniform((2 * T - 1, d)) < 0.5, -1.0, 1.0) / math.sqrt(d)  # the stream's samples, in order
+    for alg, fresh in (("eq4", False), ("eq4_fresh", True)):
+        t = np.arange(1, T + 1, dtype=float)
+        b, bp = t**k, (t - 1) ** k
+        if fresh:  # z_1, z_2, z'_2, z_3, z'_3, ...: z_t at 2t - 2 (t >= 2), z'_t at 2t - 1
+            main = np.concatenate([xi[:, :1], xi[:, 1::2]], axis=1)[:, :T]
+            prime = np.concatenate([np.zeros_like(xi[:, :1]), xi[:, 2::2]], axis=1)[:, :T]
+            inc = b[None, :, None] * main - bp[None, :, None] * prime
+        else:
+            inc = (b - bp)[None, :, None] * xi[:, :T]
+        cum = np.cumsum(inc, axis=1)
+        idx = np.array(ts) - 1
+        val = np.sum(cum[:, idx] ** 2, axis=-1)  # (R, len(ts)), in units of sigma_G^2
+        bound = 4 * (k + 1) ** 2 * np.array(ts, dtype=float) ** (2 * k - 1) / lam
+        frames.append(pd.DataFrame({"replicate": np.repeat(list(reps), len(ts)), "t": np.tile(ts, R),
+                                    "value": val.ravel(), "bound": np.tile(bound, R), "alg": alg, "T": T}))
+    return frames
+
+
+def _per_step_eq7(p: dict, reps, seed: int) -> list[pd.DataFrame]:
+    """:func:`simulate_per_step`'s eq. (7) rows (``eq7`` and its control ``eq7_sqrt2``), on the runs' replicates
+    and ``EQ7_EXTRA`` x as many further ones."""
+    from scipy import special
+
+    k, d = p["k"], p["d_lin"]
+    lam = o2b_bounds.LAMBDA_L2
+    frames = []
+    T, rho = max(p["T_lin_priv"]), p["rho_lin"]
+    ts = step_grid(T)
+    need = sorted({(t >> lv) << lv for t in ts for lv in range(t.bit_length()) if (t >> lv) & 1})
+    # the runs' own replicates and EQ7_EXTRA x as many further ones of the same stream key (fresh draws, never
+    # used by a run; indices offset by multiples of the replicate count, so chunks never overlap): eq. (7) is
+    # ~0.9-tight at t = 2^n - 1, where 32 replicates leave an upper limit near 1
+    nrep = int(p["replicates"])
+    reps = [r + i * nrep for i in range(EQ7_EXTRA + 1) for r in reps]
+    R = len(reps)
+    noise = ReplicateStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), reps)
+    nodes = {}
+    block, t0 = 8192, 0
+    need_arr = np.array(need)
+    while t0 < T:
+        B = min(block, T - t0)
+        nz = special.ndtri(noise.uniform((B, d)))  # step t0 + j + 1 draws row j
+        sel = need_arr[(need_arr > t0) & (need_arr <= t0 + B)]
+        for s in sel:
+            nodes[int(s)] = nz[:, s - t0 - 1]
+        t0 += B
+    G, L = 1.0, math.log2(2 * T)
+    for alg, factor in (("eq7", 1.0), ("eq7_sqrt2", math.sqrt(2.0))):
+        val = np.empty((R, len(ts)))
+        for j, t in enumerate(ts):
+            gam = np.zeros((R, d))
+            for lv in range(t.bit_length()):
+                if (t >> lv) & 1:
+                    s = (t >> lv) << lv
+                    sig = factor * o2b.sensitivity_eq6(s, k, G, 0.0, 0.0) * math.sqrt(L) / rho
+                    gam = gam + sig * nodes[s]
+            val[:, j] = np.sum(gam**2, axis=-1)
+        bound = 8 * (k + 1) ** 2 * d * G**2 * L**2 * np.array(ts, dtype=float) ** (2 * k - 2) / (lam * rho**2)
+        frames.append(pd.DataFrame({"replicate": np.repeat(list(reps), len(ts)), "t": np.tile(ts, R),
+                                    "value": val.ravel(), "bound": np.tile(bound, R), "alg": alg, "T": T}))
+    return frames
 
 
 def tree_gamma_norms(noise: ReplicateStreams, T: int, d: int, sigma, block_bits: int = 12) -> np.ndarray:
