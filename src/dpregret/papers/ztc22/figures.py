@@ -29,8 +29,8 @@ def ztc22_figures(rates: pd.DataFrame, opt: pd.DataFrame, sc: pd.DataFrame, rho_
                   alpha: float, outputs: list[str], minimax: pd.DataFrame | None = None) -> None:
     """Zhang-Tran-Cutkosky: suboptimality vs T at both rho (bound and reference slopes drawn);
     optimistic vs plain across sigma_G / G; the strongly convex conversion vs T (Theorem 8's
-    bound drawn); the privacy cost vs rho and vs d (Remark 5's 1/rho and sqrt(d) drawn).
-    the worst-case privacy cost over the linear family vs rho and d (with the controls).
+    bound drawn); the privacy cost vs rho and vs d (Remark 5's 1/rho and sqrt(d) drawn); the worst-case privacy
+    cost over the linear family vs rho and d (with the controls).
     Outputs: ``ztc22_{subopt_vs_T,optimistic,strongly_convex,rho_d,minimax}.png``."""
     _subopt_vs_T(rates, p, alpha, outputs[0])
     _optimistic(opt, p, alpha, outputs[1])
