@@ -2,6 +2,7 @@
 """Estimate the core-hours of a preset from the benchmark files of a smaller local run.
 
     python workflow/slurm/estimate_core_hours.py BENCH_DIR DRYRUN_LOG [RULE=FACTOR ...] [--nodes 1,4,16] [--cores 32]
+                                                 [--measured PAPER_BENCH_DIR]
 
 BENCH_DIR   logs/bench/ of a finished local run (default preset preferred, smoke works).
 DRYRUN_LOG  output of `snakemake -n --config preset=paper` (every job with its wildcards).
@@ -14,7 +15,13 @@ without T gets the rule's mean.  The per-job cost of a chunk does not depend on 
 of replicates (chunk_size is fixed), so the dry run's job count carries the replicate scaling.
 RULE=FACTOR multiplies a rule's variable cost for a size the job name does not show
 (e.g. audit_run=40: paper draws 4e6 samples, smoke 1e5).
-Linear-in-T extrapolation beyond the measured horizons is the main uncertainty.
+Linear-in-T extrapolation beyond the measured horizons is the main uncertainty, and a rule whose job
+names carry no horizon (one job per experiment: Zhang-Tran-Cutkosky's, Van der Hoeven's) is predicted
+at the smaller run's size.  ``--measured DIR``: benchmark files of jobs run at the target preset itself
+(``logs/bench/`` of a run of one job per rule, e.g. ``snakemake --cores 1 --config preset=paper <one
+output>``); a rule measured there is predicted from those jobs alone (one job: every job of the rule
+costs its measured core-seconds, scaled by T x replicates where the names carry them), the others
+from BENCH_DIR as above; the table marks each rule's source.
 
 Then the run's shape: the DAG from the dry run's input/output lines, its critical path (the longest chain
 of predicted job times: no number of nodes finishes sooner) and the wall time on k nodes of ``--cores``
@@ -33,12 +40,16 @@ import heapq
 
 args = sys.argv[1:]
 NODES, CORES = [1, 4, 16], 32
-for flag in ("--nodes", "--cores"):
+MEASURED = None
+for flag in ("--nodes", "--cores", "--measured"):
     if flag in args:
         i = args.index(flag)
         value = args.pop(i + 1)
         args.pop(i)
-        NODES, CORES = ([int(k) for k in value.split(",")], CORES) if flag == "--nodes" else (NODES, int(value))
+        if flag == "--measured":
+            MEASURED = Path(value)
+        else:
+            NODES, CORES = ([int(k) for k in value.split(",")], CORES) if flag == "--nodes" else (NODES, int(value))
 bench_dir, dry_log = Path(args[0]), Path(args[1])
 FACTOR = {k: float(v) for k, v in (a.split("=", 1) for a in args[2:])}
 T_RES = (re.compile(r"(?:^|_)T_?(\d+)"), re.compile(r"^rates_[a-z_]+:(\d+)"))
@@ -79,28 +90,34 @@ for line in dry_log.read_text().splitlines():
         jobs[-1][3] = reps(key)
 
 # the benchmarks: rule -> [(T, replicates, seconds)]
-obs = defaultdict(list)
-for f in bench_dir.rglob("*.tsv"):
-    if f.parent != bench_dir and f.parent.name in rules:
-        rule, key = f.parent.name, f.stem
-    elif f.parent != bench_dir:  # a rule per experiment or grid: logs/bench/<prefix>/<its name>[_<wildcards>].tsv
-        tokens = f.stem.split("_")
-        cands = [r for r in rules if r.startswith(f.parent.name + "_") and
-                 (f.stem == r[len(f.parent.name) + 1:] or r[len(f.parent.name) + 1:] in tokens)]
-        if not cands:
+def read_benchmarks(bench_dir: Path) -> dict:
+    obs = defaultdict(list)
+    for f in bench_dir.rglob("*.tsv"):
+        if f.parent != bench_dir and f.parent.name in rules:
+            rule, key = f.parent.name, f.stem
+        elif f.parent != bench_dir:  # a rule per experiment or grid: logs/bench/<prefix>/<its name>[_<wildcards>].tsv
+            tokens = f.stem.split("_")
+            cands = [r for r in rules if r.startswith(f.parent.name + "_") and
+                     (f.stem == r[len(f.parent.name) + 1:] or r[len(f.parent.name) + 1:] in tokens)]
+            if not cands:
+                continue
+            rule = max(cands, key=len)
+            key = "" if f.stem == rule[len(f.parent.name) + 1:] else f.stem
+        else:  # single-job rules: logs/bench/<rule>[_<suffix>].tsv
+            cands = [r for r in rules if f.stem == r or f.stem.startswith(r + "_")]
+            if not cands:
+                continue
+            rule, key = max(cands, key=len), ""
+        lines = f.read_text().splitlines()
+        if len(lines) < 2:
             continue
-        rule = max(cands, key=len)
-        key = "" if f.stem == rule[len(f.parent.name) + 1:] else f.stem
-    else:  # single-job rules: logs/bench/<rule>[_<suffix>].tsv
-        cands = [r for r in rules if f.stem == r or f.stem.startswith(r + "_")]
-        if not cands:
-            continue
-        rule, key = max(cands, key=len), ""
-    lines = f.read_text().splitlines()
-    if len(lines) < 2:
-        continue
-    obs[rule].append((horizon(key) if key else None, reps(key) if key else 1.0,
-                      float(lines[1].split("\t")[0])))
+        obs[rule].append((horizon(key) if key else None, reps(key) if key else 1.0,
+                          float(lines[1].split("\t")[0])))
+    return obs
+
+
+obs = read_benchmarks(bench_dir)
+measured = read_benchmarks(MEASURED) if MEASURED else {}
 
 # per rule: s = a + b * r * T for jobs with a horizon, s = a + c * r otherwise
 models = {}
@@ -115,6 +132,12 @@ for rule, xs in obs.items():
             a, b = max(float(a_fit), 0.0), float(b_fit)
     c = float(np.mean([(s - a) / r for _, r, s in xs]))
     models[rule] = (a, b, max(c, 0.0))
+for rule, xs in measured.items():  # measured at the target preset: these jobs alone decide the rule's model
+    S = np.array([s for _, _, s in xs])
+    a = 0.0  # the measured jobs carry their start-up cost inside s
+    wt = [(t * r, s) for t, r, s in xs if t is not None]
+    b = float(np.mean([s / x for x, s in wt])) if wt else None
+    models[rule] = (a, b, float(np.mean([s / r for _, r, s in xs])))
 
 per_rule = defaultdict(lambda: [0, 0.0])
 missing = set()
@@ -133,9 +156,10 @@ for rule, key, T, r, _, _ in jobs:
     per_rule[rule][1] += sec
 
 total = sum(v[1] for v in per_rule.values())
-print(f"{'rule':28s} {'jobs':>5s} {'core-h':>8s}")
+print(f"{'rule':28s} {'jobs':>5s} {'core-h':>8s}  model from")
 for rule, (n, sec) in sorted(per_rule.items(), key=lambda kv: -kv[1][1]):
-    print(f"{rule:28s} {n:5d} {sec / 3600:8.2f}")
+    src = f"measured ({len(measured[rule])} job(s))" if rule in measured else "extrapolated"
+    print(f"{rule:28s} {n:5d} {sec / 3600:8.2f}  {src}")
 print(f"{'TOTAL':28s} {sum(v[0] for v in per_rule.values()):5d} {total / 3600:8.2f}")
 if missing:
     print("no benchmark for:", ", ".join(sorted(missing)))
