@@ -15,7 +15,8 @@ algorithm on the same rows that the theory says must violate the rate) and, as d
   ``privacy_share_max``, ``noise_share_min``), and optionally the saturation share of a
   non-learner's regret (``dpregret.verdict.core.not_in_regime`` outside it);
 - ``nonlearner``: the trivial learner's name and the column holding its regret on the same draws
-  (``dpregret.verdict.core.with_nonlearner``);
+  (``dpregret.verdict.core.with_nonlearner``), or its own rows (``nonlearner_rows``);
+- for a paper with several tables and a secondary control: ``table`` and ``secondary``;
 - the tolerance, looked up by claim id in the run's ``tolerances`` (:func:`claim_tolerance`): a
   declared claim without one is an error naming it, never a silent 0.
 """
@@ -73,11 +74,12 @@ class Regime:
     ``trivial_share_max`` of it (below saturation; recorded as ``trivial_label``).  A threshold is a
     number or ``"<section>.<key>"`` of the scenario's parameters; ``optional``: a run without that
     section decides no regime.  ``pooled``: the non-private and the non-learner's regret do not depend
-    on ``x`` (the eps window) and are pooled over it.  ``why``: the sentence of "not in the regime"."""
+    on ``x`` (the eps window) and are pooled over it.  ``why``: the sentence of "not in the regime"
+    (:func:`apply_regime`; a paper deciding its regime by its own fit writes its own)."""
     share: str
     side: str
     threshold: float | str
-    why: str
+    why: str = ""
     trivial: str | None = None
     trivial_share_max: float | str | None = None
     trivial_label: str = "share_of_nonlearner"
@@ -105,6 +107,9 @@ class ClaimSpec:
     nonlearner: tuple[str, str] | None = None  # (its name, the column of its regret on the same draws)
     eps_param: str = "rate_eps"  # the scenario's parameter giving the claim's eps (falls back to rate_eps)
     own_grid: str | None = None  # a grid of the claim's own (its rows relabelled as where["grid"]) where run
+    table: str | None = None  # the table the claim reads, for a paper with several
+    secondary: str | None = None  # the secondary control's rows (a straw man, reported beside the claim)
+    nonlearner_rows: str | None = None  # the non-learner's own rows on the same draws (with nonlearner's name)
 
     @property
     def claim_id(self) -> str:
@@ -173,7 +178,7 @@ def own_grid_rows(df: pd.DataFrame, spec: ClaimSpec) -> pd.DataFrame:
     return own.assign(grid=spec.where["grid"]) if len(own) else df[df.grid != spec.own_grid]
 
 
-def _param(p: Mapping, name: float | str | None):
+def regime_threshold(p: Mapping, name: float | str | None):
     """A regime threshold: a number, or ``"<section>.<key>"`` of the parameters ``p``."""
     if name is None or not isinstance(name, str):
         return name
@@ -197,7 +202,7 @@ def apply_regime(df: pd.DataFrame, spec: ClaimSpec, res: Result, rate_eps: float
     d = select_rows(df, spec, spec.algorithm, rate_eps)
     base = _where(df[df.algorithm == (r.baseline or spec.baseline)], spec)
     priv = d.groupby(col).regret.mean()
-    threshold = _param(p, r.threshold)
+    threshold = regime_threshold(p, r.threshold)
     numbers = {col: priv.index.tolist(), "mean_regret": priv.tolist()}
     if r.pooled:
         nonpriv = float(base.regret.mean())
@@ -218,7 +223,7 @@ def apply_regime(df: pd.DataFrame, spec: ClaimSpec, res: Result, rate_eps: float
         else:
             trivial = d.groupby(col)[r.trivial].mean()
         sat = priv / trivial
-        tmax = _param(p, r.trivial_share_max)
+        tmax = regime_threshold(p, r.trivial_share_max)
         numbers[r.trivial_label] = sat.tolist()
         numbers["trivial_share_max"] = tmax
         inside = inside and bool((sat <= tmax).all())
