@@ -29,6 +29,7 @@ from dpregret.verdict.core import (
     Result, check_bound, check_rate, confirm_by_se, fit_slope, not_in_regime, samples_by, select, width_margin,
     with_learning_gate, with_nonlearner, with_twin,
 )
+from dpregret.verdict.spec import claim_tolerance
 
 SEVERITY = {"PASS": 0, "INCONCLUSIVE": 1, "FAIL": 2}
 TWIN_SUFFIX = "_step_over_T"  # papers.env21.scenario.TWIN: the rows of the mis-tuned twin
@@ -305,8 +306,9 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
         sec = a.get(f"{kind}_fixed_step")
         tw = a.get(f"{kind}_twin")  # the mis-tuned twin (the paper's learner only: a user's learner has its own step)
         twu = a.get(f"{kind}_twin_up")
-        res, cres = rate_T(rows, crow, None if sec is None else _at(simplex, alg=sec), sec, cid, tol.get(cid, 0.0),
-                           alpha, rng_for, kind=kind, twin=None if tw is None else _at(simplex, alg=tw),
+        res, cres = rate_T(rows, crow, None if sec is None else _at(simplex, alg=sec), sec, cid,
+                           claim_tolerance(tol, cid, __name__), alpha, rng_for, kind=kind,
+                           twin=None if tw is None else _at(simplex, alg=tw),
                            base=_at(simplex, alg="none"), regime=p.get("regime"),
                            twin_up=None if twu is None else _at(simplex, alg=twu),
                            regime_rows=None if name == PAPER_LEARNER else _at(simplex, alg=rate_T_algs()[kind]))
@@ -406,7 +408,8 @@ def thm1_1(out: dict, tol: dict) -> tuple[Result, Result]:
     if twins:  # the less caught of the two twins
         w = Result(**{**w.as_dict(), "detail": {**w.detail, "twin": min(
             twins, key=lambda t_: (bool(t_["caught"]), np.nan_to_num(t_["ci_low"], nan=-np.inf)))}})
-    res = Result(w.verdict, w.measured, w.bound, w.ci_low, w.ci_high, tol.get("ENV-thm1.1-rate-T", w.tolerance),
+    t = claim_tolerance(tol, "ENV-thm1.1-rate-T", __name__)
+    res = Result(w.verdict, w.measured, w.bound, w.ci_low, w.ci_high, t,
                  {**w.detail, "components": {k: {"verdict": r.verdict, "slope": r.measured, "ci": [r.ci_low, r.ci_high],
                                                  "noise_to_smoothing": r.detail.get("noise_to_smoothing")}
                                              for k, (r, _) in zip(("laplace", "gaussian"), comp)}})
