@@ -93,7 +93,7 @@ from scipy import special
 
 from dpregret.core import validate as V
 from dpregret.core.provenance import current as current_provenance
-from dpregret.core.stats import clopper_pearson, t_interval
+from dpregret.core.stats import clopper_pearson, t_interval, t_quantile
 from dpregret.verdict.intervals import METHOD as INTERVAL_METHOD
 from dpregret.verdict.intervals import confidence_limits
 
@@ -227,7 +227,7 @@ def confirm_by_se(estimate: float, se: float, threshold: float, side: str, df: i
     the one-sided limit ``estimate -/+ q se`` at :data:`FAIL_LEVEL` (``q`` from Student's t with
     ``df`` degrees of freedom, else the normal; for a bootstrap, ``se`` is its standard deviation)
     must still lie beyond it."""
-    q = float(scipy.stats.t.ppf(1 - FAIL_LEVEL, df) if df else scipy.stats.norm.ppf(1 - FAIL_LEVEL))
+    q = t_quantile(FAIL_LEVEL, df)
     limit = estimate - q * se if side == "above" else estimate + q * se
     ok = limit > threshold if side == "above" else limit < threshold
     return fail_confirmation(bool(np.isfinite(limit) and ok),

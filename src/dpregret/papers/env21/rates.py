@@ -22,6 +22,8 @@ module docstring, which also holds the claims' texts (``CLAIMS``) and ``evaluate
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
@@ -406,8 +408,8 @@ def thm1_1(out: dict, tol: dict) -> tuple[Result, Result]:
     w = _worst([r for r, _ in comp])
     twins = [r.detail["twin"] for r, _ in comp if "twin" in r.detail]
     if twins:  # the less caught of the two twins
-        w = Result(**{**w.as_dict(), "detail": {**w.detail, "twin": min(
-            twins, key=lambda t_: (bool(t_["caught"]), np.nan_to_num(t_["ci_low"], nan=-np.inf)))}})
+        w = replace(w, detail={**w.detail, "twin": min(
+            twins, key=lambda t_: (bool(t_["caught"]), np.nan_to_num(t_["ci_low"], nan=-np.inf)))})
     t = claim_tolerance(tol, "ENV-thm1.1-rate-T", __name__)
     res = Result(w.verdict, w.measured, w.bound, w.ci_low, w.ci_high, t,
                  {**w.detail, "components": {k: {"verdict": r.verdict, "slope": r.measured, "ci": [r.ci_low, r.ci_high],

@@ -23,7 +23,7 @@ The privacy audits of the randomisers are ``AUDIT-vdh-lemma4-local-laplace`` and
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -444,8 +444,8 @@ def _gated(res: Result) -> Result:
     FAILs (the check refuses a learner that does not learn), else its own verdict."""
     gate = res.detail.get("learning_gate")
     if gate is not None and gate["verdict"] == "FAIL" and res.verdict != "FAIL":
-        return Result(**{**res.as_dict(), "verdict": "FAIL", "detail": {
-            **res.detail, "twin_failed_on": f"its learning gate FAILs (measured {gate['measured']:.4g})"}})
+        return replace(res, verdict="FAIL", detail={
+            **res.detail, "twin_failed_on": f"its learning gate FAILs (measured {gate['measured']:.4g})"})
     return res
 
 

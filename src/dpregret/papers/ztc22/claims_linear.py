@@ -134,21 +134,20 @@ def envelope_rate(w: list[dict], exponent: float, tol: float, alpha: float, tran
     ``lower limit of the worst case at x_max`` over ``2 r G at x_min`` in log-log (after ``transform``).
     FAIL when it lies above ``exponent + tol`` (confirmed at :data:`core.FAIL_LEVEL`), else
     INCONCLUSIVE: bounds alone cannot show a decay."""
-    from scipy import stats
-
+    from dpregret.core.stats import t_lower_limit
     from dpregret.verdict.core import FAIL_LEVEL, fail_confirmation
 
     lo, hi = w[0], w[-1]
     top = 2 * max(o["r"] for o in w) * ENVELOPE_G
     s = hi["samples"]
-    m, se = float(np.mean(s)), float(np.std(s, ddof=1) / np.sqrt(len(s)))
+    m = float(np.mean(s))
     tr = transform or (lambda x, v: v)
 
     def slope(v):
         return float(np.log(tr(hi["x"], max(v, 1e-300)) / tr(lo["x"], top)) / np.log(hi["x"] / lo["x"]))
 
     def limit(level):
-        return m - float(stats.t.ppf(1 - level / hi["members"], len(s) - 1)) * se
+        return t_lower_limit(s, level, hi["members"])  # Bonferroni over the worst case's members
 
     thr = exponent + tol
     s_lo, s_mid, s_hi = slope(limit(alpha)), slope(m), slope(m + (m - limit(alpha)))
