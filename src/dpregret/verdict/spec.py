@@ -196,37 +196,43 @@ def regime_applies(spec: ClaimSpec, p: Mapping) -> bool:
 
 def apply_regime(df: pd.DataFrame, spec: ClaimSpec, res: Result, rate_eps: float, p: Mapping) -> Result:
     """``res`` inside the spec's :class:`Regime` (its numbers in ``detail["regime_numbers"]``), or
-    recorded "not in the regime" (:func:`~dpregret.verdict.core.not_in_regime`) with the numbers."""
+    recorded "not in the regime" (:func:`~dpregret.verdict.core.not_in_regime`) with the numbers: the
+    spec's rows' mean regret by x against its non-private rows' (:func:`share_regime`)."""
     r = spec.regime
     col = _col(spec)
     d = select_rows(df, spec, spec.algorithm, rate_eps)
     base = _where(df[df.algorithm == (r.baseline or spec.baseline)], spec)
     priv = d.groupby(col).regret.mean()
-    threshold = regime_threshold(p, r.threshold)
-    numbers = {col: priv.index.tolist(), "mean_regret": priv.tolist()}
-    if r.pooled:
-        nonpriv = float(base.regret.mean())
-        numbers["nonprivate_regret"] = nonpriv
-    else:
-        nonpriv = base.groupby(col).regret.mean().reindex(priv.index)
-        numbers["nonprivate_regret"] = nonpriv.tolist()
+    nonpriv = float(base.regret.mean()) if r.pooled else base.groupby(col).regret.mean().reindex(priv.index)
+    trivial = None
+    if r.trivial is not None:  # pooled: the non-learner's regret on every row of the claim's instance
+        trivial = float(_where(df, spec)[r.trivial].mean()) if r.pooled else d.groupby(col)[r.trivial].mean()
+    return share_regime(res, r, col, priv, nonpriv, regime_threshold(p, r.threshold),
+                        None if col == "eps" else rate_eps, trivial, regime_threshold(p, r.trivial_share_max))
+
+
+def share_regime(res: Result, r: Regime, x: str, priv: pd.Series, nonpriv, threshold: float,
+                 eps: float | None = None, trivial=None, trivial_max: float | None = None) -> Result:
+    """The :class:`Regime` ``r`` decided on the mean regret by ``x`` of the learner (``priv``) and of its
+    non-private twin (``nonpriv``: a series on the same index, or one number when pooled), the share
+    ``1 - nonpriv / priv`` against ``threshold`` at every point and, with ``trivial`` (the non-learner's
+    mean regret: a series, or a number when pooled), ``priv / trivial <= trivial_max``.  ``eps``: the
+    claim's eps, recorded with the numbers (a rate in eps records its points instead)."""
+    numbers = {x: priv.index.tolist(), "mean_regret": priv.tolist(),
+               "nonprivate_regret": nonpriv if isinstance(nonpriv, float) else nonpriv.tolist()}
     share = 1.0 - nonpriv / priv
     numbers[r.share] = share.tolist()
     numbers[f"{r.share}_{r.side}"] = float(threshold)
-    if col != "eps":
-        numbers["eps"] = float(rate_eps)
+    if eps is not None:
+        numbers["eps"] = float(eps)
     inside = bool((share <= threshold).all()) if r.side == "max" else bool((share >= threshold).all())
-    if r.trivial is not None:
-        if r.pooled:  # the non-learner's regret on every row of the claim's instance
-            trivial = float(_where(df, spec)[r.trivial].mean())
+    if trivial is not None:
+        if isinstance(trivial, float):
             numbers[r.trivial] = trivial
-        else:
-            trivial = d.groupby(col)[r.trivial].mean()
         sat = priv / trivial
-        tmax = regime_threshold(p, r.trivial_share_max)
         numbers[r.trivial_label] = sat.tolist()
-        numbers["trivial_share_max"] = tmax
-        inside = inside and bool((sat <= tmax).all())
+        numbers["trivial_share_max"] = trivial_max
+        inside = inside and bool((sat <= trivial_max).all())
     if inside:
         res.detail["regime_numbers"] = numbers
         return res

@@ -22,7 +22,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from dpregret.papers.as17.claims_gates import gate_points, gate_T
+from dpregret.papers.as17.claims_gates import SQRT_T_REGIME, gate_points, gate_T
 from dpregret.verdict.core import (Result, check_bound, check_comparison, claim_factory, confirm_by_se,
                                    not_in_regime, width_margin, with_learning_gate, with_nonlearner, with_twin)
 from dpregret.verdict.spec import ClaimSpec, Regime, Twin, evaluate_rate, evaluate_spec
@@ -82,10 +82,8 @@ TWIN_BLO_EPS = ("dp_scrible_nopriv_step", "eta tuned for lambda = 0 (Theorem 4.5
 # Table 1 stated for the sqrt(T) term only where the run shows it dominating the additive privacy term (privacy
 # share <= the preset's regret_regime.privacy_share_max at every T; decided at the preset's regret_eps, on the
 # claim's own T grid R where run); FTPL's gap only where the privacy term dominates, below saturation; an eps
-# window of Table 2 only where the privacy noise dominates, below saturation (the preset's regime).
-SQRT_T_REGIME = Regime("privacy_share", "max", "regret_regime.privacy_share_max", optional=True,
-                       why="the privacy term is more than its declared share of the regret at some T "
-                           "(the paper's sqrt(T) term does not dominate there)")
+# window of Table 2 only where the privacy noise dominates, below saturation (the preset's regime).  The first is
+# claims_gates.SQRT_T_REGIME, shared with Table 1 row 1 (claims_experts).
 FTPL_GAP_SHARE_MIN = 0.5  # the gap claim is decided only where the privacy term is at least this share of the regret
 FTPL_GAP_TRIVIAL_MAX = 0.5  # and where the regret is at most this share of the non-learner's (below saturation)
 FTPL_GAP_REGIME = Regime("privacy_share", "min", FTPL_GAP_SHARE_MIN, trivial="comparator",
@@ -276,25 +274,25 @@ def olo_bound_results(olo: pd.DataFrame, p: dict, seed: int,
 _MAB = {"nonlearner": NONLEARNERS["as17_mab"]}
 MAB_SPECS = [
     ClaimSpec(_c("AS17-T2-mab-rate-T", "Theorem 4.1, Table 2 row 2", "rate",
-                "regret of Algorithm 4 + EXP2 grows as T^(1/2) (O~(sqrt(T N log N)/eps))", "regret vs T",
-                "the O~(T^(2/3)) explore-and-feed baseline on the private full-information tree learner"),
-             "T", "regret", 0.5, "dp_exp2", "explore_tree", {"grid": "T"}, twin=Twin(*TWIN_T23), **_MAB),
+                 "regret of Algorithm 4 + EXP2 grows as T^(1/2) (O~(sqrt(T N log N)/eps))", "regret vs T",
+                 "the O~(T^(2/3)) explore-and-feed baseline on the private full-information tree learner"),
+              "T", "regret", 0.5, "dp_exp2", "explore_tree", {"grid": "T"}, twin=Twin(*TWIN_T23), **_MAB),
     ClaimSpec(_c("AS17-T2-mab-rate-eps", "Theorem 4.1, Table 2 row 2", "rate",
-                "regret grows at most as 1/eps where the privacy noise dominates",
-                "regret vs 1/eps on the eps window at T_eps",
-                "lambda = 1/eps^2 (mis-calibrated), eta and gamma re-tuned: regret ~ 1/eps^2"),
-             "inv_eps", "regret", 1.0, "dp_exp2", "dp_exp2_eps_squared", {"grid": "eps"}, fixed_eps=False, decades=1.0,
-             twin=Twin(
+                 "regret grows at most as 1/eps where the privacy noise dominates",
+                 "regret vs 1/eps on the eps window at T_eps",
+                 "lambda = 1/eps^2 (mis-calibrated), eta and gamma re-tuned: regret ~ 1/eps^2"),
+              "inv_eps", "regret", 1.0, "dp_exp2", "dp_exp2_eps_squared", {"grid": "eps"}, fixed_eps=False, decades=1.0,
+              twin=Twin(
                  "dp_exp2_nopriv_step", "eta, gamma tuned for lambda = 0 (the privacy term of eta ignored)",
                  "the step that ignores the privacy term: the noise lambda = 1/eps is the paper's but eta = sqrt(log N "
                  "/ (2 N T)) (no 1 + 2 lambda^2 log NT), so the noise's variance term eta T N lambda^2 grows as "
                  "1/eps^2, not 1/eps"), regime=eps_window("dp_exp2"), **_MAB),
     ClaimSpec(_c("AS17-T2-mab-rate-N", "Theorem 4.1, Table 2 row 2", "rate",
-                "regret grows as sqrt(N log N): divided by the stated sqrt(ln N) it grows at most as N^(1/2)",
-                "regret / sqrt(ln N) vs N at T_N",
-                "lambda = N/eps (the whole loss vector's l1 sensitivity, not Lemma 4.2's B = 1): regret ~ N^1.5"),
-             "N", "regret", 0.5, "dp_exp2", "dp_exp2_full_sens", {"grid": "N"}, transform="sqrtlog",
-             twin=Twin("dp_exp2_no_N", "eta without its 1/N (Theorem 4.1's eta x sqrt(N), gamma follows)",
+                 "regret grows as sqrt(N log N): divided by the stated sqrt(ln N) it grows at most as N^(1/2)",
+                 "regret / sqrt(ln N) vs N at T_N",
+                 "lambda = N/eps (the whole loss vector's l1 sensitivity, not Lemma 4.2's B = 1): regret ~ N^1.5"),
+              "N", "regret", 0.5, "dp_exp2", "dp_exp2_full_sens", {"grid": "N"}, transform="sqrtlog",
+              twin=Twin("dp_exp2_no_N", "eta without its 1/N (Theorem 4.1's eta x sqrt(N), gamma follows)",
                        "a dropped dimension factor in the step: eta T N and gamma T grow as N, so the regret as N^1, "
                        "not N^(1/2)"), **_MAB),
 ]
@@ -318,17 +316,17 @@ BLO_SPECS = []
 for dom in ("ball", "cube"):
     BLO_SPECS += [
         ClaimSpec(_c(f"AS17-T2-blo-{dom}-rate-T", "Theorem 4.5, Table 2 row 1", "rate",
-                    f"regret of Algorithm 4 + SCRiBLe on the {dom} grows as T^(1/2) (O~(sqrt(T)/eps)): divided by "
-                    "the stated sqrt(log T) it grows at most as T^(1/2)", "regret / sqrt(ln T) vs T",
-                    "lambda calibrated by advanced composition over the T rounds (~ sqrt(T)/eps): regret ~ T"),
-                 "T", "regret", 0.5, "dp_scrible", "dp_scrible_composed", {"row": dom, "grid": "T"},
-                 transform="sqrtlog", twin=Twin(*TWIN_BLO), **_BLO),
+                     f"regret of Algorithm 4 + SCRiBLe on the {dom} grows as T^(1/2) (O~(sqrt(T)/eps)): divided by "
+                     "the stated sqrt(log T) it grows at most as T^(1/2)", "regret / sqrt(ln T) vs T",
+                     "lambda calibrated by advanced composition over the T rounds (~ sqrt(T)/eps): regret ~ T"),
+                  "T", "regret", 0.5, "dp_scrible", "dp_scrible_composed", {"row": dom, "grid": "T"},
+                  transform="sqrtlog", twin=Twin(*TWIN_BLO), **_BLO),
         ClaimSpec(_c(f"AS17-T2-blo-{dom}-rate-eps", "Theorem 4.5, Table 2 row 1", "rate",
-                    f"regret on the {dom} grows at most as 1/eps where the privacy noise dominates",
-                    "regret vs 1/eps on the eps window at T_eps",
-                    "lambda from eps^2 (mis-calibrated): regret ~ 1/eps^2"),
-                 "inv_eps", "regret", 1.0, "dp_scrible", "dp_scrible_eps_squared", {"row": dom, "grid": "eps"},
-                 fixed_eps=False, decades=1.0, twin=Twin(*TWIN_BLO_EPS), regime=eps_window("dp_scrible"), **_BLO),
+                     f"regret on the {dom} grows at most as 1/eps where the privacy noise dominates",
+                     "regret vs 1/eps on the eps window at T_eps",
+                     "lambda from eps^2 (mis-calibrated): regret ~ 1/eps^2"),
+                  "inv_eps", "regret", 1.0, "dp_scrible", "dp_scrible_eps_squared", {"row": dom, "grid": "eps"},
+                  fixed_eps=False, decades=1.0, twin=Twin(*TWIN_BLO_EPS), regime=eps_window("dp_scrible"), **_BLO),
     ]
 
 
