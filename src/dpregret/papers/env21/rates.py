@@ -28,7 +28,8 @@ import numpy as np
 import pandas as pd
 
 from dpregret.verdict.core import (
-    Result, check_bound, check_rate, confirm_by_se, fit_slope, not_in_regime, samples_by, select, width_margin,
+    Result, bootstrap_means, centered_slopes, check_bound, check_rate, confirm_by_se, fit_slope, not_in_regime,
+    samples_by, select, width_margin,
     with_learning_gate, with_nonlearner, with_twin,
 )
 from dpregret.verdict.spec import claim_tolerance
@@ -228,18 +229,15 @@ def slope_difference(x, a: list[np.ndarray], b: list[np.ndarray], alpha: float, 
     if np.any(ma <= 0) or np.any(mb <= 0):
         return Result("INCONCLUSIVE", float("nan"), -margin, float("nan"), float("nan"), margin,
                       {**detail, "reason": "a mean gap is <= 0"})
-    lx = np.log(x)
-    xc = lx - lx.mean()
     sa, sb = fit_slope(x, ma), fit_slope(x, mb)
-    idx = [rng.integers(0, v.size, (n_boot, v.size)) for v in a]
-    ba = np.stack([v[i].mean(axis=1) for v, i in zip(a, idx)], axis=1)
-    bb = np.stack([v[i].mean(axis=1) for v, i in zip(b, idx)], axis=1)
+    idx, ba = bootstrap_means(a, rng, n_boot)
+    _, bb = bootstrap_means(b, rng, n_boot, idx)  # paired: the same resampled replicates
     ok = np.all(ba > 0, axis=1) & np.all(bb > 0, axis=1)
     if np.mean(~ok) > alpha / 2:
         return Result("INCONCLUSIVE", sa - sb, -margin, float("nan"), float("nan"), margin,
                       {**detail, "reason": f"{np.mean(~ok):.1%} of bootstrap means <= 0"})
     with np.errstate(invalid="ignore", divide="ignore"):
-        d = (np.log(np.where(ok[:, None], ba, 1.0)) - np.log(np.where(ok[:, None], bb, 1.0))) @ xc / (xc @ xc)
+        d = centered_slopes(np.log(np.where(ok[:, None], ba, 1.0)) - np.log(np.where(ok[:, None], bb, 1.0)), np.log(x))
     lo, hi = np.quantile(np.where(ok, d, np.inf), [alpha / 2, 1 - alpha / 2])
     verdict = "PASS" if hi < -margin else ("FAIL" if lo > -margin else "INCONCLUSIVE")
     confirm = confirm_by_se(sa - sb, float(np.std(d[ok], ddof=1)), -margin, "above") if verdict == "FAIL" else {}
