@@ -19,6 +19,11 @@ algorithm on the same rows that the theory says must violate the rate) and, as d
 - for a paper with several tables and a secondary control: ``table`` and ``secondary``;
 - the tolerance, looked up by claim id in the run's ``tolerances`` (:func:`claim_tolerance`): a
   declared claim without one is an error naming it, never a silent 0.
+
+Agarwal and Singh's Tables 1 and 2 (``papers.as17.claims_tables``) are decided by :func:`evaluate_spec`.
+A paper whose fits a spec cannot say (Ene et al.'s: the learning regret, a bootstrap stream per role,
+the regime on the learning regret) declares its claims as specs all the same and decides them with its
+own code, which reads them (``papers.env21.claims``).
 """
 from __future__ import annotations
 
@@ -90,6 +95,8 @@ class Regime:
 
 @dataclass(frozen=True)
 class ClaimSpec:
+    """A rate claim as data (module docstring): what it reads, how it is fitted and its controls;
+    :func:`evaluate_spec` decides it."""
     claim: Claim
     x: str  # "T" | "N" | "inv_eps"
     metric: str  # "regret" | "gap"
