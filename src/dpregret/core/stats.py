@@ -1,6 +1,7 @@
-"""The two elementary intervals every layer uses, once: the t interval of a mean and the
-Clopper-Pearson limits of a binomial proportion (scipy's ``stats.t.interval`` and the beta quantiles
-that ``scipy.stats.binomtest(...).proportion_ci(method="exact")`` uses, vectorised over counts)."""
+"""The elementary intervals every layer uses, once: the t interval of a mean, its one-sided limit
+(Bonferroni over a family) and quantile, and the Clopper-Pearson limits of a binomial proportion
+(scipy's ``stats.t.interval`` / ``stats.t.ppf`` and the beta quantiles that
+``scipy.stats.binomtest(...).proportion_ci(method="exact")`` uses, vectorised over counts)."""
 from __future__ import annotations
 
 import numpy as np
@@ -20,6 +21,22 @@ def t_interval(values, alpha: float) -> tuple[float, float, float]:
         return m, m, m
     lo, hi = stats.t.interval(1 - alpha, v.size - 1, loc=m, scale=se)
     return m, float(lo), float(hi)
+
+
+def t_quantile(level: float, df: int | None) -> float:
+    """The one-sided ``1 - level`` quantile of Student's t with ``df`` degrees of freedom (the
+    normal's when ``df`` is None or 0): the multiplier of a standard error in a one-sided limit."""
+    from scipy import stats
+
+    return float(stats.t.ppf(1 - level, df) if df else stats.norm.ppf(1 - level))
+
+
+def t_lower_limit(values, level: float, family: int = 1) -> float:
+    """The one-sided ``1 - level`` lower t limit of the mean of ``values``, Bonferroni over ``family``
+    limits (each at ``level / family``): ``mean - t_quantile(level / family, n - 1) x se``."""
+    v = np.asarray(values, dtype=float).ravel()
+    m, se = float(np.mean(v)), float(np.std(v, ddof=1) / np.sqrt(len(v)))
+    return m - t_quantile(level / family, len(v) - 1) * se
 
 
 def clopper_pearson(k, n: int, alpha_lo: float, alpha_hi: float):

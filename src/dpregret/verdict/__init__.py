@@ -1,7 +1,7 @@
-"""The verdict layer: the claims machinery (core: Claim, Result, the verdict rule; intervals, rates; the
-privacy audits, privacy*), the audit estimators (audit) and what the paper folders' small instances of the
-mutation suite declare (instances).  It imports the core layer, never the pipeline; the paper folders only
-through the registries pyproject.toml's layers contract names.
+"""The verdict layer: the claims machinery (core: Claim, Result, the verdict rule; intervals; spec: claims
+declared as data, rates; the privacy audits, privacy*), the audit estimators (audit) and what the paper
+folders' small instances of the mutation suite declare (instances).  It imports the core layer, never the
+pipeline; the paper folders only through the registries pyproject.toml's layers contract names.
 
 The verdict machinery of the claims (docs/claims.md, "How a claim is decided"): each claim is data plus
 a check, and names a negative control that its check must catch.  The claims themselves sit in

@@ -93,7 +93,7 @@ from scipy import special
 
 from dpregret.core import validate as V
 from dpregret.core.provenance import current as current_provenance
-from dpregret.core.stats import clopper_pearson, t_interval
+from dpregret.core.stats import clopper_pearson, t_interval, t_quantile
 from dpregret.verdict.intervals import METHOD as INTERVAL_METHOD
 from dpregret.verdict.intervals import confidence_limits
 
@@ -227,7 +227,7 @@ def confirm_by_se(estimate: float, se: float, threshold: float, side: str, df: i
     the one-sided limit ``estimate -/+ q se`` at :data:`FAIL_LEVEL` (``q`` from Student's t with
     ``df`` degrees of freedom, else the normal; for a bootstrap, ``se`` is its standard deviation)
     must still lie beyond it."""
-    q = float(scipy.stats.t.ppf(1 - FAIL_LEVEL, df) if df else scipy.stats.norm.ppf(1 - FAIL_LEVEL))
+    q = t_quantile(FAIL_LEVEL, df)
     limit = estimate - q * se if side == "above" else estimate + q * se
     ok = limit > threshold if side == "above" else limit < threshold
     return fail_confirmation(bool(np.isfinite(limit) and ok),
@@ -371,6 +371,23 @@ def fit_slope(x: np.ndarray, y: np.ndarray) -> float:
     return float(np.polyfit(np.log(x), np.log(y), 1)[0])
 
 
+def bootstrap_means(samples: list[np.ndarray], rng: np.random.Generator, n_boot: int,
+                    idx: list[np.ndarray] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
+    """The percentile bootstrap of the slope checks, resampled within each point: ``(idx, means)``, each
+    point's replicates drawn with replacement ``n_boot`` times (``idx[i]``, shape ``(n_boot, size)``;
+    given: those draws, for samples paired replicate by replicate with another's) and the resampled
+    means, shape ``(n_boot, points)``."""
+    if idx is None:
+        idx = [rng.integers(0, s.size, (n_boot, s.size)) for s in samples]
+    return idx, np.stack([s[i].mean(axis=1) for s, i in zip(samples, idx)], axis=1)
+
+
+def centered_slopes(log_y: np.ndarray, lx: np.ndarray) -> np.ndarray:
+    """The least-squares slopes of the rows of ``log_y`` on ``lx`` (the bootstrap's log-log slopes)."""
+    xc = lx - lx.mean()
+    return (log_y @ xc) / (xc @ xc)
+
+
 def check_rate(x, samples: list[np.ndarray], exponent: float, tol: float, alpha: float,
                rng: np.random.Generator, n_boot: int = 2000, transform=None, decades: float = 2.0) -> Result:
     """Rate claim ``mean metric = O(x^exponent)``; ``samples[i]`` are the replicates at ``x[i]``.
@@ -401,15 +418,11 @@ def check_rate(x, samples: list[np.ndarray], exponent: float, tol: float, alpha:
         return Result("INCONCLUSIVE", float("nan"), exponent, float("nan"), float("nan"), tol,
                       {**detail, "reason": "a mean is <= 0, so no log-log slope"})
     slope = fit_slope(x, y)
-    boots = np.empty(n_boot)
-    idx = [rng.integers(0, s.size, (n_boot, s.size)) for s in samples]
-    bmeans = np.stack([s[i].mean(axis=1) for s, i in zip(samples, idx)], axis=1)  # (n_boot, points)
+    _, bmeans = bootstrap_means(samples, rng, n_boot)  # (n_boot, points)
     by = np.stack([tf(x, bm) for bm in bmeans])
     ok = np.all(by > 0, axis=1)
-    lx = np.log(x)
-    xc = lx - lx.mean()
     with np.errstate(invalid="ignore", divide="ignore"):
-        boots = (np.log(np.where(ok[:, None], by, 1.0)) @ xc) / (xc @ xc)
+        boots = centered_slopes(np.log(np.where(ok[:, None], by, 1.0)), np.log(x))
     boots[~ok] = np.nan
     if np.mean(~ok) > alpha / 2:
         return Result("INCONCLUSIVE", slope, exponent, float("nan"), float("nan"), tol,

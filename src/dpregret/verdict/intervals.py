@@ -129,10 +129,10 @@ floor costs normal width at every n, a larger gate (1-1.25) loses the "1 % at +5
 from __future__ import annotations
 
 import numpy as np
-import scipy  # scipy.stats loads on first use
 from scipy import special
 
 from dpregret.core import validate as V
+from dpregret.core.stats import t_quantile
 
 FENCE = 1.5  # Tukey's fence: values below Q1 - FENCE * IQR are raised to it (upper limit)
 SKEW_PENALTY = 8.0  # default slope of the skewness penalty (30 covers lognormal(2); see below)
@@ -166,7 +166,7 @@ def _rows(x: np.ndarray, alpha: float, extra_se: float, min_skew: float,
     pos = m2 > 1e-300
     g = np.where(pos, m3 / np.where(pos, m2, 1.0) ** 1.5, 0.0)
     se_d = np.sqrt(m2 / (n - 1))  # = s / sqrt(n) of the clipped sample
-    tq = scipy.stats.t.ppf(1 - alpha, n - 1)
+    tq = t_quantile(alpha, n - 1)
     z = special.ndtri(1 - alpha)
     # the data's t half-width and extra_se's normal half-width, added in quadrature: exact when
     # either vanishes and increasing in extra_se (a Welch-Satterthwaite t limit is not: at small

@@ -10,6 +10,7 @@ from dpregret.papers.as17.ftrl import ExpWeights, eta_thm34
 from dpregret.core.calibration import fresh_noise_lambda, tree_lambda
 from dpregret.papers.as17.prefix_sums import ExactSum
 from dpregret.papers.as17.scenario_experts import bound_thm3_4, d_noise_mc, simulate
+from dpregret.testing import declared_tolerances
 from margins import assert_result_clear, assert_not_verdict, assert_verdict, assert_z
 
 
@@ -130,7 +131,8 @@ def test_vacuous_points_are_reported_and_decide_nothing():
     df = pd.concat([simulate("switching", 8, T, eps, range(4), 5) for T in Ts])
     dn = pd.DataFrame([{"N": 8, "T": T, "eps": e, **dict(zip(["d_noise", "d_noise_se"], d_noise_mc(8, T, e, 2000, 5)))}
                        for T in Ts for e in eps])
-    res = evaluate(df, dn, "switching", 4.0, {}, 0.05, np.random.default_rng(0))["AS17-cor3.2-gap-eps"]["claim"]
+    tol = declared_tolerances("dpregret.papers.as17")
+    res = evaluate(df, dn, "switching", 4.0, tol, 0.05, np.random.default_rng(0))["AS17-cor3.2-gap-eps"]["claim"]
     # N ln N log2(T)^2 / eps = 281 (T = 300, eps = 4), 2253 (300, 0.5), 4435 (3000, 0.5): at or above the
     # gap's trivial maximum (< T/2 = 150 resp. 1500); 554 at (3000, 4) is below it and alone decides
     for q in res.detail["vacuous_points"]:
@@ -283,7 +285,7 @@ def _rng_for(cid):
 P = {"N": 4, "T": [1000, 3000, 10000, 100000], "rate_eps": 4, "gap": 0.1, "phases": 4, "eps": [1, 4]}
 
 
-TOL = {"AS17-cor3.2-gap-rate-T": 0.15}  # config/config.yaml's tolerance
+TOL = declared_tolerances("dpregret.papers.as17")  # config/config.yaml's tolerances (AS17-cor3.2-gap-rate-T: 0.15)
 
 
 @pytest.fixture(scope="module")

@@ -135,7 +135,8 @@ def test_regret_rate_grid_R_runs_at_regret_mu_and_regret_eps_and_is_read_by_the_
     """Grid R (``regret_mu``): the simulate job writes Algorithm 1's runs of one env at the sequence's own
     mean and ``regret_eps`` only, the same numbers as ``simulate`` at that mu; the regret-rate check reads
     those rows (relabelled T) for its row, every other claim the shared T grid."""
-    from dpregret.papers.as17.claims_tables import OLO_SPECS, regret_rate_rows
+    from dpregret.papers.as17.claims_tables import OLO_SPECS
+    from dpregret.verdict.spec import own_grid_rows
     p = {"rate_eps": 4.0, "regret_eps": 32.0, "eps": [4.0, 32.0], "phases": 4, "mu": 0.5, "mu_fixed": 0.2,
          "regret_mu": {"stochastic": 0.2}}
     assert as17_olo.grid_mu(p, "R", "cube",
@@ -155,12 +156,12 @@ def test_regret_rate_grid_R_runs_at_regret_mu_and_regret_eps_and_is_read_by_the_
                           algorithms=R_algs).assign(grid="T")
     df = pd.concat([T, R], ignore_index=True)
     specs = {s.claim.claim_id: s for s in OLO_SPECS}
-    got = regret_rate_rows(df, specs["AS17-T1-cube-regret-rate-T"])
+    got = own_grid_rows(df, specs["AS17-T1-cube-regret-rate-T"])
     assert set(got.grid) == {"T"} and set(got.row) == {"cube"} and len(got) == len(R[R.row == "cube"])
     np.testing.assert_array_equal(got.sort_values(key).regret.to_numpy(), ref.sort_values(key).regret.to_numpy())
     # without grid R rows of the claim's row, the shared T grid (never another row's R rows)
-    only_T = regret_rate_rows(df[df.row != "cube"].pipe(lambda d: pd.concat([d, T])),
-                              specs["AS17-T1-cube-regret-rate-T"])
+    only_T = own_grid_rows(df[df.row != "cube"].pipe(lambda d: pd.concat([d, T])),
+                           specs["AS17-T1-cube-regret-rate-T"])
     assert set(only_T.grid) == {"T"} and (only_T[only_T.row == "cube"].eps.nunique() == 2)
 
 

@@ -232,10 +232,11 @@ def test_switching_block_equals_the_sources_rounds():
 
 
 def test_eps_window_regime_passes_a_noise_dominated_window_and_flags_one_outside():
-    from dpregret.papers.as17.claims_tables import MAB_SPECS, eps_window_regime
+    from dpregret.papers.as17.claims_tables import MAB_SPECS
     from dpregret.verdict.core import Result
+    from dpregret.verdict.spec import apply_regime
     spec = next(s for s in MAB_SPECS if s.claim.claim_id == "AS17-T2-mab-rate-eps")
-    regime = {"noise_share_min": 0.5, "trivial_share_max": 0.5}
+    regime = {"regime": {"noise_share_min": 0.5, "trivial_share_max": 0.5}}
 
     def frame(nonpriv, priv):
         rows = [{"algorithm": "exp2", "eps": np.nan, "regret": nonpriv, "grid": "eps", "trivial_regret": 1000.0}]
@@ -244,13 +245,13 @@ def test_eps_window_regime_passes_a_noise_dominated_window_and_flags_one_outside
         return pd.DataFrame(rows)
 
     ok = Result("PASS", 0.9, 1.0, 0.8, 1.0, 0.25, {})
-    inside = eps_window_regime(frame(10.0, {0.2: 400.0, 2.0: 40.0}), spec, ok, regime)
+    inside = apply_regime(frame(10.0, {0.2: 400.0, 2.0: 40.0}), spec, ok, 1.0, regime)
     assert inside.verdict == "PASS" and inside.detail["regime_numbers"]["noise_share"][1] == pytest.approx(0.75)
-    flat = eps_window_regime(frame(30.0, {0.2: 400.0, 2.0: 40.0}), spec,
-                             Result("PASS", 0.9, 1.0, 0.8, 1.0, 0.25, {}), regime)
+    flat = apply_regime(frame(30.0, {0.2: 400.0, 2.0: 40.0}), spec,
+                        Result("PASS", 0.9, 1.0, 0.8, 1.0, 0.25, {}), 1.0, regime)
     assert flat.verdict == "INCONCLUSIVE" and "not in the regime" in flat.detail["not_in_regime"]
-    saturated = eps_window_regime(frame(10.0, {0.2: 900.0, 2.0: 40.0}), spec,
-                                  Result("PASS", 0.9, 1.0, 0.8, 1.0, 0.25, {}), regime)
+    saturated = apply_regime(frame(10.0, {0.2: 900.0, 2.0: 40.0}), spec,
+                             Result("PASS", 0.9, 1.0, 0.8, 1.0, 0.25, {}), 1.0, regime)
     assert saturated.verdict == "INCONCLUSIVE"
 
 
@@ -362,7 +363,8 @@ def test_learning_gates_pass_a_learner_and_fail_a_nonlearner():
 def test_mab_rate_N_divides_out_sqrt_log_N_and_carries_its_gate():
     """AS17-T2-mab-rate-N: regret / sqrt(ln N) vs N (a regret exactly sqrt(N ln N) has slope 1/2), its
     learning gate on non-private EXP2 and its non-learner (uniform play) caught on it."""
-    from dpregret.papers.as17.claims_tables import MAB_SPECS, decide_rate
+    from dpregret.papers.as17.claims_tables import MAB_SPECS, rate_gate
+    from dpregret.verdict.spec import evaluate_spec
     spec = next(s for s in MAB_SPECS if s.claim.claim_id == "AS17-T2-mab-rate-N")
     rng = np.random.default_rng(2)
     rows = []
@@ -376,7 +378,7 @@ def test_mab_rate_N_divides_out_sqrt_log_N_and_carries_its_gate():
                 rows.append({"algorithm": alg, "grid": "N", "N": N, "T": 10**6, "eps": e, "replicate": r, "regret": reg,
                              "trivial_regret": triv})
     df = pd.DataFrame(rows)
-    res, ctl = decide_rate(df, spec, "as17_mab", {"rate_eps": 4.0}, 0.05, 0.05, rng)
+    res, ctl = evaluate_spec(df, spec, {"rate_eps": 4.0}, 0.05, 0.05, rng, gate=rate_gate)
     assert_verdict(res, "PASS", what="rate in N")
     assert abs(res.measured - 0.5) < 0.01
     assert_verdict(ctl, "FAIL", what="lambda = N/eps")

@@ -14,6 +14,7 @@ from dpregret.papers.ztc22 import o2b
 from dpregret.core.learners.oco import OptimisticOGD, ProjectedOGD
 from dpregret.core.rng import ReplicateStreams, stable_key
 from dpregret.core.tree import binary_prefix_set
+from dpregret.testing import declared_tolerances
 from margins import assert_verdict, assert_z
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -186,7 +187,7 @@ def test_claims_on_a_small_run():
     lin = pd.concat([S.simulate_linear_T(p, T, reps, 1) for T in p["T_lin_stat"]])
     p.update(replicates=4)
     ps = pd.concat([S.simulate_per_step(p, pt, reps, 1) for pt in ("eq4", "eq7", "thm11_T1000", "thm11_T3162")])
-    out = C.evaluate(rates, opt, sens, sc, p, {"ZTC-rem5-rate-T-stat": 0.1, "ZTC-rem5-rate-T-priv": 0.15}, 0.05,
+    out = C.evaluate(rates, opt, sens, sc, p, declared_tolerances("dpregret.papers.ztc22"), 0.05,
                      lambda cid: np.random.default_rng(0), mm=mm, pf=pf, lin=lin, ps=ps)
     assert set(out) == set(C.CLAIMS)
     # margins measured at seeds 1-3 (half-widths of the deciding side): the bound claims' PASS >= 150
@@ -453,7 +454,8 @@ def test_privacy_rate_in_T_has_the_scenarios_frozen_rows_as_its_nonlearner():
     lin = pd.concat([S.simulate_linear_T(p, T, range(4), 3, rates=("priv",)) for T in p["T_lin_priv"]],
                     ignore_index=True)
     rng_for = lambda key: np.random.default_rng(sum(map(ord, key)))  # noqa: E731
-    res, _ = CL.linear_T_claims(lin, p, {}, 0.05, rng_for, rates=("priv",))["ZTC-rem5-rate-T-priv"]
+    res, _ = CL.linear_T_claims(lin, p, declared_tolerances("dpregret.papers.ztc22"), 0.05, rng_for,
+                                rates=("priv",))["ZTC-rem5-rate-T-priv"]
     nl = res.detail["nonlearner"]
     assert "frozen" in nl["name"] and nl["verdict"] == "FAIL" and nl["caught"]
     assert "ZTC-rem5-rate-T-priv" in left_out()

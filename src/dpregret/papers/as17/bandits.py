@@ -223,7 +223,7 @@ def row_params(name: str, N: int, T: int, eps: float | None) -> tuple[float, flo
         gam = 0.5
     if name == "dp_exp2_half_step":
         eta = eta / 2
-    if name in TWINS:  # the mis-tuned twins (claims_tables.TWINS): one realistic tuning mistake each
+    if name in TWINS:  # the mis-tuned twins (the twins of claims_tables' specs): one realistic tuning mistake each
         c = 1 + 2 * lam**2 * np.log(N * T)
         if name == "dp_exp2_eta_T23":  # eta's exponent in T one notch off: T^(-2/3) (gamma = eta N sqrt(c) follows)
             eta = eta * T ** (-1.0 / 6.0)
@@ -236,7 +236,7 @@ def row_params(name: str, N: int, T: int, eps: float | None) -> tuple[float, flo
     return lam, float(eta), gam
 
 
-# the mis-tuned twins of Algorithm 4 + EXP2 (the claims' twin controls, claims_tables.TWINS): Theorem 4.1's lambda
+# the mis-tuned twins of Algorithm 4 + EXP2 (the claims' twin controls, claims_tables' specs): Theorem 4.1's lambda
 # (1/eps, the noise is the paper's), one realistic tuning mistake in eta (gamma = eta N sqrt(1 + 2 lambda^2 log NT)
 # follows it, as the theorem couples them)
 TWINS = ("dp_exp2_eta_T23", "dp_exp2_nopriv_step", "dp_exp2_no_N")

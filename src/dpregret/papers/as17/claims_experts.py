@@ -22,6 +22,7 @@ from dpregret.papers.as17.experts_names import TWIN_NONPRIVATE, TWIN_TREE
 from dpregret.verdict.core import (Claim, Result, check_bound, check_exact, check_rate, not_in_regime,
                                    paired_gap, with_learning_gate,
                    with_nonlearner, with_twin)
+from dpregret.verdict.spec import claim_tolerance
 
 PAPER = "AS17"
 ALG, CONTROL = "tree", "fresh_noise"
@@ -76,7 +77,7 @@ def evaluate(df: pd.DataFrame, d_noise: pd.DataFrame, env: str, rate_eps: float,
     reps = rate_eps if regret_eps is None else regret_eps
     out = {}
     for cid in CLAIMS:
-        tol = tols.get(cid, 0.0)
+        tol = claim_tolerance(tols, cid, __name__) if CLAIMS[cid].kind == "rate" else 0.0  # a bound's: unused
         eps_c = reps if cid == "AS17-cor3.2-regret-rate-T" else rate_eps
         res = {role: check_claim(cid, df, d_noise, alg, N, eps_c, tol, alpha, rng) for role, alg in
                (("claim", ALG), ("control", CONTROL))}
@@ -250,9 +251,8 @@ def gap_rate_T_claim(runs: pd.DataFrame, rate_eps: float, tol: dict, alpha: floa
     for a in (alg, ctl, base):
         if not (df.algorithm == a).any():
             raise ValueError(f"no rows for algorithm={a!r} on env={env!r}")
-    N, rng = int(df.N.iloc[0]), rng_for(cid)
-    res, control = (check_claim(cid, df, None, a, N, rate_eps, tol.get(cid, 0.0), alpha, rng, base=base)
-                    for a in (alg, ctl))
+    N, rng, t = int(df.N.iloc[0]), rng_for(cid), claim_tolerance(tol, cid, __name__)
+    res, control = (check_claim(cid, df, None, a, N, rate_eps, t, alpha, rng, base=base) for a in (alg, ctl))
     return with_learning_gate(res, learning_gate(df, base, alpha, rng)), control
 
 

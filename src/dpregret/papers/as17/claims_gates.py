@@ -35,7 +35,8 @@ import numpy as np
 
 import pandas as pd
 
-from dpregret.verdict.core import Result, check_bound, check_rate, not_in_regime
+from dpregret.verdict.core import Result, check_bound, check_rate
+from dpregret.verdict.spec import Regime, share_regime
 
 GATE_SLOPE_MAX = 0.75  # a learner's regret slope in T must stay below this (the non-learner's is 1)
 GATE_SHARE_MAX = 0.5  # and its regret below this share of the non-learner's
@@ -91,17 +92,16 @@ def gate_points(labels: list, regret: list[np.ndarray], nonlearner: list[np.ndar
                    f"learning gate on {who}")
 
 
+# A regret rate in T stated for the paper's sqrt(T) term (Corollary 3.2, Theorem 3.5) is decided only where that term
+# dominates the additive privacy term: the private-minus-non-private share of the mean regret at most the preset's
+# regret_regime.privacy_share_max at every T (dpregret.verdict.spec.Regime)
+SQRT_T_REGIME = Regime("privacy_share", "max", "regret_regime.privacy_share_max", optional=True,
+                       why="the privacy term is more than its declared share of the regret at some T "
+                           "(the paper's sqrt(T) term does not dominate there)")
+
+
 def privacy_share_regime(priv: pd.Series, base: pd.Series, res: Result, share_max: float, eps: float) -> Result:
-    """A regret rate in T stated for the paper's sqrt(T) term (Corollary 3.2) is decided only where
-    that term dominates the additive privacy term: the run must show the private-minus-non-private
-    share of the mean regret, ``1 - base / priv`` (means by T), at most ``share_max`` at every T;
-    else :func:`~dpregret.verdict.core.not_in_regime` with the numbers."""
-    base = base.reindex(priv.index)
-    share = 1.0 - base / priv
-    numbers = {"T": [int(t) for t in priv.index], "mean_regret": priv.tolist(), "nonprivate_regret": base.tolist(),
-               "privacy_share": share.tolist(), "privacy_share_max": float(share_max), "eps": float(eps)}
-    if bool((share <= share_max).all()):
-        res.detail["regime_numbers"] = numbers
-        return res
-    return not_in_regime(res, "the privacy term is more than its declared share of the regret at some T "
-                         "(the paper's sqrt(T) term does not dominate there)", numbers)
+    """:data:`SQRT_T_REGIME` on the mean regret by T of the learner (``priv``) and of its non-private
+    twin (``base``): the share ``1 - base / priv`` at most ``share_max`` at every T, else
+    :func:`~dpregret.verdict.core.not_in_regime` with the numbers (:func:`~dpregret.verdict.spec.share_regime`)."""
+    return share_regime(res, SQRT_T_REGIME, "T", priv, base.reindex(priv.index), share_max, eps)

@@ -22,11 +22,10 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from dpregret.papers.as17.claims_gates import gate_points, gate_T, privacy_share_regime
-from dpregret.verdict.core import (Result, check_bound, check_comparison, check_rate, claim_factory,
-                                   confirm_by_se, not_in_regime,
-                   width_margin, with_learning_gate, with_nonlearner, with_twin)
-from dpregret.verdict.rates import TRANSFORMS, RateSpec, select_rows, evaluate_rate
+from dpregret.papers.as17.claims_gates import SQRT_T_REGIME, gate_points, gate_T
+from dpregret.verdict.core import (Result, check_bound, check_comparison, claim_factory, confirm_by_se,
+                                   not_in_regime, width_margin, with_learning_gate, with_nonlearner, with_twin)
+from dpregret.verdict.spec import ClaimSpec, Regime, Twin, evaluate_rate, evaluate_spec
 
 PAPER = "AS17"
 FRESH = "fresh noise on every release without the tree (advanced composition): multiplicative O~(sqrt(T)/eps)"
@@ -36,34 +35,105 @@ WRONG = "lambda from the l1 diameter 2N of the l_inf ball (losses assumed only c
 _c = claim_factory(PAPER)
 
 
+NONPRIVATE = {"dp_exp2": "exp2", "dp_scrible": "scrible"}
+
+
+# The non-learner of each scenario, measured on the same draws (papers.as17.claims_gates): its name and the
+# column of the run table that holds its regret.
+NONLEARNERS = {"as17_olo": ("frozen at the centre 0 of X", "comparator"),
+               "as17_mab": ("a uniformly random arm", "trivial_regret"),
+               "as17_blo": ("frozen at the centre of X", "trivial_regret")}
+# The mis-tuned twin of each learner claim (dpregret.verdict.core.with_twin): the paper's learner with ONE realistic
+# tuning mistake, on the same draws (its rows in the same run, the same keyed streams), decided by the claim's own
+# check: (twin's rows: column algorithm, its name, why it is the smallest realistic mistake the claim must see),
+# a rate spec's ``twin`` (dpregret.verdict.spec.Twin).  A claim whose twin rows are not in the run gets no twin.
+TWIN_T23 = ("dp_exp2_eta_T23", "eta ~ T^(-2/3) (Theorem 4.1's eta x T^(-1/6), gamma = eta N sqrt(c) follows)",
+            "eta's exponent in T one notch off, as the O~(T^(2/3)) approach tunes its step: the learning term log N / "
+            "eta grows as T^(2/3), which Theorem 4.1's T^(1/2) rate (and its comparison with the T^(2/3) approach) "
+            "must see")
+TWIN_FTPL = ("tree_sigma_T23", "sigma's sqrt(T) branch ~ T^(2/3) (Theorem 3.5's x T^(1/6), privacy branch unchanged)",
+             "the exponent of T in sigma one notch off: FTPL pays its perturbation sigma sqrt(N log T) on a fixed or "
+             "stochastic leader, so where that branch sets sigma the regret grows as T^(2/3), not T^(1/2)")
+TWIN_BLO = ("dp_scrible_eta_T23", "eta ~ T^(-2/3) (Theorem 4.5's eta x T^(-1/6))",
+            "eta's exponent in T one notch off, as the O~(T^(2/3)) approach tunes its step: SCRiBLe's nu log T / eta "
+            "term grows as T^(2/3), which Theorem 4.5's T^(1/2) rate must see")
+# Table 1 rows 2-3 (Algorithm 1, sphere and cube): eta x T^(-1/6) on the tree's draws; a gap claim pairs it with
+# its own non-private twin (4th entry: the twin's baseline rows)
+TWIN_OLO = ("tree_eta_T23", "eta ~ T^(-2/3) (Theorem 3.4's eta x T^(-1/6), the tree's lambda and draws)",
+            ("eta's exponent in T one notch off, as the O~(T^(2/3)) approach tunes its step: the ramp D_R / eta of "
+             "Algorithm 1 grows as T^(2/3), which Corollary 3.2's T^(1/2) rate must see"), "nonprivate")
+TWIN_OLO_GAP = TWIN_OLO[:2] + (
+    TWIN_OLO[2] + "; the gap is the twin's private minus its own non-private regret (nonprivate_eta_T23, the same "
+    "step on the exact sums): a smaller step also lets the tree's noise move the iterate later",
+    "nonprivate_eta_T23")
+# Theorem 3.4's bound in N: a step with a dimension factor misplaced (olo.eta_twins), against the paper's bound
+TWIN_OLO_N = ("tree_eta_N", "eta / sqrt(N) (Theorem 3.4's eta with a dimension factor misplaced, the tree's draws)",
+              ("a misplaced dimension factor in the step (cube: the ball's D_R = 1 for the cube's D_R = N; sphere: S "
+               "bounded through ||l||_1^2 <= N instead of ||l||_2^2 <= 1): the ramp D_R / eta grows by sqrt(N), an "
+               "error that grows with N, which a bound decided across N must see; decided against the bound of the "
+               "paper's eta at the same N points"))
+TWIN_BLO_EPS = ("dp_scrible_nopriv_step", "eta tuned for lambda = 0 (Theorem 4.5's eta without its privacy term)",
+                ("the step that ignores the privacy term: the noise lambda = 2 ||Y||_1 / eps is the paper's but eta = "
+                 "sqrt(nu log T / (2 N^2 T M^2)) (no lam^2 N ||X||_2^2), so the noise's variance term eta T N^2 "
+                 "lam^2 N ||X||_2^2 grows as 1/eps^2, not 1/eps"))
+
+
+# The regimes the rate claims are decided in, as data (dpregret.verdict.spec.Regime): a regret rate in T of
+# Table 1 stated for the sqrt(T) term only where the run shows it dominating the additive privacy term (privacy
+# share <= the preset's regret_regime.privacy_share_max at every T; decided at the preset's regret_eps, on the
+# claim's own T grid R where run); FTPL's gap only where the privacy term dominates, below saturation; an eps
+# window of Table 2 only where the privacy noise dominates, below saturation (the preset's regime).  The first is
+# claims_gates.SQRT_T_REGIME, shared with Table 1 row 1 (claims_experts).
+FTPL_GAP_SHARE_MIN = 0.5  # the gap claim is decided only where the privacy term is at least this share of the regret
+FTPL_GAP_TRIVIAL_MAX = 0.5  # and where the regret is at most this share of the non-learner's (below saturation)
+FTPL_GAP_REGIME = Regime("privacy_share", "min", FTPL_GAP_SHARE_MIN, trivial="comparator",
+                         trivial_share_max=FTPL_GAP_TRIVIAL_MAX,
+                         why="at some T the privacy term is less than its declared share of the regret, or the regret "
+                             "is above its declared share of the non-learner's (saturated: the perturbation swamps the "
+                             "signal, so the regret is capped by the trivial level, not the privacy term)")
+
+
+def eps_window(alg: str) -> Regime:
+    """The eps window's regime of ``alg``'s rate in 1/eps: at every eps the private-minus-non-private
+    gap is at least ``regime.noise_share_min`` of the mean regret and the regret at most
+    ``regime.trivial_share_max`` of the trivial learner's (uniform play / the centre: column
+    ``trivial_regret``), both pooled over the window (neither depends on eps)."""
+    return Regime("noise_share", "min", "regime.noise_share_min", trivial="trivial_regret",
+                  trivial_share_max="regime.trivial_share_max", trivial_label="share_of_trivial",
+                  baseline=NONPRIVATE[alg], pooled=True,
+                  why="the eps window is not noise-dominated and below saturation at every point")
+
+
 # --- Table 1 rows 2-4 ------------------------------------------------------------------
+_OLO = {"nonlearner": NONLEARNERS["as17_olo"]}
 OLO_SPECS = []
 for row, label, item in (("sphere", "sphere", "2"), ("cube", "cube", "3")):
     OLO_SPECS += [
-        RateSpec(_c(f"AS17-T1-{label}-regret-rate-T", f"Corollary 3.2 item {item}, Table 1", "rate",
-                    f"regret of private FTRL over the {label} grows as T^(1/2)", "regret vs T", FRESH),
-                 "T", "regret", 0.5, "tree", "fresh_noise", {"row": row, "grid": "T"}),
-        RateSpec(_c(f"AS17-T1-{label}-gap-rate-T", f"Corollary 3.2 item {item}, Table 1", "rate",
-                    f"the private-minus-non-private gap over the {label} is O(N log^2 T / eps): divided by "
-                    "log2(T)^2 it does not grow with T", "gap / log2(T)^2 vs T", FRESH),
-                 "T", "gap", 0.0, "tree", "fresh_noise", {"row": row, "grid": "T"}, transform="log2sq"),
+        ClaimSpec(_c(f"AS17-T1-{label}-regret-rate-T", f"Corollary 3.2 item {item}, Table 1", "rate",
+                     f"regret of private FTRL over the {label} grows as T^(1/2)", "regret vs T", FRESH),
+                  "T", "regret", 0.5, "tree", "fresh_noise", {"row": row, "grid": "T"}, twin=Twin(*TWIN_OLO),
+                  regime=SQRT_T_REGIME, eps_param="regret_eps", own_grid="R", **_OLO),
+        ClaimSpec(_c(f"AS17-T1-{label}-gap-rate-T", f"Corollary 3.2 item {item}, Table 1", "rate",
+                     f"the private-minus-non-private gap over the {label} is O(N log^2 T / eps): divided by "
+                     "log2(T)^2 it does not grow with T", "gap / log2(T)^2 vs T", FRESH),
+                  "T", "gap", 0.0, "tree", "fresh_noise", {"row": row, "grid": "T"}, transform="log2sq",
+                  twin=Twin(*TWIN_OLO_GAP), **_OLO),
     ]
 FTPL_FRESH = "FTPL with fresh Gaussian noise per release, sigma * sqrt(T / K) (no tree)"
-OLO_SPECS.append(RateSpec(_c("AS17-T1-ftpl-regret-rate-T", "Theorem 3.5, Table 1 row 4", "rate",
-                             "regret of FTPL with Gaussian tree noise grows as T^(1/2) (general OLO), decided at "
-                             "regret_eps where the run shows the sqrt(T) branch dominating (privacy share <= 0.5)",
-                             "regret vs T", FTPL_FRESH),
-                          "T", "regret", 0.5, "tree", "fresh_noise", {"row": "ftpl", "grid": "T"}))
-OLO_SPECS.append(RateSpec(_c("AS17-T1-ftpl-gap-rate-T", "Theorem 3.5, Table 1 row 4", "rate",
-                             "the private-minus-non-private regret gap of FTPL is the additive privacy term "
-                             "O~(N log^1.5 T log(log T / delta) / eps): divided by log2(T)^2 it does not grow with T, "
-                             "decided at rate_eps where the run shows the privacy term dominating (privacy share >= "
-                             "0.5) below saturation (regret <= 0.5 of the learner frozen at 0) at every T",
-                             "gap / log2(T)^2 vs T", FTPL_FRESH),
-                          "T", "gap", 0.0, "tree", "fresh_noise", {"row": "ftpl", "grid": "T"}, transform="log2sq"))
-FTPL_GAP_ID = "AS17-T1-ftpl-gap-rate-T"
-FTPL_GAP_SHARE_MIN = 0.5  # the gap claim is decided only where the privacy term is at least this share of the regret
-FTPL_GAP_TRIVIAL_MAX = 0.5  # and where the regret is at most this share of the non-learner's (below saturation)
+OLO_SPECS.append(ClaimSpec(_c("AS17-T1-ftpl-regret-rate-T", "Theorem 3.5, Table 1 row 4", "rate",
+                              "regret of FTPL with Gaussian tree noise grows as T^(1/2) (general OLO), decided at "
+                              "regret_eps where the run shows the sqrt(T) branch dominating (privacy share <= 0.5)",
+                              "regret vs T", FTPL_FRESH),
+                           "T", "regret", 0.5, "tree", "fresh_noise", {"row": "ftpl", "grid": "T"},
+                           twin=Twin(*TWIN_FTPL), regime=SQRT_T_REGIME, eps_param="regret_eps", own_grid="R", **_OLO))
+OLO_SPECS.append(ClaimSpec(_c("AS17-T1-ftpl-gap-rate-T", "Theorem 3.5, Table 1 row 4", "rate",
+                              "the private-minus-non-private regret gap of FTPL is the additive privacy term "
+                              "O~(N log^1.5 T log(log T / delta) / eps): divided by log2(T)^2 it does not grow with "
+                              "T, decided at rate_eps where the run shows the privacy term dominating (privacy share "
+                              ">= 0.5) below saturation (regret <= 0.5 of the learner frozen at 0) at every T",
+                              "gap / log2(T)^2 vs T", FTPL_FRESH),
+                           "T", "gap", 0.0, "tree", "fresh_noise", {"row": "ftpl", "grid": "T"}, transform="log2sq",
+                           twin=Twin(*TWIN_FTPL), regime=FTPL_GAP_REGIME, **_OLO))
 FTPL_BOUND = _c("AS17-T1-ftpl-thm3.5-bound", "Theorem 3.5 (Appendix A, proof)", "bound",
                 "E[Regret] of FTPL <= sigma sqrt(N log T) ||X||_2 + T ||X||_2 ||Y||_2^2 / (2 sigma sqrt(log T)) for "
                 "the sigma used (Appendix A's explicit bound, log T = the tree's draws per release), at every T of the "
@@ -101,8 +171,8 @@ def olo_gap_rate_T_claim(runs: pd.DataFrame, row: str, rate_eps: float, tol: dic
         if not ((df.algorithm == a) & (df.row == row) & (df.grid == "T")).any():
             raise ValueError(f"no rows for algorithm={a!r}, row={row!r}, grid='T' on env={env!r}")
     rng = rng_for(cid)
-    res, ctl = evaluate_rate(df, spec, rate_eps, tol.get(cid, 0.0), alpha, rng)
-    return with_learning_gate(res, rate_gate(df, spec, "as17_olo", rate_eps, alpha, rng)), ctl
+    res, ctl = evaluate_rate(df, spec, rate_eps, spec.tolerance(tol, __name__), alpha, rng)
+    return with_learning_gate(res, rate_gate(df, spec, rate_eps, alpha, rng)), ctl
 
 # Table 1 rows 2-3 in N: Theorem 3.4's explicit bound at every N of the N grid.
 # A slope in N cannot be read at feasible T (README, "Gap vs N"); the bound, with its constants,
@@ -201,21 +271,30 @@ def olo_bound_results(olo: pd.DataFrame, p: dict, seed: int,
     return out
 
 # --- Table 2 -------------------------------------------------------------------------------
+_MAB = {"nonlearner": NONLEARNERS["as17_mab"]}
 MAB_SPECS = [
-    RateSpec(_c("AS17-T2-mab-rate-T", "Theorem 4.1, Table 2 row 2", "rate",
-                "regret of Algorithm 4 + EXP2 grows as T^(1/2) (O~(sqrt(T N log N)/eps))", "regret vs T",
-                "the O~(T^(2/3)) explore-and-feed baseline on the private full-information tree learner"),
-             "T", "regret", 0.5, "dp_exp2", "explore_tree", {"grid": "T"}),
-    RateSpec(_c("AS17-T2-mab-rate-eps", "Theorem 4.1, Table 2 row 2", "rate",
-                "regret grows at most as 1/eps where the privacy noise dominates",
-                "regret vs 1/eps on the eps window at T_eps",
-                "lambda = 1/eps^2 (mis-calibrated), eta and gamma re-tuned: regret ~ 1/eps^2"),
-             "inv_eps", "regret", 1.0, "dp_exp2", "dp_exp2_eps_squared", {"grid": "eps"}, fixed_eps=False, decades=1.0),
-    RateSpec(_c("AS17-T2-mab-rate-N", "Theorem 4.1, Table 2 row 2", "rate",
-                "regret grows as sqrt(N log N): divided by the stated sqrt(ln N) it grows at most as N^(1/2)",
-                "regret / sqrt(ln N) vs N at T_N",
-                "lambda = N/eps (the whole loss vector's l1 sensitivity, not Lemma 4.2's B = 1): regret ~ N^1.5"),
-             "N", "regret", 0.5, "dp_exp2", "dp_exp2_full_sens", {"grid": "N"}, transform="sqrtlog"),
+    ClaimSpec(_c("AS17-T2-mab-rate-T", "Theorem 4.1, Table 2 row 2", "rate",
+                 "regret of Algorithm 4 + EXP2 grows as T^(1/2) (O~(sqrt(T N log N)/eps))", "regret vs T",
+                 "the O~(T^(2/3)) explore-and-feed baseline on the private full-information tree learner"),
+              "T", "regret", 0.5, "dp_exp2", "explore_tree", {"grid": "T"}, twin=Twin(*TWIN_T23), **_MAB),
+    ClaimSpec(_c("AS17-T2-mab-rate-eps", "Theorem 4.1, Table 2 row 2", "rate",
+                 "regret grows at most as 1/eps where the privacy noise dominates",
+                 "regret vs 1/eps on the eps window at T_eps",
+                 "lambda = 1/eps^2 (mis-calibrated), eta and gamma re-tuned: regret ~ 1/eps^2"),
+              "inv_eps", "regret", 1.0, "dp_exp2", "dp_exp2_eps_squared", {"grid": "eps"}, fixed_eps=False, decades=1.0,
+              twin=Twin(
+                 "dp_exp2_nopriv_step", "eta, gamma tuned for lambda = 0 (the privacy term of eta ignored)",
+                 "the step that ignores the privacy term: the noise lambda = 1/eps is the paper's but eta = sqrt(log N "
+                 "/ (2 N T)) (no 1 + 2 lambda^2 log NT), so the noise's variance term eta T N lambda^2 grows as "
+                 "1/eps^2, not 1/eps"), regime=eps_window("dp_exp2"), **_MAB),
+    ClaimSpec(_c("AS17-T2-mab-rate-N", "Theorem 4.1, Table 2 row 2", "rate",
+                 "regret grows as sqrt(N log N): divided by the stated sqrt(ln N) it grows at most as N^(1/2)",
+                 "regret / sqrt(ln N) vs N at T_N",
+                 "lambda = N/eps (the whole loss vector's l1 sensitivity, not Lemma 4.2's B = 1): regret ~ N^1.5"),
+              "N", "regret", 0.5, "dp_exp2", "dp_exp2_full_sens", {"grid": "N"}, transform="sqrtlog",
+              twin=Twin("dp_exp2_no_N", "eta without its 1/N (Theorem 4.1's eta x sqrt(N), gamma follows)",
+                       "a dropped dimension factor in the step: eta T N and gamma T grow as N, so the regret as N^1, "
+                       "not N^(1/2)"), **_MAB),
 ]
 
 
@@ -229,24 +308,25 @@ def mab_rate_T_claim(runs: pd.DataFrame, rate_eps: float, tol: dict, alpha: floa
     if name != spec.algorithm:
         spec = dataclasses.replace(spec, algorithm=name)
     cid = spec.claim.claim_id
-    return evaluate_rate(runs[runs.env == env], spec, rate_eps, tol.get(cid, 0.0), alpha, rng_for(cid))
+    return evaluate_rate(runs[runs.env == env], spec, rate_eps, spec.tolerance(tol, __name__), alpha, rng_for(cid))
 
 
+_BLO = {"nonlearner": NONLEARNERS["as17_blo"]}
 BLO_SPECS = []
 for dom in ("ball", "cube"):
     BLO_SPECS += [
-        RateSpec(_c(f"AS17-T2-blo-{dom}-rate-T", "Theorem 4.5, Table 2 row 1", "rate",
-                    f"regret of Algorithm 4 + SCRiBLe on the {dom} grows as T^(1/2) (O~(sqrt(T)/eps)): divided by "
-                    "the stated sqrt(log T) it grows at most as T^(1/2)", "regret / sqrt(ln T) vs T",
-                    "lambda calibrated by advanced composition over the T rounds (~ sqrt(T)/eps): regret ~ T"),
-                 "T", "regret", 0.5, "dp_scrible", "dp_scrible_composed", {"row": dom, "grid": "T"},
-                 transform="sqrtlog"),
-        RateSpec(_c(f"AS17-T2-blo-{dom}-rate-eps", "Theorem 4.5, Table 2 row 1", "rate",
-                    f"regret on the {dom} grows at most as 1/eps where the privacy noise dominates",
-                    "regret vs 1/eps on the eps window at T_eps",
-                    "lambda from eps^2 (mis-calibrated): regret ~ 1/eps^2"),
-                 "inv_eps", "regret", 1.0, "dp_scrible", "dp_scrible_eps_squared", {"row": dom, "grid": "eps"},
-                 fixed_eps=False, decades=1.0),
+        ClaimSpec(_c(f"AS17-T2-blo-{dom}-rate-T", "Theorem 4.5, Table 2 row 1", "rate",
+                     f"regret of Algorithm 4 + SCRiBLe on the {dom} grows as T^(1/2) (O~(sqrt(T)/eps)): divided by "
+                     "the stated sqrt(log T) it grows at most as T^(1/2)", "regret / sqrt(ln T) vs T",
+                     "lambda calibrated by advanced composition over the T rounds (~ sqrt(T)/eps): regret ~ T"),
+                  "T", "regret", 0.5, "dp_scrible", "dp_scrible_composed", {"row": dom, "grid": "T"},
+                  transform="sqrtlog", twin=Twin(*TWIN_BLO), **_BLO),
+        ClaimSpec(_c(f"AS17-T2-blo-{dom}-rate-eps", "Theorem 4.5, Table 2 row 1", "rate",
+                     f"regret on the {dom} grows at most as 1/eps where the privacy noise dominates",
+                     "regret vs 1/eps on the eps window at T_eps",
+                     "lambda from eps^2 (mis-calibrated): regret ~ 1/eps^2"),
+                  "inv_eps", "regret", 1.0, "dp_scrible", "dp_scrible_eps_squared", {"row": dom, "grid": "eps"},
+                  fixed_eps=False, decades=1.0, twin=Twin(*TWIN_BLO_EPS), regime=eps_window("dp_scrible"), **_BLO),
     ]
 
 
@@ -266,7 +346,7 @@ def blo_rate_T_claim(runs: pd.DataFrame, domain: str, rate_eps: float, tol: dict
     for a in (spec.algorithm, spec.control):
         if not ((runs.algorithm == a) & (runs.row == domain) & (runs.grid == "T")).any():
             raise ValueError(f"{cid}: no T-grid rows for algorithm={a!r} on the {domain}, env={env!r}")
-    return evaluate_rate(runs, spec, rate_eps, tol.get(cid, 0.0), alpha, rng_for(cid))
+    return evaluate_rate(runs, spec, rate_eps, spec.tolerance(tol, __name__), alpha, rng_for(cid))
 
 EXTRA = {
     "AS17-thm4.1-bound": dataclasses.replace(
@@ -327,87 +407,12 @@ for _cid in ("AS17-lemma4.3", "AS17-thm4.1-vs-T2-3"):
                                                        statement=f"{_c0.statement} (on the {_env} sequence)")
 
 
-NONPRIVATE = {"dp_exp2": "exp2", "dp_scrible": "scrible"}
-
-
-# The non-learner of each scenario, measured on the same draws (papers.as17.claims_gates): its name and the
-# column of the run table that holds its regret.
-NONLEARNERS = {"as17_olo": ("frozen at the centre 0 of X", "comparator"),
-               "as17_mab": ("a uniformly random arm", "trivial_regret"),
-               "as17_blo": ("frozen at the centre of X", "trivial_regret")}
-# Table 1's regret rates in T of Algorithm 1 (sphere, cube): decided at the preset's regret_eps, inside the
-# regime where Corollary 3.2's sqrt(T) term dominates the additive privacy term (shown by the run)
-REGRET_RATE_IDS = ("AS17-T1-sphere-regret-rate-T", "AS17-T1-cube-regret-rate-T", "AS17-T1-ftpl-regret-rate-T")
-
-# The mis-tuned twin of each learner claim (dpregret.verdict.core.with_twin): the paper's learner with ONE realistic
-# tuning mistake, on the same draws (its rows in the same run, the same keyed streams), decided by the claim's own
-# check.  claim id -> (twin's rows: column algorithm, its name, why it is the smallest realistic mistake the claim
-# must see).  A claim whose twin rows are not in the run keeps its old behaviour (no twin attached).
-TWIN_T23 = ("dp_exp2_eta_T23", "eta ~ T^(-2/3) (Theorem 4.1's eta x T^(-1/6), gamma = eta N sqrt(c) follows)",
-            "eta's exponent in T one notch off, as the O~(T^(2/3)) approach tunes its step: the learning term log N / "
-            "eta grows as T^(2/3), which Theorem 4.1's T^(1/2) rate (and its comparison with the T^(2/3) approach) "
-            "must see")
-TWIN_FTPL = ("tree_sigma_T23", "sigma's sqrt(T) branch ~ T^(2/3) (Theorem 3.5's x T^(1/6), privacy branch unchanged)",
-             "the exponent of T in sigma one notch off: FTPL pays its perturbation sigma sqrt(N log T) on a fixed or "
-             "stochastic leader, so where that branch sets sigma the regret grows as T^(2/3), not T^(1/2)")
-TWIN_BLO = ("dp_scrible_eta_T23", "eta ~ T^(-2/3) (Theorem 4.5's eta x T^(-1/6))",
-            "eta's exponent in T one notch off, as the O~(T^(2/3)) approach tunes its step: SCRiBLe's nu log T / eta "
-            "term grows as T^(2/3), which Theorem 4.5's T^(1/2) rate must see")
-# Table 1 rows 2-3 (Algorithm 1, sphere and cube): eta x T^(-1/6) on the tree's draws; a gap claim pairs it with
-# its own non-private twin (4th entry: the twin's baseline rows)
-TWIN_OLO = ("tree_eta_T23", "eta ~ T^(-2/3) (Theorem 3.4's eta x T^(-1/6), the tree's lambda and draws)",
-            ("eta's exponent in T one notch off, as the O~(T^(2/3)) approach tunes its step: the ramp D_R / eta of "
-             "Algorithm 1 grows as T^(2/3), which Corollary 3.2's T^(1/2) rate must see"), "nonprivate")
-TWIN_OLO_GAP = TWIN_OLO[:2] + (
-    TWIN_OLO[2] + "; the gap is the twin's private minus its own non-private regret (nonprivate_eta_T23, the same "
-    "step on the exact sums): a smaller step also lets the tree's noise move the iterate later",
-    "nonprivate_eta_T23")
-# Theorem 3.4's bound in N: a step with a dimension factor misplaced (olo.eta_twins), against the paper's bound
-TWIN_OLO_N = ("tree_eta_N", "eta / sqrt(N) (Theorem 3.4's eta with a dimension factor misplaced, the tree's draws)",
-              ("a misplaced dimension factor in the step (cube: the ball's D_R = 1 for the cube's D_R = N; sphere: S "
-               "bounded through ||l||_1^2 <= N instead of ||l||_2^2 <= 1): the ramp D_R / eta grows by sqrt(N), an "
-               "error that grows with N, which a bound decided across N must see; decided against the bound of the "
-               "paper's eta at the same N points"))
-TWIN_BLO_EPS = ("dp_scrible_nopriv_step", "eta tuned for lambda = 0 (Theorem 4.5's eta without its privacy term)",
-                ("the step that ignores the privacy term: the noise lambda = 2 ||Y||_1 / eps is the paper's but eta = "
-                 "sqrt(nu log T / (2 N^2 T M^2)) (no lam^2 N ||X||_2^2), so the noise's variance term eta T N^2 "
-                 "lam^2 N ||X||_2^2 grows as 1/eps^2, not 1/eps"))
-TWINS = {
-    "AS17-T1-sphere-regret-rate-T": TWIN_OLO,
-    "AS17-T1-cube-regret-rate-T": TWIN_OLO,
-    "AS17-T1-sphere-gap-rate-T": TWIN_OLO_GAP,
-    "AS17-T1-cube-gap-rate-T": TWIN_OLO_GAP,
-    "AS17-T2-blo-ball-rate-eps": TWIN_BLO_EPS,
-    "AS17-T2-blo-cube-rate-eps": TWIN_BLO_EPS,
-    "AS17-T2-blo-ball-rate-T": TWIN_BLO,
-    "AS17-T2-blo-cube-rate-T": TWIN_BLO,
-    "AS17-T1-ftpl-regret-rate-T": TWIN_FTPL,
-    FTPL_GAP_ID: TWIN_FTPL,
-    "AS17-T2-mab-rate-T": TWIN_T23,
-    "AS17-T2-mab-rate-eps": (
-        "dp_exp2_nopriv_step", "eta, gamma tuned for lambda = 0 (the privacy term of eta ignored)",
-        "the step that ignores the privacy term: the noise lambda = 1/eps is the paper's but eta = sqrt(log N / (2 N "
-        "T)) (no 1 + 2 lambda^2 log NT), so the noise's variance term eta T N lambda^2 grows as 1/eps^2, not 1/eps"),
-    "AS17-T2-mab-rate-N": (
-        "dp_exp2_no_N", "eta without its 1/N (Theorem 4.1's eta x sqrt(N), gamma follows)",
-        "a dropped dimension factor in the step: eta T N and gamma T grow as N, so the regret as N^1, not N^(1/2)"),
-}
-
-
-def regret_rate_rows(df: pd.DataFrame, spec: RateSpec) -> pd.DataFrame:
-    """The rows a :data:`REGRET_RATE_IDS` claim reads on one environment's rows ``df``: its own T grid
-    ``R`` (``as17_olo.regret_mu``: the sequence at the learner's own timescale, eps = regret_eps),
-    relabelled ``T``, where the run has it for the claim's row; else the shared T grid."""
-    own = df[(df.grid == "R") & (df.row == spec.where["row"])]
-    return own.assign(grid="T") if len(own) else df[df.grid != "R"]
-
-
 def _by(d: pd.DataFrame, x: str, col: str) -> tuple[np.ndarray, list[np.ndarray]]:
     xs = np.sort(d[x].unique())
     return xs, [d[d[x] == v].sort_values("replicate")[col].to_numpy() for v in xs]
 
 
-def spec_gate_T(df: pd.DataFrame, spec: RateSpec, base: str | None, col: str, alpha: float,
+def spec_gate_T(df: pd.DataFrame, spec: ClaimSpec, base: str | None, col: str, alpha: float,
                 rng: np.random.Generator) -> Result:
     """The learning gate (:func:`as17_gates.gate_T`) of a gap claim on its T grid: the regret of the
     learner's non-private twin (rows ``algorithm == base``: ``spec.baseline``, e.g. ``nonprivate`` or a
@@ -425,7 +430,7 @@ def spec_gate_T(df: pd.DataFrame, spec: RateSpec, base: str | None, col: str, al
     return gate_T(Ts.astype(float), regret, nl[-1], alpha, rng, who)
 
 
-def spec_gate_points(df: pd.DataFrame, spec: RateSpec, learner: bool, col: str, alpha: float) -> Result:
+def spec_gate_points(df: pd.DataFrame, spec: ClaimSpec, learner: bool, col: str, alpha: float) -> Result:
     """The learning gate (:func:`as17_gates.gate_points`) of a rate in N or 1/eps: the regret of the
     learner's non-private twin (:data:`NONPRIVATE`; it does not depend on eps) at most half the
     non-learner's (column ``col`` of the same rows) at every N of the N grid, resp. at the eps
@@ -442,52 +447,18 @@ def spec_gate_points(df: pd.DataFrame, spec: RateSpec, learner: bool, col: str, 
                        "the learner's non-private regret" if learner else "the non-learner's regret")
 
 
-def rate_gate(df: pd.DataFrame, spec: RateSpec, scen: str, rate_eps: float, alpha: float,
-              rng: np.random.Generator) -> Result | None:
-    """The learner's learning gate of a rate spec (gap claims: :func:`spec_gate_T`; rates in N and
-    1/eps: :func:`spec_gate_points`), None for a rate in T of the regret."""
-    col = NONLEARNERS[scen][1]
+def rate_gate(df: pd.DataFrame, spec: ClaimSpec, rate_eps: float, alpha: float, rng: np.random.Generator,
+              learner: bool = True) -> Result | None:
+    """The learning gate of a rate spec (the computation its spec cannot say; ``evaluate_spec``'s
+    ``gate``): gap claims :func:`spec_gate_T`, rates in N and 1/eps :func:`spec_gate_points`, None for
+    a rate in T of the regret.  ``learner=False``: the non-learner's (column ``spec.nonlearner[1]``)
+    result on that gate, its control."""
+    col = spec.nonlearner[1]
     if spec.metric == "gap":
-        return spec_gate_T(df, spec, spec.baseline, col, alpha, rng)
+        return spec_gate_T(df, spec, spec.baseline if learner else None, col, alpha, rng)
     if spec.x in ("N", "inv_eps"):
-        return spec_gate_points(df, spec, True, col, alpha)
+        return spec_gate_points(df, spec, learner, col, alpha)
     return None
-
-
-def rate_nonlearner(df: pd.DataFrame, spec: RateSpec, scen: str, rate_eps: float, tol: float, alpha: float,
-                    rng: np.random.Generator) -> tuple[str, Result]:
-    """The non-learner control of a rate spec, on the same draws: its result on the learning gate
-    where the spec has one, else the same rate check on its regret (:func:`rate_gate`)."""
-    name, col = NONLEARNERS[scen]
-    if spec.metric == "gap":
-        return name, spec_gate_T(df, spec, None, col, alpha, rng)
-    if spec.x in ("N", "inv_eps"):
-        return name, spec_gate_points(df, spec, False, col, alpha)
-    xs, nl = _by(select_rows(df, spec, spec.algorithm, rate_eps), spec.x, col)
-    return name, check_rate(xs.astype(float), nl, spec.exponent, tol, alpha, rng,
-                            transform=TRANSFORMS[spec.transform], decades=spec.decades)
-
-
-def eps_window_regime(df: pd.DataFrame, spec: RateSpec, res: Result, regime: dict) -> Result:
-    """The eps window of a rate in 1/eps must lie where the privacy noise dominates (README):
-    at every eps the private-minus-non-private gap is at least ``noise_share_min`` of the mean
-    regret, and the regret is at most ``trivial_share_max`` of the trivial learner's (uniform
-    play / the centre), i.e. below saturation.  Outside: :func:`not_in_regime` with the numbers."""
-    d = df
-    for k, v in spec.where.items():
-        d = d[d[k] == v]
-    priv = d[d.algorithm == spec.algorithm].groupby("eps").regret.mean()
-    nonpriv = float(d[d.algorithm == NONPRIVATE[spec.algorithm]].regret.mean())
-    trivial = float(d.trivial_regret.mean())
-    share = 1.0 - nonpriv / priv
-    sat = priv / trivial
-    numbers = {"eps": priv.index.tolist(), "mean_regret": priv.tolist(), "nonprivate_regret": nonpriv,
-               "noise_share": share.tolist(), "trivial_regret": trivial, "share_of_trivial": sat.tolist(),
-               "noise_share_min": regime["noise_share_min"], "trivial_share_max": regime["trivial_share_max"]}
-    if (share >= regime["noise_share_min"]).all() and (sat <= regime["trivial_share_max"]).all():
-        res.detail["regime_numbers"] = numbers
-        return res
-    return not_in_regime(res, "the eps window is not noise-dominated and below saturation at every point", numbers)
 
 
 def _equal_check(diff: np.ndarray, margin: float, alpha: float) -> Result:
@@ -780,60 +751,6 @@ def _lemma43_and_baseline(T: pd.DataFrame, rate_eps: float, alpha: float, suffix
     return out
 
 
-def decide_rate(df: pd.DataFrame, spec: RateSpec, scen: str, p: dict, tol: float, alpha: float,
-                rng: np.random.Generator) -> tuple[Result, Result]:
-    """One rate claim of the pipeline on one environment's rows ``df``: (claim, control) by
-    :func:`evaluate_rate` at ``rate_eps`` (Table 1's Algorithm 1 regret rates at ``regret_eps``,
-    on their own grid where run (:func:`regret_rate_rows`), inside the run's own regime,
-    :data:`REGRET_RATE_IDS`), the eps window's regime (Table 2), the
-    learning gate (gaps, rates in N and 1/eps: :func:`rate_gate`) and the non-learner control on the
-    same draws (:func:`rate_nonlearner`)."""
-    cid = spec.claim.claim_id
-    eps = float(p.get("regret_eps", p["rate_eps"])) if cid in REGRET_RATE_IDS else float(p["rate_eps"])
-    if cid in REGRET_RATE_IDS and "grid" in df:
-        df = regret_rate_rows(df, spec)
-    res, ctl = evaluate_rate(df, spec, eps, tol, alpha, rng)
-    if spec.where.get("grid") == "eps" and scen != "as17_olo":
-        res = eps_window_regime(df, spec, res, p["regime"])
-    if cid == FTPL_GAP_ID:
-        res = ftpl_gap_regime(df, spec, res, eps)
-    if cid in REGRET_RATE_IDS and "regret_regime" in p:
-        d = select_rows(df, spec, spec.algorithm, eps)
-        base = df[df.algorithm == spec.baseline]
-        for k, v in spec.where.items():
-            base = base[base[k] == v]
-        res = privacy_share_regime(d.groupby("T").regret.mean(), base.groupby("T").regret.mean(), res,
-                                   p["regret_regime"]["privacy_share_max"], eps)
-    gate = rate_gate(df, spec, scen, eps, alpha, rng)
-    if gate is not None:
-        res = with_learning_gate(res, gate)
-    res = rate_twin(df, spec, res, eps, tol, alpha, rng)
-    return with_nonlearner(res, *rate_nonlearner(df, spec, scen, eps, tol, alpha, rng)), ctl
-
-
-def ftpl_gap_regime(df: pd.DataFrame, spec: RateSpec, res: Result, eps: float) -> Result:
-    """FTPL's gap rate is Theorem 3.5's additive privacy term only where that term dominates: the run must show
-    the private-minus-non-private share of the mean regret, ``1 - nonprivate / tree``, at least
-    :data:`FTPL_GAP_SHARE_MIN` at every T (else :func:`not_in_regime` with the numbers)."""
-    d = select_rows(df, spec, spec.algorithm, eps)
-    base = df[df.algorithm == spec.baseline]
-    for k, v in spec.where.items():
-        base = base[base[k] == v]
-    priv, nonpriv = (d.groupby("T").regret.mean(),
-                     base.groupby("T").regret.mean().reindex(d.groupby("T").regret.mean().index))
-    share = 1.0 - nonpriv / priv
-    sat = priv / d.groupby("T").comparator.mean()  # the non-learner (frozen at 0) on the same losses
-    numbers = {"T": [int(t) for t in priv.index], "mean_regret": priv.tolist(), "nonprivate_regret": nonpriv.tolist(),
-               "privacy_share": share.tolist(), "privacy_share_min": FTPL_GAP_SHARE_MIN, "eps": float(eps),
-               "share_of_nonlearner": sat.tolist(), "trivial_share_max": FTPL_GAP_TRIVIAL_MAX}
-    if bool((share >= FTPL_GAP_SHARE_MIN).all()) and bool((sat <= FTPL_GAP_TRIVIAL_MAX).all()):
-        res.detail["regime_numbers"] = numbers
-        return res
-    return not_in_regime(res, "at some T the privacy term is less than its declared share of the regret, or the regret "
-                         "is above its declared share of the non-learner's (saturated: the perturbation swamps the "
-                         "signal, so the regret is capped by the trivial level, not the privacy term)", numbers)
-
-
 def ftpl_bound(df: pd.DataFrame, rate_eps: float, alpha: float) -> tuple[Result, Result]:
     """``AS17-T1-ftpl-thm3.5-bound`` on one environment's FTPL T-grid rows at ``rate_eps``: (claim, control); the
     claim carries the non-learner (frozen at 0, column ``comparator``) and the mis-tuned twin (:data:`TWIN_FTPL`,
@@ -864,23 +781,6 @@ def ftpl_bound(df: pd.DataFrame, rate_eps: float, alpha: float) -> tuple[Result,
         claim = with_twin(claim, TWIN_FTPL[1], decide(TWIN_FTPL[0]),
                           TWIN_FTPL[2] + "; decided against the bound of the paper's sigma")
     return claim, decide("tree", scale=0.5)
-
-
-def rate_twin(df: pd.DataFrame, spec: RateSpec, res: Result, eps: float, tol: float, alpha: float,
-              rng: np.random.Generator) -> Result:
-    """``res`` with the claim's mis-tuned twin (:data:`TWINS`) attached where the run has its rows: the same
-    rate check (:func:`evaluate_rate`) on the twin's rows, which share the paper's learner's draws.  The window
-    (regime, learning gate) is the instance's, shown by the paper's learner on the same draws; the twin is
-    decided by the rate check alone."""
-    tw = TWINS.get(spec.claim.claim_id)
-    if tw is None or not (df.algorithm == tw[0]).any():
-        return res
-    base = tw[3] if len(tw) > 3 else spec.baseline  # a gap's twin: its own non-private rows
-    if spec.metric == "gap" and not (df.algorithm == base).any():
-        return res
-    twin, _ = evaluate_rate(df, dataclasses.replace(spec, algorithm=tw[0], control=tw[0], baseline=base), eps, tol,
-                            alpha, rng)
-    return with_twin(res, tw[1], twin, tw[2])
 
 
 def rate_points(olo_p: dict, mab_p: dict, blo_p: dict) -> list[tuple]:
@@ -939,9 +839,10 @@ def check_job(params: dict, tables: dict) -> tuple[list[dict], dict]:
     for spec, scen, env in rate_points(olo_p, mab_p, blo_p):
         kind, p = kinds[scen]
         df = tables[kind]
+        tolerance = spec.tolerance(tol, __name__)  # a missing one stops the job, naming the claim
         try:
-            res, ctl = decide_rate(df[df.env == env], spec, scen, p, tol.get(spec.claim.claim_id, 0.0), alpha,
-                                   check_rng(seed, spec.claim.claim_id, env))
+            res, ctl = evaluate_spec(df[df.env == env], spec, p, tolerance, alpha,
+                                     check_rng(seed, spec.claim.claim_id, env), gate=rate_gate)
         except Exception as err:
             res = ctl = failed(err)
         records.append(record(spec.claim, res, ctl, scenario=scen, env=env, ci_level=1 - alpha,

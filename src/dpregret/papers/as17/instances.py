@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from dpregret.verdict.instances import Ctx, Outcome
+from dpregret.verdict.spec import claim_tolerance
 
 # Grids of the small instances: overrides of the smoke preset (same keys as config.yaml).
 SMALL = {
@@ -101,7 +102,7 @@ def _as17_mab(ctx: Ctx, cids) -> dict[str, Outcome]:
         df = pd.concat([simulate("stochastic", p["N"], T, {spec.algorithm: [p["rate_eps"]]}, range(p["replicates"]),
                                  ctx.seed, gap=p["gap"]).assign(grid="T") for T in p["T"]], ignore_index=True)
         res, _ = evaluate_rate(df, dataclasses.replace(spec, control=spec.algorithm), p["rate_eps"],
-                               ctx.tolerances.get(cid, 0.0), ctx.alpha, ctx.rng(cid, "stochastic"))
+                               claim_tolerance(ctx.tolerances, cid, __name__), ctx.alpha, ctx.rng(cid, "stochastic"))
         out[cid] = Outcome(spec.claim, res, None, "stochastic")
     return out
 
@@ -148,7 +149,8 @@ def _as17_olo(ctx: Ctx, cids) -> dict[str, Outcome]:
                     for row in rows for T in p.get("T_by_row", {}).get(row, p["T"])], ignore_index=True)
     out = {}
     for cid in cids:
-        res, ctl = evaluate_rate(df, specs[cid], r, ctx.tolerances.get(cid, 0.0), ctx.alpha, ctx.rng(cid, env))
+        t = claim_tolerance(ctx.tolerances, cid, __name__)
+        res, ctl = evaluate_rate(df, specs[cid], r, t, ctx.alpha, ctx.rng(cid, env))
         out[cid] = Outcome(specs[cid].claim, res, ctl, env)
     return out
 
@@ -173,7 +175,8 @@ def _as17_blo(ctx: Ctx, cids) -> dict[str, Outcome]:
                     .assign(grid="T") for dom in doms for T in p["T"]], ignore_index=True)
     out = {}
     for cid in cids:
-        res, ctl = evaluate_rate(df, specs[cid], r, ctx.tolerances.get(cid, 0.0), ctx.alpha, ctx.rng(cid, env))
+        t = claim_tolerance(ctx.tolerances, cid, __name__)
+        res, ctl = evaluate_rate(df, specs[cid], r, t, ctx.alpha, ctx.rng(cid, env))
         out[cid] = Outcome(specs[cid].claim, res, ctl, env)
     return out
 

@@ -69,7 +69,7 @@ ROWS = ("sphere", "cube", "ftpl")
 # the N grid Theorem 3.4's bound in N (control: wrong sensitivity, at rate_eps only).
 GRID_ALGORITHMS = {"T": ("nonprivate", "tree", "fresh_noise"), "N": ("nonprivate", "tree", "wrong_sensitivity"),
                    "R": ("nonprivate", "tree", "fresh_noise")}  # R: the regret rates' own T grid (regret_mu)
-# The mis-tuned twins (claims_tables.TWINS, olo.eta_twins) each grid's claims decide, on the tree's own draws:
+# The mis-tuned twins (claims_tables' specs, olo.eta_twins) each grid's claims decide, on the tree's own draws:
 # the rates in T eta x T^(-1/6) (private and, for the gaps, non-private), the bound in N eta / sqrt(N).
 TWIN_ALGORITHMS = {"T": ("tree_eta_T23", "nonprivate_eta_T23"), "N": ("tree_eta_N",), "R": ("tree_eta_T23",)}
 

@@ -43,9 +43,10 @@ from dpregret.verdict.core import (
     with_learning_gate, with_nonlearner,
     blind_to_tuning, with_twin,
 )
+from dpregret.verdict.spec import ClaimSpec, Regime, Twin, claim_tolerance, regime_threshold
 from dpregret.papers.env21.rates import (
-    FROZEN, FROZEN_NAME, LEARNING, TWIN_SUFFIX, TWIN_UP_NAME, TWIN_UP_SUFFIX, learning_regret, rate_T, thm1_1, gap_rate,
-    learning_gate, nonlearner_rate, slope_difference,
+    FROZEN, FROZEN_NAME, LEARNING, TWIN_NAME, TWIN_SUFFIX, TWIN_UP_NAME, TWIN_UP_SUFFIX, TWIN_UP_WHY, TWIN_WHY,
+    learning_regret, rate_T, thm1_1, gap_rate, learning_gate, nonlearner_rate, slope_difference,
 )
 
 PAPER = "ENV21"
@@ -338,22 +339,59 @@ def _ratio_by_group(df, col, bound_col, keys):
 
 
 # ------------------------------------------------------------------------------- evaluate
-# the rates in T: claim -> (its table in _Tables, algorithm, primary control = slow zeta (near miss), secondary
-# control (straw man)); the twin is alg + TWIN_SUFFIX, and the private claims' also alg + TWIN_UP_SUFFIX
-RATE_T_SPECS = {"ENV-lemma3.1-rate-T": ("simplex", "none", "none_slow_zeta", "printed_sign"),
-                "ENV-lemma3.1-rate-T-tree": ("tree", "none", "none_slow_zeta", "printed_sign"),
-                "ENV-lemma3.1-rate-T-switching": ("simplex", "none_switching", "none_switching_slow_zeta",
-                                                  "printed_sign_switching"),
-                "ENV-lemma3.1-rate-T-interior": ("simplex", "none_interior", "none_interior_slow_zeta", None),
-                "ENV-lemma3.1-rate-T-noise": ("noise_tbl", "fixed_noise", "fixed_noise_slow_zeta",
-                                              "fixed_noise_fixed_step"),
-                "ENV-lemma5.2-rate-T": ("simplex", "laplace", "laplace_slow_zeta", "laplace_fixed_step"),
-                "ENV-lemma5.5-rate-T": ("simplex", "gaussian", "gaussian_slow_zeta", "gaussian_fixed_step")}
-# the gap rates in n: claim -> (algorithm, primary control, exponent)
-RATE_N_SPECS = {"ENV-lemma5.2-rate-n": ("laplace", "laplace_l1", 1.0),
-                "ENV-lemma5.5-rate-n": ("gaussian", "gaussian_as_laplace_l1", 1.0)}
-# the gap rates in 1/eps: claim -> algorithm (primary control: alg + "_eps_sq", exponent 1)
-RATE_EPS_SPECS = {"ENV-lemma5.2-rate-eps": "laplace", "ENV-lemma5.5-rate-eps": "gaussian"}
+# The rate claims as declarations (dpregret.verdict.spec.ClaimSpec), decided by papers.env21.rates (the fits this
+# paper's conventions need: the learning regret, a stream per role, the regime on the learning regret).
+# The rates in T: the table in _Tables, the algorithm, the primary control (slow zeta: a near miss), the secondary
+# (a straw man); the twin alg + TWIN_SUFFIX (a private claim's: alg + TWIN_UP_SUFFIX, with the former reported
+# beside), a private claim decided where the privacy term dominates (the preset's regime.noise_share_min).
+PRIVATE_T_REGIME = Regime("noise_share", "min", "regime.noise_share_min")
+
+
+def _rate_T(cid: str, table: str, alg: str, ctl: str, sec: str | None) -> ClaimSpec:
+    private = alg in ("laplace", "gaussian")
+    twin = (Twin(alg + TWIN_UP_SUFFIX, TWIN_UP_NAME, TWIN_UP_WHY) if private
+            else Twin(alg + TWIN_SUFFIX, TWIN_NAME, TWIN_WHY))
+    return ClaimSpec(CLAIMS[cid], "T", LEARNING, 0.75, alg, ctl, twin=twin, table=table, secondary=sec,
+                     regime=PRIVATE_T_REGIME if private else None,
+                     nonlearner=(FROZEN_NAME, LEARNING) if cid in NONLEARNER_ROWS else None,
+                     nonlearner_rows=NONLEARNER_ROWS.get(cid))
+
+
+RATE_T_SPECS = {s.claim_id: s for s in (
+    _rate_T("ENV-lemma3.1-rate-T", "simplex", "none", "none_slow_zeta", "printed_sign"),
+    _rate_T("ENV-lemma3.1-rate-T-tree", "tree", "none", "none_slow_zeta", "printed_sign"),
+    _rate_T("ENV-lemma3.1-rate-T-switching", "simplex", "none_switching", "none_switching_slow_zeta",
+            "printed_sign_switching"),
+    _rate_T("ENV-lemma3.1-rate-T-interior", "simplex", "none_interior", "none_interior_slow_zeta", None),
+    _rate_T("ENV-lemma3.1-rate-T-noise", "noise_tbl", "fixed_noise", "fixed_noise_slow_zeta",
+            "fixed_noise_fixed_step"),
+    _rate_T("ENV-lemma5.2-rate-T", "simplex", "laplace", "laplace_slow_zeta", "laplace_fixed_step"),
+    _rate_T("ENV-lemma5.5-rate-T", "simplex", "gaussian", "gaussian_slow_zeta", "gaussian_fixed_step"))}
+# The gap rates in n and in 1/eps: decided only where the privacy term dominates and the learner learns (the
+# preset's regime, on the learning regret: rates.gap_rate), with the frozen centre on their learning gate
+GAP_RATE_REGIME = Regime("noise_share", "min", "regime.noise_share_min", trivial_share_max="regime.trivial_share_max")
+_GAP = {"metric": "gap", "regime": GAP_RATE_REGIME, "nonlearner": (FROZEN_NAME, LEARNING), "nonlearner_rows": FROZEN}
+RATE_N_SPECS = {s.claim_id: s for s in (
+    ClaimSpec(CLAIMS["ENV-lemma5.2-rate-n"], "dim", exponent=1.0, algorithm="laplace", control="laplace_l1", **_GAP),
+    ClaimSpec(CLAIMS["ENV-lemma5.5-rate-n"], "dim", exponent=1.0, algorithm="gaussian",
+              control="gaussian_as_laplace_l1", twin=Twin(*N_TWINS["ENV-lemma5.5-rate-n"]), **_GAP))}
+RATE_EPS_SPECS = {s.claim_id: s for s in (
+    ClaimSpec(CLAIMS[cid], "inv_eps", exponent=1.0, algorithm=alg, control=f"{alg}_eps_sq",
+              twin=Twin(f"{alg}{TWIN_UP_SUFFIX}", TWIN_UP_NAME, EPS_TWIN_WHY), **_GAP)
+    for cid, alg in (("ENV-lemma5.2-rate-eps", "laplace"), ("ENV-lemma5.5-rate-eps", "gaussian")))}
+
+
+def _tolerance(tol: dict, cid: str) -> float:
+    return claim_tolerance(tol, cid, __name__)
+
+
+def _regime(spec: ClaimSpec, p: dict) -> dict:
+    """The spec's regime thresholds, by name, from the preset's parameters."""
+    r = spec.regime
+    out = {f"{r.share}_{r.side}": regime_threshold(p, r.threshold)}
+    if r.trivial_share_max is not None:
+        out["trivial_share_max"] = regime_threshold(p, r.trivial_share_max)
+    return out
 
 
 @dataclass
@@ -396,8 +434,8 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
     _rates_in_T(out, tb, p, tol, alpha, rng_for)
     # --- rates in n and eps (privacy gap): decided where the privacy term dominates and the learner learns
     ng = paired_gap(tb.nt, ["dim", "replicate"], base_as="regret_none")  # gap = regret - the noise-free run's
-    _rates_in_n(out, tb, ng, p["regime"], tol, alpha, rng_for)
-    _rates_in_eps(out, tb, p["regime"], tol, alpha, rng_for)
+    _rates_in_n(out, tb, ng, p, tol, alpha, rng_for)
+    _rates_in_eps(out, tb, p, tol, alpha, rng_for)
     _blind_gap_twins(out, tol)
     out["ENV-gauss-vs-laplace-n"] = _gauss_vs_laplace(tb, ng, p["regime"], tol, alpha, rng_for)
     # --- bounds and the oracle calls
@@ -410,23 +448,25 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
 
 def _rates_in_T(out: dict, tb: _Tables, p: dict, tol: dict, alpha: float, rng_for) -> None:
     """The rates in T (:data:`RATE_T_SPECS`), their non-learner controls, the noise shares and Theorem 1.1."""
-    for cid, (tname, alg, ctl, sec) in RATE_T_SPECS.items():
-        df = getattr(tb, tname)
-        priv = alg in ("laplace", "gaussian")
-        out[cid] = rate_T(_at(df, alg=alg), _at(df, alg=ctl), _at(df, alg=sec) if sec else None, sec, cid,
-                          tol.get(cid, 0.0), alpha,
+    for cid, spec in RATE_T_SPECS.items():
+        df, alg, sec = getattr(tb, spec.table), spec.algorithm, spec.secondary
+        priv = spec.regime is not None
+        out[cid] = rate_T(_at(df, alg=alg), _at(df, alg=spec.control), _at(df, alg=sec) if sec else None, sec, cid,
+                          _tolerance(tol, cid), alpha,
                           rng_for, kind=alg if priv else None, twin=_at(df, alg=alg + TWIN_SUFFIX),
-                          base=_at(df, alg="none") if priv else None, regime=p["regime"] if priv else None,
-                          twin_up=_at(df, alg=alg + TWIN_UP_SUFFIX) if priv else None)
+                          base=_at(df, alg="none") if priv else None, regime=_regime(spec, p) if priv else None,
+                          twin_up=_at(df, alg=spec.twin.algorithm) if priv else None)
     out["ENV-lemma3.1-rate-T-interior"][0].detail["secondary_control"] = {
         "alg": None, "verdict": "none run on this instance (line 14's sign: the vertex instance's secondary)"}
     # the non-learner (the learner frozen at the centre, same draws, same check): attached here to the
     # claims the user door does not serve; Lemmas 5.2 / 5.5 and Theorem 1.1 get it through that door
     # (papers.env21.scenario.USER_CLAIMS), whose simulate and decide are these rows and this check
-    for cid, frozen in NONLEARNER_ROWS.items():
+    for cid, spec in RATE_T_SPECS.items():
+        if spec.nonlearner_rows is None:
+            continue
         res, ctl = out[cid]
-        rows = _at(getattr(tb, RATE_T_SPECS[cid][0]), alg=frozen)
-        out[cid] = (nonlearner_rate(res, rows, cid, 0.75, tol.get(cid, 0.0), alpha, rng_for), ctl)
+        rows = _at(getattr(tb, spec.table), alg=spec.nonlearner_rows)
+        out[cid] = (nonlearner_rate(res, rows, cid, spec.exponent, _tolerance(tol, cid), alpha, rng_for), ctl)
     _noise_shares(out, tb)
     out["ENV-thm1.1-rate-T"] = thm1_1(out, tol)
 
@@ -453,11 +493,13 @@ def _noise_shares(out: dict, tb: _Tables) -> None:
                                                            ).round(4).tolist()
 
 
-def _rates_in_n(out: dict, tb: _Tables, ng: pd.DataFrame, regime: dict, tol: dict, alpha: float, rng_for) -> None:
+def _rates_in_n(out: dict, tb: _Tables, ng: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for) -> None:
     """The gap rates in n (:data:`RATE_N_SPECS`), with Lemma 5.2's finding and its stated n^(3/2) beside it."""
-    for cid, (alg, ctl, a_) in RATE_N_SPECS.items():
-        out[cid] = gap_rate(cid, ng, _at(tb.nt, alg=FROZEN), "dim", alg, ctl, a_, tol.get(cid, 0.0), alpha, rng_for,
-                            regime, twin=N_TWINS.get(cid))
+    for cid, spec in RATE_N_SPECS.items():
+        tw = spec.twin
+        out[cid] = gap_rate(cid, ng, _at(tb.nt, alg=spec.nonlearner_rows), spec.x, spec.algorithm, spec.control,
+                            spec.exponent, _tolerance(tol, cid), alpha, rng_for, _regime(spec, p),
+                            twin=None if tw is None else (tw.algorithm, tw.name, tw.why))
     res = out["ENV-lemma5.2-rate-n"][0]
     lap = _at(ng, alg="laplace")
     m = lap.groupby("dim")[["gap", "mu", "eta"]].mean()
@@ -470,23 +512,24 @@ def _rates_in_n(out: dict, tb: _Tables, ng: pd.DataFrame, regime: dict, tol: dic
                              f"{float(gom.max()):.4g}), so that premise does not hold here")
     # Lemma 5.2 as stated: the gap's rate in n against n^(3/2) (tolerance of the claim), on the same points
     c52 = "ENV-lemma5.2-rate-n"
-    st = _rate_on(lap, "dim", "gap", 1.5, tol.get(c52, 0.0), alpha, rng_for(c52 + "/stated"))
+    st = _rate_on(lap, "dim", "gap", 1.5, _tolerance(tol, c52), alpha, rng_for(c52 + "/stated"))
     res.detail["stated_n_3_2"] = {"exponent": 1.5, "verdict": st.verdict, "slope": st.measured,
-                                  "ci": [st.ci_low, st.ci_high], "tolerance": tol.get(c52, 0.0),
+                                  "ci": [st.ci_low, st.ci_high], "tolerance": _tolerance(tol, c52),
                                   "in_regime": res.detail.get("not_in_regime") is None}
 
 
-def _rates_in_eps(out: dict, tb: _Tables, regime: dict, tol: dict, alpha: float, rng_for) -> None:
+def _rates_in_eps(out: dict, tb: _Tables, p: dict, tol: dict, alpha: float, rng_for) -> None:
     """The gap rates in 1/eps (:data:`RATE_EPS_SPECS`), each with its finding (the regret over the frozen
     centre's where the noise dominates)."""
     et = tb.et
     eg = paired_gap(et, ["replicate"], base_as="regret_none")
     frozen_eps = pd.concat([_at(et, alg=FROZEN).assign(eps=e) for e in sorted(et.eps.dropna().unique())])
-    for cid, alg in RATE_EPS_SPECS.items():
-        twin = ((f"{alg}{TWIN_UP_SUFFIX}", TWIN_UP_NAME, EPS_TWIN_WHY)
-                if (eg.alg == f"{alg}{TWIN_UP_SUFFIX}").any() else None)
-        out[cid] = gap_rate(cid, eg, frozen_eps, "eps", alg, f"{alg}_eps_sq", 1.0, tol.get(cid, 0.0), alpha, rng_for,
-                            regime, invert=True, twin=twin)
+    for cid, spec in RATE_EPS_SPECS.items():
+        tw = spec.twin
+        twin = (tw.algorithm, tw.name, tw.why) if (eg.alg == tw.algorithm).any() else None
+        out[cid] = gap_rate(cid, eg, frozen_eps, "eps", spec.algorithm, spec.control, spec.exponent,
+                            _tolerance(tol, cid), alpha, rng_for, _regime(spec, p), invert=spec.x == "inv_eps",
+                            twin=twin)
         r_ = out[cid][0]
         nums = r_.detail.get("regime_numbers", {})
         over, shares = nums.get("regret_over_frozen_centre", []), nums.get("noise_share_of_regret", [])
@@ -505,7 +548,7 @@ def _blind_gap_twins(out: dict, tol: dict) -> None:
     # none run (each would be one more T_n = 2e5 run per dimension)
     for cid in ("ENV-lemma5.2-rate-n",):  # ENV-lemma5.5-rate-n: a measured twin (N_TWINS)
         r_, c_ = out[cid]
-        thr = 1.0 + tol.get(cid, 0.0)
+        thr = 1.0 + _tolerance(tol, cid)
         out[cid] = (blind_to_tuning(r_, (
             f"the realistic twins in n (eta or zeta without their n^(1/2), lambda / sigma for the wrong n) change the "
             f"privacy gap's n-slope by at most 1/2 (the gap is at most linear in eta mu, and mu in sigma or lambda "
@@ -525,7 +568,7 @@ def _gauss_vs_laplace(tb: _Tables, ng: pd.DataFrame, regime: dict, tol: dict, al
     """ENV-gauss-vs-laplace-n: the n-slope difference of the two gaps, on its learning gate."""
     nt = tb.nt
     cid = "ENV-gauss-vs-laplace-n"
-    margin = tol.get(cid, 0.0)
+    margin = _tolerance(tol, cid)
     xs, lap = samples_by(_at(ng, alg="laplace"), "dim", "gap", close=True)
     _, gau = samples_by(_at(ng, alg="gaussian"), "dim", "gap", close=True)
     _, gal = samples_by(_at(ng, alg="gaussian_as_laplace"), "dim", "gap", close=True)

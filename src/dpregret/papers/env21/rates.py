@@ -22,13 +22,17 @@ module docstring, which also holds the claims' texts (``CLAIMS``) and ``evaluate
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
 from dpregret.verdict.core import (
-    Result, check_bound, check_rate, confirm_by_se, fit_slope, not_in_regime, samples_by, select, width_margin,
+    Result, bootstrap_means, centered_slopes, check_bound, check_rate, confirm_by_se, fit_slope, not_in_regime,
+    samples_by, select, width_margin,
     with_learning_gate, with_nonlearner, with_twin,
 )
+from dpregret.verdict.spec import claim_tolerance
 
 SEVERITY = {"PASS": 0, "INCONCLUSIVE": 1, "FAIL": 2}
 TWIN_SUFFIX = "_step_over_T"  # papers.env21.scenario.TWIN: the rows of the mis-tuned twin
@@ -225,18 +229,15 @@ def slope_difference(x, a: list[np.ndarray], b: list[np.ndarray], alpha: float, 
     if np.any(ma <= 0) or np.any(mb <= 0):
         return Result("INCONCLUSIVE", float("nan"), -margin, float("nan"), float("nan"), margin,
                       {**detail, "reason": "a mean gap is <= 0"})
-    lx = np.log(x)
-    xc = lx - lx.mean()
     sa, sb = fit_slope(x, ma), fit_slope(x, mb)
-    idx = [rng.integers(0, v.size, (n_boot, v.size)) for v in a]
-    ba = np.stack([v[i].mean(axis=1) for v, i in zip(a, idx)], axis=1)
-    bb = np.stack([v[i].mean(axis=1) for v, i in zip(b, idx)], axis=1)
+    idx, ba = bootstrap_means(a, rng, n_boot)
+    _, bb = bootstrap_means(b, rng, n_boot, idx)  # paired: the same resampled replicates
     ok = np.all(ba > 0, axis=1) & np.all(bb > 0, axis=1)
     if np.mean(~ok) > alpha / 2:
         return Result("INCONCLUSIVE", sa - sb, -margin, float("nan"), float("nan"), margin,
                       {**detail, "reason": f"{np.mean(~ok):.1%} of bootstrap means <= 0"})
     with np.errstate(invalid="ignore", divide="ignore"):
-        d = (np.log(np.where(ok[:, None], ba, 1.0)) - np.log(np.where(ok[:, None], bb, 1.0))) @ xc / (xc @ xc)
+        d = centered_slopes(np.log(np.where(ok[:, None], ba, 1.0)) - np.log(np.where(ok[:, None], bb, 1.0)), np.log(x))
     lo, hi = np.quantile(np.where(ok, d, np.inf), [alpha / 2, 1 - alpha / 2])
     verdict = "PASS" if hi < -margin else ("FAIL" if lo > -margin else "INCONCLUSIVE")
     confirm = confirm_by_se(sa - sb, float(np.std(d[ok], ddof=1)), -margin, "above") if verdict == "FAIL" else {}
@@ -305,8 +306,9 @@ def rate_T_claims(rates: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
         sec = a.get(f"{kind}_fixed_step")
         tw = a.get(f"{kind}_twin")  # the mis-tuned twin (the paper's learner only: a user's learner has its own step)
         twu = a.get(f"{kind}_twin_up")
-        res, cres = rate_T(rows, crow, None if sec is None else _at(simplex, alg=sec), sec, cid, tol.get(cid, 0.0),
-                           alpha, rng_for, kind=kind, twin=None if tw is None else _at(simplex, alg=tw),
+        res, cres = rate_T(rows, crow, None if sec is None else _at(simplex, alg=sec), sec, cid,
+                           claim_tolerance(tol, cid, __name__), alpha, rng_for, kind=kind,
+                           twin=None if tw is None else _at(simplex, alg=tw),
                            base=_at(simplex, alg="none"), regime=p.get("regime"),
                            twin_up=None if twu is None else _at(simplex, alg=twu),
                            regime_rows=None if name == PAPER_LEARNER else _at(simplex, alg=rate_T_algs()[kind]))
@@ -404,9 +406,10 @@ def thm1_1(out: dict, tol: dict) -> tuple[Result, Result]:
     w = _worst([r for r, _ in comp])
     twins = [r.detail["twin"] for r, _ in comp if "twin" in r.detail]
     if twins:  # the less caught of the two twins
-        w = Result(**{**w.as_dict(), "detail": {**w.detail, "twin": min(
-            twins, key=lambda t_: (bool(t_["caught"]), np.nan_to_num(t_["ci_low"], nan=-np.inf)))}})
-    res = Result(w.verdict, w.measured, w.bound, w.ci_low, w.ci_high, tol.get("ENV-thm1.1-rate-T", w.tolerance),
+        w = replace(w, detail={**w.detail, "twin": min(
+            twins, key=lambda t_: (bool(t_["caught"]), np.nan_to_num(t_["ci_low"], nan=-np.inf)))})
+    t = claim_tolerance(tol, "ENV-thm1.1-rate-T", __name__)
+    res = Result(w.verdict, w.measured, w.bound, w.ci_low, w.ci_high, t,
                  {**w.detail, "components": {k: {"verdict": r.verdict, "slope": r.measured, "ci": [r.ci_low, r.ci_high],
                                                  "noise_to_smoothing": r.detail.get("noise_to_smoothing")}
                                              for k, (r, _) in zip(("laplace", "gaussian"), comp)}})

@@ -23,7 +23,7 @@ The privacy audits of the randomisers are ``AUDIT-vdh-lemma4-local-laplace`` and
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -33,6 +33,7 @@ from dpregret.verdict.core import (Result, blind_to_tuning, check_bound, check_c
                                    check_rate, claim_factory, fit_slope,
                                    margin_of, not_in_regime, paired_gap, samples_by, select, with_learning_gate,
                                    with_nonlearner, with_twin)
+from dpregret.verdict.spec import claim_tolerance
 
 PAPER = "VDH19"  # dpregret.papers
 G = 1.0  # ||g_t|| <= ||x_t|| <= 1 in every scenario, so |E<z, g~>| <= 1 and |E g~_j| <= 1
@@ -443,8 +444,8 @@ def _gated(res: Result) -> Result:
     FAILs (the check refuses a learner that does not learn), else its own verdict."""
     gate = res.detail.get("learning_gate")
     if gate is not None and gate["verdict"] == "FAIL" and res.verdict != "FAIL":
-        return Result(**{**res.as_dict(), "verdict": "FAIL", "detail": {
-            **res.detail, "twin_failed_on": f"its learning gate FAILs (measured {gate['measured']:.4g})"}})
+        return replace(res, verdict="FAIL", detail={
+            **res.detail, "twin_failed_on": f"its learning gate FAILs (measured {gate['measured']:.4g})"})
     return res
 
 
@@ -522,7 +523,7 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
            "VDH-thm11-proof-bound": _thm11_proof(sp, bc)}
     # eq. (3.3.5): rate in ||u|| (synthetic instances, u = u*)
     cid = "VDH-eq3.3.5-rate-u"
-    out[cid] = _rate_u(_at(tables["unorm"], u_frac=1.0), tol.get(cid, 0.0), alpha, rng_for, cid)
+    out[cid] = _rate_u(_at(tables["unorm"], u_frac=1.0), claim_tolerance(tol, cid, __name__), alpha, rng_for, cid)
     # Sec. 3.4, first scenario: the privacy cost of the minority vs the uniform counterfactual, gated on learning
     for cid, placement in (("VDH-sec3.4-minority-cost-rate-T", "random"),
                            ("VDH-sec3.4-minority-cost-rate-T-adversarial", "adversarial")):
@@ -530,7 +531,7 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
     # eq. (3.1.1): the regret's dependence on sum_t sigma_t^2 over the n and eps grids (regime window, gate, twin)
     if all(k in tables and len(tables[k]) for k in ("minority_n", "minority_eps")):
         cid = "VDH-eq3.1.1-privacy-term-rate"
-        out[cid] = sigma_rate_claim(tables, p, tol.get(cid, 0.0), alpha, rng_for, cid)
+        out[cid] = sigma_rate_claim(tables, p, claim_tolerance(tol, cid, __name__), alpha, rng_for, cid)
     # Sec. 3.4, second scenario: Algorithm 3 (no tuning) against AdaGrad over the whole D grid
     out["VDH-sec3.4-sparse-vs-adagrad"] = sparse_vs_adagrad(_at(sp, u_frac=1.0), p, alpha)
     return out
@@ -912,12 +913,12 @@ def minority_cost_claim(minority: pd.DataFrame, placement: str, tol: dict, alpha
     cost = minority_cost(mino, alg)
     x, s = samples_by(_at(cost, placement=placement), "T", "gap")
     xc, sc = samples_by(_at(cost, placement="uniform"), "T", "gap")
-    res = check_rate(x, s, 0.0, tol.get(cid, 0.0), alpha, rng_for(cid))
+    res = check_rate(x, s, 0.0, claim_tolerance(tol, cid, __name__), alpha, rng_for(cid))
     has = set(mino["alg"])
     res.detail["section_3_4"] = (_minority_summary(mino, placement) if alg == "alg2" and "alg3" in has
                                  else {alg: _learner_summary(mino, placement, alg)})
     res = with_learning_gate(res, learning_gate(mino, alg, alpha, rng_for(cid + "/gate")))
-    return res, check_rate(xc, sc, 0.0, tol.get(cid, 0.0), alpha, rng_for(cid + "/control"))
+    return res, check_rate(xc, sc, 0.0, claim_tolerance(tol, cid, __name__), alpha, rng_for(cid + "/control"))
 
 
 def _learner_summary(mino: pd.DataFrame, placement: str, alg: str) -> dict:

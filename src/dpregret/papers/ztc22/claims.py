@@ -19,6 +19,7 @@ from dpregret.verdict.core import (Claim, Result, fail_if_diverged, check_bound,
                    claim_factory, coverage_detectable_factor, paired_gap, samples_by, select, with_learning_gate,
                    with_nonlearner, with_twin, blind_to_tuning)
 from dpregret.papers.ztc22.claims_linear import TWIN_WHY, linear_T_claims, minimax_claims
+from dpregret.verdict.spec import claim_tolerance
 
 FROZEN = "the learner frozen at its start x_0 = 0 (Algorithm 1 around it: x_t = x_0)"
 # learning gate: the non-private twin's suboptimality falls at least as T^(-1/4) (regret T^(3/4)) ...
@@ -271,20 +272,20 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
         out.update(linear_T_claims(lin, p, tol, alpha, rng_for))
     out["ZTC-thm8-bound"] = _thm8_bound(sc, alpha)
     cid = "ZTC-rem9-rate-T-stat"
-    out[cid] = _rem9_stat(sc, p, tol.get(cid, 0.0), alpha, rng_for, cid)
+    out[cid] = _rem9_stat(sc, p, claim_tolerance(tol, cid, __name__), alpha, rng_for, cid)
     cid = "ZTC-rem9-rate-T-priv"
     if not (loc := sc[sc.problem == "location"]).empty:
-        out[cid] = _rem9_priv(loc, tol.get(cid, 0.0), alpha, rng_for, cid)
+        out[cid] = _rem9_priv(loc, claim_tolerance(tol, cid, __name__), alpha, rng_for, cid)
     # Remark 5 in rho and d: worst case over the linear family, on the points the declared filter keeps
     if mm is not None:
         out.update(minimax_claims(mm, p, tol, alpha, rng_for))
     # Theorem 6 on its proof's quantity: D sqrt(sum_t ||ghat_t - ghat_{t-1}||^2) / beta_{1:T} at rho_opt_rate
     cid = "ZTC-thm6-optimistic"
-    out[cid] = thm6(opt, p, tol.get(cid, 0.0), alpha, rng_for)
+    out[cid] = thm6(opt, p, claim_tolerance(tol, cid, __name__), alpha, rng_for)
     # Section 3's adaptive rate in sigma_G at fixed G (ZTC-thm6-adaptive-sigma)
     cid = "ZTC-thm6-adaptive-sigma"
     if (opt.alg == "adapt_optimistic").any():
-        out[cid] = thm6_adaptive(opt, p, tol.get(cid, 0.0), alpha, rng_for)
+        out[cid] = thm6_adaptive(opt, p, claim_tolerance(tol, cid, __name__), alpha, rng_for)
     out["ZTC-vs-dpsgd"] = _vs_dpsgd(rates, p, alpha)
     if pf is not None:
         out.update(param_free(pf, p, alpha))

@@ -27,6 +27,7 @@ import pandas as pd
 
 from dpregret.verdict.core import (Result, check_bound, check_rate, not_in_regime, with_learning_gate, with_nonlearner,
                                    with_twin)
+from dpregret.verdict.spec import claim_tolerance
 
 # The mis-tuned twins (``papers.ztc22.scenario.TWINS``: the paper's OGD with one tuning mistake, on the same draws,
 # the first ``replicates_twin`` replicates), declared per claim before the run that decides them, with why each is
@@ -133,21 +134,20 @@ def envelope_rate(w: list[dict], exponent: float, tol: float, alpha: float, tran
     ``lower limit of the worst case at x_max`` over ``2 r G at x_min`` in log-log (after ``transform``).
     FAIL when it lies above ``exponent + tol`` (confirmed at :data:`core.FAIL_LEVEL`), else
     INCONCLUSIVE: bounds alone cannot show a decay."""
-    from scipy import stats
-
+    from dpregret.core.stats import t_lower_limit
     from dpregret.verdict.core import FAIL_LEVEL, fail_confirmation
 
     lo, hi = w[0], w[-1]
     top = 2 * max(o["r"] for o in w) * ENVELOPE_G
     s = hi["samples"]
-    m, se = float(np.mean(s)), float(np.std(s, ddof=1) / np.sqrt(len(s)))
+    m = float(np.mean(s))
     tr = transform or (lambda x, v: v)
 
     def slope(v):
         return float(np.log(tr(hi["x"], max(v, 1e-300)) / tr(lo["x"], top)) / np.log(hi["x"] / lo["x"]))
 
     def limit(level):
-        return m - float(stats.t.ppf(1 - level / hi["members"], len(s) - 1)) * se
+        return t_lower_limit(s, level, hi["members"])  # Bonferroni over the worst case's members
 
     thr = exponent + tol
     s_lo, s_mid, s_hi = slope(limit(alpha)), slope(m), slope(m + (m - limit(alpha)))
@@ -271,7 +271,7 @@ def linear_T_claims(lin: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
         if tw_alg:
             gg = pd.concat([gg, g0[g0["T"].isin(p["T_lin_priv"])]], ignore_index=True)
         res, ctl, *tw = worst_case_rate(gg, "T", a["priv"], a["naive"], -1.0,
-                                       tol.get(cid, 0.0), alpha, rng_for(cid),
+                                       claim_tolerance(tol, cid, __name__), alpha, rng_for(cid),
                                         rng_for(cid + "/control"), transform=log2,
                                        decades=2.0,
                                         term_ratio=lambda T: thm4_term_ratio(T, p["rho_lin"], p["d_lin"], sigma_G=sig),
@@ -292,7 +292,8 @@ def linear_T_claims(lin: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for
         if tw_alg:
             g = pd.concat([g, lin[(lin.alg == tw_alg) & lin["T"].isin(p["T_lin_stat"])]], ignore_index=True)
         res, ctl, *tw = worst_case_rate(g.replace({"alg": {a["twin"]: "nonprivate"}}), "T", a["stat"], a["fresh"], -0.5,
-                                       tol.get(cid, 0.0), alpha, rng_for(cid), rng_for(cid + "/control"), base=None,
+                                       claim_tolerance(tol, cid, __name__), alpha, rng_for(cid),
+                                       rng_for(cid + "/control"), base=None,
                                        decades=2.0, stat_ratio_max=STAT_RATIO_MAX, twin=tw_alg,
                                        rng_twin=rng_for(cid + "/twin"))
         if tw and tw[0] is not None:
@@ -312,8 +313,8 @@ def minimax_claims(mm: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for) 
         ratio = ((lambda x: thm4_term_ratio(p["T_mm"], 1.0 / x, p["d_mm"], sigma_G=sig)) if grid == "rho" else
                  (lambda x: thm4_term_ratio(p["T_mm"], p["rho_mm"], x, sigma_G=sig)))
         g = mm[mm.grid == grid]
-        res, ctl, *tw = worst_case_rate(g, grid, "o2b", ctl_alg, expo, tol.get(cid, 0.0), alpha, rng_for(cid),
-                                       rng_for(cid + "/control"), decades=1.0, term_ratio=ratio,
+        res, ctl, *tw = worst_case_rate(g, grid, "o2b", ctl_alg, expo, claim_tolerance(tol, cid, __name__), alpha,
+                                       rng_for(cid), rng_for(cid + "/control"), decades=1.0, term_ratio=ratio,
                                        twin="npstep", rng_twin=rng_for(cid + "/twin"))
         res = with_learning_gate(res, family_learning_gate(g, grid, "o2b", "nonprivate", alpha))
         if "frozen_start" in set(g.alg):  # the learner frozen at its start, on the gate (its cost is 0)

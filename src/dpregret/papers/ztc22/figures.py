@@ -199,7 +199,7 @@ def ztc22_param_free_figure(pf: pd.DataFrame, p: dict, alpha: float, output: str
     the suboptimality of x_T and of the learner's own iterate w_T, and the bound, vs T, with
     L(x_0) - L* drawn (the bound is vacuous at or above it); and the fraction of runs violating
     each part of Theorem 11 per T with Clopper-Pearson intervals, delta drawn."""
-    from scipy import stats
+    from dpregret.core.stats import clopper_pearson
 
     tv = pf[pf.alg == "o2b_pf"] if "alg" in pf else pf.iloc[:0]
     if "alg" in pf and (pf.alg == "o2b_pf_const").any():  # Remark 12's constant G^ decides; G^_t a variant
@@ -226,8 +226,7 @@ def ztc22_param_free_figure(pf: pd.DataFrame, p: dict, alpha: float, output: str
         rows = []
         for T, v in bad.groupby(pf["T"]):
             n, k = len(v), int(v.sum())
-            lo = stats.beta.ppf(alpha / 2, k, n - k + 1) if k else 0.0
-            hi = stats.beta.ppf(1 - alpha / 2, k + 1, n - k) if k < n else 1.0
+            lo, hi = (float(x) for x in clopper_pearson(k, n, alpha / 2, alpha / 2))
             rows.append((T, k / n, lo, hi))
         T, m, lo, hi = map(np.array, zip(*rows))
         ax.errorbar(T, m, yerr=[m - lo, hi - m], marker="o", capsize=3, label=label)

@@ -1,0 +1,47 @@
+"""Claims declared as data (dpregret.verdict.spec): a missing tolerance is an error naming the claim,
+and evaluate_spec decides a declared rate claim with its control, regime, twin and non-learner."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpregret.verdict.core import Claim
+from dpregret.verdict.spec import ClaimSpec, MissingTolerance, Regime, Twin, claim_tolerance, evaluate_spec
+
+CLAIM = Claim("X-rate-T", "p", "t", "rate", "s", "m", "c")
+
+
+def test_a_missing_tolerance_is_an_error_naming_the_claim_and_its_folder():
+    assert claim_tolerance({"X-rate-T": 0.1}, "X-rate-T", "dpregret.papers.x.claims") == 0.1
+    with pytest.raises(MissingTolerance, match=r"X-rate-T.*dpregret\.papers\.x\.claims.*src/dpregret/papers/x"):
+        claim_tolerance({}, "X-rate-T", "dpregret.papers.x.claims")
+    spec = ClaimSpec(CLAIM, "T", "regret", 0.5, "good", "bad")
+    with pytest.raises(KeyError, match="X-rate-T"):  # evaluate_spec given the run's tolerances looks it up too
+        evaluate_spec(_frame(), spec, {"rate_eps": 1.0}, {"other": 0.1}, 0.05, np.random.default_rng(0))
+
+
+def _frame():
+    rng = np.random.default_rng(0)
+    rows = []
+    for T in [100, 300, 1000, 3000, 10000]:
+        for r in range(16):
+            z = rng.lognormal(0, 0.05)
+            for alg, reg in (("good", np.sqrt(T) * z), ("bad", T * z), ("twin", T ** 0.8 * z),
+                             ("nonprivate", 0.9 * np.sqrt(T) * z)):
+                rows.append({"algorithm": alg, "T": T, "eps": 1.0, "replicate": r, "regret": reg, "trivial": 2.0 * T})
+    return pd.DataFrame(rows)
+
+
+def test_evaluate_spec_attaches_the_declared_controls():
+    spec = ClaimSpec(CLAIM, "T", "regret", 0.5, "good", "bad", twin=Twin("twin", "a twin", "why"),
+                     nonlearner=("frozen", "trivial"),
+                     regime=Regime("privacy_share", "max", "regret_regime.privacy_share_max", why="too private"))
+    res, ctl = evaluate_spec(_frame(), spec, {"rate_eps": 1.0, "regret_regime": {"privacy_share_max": 0.5}}, 0.1,
+                             0.05, np.random.default_rng(1))
+    assert res.verdict == "PASS" and ctl.verdict == "FAIL"
+    assert res.detail["twin"]["name"] == "a twin" and res.detail["twin"]["caught"]
+    assert res.detail["nonlearner"]["name"] == "frozen" and res.detail["nonlearner"]["caught"]
+    assert res.detail["regime_numbers"]["privacy_share"] == pytest.approx([0.1] * 5)
+    # a share above the declared maximum: not in the regime, with the numbers
+    out, _ = evaluate_spec(_frame(), spec, {"rate_eps": 1.0, "regret_regime": {"privacy_share_max": 0.05}}, 0.1,
+                           0.05, np.random.default_rng(1))
+    assert out.verdict == "INCONCLUSIVE" and "too private" in out.detail["not_in_regime"]
