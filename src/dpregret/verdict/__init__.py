@@ -1,5 +1,5 @@
 """The verdict layer: the claims machinery (core: Claim, Result, the verdict rule; intervals; spec: claims
-declared as data, rates; the privacy audits, privacy*), the audit estimators (audit) and what the paper
+declared as data and decided; the privacy audits, privacy*), the audit estimators (audit) and what the paper
 folders' small instances of the mutation suite declare (instances).  It imports the core layer, never the
 pipeline; the paper folders only through the registries pyproject.toml's layers contract names.
 

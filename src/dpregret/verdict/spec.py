@@ -126,7 +126,6 @@ class ClaimSpec:
         return claim_tolerance(tolerances, self.claim_id, declared_in)
 
 
-RateSpec = ClaimSpec  # the rate claims' name for it (verdict.rates)
 
 
 def _where(df: pd.DataFrame, spec: ClaimSpec) -> pd.DataFrame:

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from dpregret.verdict.core import Claim
-from dpregret.verdict.rates import RateSpec, evaluate_rate
+from dpregret.verdict.spec import ClaimSpec, evaluate_rate
 from dpregret.papers.as17.bandits import Exp2, ExploreTree, PrivateFeedback, bound_thm4_1, exp2_params_thm4_1
 from dpregret.core.rng import ReplicateStreams, stable_key
 from dpregret.papers.as17 import scenario_bandits as as17_bandits, scenario_blo as as17_blo, scenario_olo as as17_olo
@@ -101,7 +101,7 @@ def test_rate_spec_recovers_slopes_and_catches_control():
             rows.append({"algorithm": "good", "T": T, "eps": 1.0, "replicate": r,
                          "regret": np.sqrt(T) * rng.lognormal(0, 0.05)})
             rows.append({"algorithm": "bad", "T": T, "eps": 1.0, "replicate": r, "regret": T * rng.lognormal(0, 0.05)})
-    spec = RateSpec(Claim("X", "p", "t", "rate", "s", "m", "c"), "T", "regret", 0.5, "good", "bad")
+    spec = ClaimSpec(Claim("X", "p", "t", "rate", "s", "m", "c"), "T", "regret", 0.5, "good", "bad")
     res, ctl = evaluate_rate(pd.DataFrame(rows), spec, 1.0, 0.1, 0.05, rng)
     assert_verdict(res, "PASS")
     assert_verdict(ctl, "FAIL")
@@ -126,9 +126,9 @@ def test_a_diverging_learner_is_a_fail_with_its_reason_not_a_crash():
             rows.append({"algorithm": "blown", "T": T, "eps": 1.0, "replicate": r, "regret": blown})
     df = pd.DataFrame(rows)
     claim = Claim("X", "p", "t", "rate", "s", "m", "c")
-    res, ctl = evaluate_rate(df, RateSpec(claim, "T", "regret", 0.5, "blown", "good"), 1.0, 0.1, 0.05, rng)
+    res, ctl = evaluate_rate(df, ClaimSpec(claim, "T", "regret", 0.5, "blown", "good"), 1.0, 0.1, 0.05, rng)
     assert res.verdict == "FAIL" and "1 of 8 replicates at point 10000" in res.detail["diverged"]
-    res, ctl = evaluate_rate(df, RateSpec(claim, "T", "regret", 0.5, "good", "blown"), 1.0, 0.1, 0.05, rng)
+    res, ctl = evaluate_rate(df, ClaimSpec(claim, "T", "regret", 0.5, "good", "blown"), 1.0, 0.1, 0.05, rng)
     rec = record(claim, res, ctl, scenario="s", env=None, ci_level=0.95)
     assert_verdict(res, "PASS")
     assert rec["result"]["verdict"] == "INCONCLUSIVE" and not rec["control_caught"]

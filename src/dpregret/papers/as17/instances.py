@@ -89,7 +89,7 @@ def _as17_mab(ctx: Ctx, cids) -> dict[str, Outcome]:
     import pandas as pd
 
     from dpregret.papers.as17.claims_tables import MAB_SPECS
-    from dpregret.verdict.rates import evaluate_rate
+    from dpregret.verdict.spec import evaluate_rate
     from dpregret.papers.as17.scenario_bandits import simulate
 
     p = ctx.params("as17_mab")
@@ -137,7 +137,7 @@ def _as17_olo(ctx: Ctx, cids) -> dict[str, Outcome]:
     import pandas as pd
 
     from dpregret.papers.as17.claims_tables import OLO_SPECS
-    from dpregret.verdict.rates import evaluate_rate
+    from dpregret.verdict.spec import evaluate_rate
     from dpregret.papers.as17.scenario_olo import simulate
 
     p = ctx.params("as17_olo")
@@ -162,7 +162,7 @@ def _as17_blo(ctx: Ctx, cids) -> dict[str, Outcome]:
     import pandas as pd
 
     from dpregret.papers.as17.claims_tables import BLO_SPECS
-    from dpregret.verdict.rates import evaluate_rate
+    from dpregret.verdict.spec import evaluate_rate
     from dpregret.papers.as17.scenario_blo import simulate
 
     p = ctx.params("as17_blo")
