@@ -45,7 +45,7 @@ from dpregret.core.mechanisms import local_laplace_scale
 __all__ = [
     "ERRATA", "bet_radius", "log_prediction", "prediction", "prediction_printed_3_3_4",
     "prediction_printed_3_8_1", "PrivatePotential", "ProjectedOGDBall", "BlackBoxReduction",
-    "SparsePotential", "DiagonalAdaGrad", "NoiseTunedOGD", "laplace_noise_second_moment",
+    "SparsePotential", "DiagonalAdaGrad", "NoiseTunedOGD", "laplace_noise_second_moment", "logsumexp_rows",
 ]
 
 PRIORS = ("conjugate", "improper")
@@ -111,7 +111,7 @@ def _log_series(lam, beta, first):
         lm[~s] = np.log(sp.gammainc(c.a, bl)) + c.gammaln_a - c.a * np.log(bl) - math.log(2.0)
     with np.errstate(divide="ignore"):
         t = c.odd * np.log(lam)[:, None] - c.gammaln_odd + lm
-    return math.log(2.0) + _logsumexp_rows(t)
+    return math.log(2.0) + logsumexp_rows(t)
 
 
 class _SeriesConstants:
@@ -134,7 +134,7 @@ class _SeriesConstants:
 _SERIES = {first: _SeriesConstants(first) for first in (1, 2)}
 
 
-def _logsumexp_rows(a: np.ndarray) -> np.ndarray:
+def logsumexp_rows(a: np.ndarray) -> np.ndarray:
     """``scipy.special.logsumexp(a, axis=1)`` for a real 2-D ``a``: scipy's own steps (1.17, the version
     config/constraints.txt pins), the same NumPy calls in the same order, so the same bits, without its
     array-API dispatch (most of its time on these small arrays).  ``tests/papers/vdh19`` compares the two bit
