@@ -665,3 +665,20 @@ def test_a_wrong_normal_sampler_fails_the_gaussian_audit(monkeypatch):
     assert res.verdict == "FAIL"
     crit = _criteria(spec, calls, res.detail["correct"])
     _margin(_clearance(crit, caught=True), 1.0, "Laplace-shaped normal sampler caught")
+
+
+def test_sort_scores_is_numpy_sort_bit_for_bit():
+    """The audits' radix sort gives numpy.sort's bits: signed values, ties, infinities, a constant sample, both
+    signed zeros (numpy's own order of them then) and samples too small for the compiled path."""
+    from dpregret.verdict.audit_sort import sort_scores
+
+    rng = np.random.default_rng(3)
+    samples = [np.round(rng.standard_normal(200_000), 9), np.round(rng.laplace(size=50_000) * 1e6, 9),
+               np.abs(rng.standard_normal(10_000)), np.round(rng.integers(-5, 5, 30_000) * 0.5, 9),
+               np.r_[np.zeros(5000), -np.zeros(5), rng.random(5000)], np.r_[-np.zeros(5000), rng.random(5000) - 0.5],
+               np.r_[np.inf, -np.inf, rng.standard_normal(9000), -np.inf], np.full(10_000, 2.5), rng.random(100)]
+    for x in samples:
+        want, got = np.sort(x), sort_scores(x)
+        assert np.array_equal(want.view(np.int64), got.view(np.int64))
+    col = np.round(rng.standard_normal((20_000, 3)), 9)[:, 1]  # a strided column, as the audits pass them
+    assert np.array_equal(np.sort(col).view(np.int64), sort_scores(col).view(np.int64))

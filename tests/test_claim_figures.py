@@ -46,3 +46,18 @@ def test_every_claim_gets_its_figure_and_the_overview_is_drawn(tmp_path):
 def test_decision_distance_puts_a_pass_beyond_one_half_and_a_fail_below_minus_one_half():
     # margin m: the FAIL-side limit past the threshold in widths; PASS iff m < -1, FAIL iff m > 0
     assert distance(-1.2) > 0.5 and distance(0.3) < -0.5 and -0.5 <= distance(-0.6) <= 0.5
+
+
+def test_the_shared_mathtext_parser_draws_the_same_pixels(tmp_path):
+    """write_claim_figures parses mathtext with one parser for the job (shared_mathtext): each figure's PNG
+    is the same bytes as drawn alone, with a renderer's own parser."""
+    from dpregret.pipeline.report.claim_figures import claim_figure, shared_mathtext
+
+    recs = [json.loads(open(p).read()) for p in _records(tmp_path)]
+    for i, rec in enumerate(recs):
+        claim_figure(rec, tmp_path / f"alone{i}.png")
+    with shared_mathtext():
+        for _ in range(2):  # the second time from the shared parser's cache
+            for i, rec in enumerate(recs):
+                claim_figure(rec, tmp_path / f"shared{i}.png")
+                assert (tmp_path / f"shared{i}.png").read_bytes() == (tmp_path / f"alone{i}.png").read_bytes()

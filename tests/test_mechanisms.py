@@ -222,3 +222,20 @@ BAD = [
 def test_invalid_arguments(name, call):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_replicate_streams_laplace_in_place_path_is_the_formula():
+    """ReplicateStreams.laplace computes -b sign(u - 1/2) log1p(-2|u - 1/2|) in place where the scale broadcasts
+    to the draw's shape: the formula's bits, for scalar, per-coordinate, zero and broadcast scales (and the
+    formula itself where the scale would widen the draw, or is an integer)."""
+    from dpregret.core.rng import ReplicateStreams
+
+    cases = [(1.0, ()), (2.5, (3,)), (np.array([1.0, 2.0, 0.0]), (3,)), (np.array([[1.0], [2.0]]), (2, 4)),
+             (3, (2,)), (np.ones((1, 3)), (3,)), (np.array([[[1.0]], [[2.0]]]), (1,))]
+    for scale, shape in cases:
+        a, b = ReplicateStreams(5, (1, 2), range(7)), ReplicateStreams(5, (1, 2), range(7))
+        for _ in range(20):
+            w = b.uniform(shape) - 0.5
+            want = -np.asarray(scale) * np.sign(w) * np.log1p(-2.0 * np.abs(w))
+            got = a.laplace(scale, shape)
+            assert got.shape == want.shape and np.array_equal(got.view(np.int64), want.view(np.int64))

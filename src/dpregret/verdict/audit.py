@@ -28,6 +28,7 @@ from scipy import special
 
 from dpregret.core import validate as V
 from dpregret.core.stats import clopper_pearson as _cp
+from dpregret.verdict.audit_sort import sort_scores
 
 SCORE_DECIMALS = 9
 MAX_THRESHOLDS = 256
@@ -127,7 +128,7 @@ def eps_lower_bound(scores_d: np.ndarray, scores_dp: np.ndarray, delta: float, a
     if min(len(halves["sel"][0]), len(halves["sel"][1])) < 2:
         raise ValueError("scores_d and scores_dp need at least 4 samples each")
     # each selection column sorted once: the lower-tail orientation reads -x sorted as -(x sorted, reversed)
-    srt = [[np.sort(h[:, c]) for c in range(h.shape[1])] for h in halves["sel"]]
+    srt = [[sort_scores(h[:, c]) for c in range(h.shape[1])] for h in halves["sel"]]
     for name, sign, k1, k0 in (("D vs D', upper tail", 1.0, 0, 1), ("D' vs D, lower tail", -1.0, 1, 0)):
         cols = zip(srt[k1], srt[k0])
         sel = [_best_threshold(x1, x0, delta, a) if sign > 0 else _best_threshold(-x1[::-1], -x0[::-1], delta, a)
@@ -165,7 +166,7 @@ def gdp_mu_lower_bound(scores_d: np.ndarray, scores_dp: np.ndarray, alpha: float
 
     best = (-np.inf, 0.0, 0)
     for c in range(s_d.shape[1]):
-        sel1, sel0 = np.sort(s_d[m_d, c]), np.sort(s_dp[m_dp, c])
+        sel1, sel0 = sort_scores(s_d[m_d, c]), sort_scores(s_dp[m_dp, c])
         # two sorted runs: merged in O(n)
         cand = np.unique(_quantiles(np.sort(np.concatenate([sel1, sel0]), kind="stable"), np.linspace(0.01, 0.99, 99)))
         vals = mu(sel1, sel0, cand)

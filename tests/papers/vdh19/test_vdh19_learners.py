@@ -512,3 +512,30 @@ def test_quiet_step_direction_learner_against_a_plain_loop():
         np.testing.assert_allclose(a.predict(), b.predict(), rtol=1e-12, atol=1e-12)
         a.update(np.stack([u[t], u[t]]))
         b.update(np.stack([u[t], u[t]]))
+
+
+def testlogsumexp_rows_is_scipys_bit_for_bit():
+    """_log_series' row-wise logsumexp (scipy's steps without its array-API dispatch) gives scipy's bits,
+    edge rows included (all -inf, +inf, ties at the maximum, a single finite entry)."""
+    rng = np.random.default_rng(7)
+    a = np.concatenate([rng.normal(0, 30, (500, 15)), rng.normal(0, 1e-3, (50, 15)),
+                        np.full((2, 15), -np.inf), np.full((1, 15), 3.0),
+                        np.r_[np.inf, np.zeros(14)][None], np.r_[1.5, np.full(14, -np.inf)][None]])
+    a[:40, :3] = -np.inf
+    a[40:60, 1] = a[40:60, 0]
+    want = special.logsumexp(a, axis=1)
+    got = vdh.logsumexp_rows(a)
+    assert got.shape == want.shape
+    assert np.array_equal(got.view(np.int64), want.view(np.int64))  # the same bits (NaN and -0.0 included)
+
+
+def test_log_prediction_regimes_one_at_a_time_and_mixed():
+    """Every regime of _log_np (series, improper before feedback, inside, edge) alone in a batch and mixed: the
+    skipped empty regimes change no entry's bits."""
+    L = np.array([0.0, 0.5, 3.0, 40.0, 400.0, 7.0])
+    B = np.array([1.0, 2.0, 50.0, 3.0, 1.0, 0.0])
+    for prior, Bs in (("conjugate", B + 1.0), ("improper", B)):
+        mixed = vdh.log_prediction(L, Bs, 0.2, prior=prior, b=1.0 if prior == "conjugate" else None)[1]
+        one = np.array([vdh.log_prediction(L[i:i + 1], Bs[i:i + 1], 0.2, prior=prior,
+                                           b=1.0 if prior == "conjugate" else None)[1][0] for i in range(L.size)])
+        assert np.array_equal(mixed, one)

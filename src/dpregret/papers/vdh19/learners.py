@@ -45,7 +45,7 @@ from dpregret.core.mechanisms import local_laplace_scale
 __all__ = [
     "ERRATA", "bet_radius", "log_prediction", "prediction", "prediction_printed_3_3_4",
     "prediction_printed_3_8_1", "PrivatePotential", "ProjectedOGDBall", "BlackBoxReduction",
-    "SparsePotential", "DiagonalAdaGrad", "NoiseTunedOGD", "laplace_noise_second_moment",
+    "SparsePotential", "DiagonalAdaGrad", "NoiseTunedOGD", "laplace_noise_second_moment", "logsumexp_rows",
 ]
 
 PRIORS = ("conjugate", "improper")
@@ -84,8 +84,10 @@ def positive_array(name, x, *, allow_zero=False):
 # --- numerics: n(lam, beta) and p(lam, beta) in log space -----------------------------------
 def _r(x):
     """``r(x) = 1 - sqrt(pi) x erfcx(x)`` for ``x >= 0`` (~ 1/(2x^2) for large x)."""
-    out = np.empty_like(x)
     s = x < 10.0
+    if s.all():  # no entry for the asymptotic series (the same numbers, without its loop over nothing)
+        return 1.0 - SQRT_PI * x * sp.erfcx(x)
+    out = np.empty_like(x)
     out[s] = 1.0 - SQRT_PI * x[s] * sp.erfcx(x[s])
     z = 1.0 / (2.0 * x[~s] ** 2)
     term, tot = np.ones_like(z), np.zeros_like(z)
@@ -98,54 +100,107 @@ def _r(x):
 
 def _log_series(lam, beta, first):
     """``log(2 sum_{k<K} lam^(2k+1)/(2k+1)! m_{2k+first}(beta))``, ``first`` 1 (p) or 2 (n)."""
-    k = np.arange(_K)
-    j = 2 * k + first
+    c = _SERIES[first]
     lm = np.empty((lam.size, _K))
     s = beta <= 1.0
     if s.any():  # m_j = sum_i (-beta)^i / (i! (j + 1 + 2i)), alternating, |terms| decreasing
-        i = np.arange(22)[:, None, None]
         bi = beta[s][None, :, None]
-        lm[s] = np.log(np.sum((-bi) ** i / sp.factorial(i) / (j + 1 + 2 * i), axis=0))
+        lm[s] = np.log(np.sum((-bi) ** c.i / c.fact / c.den, axis=0))
     if (~s).any():  # m_j = Gamma(a) P(a, beta) / (2 beta^a), a = (j+1)/2
-        a = (j + 1) / 2.0
         bl = beta[~s][:, None]
-        lm[~s] = np.log(sp.gammainc(a, bl)) + sp.gammaln(a) - a * np.log(bl) - math.log(2.0)
+        lm[~s] = np.log(sp.gammainc(c.a, bl)) + c.gammaln_a - c.a * np.log(bl) - math.log(2.0)
     with np.errstate(divide="ignore"):
-        t = (2 * k + 1) * np.log(lam)[:, None] - sp.gammaln(2 * k + 2) + lm
-    return math.log(2.0) + sp.logsumexp(t, axis=1)
+        t = c.odd * np.log(lam)[:, None] - c.gammaln_odd + lm
+    return math.log(2.0) + logsumexp_rows(t)
+
+
+class _SeriesConstants:
+    """The constants of :func:`_log_series` for ``first`` (1 or 2), computed once (the same calls, the same
+    numbers): ``k = 0..K-1``, ``j = 2k + first``; ``i = 0..21`` (the Taylor terms of m_j), ``i!``, ``j + 1 + 2i``;
+    ``a = (j + 1)/2`` and ``gammaln(a)``; ``2k + 1`` and ``gammaln(2k + 2)``."""
+
+    def __init__(self, first: int):
+        k = np.arange(_K)
+        j = 2 * k + first
+        self.i = np.arange(22)[:, None, None]
+        self.fact = sp.factorial(self.i)
+        self.den = j + 1 + 2 * self.i
+        self.a = (j + 1) / 2.0
+        self.gammaln_a = sp.gammaln(self.a)
+        self.odd = 2 * k + 1
+        self.gammaln_odd = sp.gammaln(2 * k + 2)
+
+
+_SERIES = {first: _SeriesConstants(first) for first in (1, 2)}
+
+
+def logsumexp_rows(a: np.ndarray) -> np.ndarray:
+    """``scipy.special.logsumexp(a, axis=1)`` for a real 2-D ``a``: scipy's own steps (1.17, the version
+    config/constraints.txt pins), the same NumPy calls in the same order, so the same bits, without its
+    array-API dispatch (most of its time on these small arrays).  ``tests/papers/vdh19`` compares the two bit
+    for bit."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        out_inf = np.log(np.sum(np.exp(a), axis=1, keepdims=True))  # where the result is infinite
+        a_max = np.max(a, axis=1, keepdims=True)
+        i_max = a == a_max
+        rest = a.copy()
+        rest[i_max] = -np.inf  # the maxima are separated out of the sum (for precision)
+        m = np.sum(i_max.astype(a.dtype), axis=1, keepdims=True, dtype=a.dtype)
+        s = np.sum(np.exp(rest - a_max), axis=1, keepdims=True, dtype=a.dtype)
+        s = np.where(s == 0, s, s / m)
+        sgn = np.sign(s + 1) * np.sign(m)
+        s = np.where(s < -1, -s - 2, s)
+        m = np.abs(m)
+        out = np.log1p(s) + np.log(m) + a_max
+        out[sgn < 0] = np.nan
+        out = np.where(np.isfinite(out), out, out_inf)
+    return np.squeeze(out, axis=1)
 
 
 def _log_np(lam, beta, kind):
     """``log n`` (kind "n") or ``log p`` (kind "p") for flat arrays ``lam >= 0``, ``beta >= 0``
-    (``beta > 0`` for n); ``-inf`` at ``lam = 0``."""
+    (``beta > 0`` for n); ``-inf`` at ``lam = 0``.  A regime no entry is in is skipped (the same numbers)."""
     out = np.empty(lam.shape)
     ser = lam <= 2.0
-    out[ser] = _log_series(lam[ser], beta[ser], 2 if kind == "n" else 1)
-    zero = ~ser & (beta == 0.0)  # improper prior before any feedback: p = 2 (cosh lam - 1) / lam
-    out[zero] = lam[zero] + 2.0 * np.log(-np.expm1(-lam[zero])) - np.log(lam[zero])
-    inside = ~ser & ~zero & (lam < 2.0 * beta)  # peak L/(2B) inside (-C, C)
-    l, b = lam[inside], beta[inside]
+    if ser.any():
+        out[ser] = _log_series(lam[ser], beta[ser], 2 if kind == "n" else 1)
+    rest = ~ser
+    if not rest.any():
+        return out
+    zero = rest & (beta == 0.0)  # improper prior before any feedback: p = 2 (cosh lam - 1) / lam
+    if zero.any():
+        out[zero] = lam[zero] + 2.0 * np.log(-np.expm1(-lam[zero])) - np.log(lam[zero])
+    inside = rest & ~zero & (lam < 2.0 * beta)  # peak L/(2B) inside (-C, C)
+    if inside.any():
+        out[inside] = _log_inside(lam[inside], beta[inside], kind)
+    edge = rest & ~zero & ~inside  # peak at or beyond C: factor e^{lam - beta} out
+    if edge.any():
+        out[edge] = _log_edge(lam[edge], beta[edge], kind)
+    return out
+
+
+def _log_inside(l, b, kind):
+    """:func:`_log_np` where the peak ``L/(2B)`` is inside ``(-C, C)``: the erf/erfc form, ``e^{y^2}`` factored out."""
     h = np.sqrt(b)
     y = l / (2.0 * h)
     if kind == "n":
         br = SQRT_PI * y * (1.0 - 0.5 * (sp.erfc(h - y) + sp.erfc(h + y))) - 0.5 * (
             np.exp(l - b - y * y) - np.exp(-l - b - y * y))
-        out[inside] = y * y - np.log(b) + np.log(br)
-    else:
-        br = 2.0 * sp.erf(y) - sp.erfc(h - y) + sp.erfc(h + y)
-        out[inside] = y * y + math.log(SQRT_PI / 2.0) - np.log(h) + np.log(br)
-    edge = ~ser & ~zero & ~inside  # peak at or beyond C: factor e^{lam - beta} out
-    l, b = lam[edge], beta[edge]
+        return y * y - np.log(b) + np.log(br)
+    br = 2.0 * sp.erf(y) - sp.erfc(h - y) + sp.erfc(h + y)
+    return y * y + math.log(SQRT_PI / 2.0) - np.log(h) + np.log(br)
+
+
+def _log_edge(l, b, kind):
+    """:func:`_log_np` where the peak is at or beyond C: the erfcx form, ``e^{lam - beta}`` factored out."""
     h = np.sqrt(b)
     y = l / (2.0 * h)
     p, q = y - h, y + h
     if kind == "n":
         br = SQRT_PI * h * sp.erfcx(p) - _r(p) + np.exp(-2.0 * l) * (_r(q) + SQRT_PI * h * sp.erfcx(q))
-        out[edge] = l - b - np.log(2.0 * b) + np.log(br)
-    else:
-        br = sp.erfcx(p) - 2.0 * np.exp(b - l) * sp.erfcx(y) + np.exp(-2.0 * l) * sp.erfcx(q)
-        out[edge] = l - b + math.log(SQRT_PI / 2.0) - np.log(h) + np.log(br)
-    return out
+        return l - b - np.log(2.0 * b) + np.log(br)
+    br = sp.erfcx(p) - 2.0 * np.exp(b - l) * sp.erfcx(y) + np.exp(-2.0 * l) * sp.erfcx(q)
+    return l - b + math.log(SQRT_PI / 2.0) - np.log(h) + np.log(br)
 
 
 def _log_pred(L, B, C, b, prior):

@@ -169,9 +169,9 @@ class _O2BAudit:
 
     def nodes(self, y):  # node k = release k minus release k - lowbit(k) (release 0 = 0)
         z = y.copy()
-        for t in range(1, self.T + 1):
-            if t & (t - 1):  # not a power of two
-                z[:, t - 1] -= y[:, t - (t & -t) - 1]
+        t = np.array([t for t in range(1, self.T + 1) if t & (t - 1)])  # not a power of two
+        if t.size:  # every such column at once (each subtracts a column of y, not of z)
+            z[:, t - 1] -= y[:, t - (t & -t) - 1]
         return z
 
     def llr_nodes(self, z, p):
@@ -179,7 +179,8 @@ class _O2BAudit:
         nodes whose means agree (those not covering p) contribute exactly 0 and are skipped."""
         means, sig = self.means, self.sig
         k = np.flatnonzero(means[p] != means[0])
-        return np.sum(((z[:, k] - means[0][k]) ** 2 - (z[:, k] - means[p][k]) ** 2) / (2 * sig[k] ** 2), axis=1)
+        zk = z[:, k]
+        return np.sum(((zk - means[0][k]) ** 2 - (zk - means[p][k]) ** 2) / (2 * sig[k] ** 2), axis=1)
 
     def llr(self, y, p):  # of the releases y
         return self.llr_nodes(self.nodes(y), p)

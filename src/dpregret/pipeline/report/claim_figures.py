@@ -12,6 +12,7 @@ straddles the threshold.  A control's margin is its FAIL-side limit past the thr
 exact checks) are marked at the axis' end."""
 from __future__ import annotations
 
+import contextlib
 import math
 from pathlib import Path
 
@@ -225,6 +226,31 @@ def file_name(claim_id: str) -> str:
     return f"{claim_id}.png"
 
 
+@contextlib.contextmanager
+def shared_mathtext():
+    """Within the block, every Agg renderer parses mathtext with one parser, so a tick label such as
+    ``$\\mathdefault{10^{2}}$`` is parsed once per job instead of once per figure (matplotlib caches
+    parses per parser, and makes a parser per renderer, i.e. per figure: the parsing was a fifth of this
+    job's time).  A cached parse is the same object the parser would build again: the figures are the
+    same pixels (``tests/test_claim_figures.py`` compares them with and without)."""
+    from matplotlib.backends import backend_agg
+    from matplotlib.mathtext import MathTextParser
+
+    pyplot()
+    parser = MathTextParser("path")  # what RendererAgg.__init__ makes for itself
+    init = backend_agg.RendererAgg.__init__
+
+    def shared_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self.mathtext_parser = parser
+
+    backend_agg.RendererAgg.__init__ = shared_init
+    try:
+        yield
+    finally:
+        backend_agg.RendererAgg.__init__ = init
+
+
 def write_claim_figures(claims_csv: str, detail_paths: list[str], out_dir: str | Path) -> list[Path]:
     """The overview (``<out_dir>/overview.svg``) and every claim's figure (``<out_dir>/<claim-id>.png``)."""
     import json
@@ -232,12 +258,13 @@ def write_claim_figures(claims_csv: str, detail_paths: list[str], out_dir: str |
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     table = pd.read_csv(claims_csv)
-    overview_figure(table, out / OVERVIEW)
-    keep = set(table.claim_id)
-    written = [out / OVERVIEW]
-    for p in detail_paths:
-        rec = json.loads(Path(p).read_text())
-        if rec["claim_id"] in keep:
-            claim_figure(rec, out / file_name(rec["claim_id"]))
-            written.append(out / file_name(rec["claim_id"]))
+    with shared_mathtext():
+        overview_figure(table, out / OVERVIEW)
+        keep = set(table.claim_id)
+        written = [out / OVERVIEW]
+        for p in detail_paths:
+            rec = json.loads(Path(p).read_text())
+            if rec["claim_id"] in keep:
+                claim_figure(rec, out / file_name(rec["claim_id"]))
+                written.append(out / file_name(rec["claim_id"]))
     return written
