@@ -25,6 +25,7 @@ rule claim_figures:
         details=claim_files(),
     output:
         directory("figures/claims"),
+    threads: 2  # the run's last heavy job, beside nothing: its figures drawn by two processes
     log:
         "logs/claim_figures.log",
     benchmark:

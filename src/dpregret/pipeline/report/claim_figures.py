@@ -251,20 +251,42 @@ def shared_mathtext():
         backend_agg.RendererAgg.__init__ = init
 
 
-def write_claim_figures(claims_csv: str, detail_paths: list[str], out_dir: str | Path) -> list[Path]:
-    """The overview (``<out_dir>/overview.svg``) and every claim's figure (``<out_dir>/<claim-id>.png``)."""
+def _draw_claims(detail_paths: list[str], keep: set, out: Path) -> list[Path]:
+    """Every kept claim's figure of ``detail_paths`` into ``out``, in their order."""
     import json
 
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    table = pd.read_csv(claims_csv)
+    written = []
     with shared_mathtext():
-        overview_figure(table, out / OVERVIEW)
-        keep = set(table.claim_id)
-        written = [out / OVERVIEW]
         for p in detail_paths:
             rec = json.loads(Path(p).read_text())
             if rec["claim_id"] in keep:
                 claim_figure(rec, out / file_name(rec["claim_id"]))
                 written.append(out / file_name(rec["claim_id"]))
     return written
+
+
+def write_claim_figures(claims_csv: str, detail_paths: list[str], out_dir: str | Path, workers: int = 1) -> list[Path]:
+    """The overview (``<out_dir>/overview.svg``) and every claim's figure (``<out_dir>/<claim-id>.png``);
+    ``workers`` > 1: the claims' figures drawn by that many processes (each figure is drawn by the same code
+    whichever process draws it, so the files are the same; the job runs last in a run, beside nothing)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    table = pd.read_csv(claims_csv)
+    keep = set(table.claim_id)
+    paths = list(detail_paths)
+    if workers <= 1 or len(paths) < 2 * workers:
+        with shared_mathtext():
+            overview_figure(table, out / OVERVIEW)
+        return [out / OVERVIEW, *_draw_claims(paths, keep, out)]
+    from concurrent.futures import ProcessPoolExecutor
+
+    shards = [paths[i::workers] for i in range(workers)]
+    with ProcessPoolExecutor(workers) as pool:
+        futures = [pool.submit(_draw_claims, shard, keep, out) for shard in shards[1:]]
+        with shared_mathtext():
+            overview_figure(table, out / OVERVIEW)
+        drawn = _draw_claims(shards[0], keep, out)
+        for f in futures:
+            drawn += f.result()
+    order = {file_name(json_id): i for i, json_id in enumerate(Path(p).stem for p in paths)}
+    return [out / OVERVIEW, *sorted(drawn, key=lambda q: order.get(q.name, len(order)))]
