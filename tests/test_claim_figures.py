@@ -61,3 +61,16 @@ def test_the_shared_mathtext_parser_draws_the_same_pixels(tmp_path):
             for i, rec in enumerate(recs):
                 claim_figure(rec, tmp_path / f"shared{i}.png")
                 assert (tmp_path / f"shared{i}.png").read_bytes() == (tmp_path / f"alone{i}.png").read_bytes()
+
+
+def test_two_workers_draw_the_same_files_as_one(tmp_path):
+    """write_claim_figures(workers=2) (the workflow's claim_figures job, threads: 2) writes the same claim figures,
+    byte for byte."""
+    paths = _records(tmp_path) * 2  # enough records for two shards; a repeated record is drawn again, the same
+    csv = tmp_path / "claims.csv"
+    claims_table(paths[:2]).to_csv(csv, index=False)
+    one = write_claim_figures(str(csv), paths, tmp_path / "one")
+    two = write_claim_figures(str(csv), paths, tmp_path / "two", workers=2)
+    assert sorted(p.name for p in one) == sorted(p.name for p in two)
+    for p in one[1:]:
+        assert p.read_bytes() == (tmp_path / "two" / p.name).read_bytes()
