@@ -202,7 +202,7 @@ def test_pulled_noise_kernel_equals_the_full_kernel_fed_the_pulled_arms_noise():
     exp2_block(lq_full, eta, gam, lam, np.zeros((B, N)), L,
                np.ascontiguousarray(np.repeat(z[:, :, None], N, axis=2)), U,
                full, np.zeros(B), np.zeros((B, N)), rec)
-    exp2_block_pulled(lq_fast, eta, gam, lam, L, z, U, fast)
+    exp2_block_pulled(lq_fast, eta, gam, lam, L, np.tile(np.arange(N), (R, 1)), z, U, fast)
     np.testing.assert_allclose(fast, full, rtol=1e-7)
     np.testing.assert_allclose(lq_fast - lq_fast.max(axis=1, keepdims=True), lq_full, atol=1e-6)
     assert all(len(np.unique(rec[b, :, 0])) == N for b in range(B))  # every arm is played: a real test
@@ -399,3 +399,4 @@ def test_fixed_olo_sequence_is_the_stochastic_mean_and_block_invariant():
     assert np.allclose(whole.comparator, 0.2 * 300)  # -min_X <L_T, x> = mu T ||u||_2 on the ball
     blo = as17_blo.simulate("cube", "fixed", 4, 500, {"scrible": [None], "dp_scrible": [4.0]}, range(2), 3, mu=0.2)
     assert np.allclose(blo.trivial_regret, 0.2 * 500)
+

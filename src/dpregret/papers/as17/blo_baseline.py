@@ -37,6 +37,7 @@ from numba import njit
 from dpregret.core import validate as V
 from dpregret.core.rng import ReplicateStreams
 from dpregret.core.tree import nodes_covering_leaf
+from dpregret.papers.as17 import draws_jit
 
 DOMAINS = ("ball", "cube")
 
@@ -133,7 +134,7 @@ class ExploreTreeBLO:
         if self.t + tb > self.T:
             raise ValueError(f"built for T={self.T} rounds; {self.t + tb} is too many")
         U = np.ascontiguousarray(self.streams.uniform((tb, 2)))
-        Z = np.ascontiguousarray(self.tree_streams.laplace(1.0, (tb, N)))
+        Z = draws_jit.laplace(self.tree_streams, (tb, N))  # tree_streams.laplace(1.0, (tb, N)), compiled
         explore_tree_block(self.domain == "ball", self.t, self.gamma, self.eta, np.repeat(self.lam, R),
                            np.ascontiguousarray(L), U, Z, self.true, self.node, self.noise, self.suffered)
         self.t += tb

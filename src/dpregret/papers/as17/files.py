@@ -31,6 +31,13 @@ def olo_points(p: dict) -> dict[str, list[str]]:
     return {"T": [f"T_N{p['N']}_T{T}" for T in p["T"]], "N": [f"N_N{N}_T{p['T_N']}" for N in p.get("N_grid", [])]}
 
 
+def olo_env_points(p: dict) -> list[tuple[str, str]]:
+    """as17_olo: the (row, point) one job writes for one sequence: every row's T grid, then the N grid of
+    the FTRL rows (FTPL runs the T grid only), as :func:`olo_files` lists them."""
+    pts = olo_points(p)
+    return [(row, pt) for row in p.get("rows", []) for pt in pts["T"] + (pts["N"] if row != "ftpl" else [])]
+
+
 def olo_regret_points(p: dict) -> list[tuple[str, str]]:
     """as17_olo's grid R (Algorithm 1's regret rates on the sequences of ``regret_mu``): the (row, point)
     one job writes for one sequence, every FTRL row and T."""

@@ -21,12 +21,15 @@ def scaled_draws(streams: ReplicateStreams, scales, d: int, kind: str = "laplace
     """``draw(k) -> (E*R, k, d)``: one standard draw per replicate (Laplace or Gaussian),
     shared by the E parameter rows and scaled by each row's scale (row e*R + r uses
     replicate r) -- common random numbers across eps."""
+    from dpregret.papers.as17 import draws_jit  # (numba: imported where draws are made)
+
     scales = np.atleast_1d(np.asarray(scales, dtype=float))
     if kind not in ("laplace", "gaussian"):
         raise ValueError(f"kind must be 'laplace' or 'gaussian', got {kind!r}")
 
     def draw(k: int) -> np.ndarray:
-        z = streams.laplace(1.0, (k, d)) if kind == "laplace" else streams.normal((k, d))
+        # draws_jit.laplace(streams, .): the numbers of streams.laplace(1.0, .), compiled
+        z = draws_jit.laplace(streams, (k, d)) if kind == "laplace" else streams.normal((k, d))
         return (scales[:, None, None, None] * z[None]).reshape(scales.size * streams.R, k, d)
 
     return draw

@@ -25,7 +25,6 @@ if "as17_experts" in RUN["scenarios"]:
 OLO_FILES = as17_files.olo_files(OLO, partial(chunk_ids, "as17_olo"))
 MAB_FILES = as17_files.mab_files(MAB, partial(chunk_ids, "as17_mab"))
 BLO_FILES = as17_files.blo_files(BLO, partial(chunk_ids, "as17_blo"))
-OLO_POINTS = as17_files.olo_points(OLO)
 MAB_POINTS = as17_files.mab_points(MAB)
 AS17_TABLE_CLAIM_FILES = claims_tables.claim_files(OLO, MAB, BLO)  # the records its check writes
 AS17_TABLE_FIGURES = figure_paths("as17_tables")
@@ -170,18 +169,18 @@ rule notebook:
 
 # ---- as17_olo, as17_mab, as17_blo: Tables 1 and 2 ----
 
-# One job per (row, env, grid, chunk): every T (or N) of the grid in one process (the per-job
-# start-up of numpy/pandas/numba is 1.3-1.7 s); each point is the same independent call as one
-# job per point, so the files and their numbers do not change.
+# One job per (env, chunk): every row's T grid and the FTRL rows' N grid in one process (each job's
+# start-up of numpy/pandas/numba, 1-1.5 s of CPU, was most of the ten per-(row, grid) jobs' time);
+# each point is the same independent call as one job per point, so the files and their numbers do
+# not change.
 rule as17_olo_simulate:
     output:
-        [f"results/as17/olo/{{row}}/{{env}}/{pt}/chunk{{chunk}}.parquet" for pt in OLO_POINTS["T"]],
+        [f"results/as17/olo/{row}/{{env}}/{pt}/chunk{{chunk}}.parquet" for row, pt in as17_files.olo_env_points(OLO)],
     log:
-        "logs/as17_olo_simulate/{row}_{env}_T_{chunk}.log",
+        "logs/as17_olo_simulate/{env}_TN_{chunk}.log",
     benchmark:
-        "logs/bench/as17_olo_simulate/{row}_{env}_T_{chunk}.tsv"
+        "logs/bench/as17_olo_simulate/{env}_TN_{chunk}.tsv"
     wildcard_constraints:
-        row="sphere|cube|ftpl",
         env="switching|fixed|stochastic",
         chunk=r"\d+-\d+",
     params:
@@ -204,28 +203,6 @@ rule as17_olo_simulate_R:
     benchmark:
         "logs/bench/as17_olo_simulate/R_{env}_{chunk}.tsv"
     wildcard_constraints:
-        env="switching|fixed|stochastic",
-        chunk=r"\d+-\d+",
-    params:
-        group="as17_olo",
-        code=source_digest("dpregret.papers.as17"),
-        p=OLO,
-        seed=SEED,
-    conda:
-        CONDA_ENV
-    script:
-        f"{SCRIPTS}/simulate.py"
-
-
-rule as17_olo_simulate_N:
-    output:
-        [f"results/as17/olo/{{row}}/{{env}}/{pt}/chunk{{chunk}}.parquet" for pt in OLO_POINTS["N"]],
-    log:
-        "logs/as17_olo_simulate/{row}_{env}_N_{chunk}.log",
-    benchmark:
-        "logs/bench/as17_olo_simulate/{row}_{env}_N_{chunk}.tsv"
-    wildcard_constraints:
-        row="sphere|cube",
         env="switching|fixed|stochastic",
         chunk=r"\d+-\d+",
     params:
@@ -288,21 +265,22 @@ for _grid in MAB_POINTS:
             f"{SCRIPTS}/simulate.py"
 
 
-# the T grid of a domain on each sequence in one process: every point the same independent call as one
-# job per point (the same files and numbers), the start-up (~2 s) paid once instead of per point
+# the T grid of every domain on each sequence in one process: every point the same independent call as
+# one job per point (the same files and numbers), the start-up (~1.5 s of CPU) paid once instead of per
+# point and domain
 for _env in BLO.get("envs", []):
 
     rule:
         name:
             f"as17_blo_simulate_{_env}"
         output:
-            [f"results/as17/blo/{{row}}/{_env}/T_T{T}/chunk{{chunk}}.parquet" for T in as17_files.blo_T(BLO, _env)],
+            [f"results/as17/blo/{row}/{_env}/T_T{T}/chunk{{chunk}}.parquet"
+             for row in BLO.get("domains", []) for T in as17_files.blo_T(BLO, _env)],
         log:
-            f"logs/as17_blo_simulate/{{row}}_{_env}_T_{{chunk}}.log",
+            f"logs/as17_blo_simulate/{_env}_T_{{chunk}}.log",
         benchmark:
-            f"logs/bench/as17_blo_simulate/{{row}}_{_env}_T_{{chunk}}.tsv"
+            f"logs/bench/as17_blo_simulate/{_env}_T_{{chunk}}.tsv"
         wildcard_constraints:
-            row="ball|cube",
             chunk=r"\d+-\d+",
         params:
             group="as17_blo",

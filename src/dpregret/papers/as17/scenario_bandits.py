@@ -57,6 +57,7 @@ import pandas as pd
 from dpregret.core import validate as V
 from dpregret.core.environments.experts import KINDS, StochasticExperts, SwitchingExperts
 from dpregret.papers.as17.bandits import TWINS, ExploreTreeRounds, bound_thm4_1, exp2_params_thm4_1, row_params
+from dpregret.papers.as17 import draws_jit
 from dpregret.papers.as17.exp2_jit import exp2_block, exp2_block_pulled
 from dpregret.core.protocols import build_learner, check_makes, check_play
 from dpregret.core.rng import ReplicateStreams, stable_key
@@ -208,19 +209,19 @@ class _Exp2Batch:
         logq = np.full((B, N), -np.log(N))
         return cls(rows, par, lam_b, eta_b, gam_b, bias_b, logq, np.zeros(B), np.zeros(B), np.zeros((B, N)))
 
-    def play(self, L: np.ndarray, tb: int, N: int, pulled_noise: bool):
-        """One block of rounds ``L`` for every row; returns the Laplace draws it used ``(z, Z)`` (pulled arm's,
-        whole vector; None where not drawn)."""
+    def play(self, L: np.ndarray, Lp: np.ndarray, perm: np.ndarray, tb: int, N: int, pulled_noise: bool):
+        """One block of rounds for every row: ``L`` the sequence's (the pulled-noise kernel reads it through the
+        arm labels ``perm``), ``Lp`` the same in the replicate's arm labels (the full kernel's); returns the
+        Laplace draws it used ``(z, Z)`` (pulled arm's, whole vector; None where not drawn)."""
         z = Z = None
         if self.rows and pulled_noise:
             U = np.ascontiguousarray(self.draws.uniform((tb,)))
-            z = np.ascontiguousarray(self.noise.laplace(1.0, (tb,)))
-            exp2_block_pulled(self.logq, self.eta_b, self.gam_b, self.lam_b, np.ascontiguousarray(L), z, U,
-                              self.suffered)
+            z = draws_jit.laplace(self.noise, (tb,))  # self.noise.laplace(1.0, (tb,)), compiled
+            exp2_block_pulled(self.logq, self.eta_b, self.gam_b, self.lam_b, L, perm, z, U, self.suffered)
         elif self.rows:  # the EXP2 family through the compiled kernel (papers/as17/exp2_jit.py)
             U = np.ascontiguousarray(self.draws.uniform((tb,)))
-            Z = np.ascontiguousarray(self.noise.laplace(1.0, (tb, N)))
-            exp2_block(self.logq, self.eta_b, self.gam_b, self.lam_b, self.bias_b, np.ascontiguousarray(L), Z, U,
+            Z = draws_jit.laplace(self.noise, (tb, N))
+            exp2_block(self.logq, self.eta_b, self.gam_b, self.lam_b, self.bias_b, Lp, Z, U,
                        self.suffered, self.noisy, self.zsum)
         return z, Z
 
@@ -242,27 +243,39 @@ def _user_runs(learners, plan, N: int, T: int, R: int, root_seed: int, point, re
 
 def _play(source, perm, batch: _Exp2Batch, users, tree, T: int, R: int, N: int, pulled_noise: bool):
     """Every learner over the T rounds, in blocks of rounds; returns the arms' cumulative losses ``(R, N)`` and
-    sum_t max_i l_t,i ``(R,)``."""
+    sum_t max_i l_t,i ``(R,)``.  The sums are taken on the sequence's blocks and put in the replicate's arm
+    labels at the end (each arm's sum is the same sequence of additions in either labelling); the pulled-noise
+    kernel reads the sequence's block through the labels, so the block is relabelled only for the other learners."""
     cum, top = np.zeros((R, N)), np.zeros(R)
     block = max(1, min(T, BLOCK_DOUBLES // (R * N)))  # rounds per kernel call
+    relabel = bool(users or tree or not pulled_noise)
     for t0 in range(0, T, block):
         tb = min(block, T - t0)
-        L = (source.block(tb) if isinstance(source, StochasticExperts) else source.block(t0, tb, R)
-             if isinstance(source, (PeriodicExperts, SignedExperts)) else switching_block(source, t0, tb, R))
-        L = np.ascontiguousarray(np.take_along_axis(L, perm[:, None, :], axis=2))  # the replicate's arm labels
-        z, Z = batch.play(L, tb, N, pulled_noise)
+        L = _sequence_block(source, t0, tb, R, as_float=relabel)
+        Lp = np.ascontiguousarray(np.take_along_axis(L, perm[:, None, :], axis=2)) if relabel else L
+        z, Z = batch.play(L, Lp, perm, tb, N, pulled_noise)
         if users:  # the same noise draws as the paper's rows (drawn here only if no EXP2 row runs)
             if pulled_noise:
                 z = batch.noise.laplace(1.0, (tb,)) if z is None else z
             else:
                 Z = batch.noise.laplace(1.0, (tb, N)) if Z is None else Z
             for u in users:
-                run_user_block(u, L, z if pulled_noise else Z)
+                run_user_block(u, Lp, z if pulled_noise else Z)
         if tree:
-            tree.run(L)
+            tree.run(Lp)
         cum += L.sum(axis=1)
         top = _running(top, L.max(axis=2))
-    return cum, top
+    return np.take_along_axis(cum, perm, axis=1), top
+
+
+def _sequence_block(source, t0: int, tb: int, R: int, as_float: bool) -> np.ndarray:
+    """Rounds ``t0 + 1 .. t0 + tb`` of the sequence, ``(R, tb, N)``; the stochastic sequence's as uint8 unless
+    ``as_float`` (the same draws as ``source.block``, whose float losses are these 0 and 1)."""
+    if isinstance(source, StochasticExperts):
+        return source.block(tb) if as_float else (source.streams.uniform((tb, source.N)) < source.means).view(np.uint8)
+    if isinstance(source, (PeriodicExperts, SignedExperts)):
+        return source.block(t0, tb, R)
+    return switching_block(source, t0, tb, R)
 
 
 def _paper_frames(base: dict, sat: dict, batch: _Exp2Batch, best, best_arm, N: int, T: int, R: int,

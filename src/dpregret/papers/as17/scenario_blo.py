@@ -56,6 +56,7 @@ from dpregret.core.environments.olo import best_in_hindsight
 # the same sequences as Table 1 (fixed: a fixed leader)
 from dpregret.papers.as17.scenario_olo import ENVS, loss_block, loss_source
 from dpregret.papers.as17.base_learner_rounds import TOL, run_user_rounds
+from dpregret.papers.as17 import draws_jit
 from dpregret.papers.as17.blo_baseline import ExploreTreeBLO
 from dpregret.papers.as17.scrible import Scrible, theorem_4_5_eta
 from dpregret.papers.as17.scrible import blo_row_params as params  # noqa: F401 (the scenario's name)
@@ -117,7 +118,7 @@ def simulate(domain: str, env: str, N: int, T: int, plan: Mapping[str, Sequence[
     for t0 in range(0, T, BLOCK):  # blocks of rounds through the compiled kernel (scrible_jit)
         tb = min(BLOCK, T - t0)
         L = np.ascontiguousarray(loss_block(source, t0, tb, R))
-        Z = np.ascontiguousarray(noise.laplace(1.0, (tb, N)))
+        Z = draws_jit.laplace(noise, (tb, N))  # noise.laplace(1.0, (tb, N)), compiled
         U = np.ascontiguousarray(draws.uniform((tb,)))
         if B:
             scrible_block(domain == "ball", S, eta, lam, L, Z, U, suffered)

@@ -126,12 +126,14 @@ class BlockedLaplace:
         self._pos = 0
 
     def laplace(self, scale, shape):
+        from dpregret.papers.as17 import draws_jit
+
         k = shape[0]
         if scale != 1.0 or tuple(shape) != (k, self.N):
             raise ValueError("blocked draws serve standard Laplace (k, N) draws only")
         if self._pos + k > self._buf.shape[1]:
-            self._buf = np.concatenate([self._buf[:, self._pos:], self.streams.laplace(1.0, (max(BLOCK, k), self.N))],
-                                       axis=1)
+            fresh = draws_jit.laplace(self.streams, (max(BLOCK, k), self.N))  # streams.laplace(1.0, .), compiled
+            self._buf = np.concatenate([self._buf[:, self._pos:], fresh], axis=1)
             self._pos = 0
         self._pos += k
         return self._buf[:, self._pos - k : self._pos]
@@ -250,6 +252,7 @@ def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, 
     ``tap`` (:func:`simulate`'s :class:`_Session`, for your learners) gets the initial release's noise (the K scaled
     draws summed, a copy) and the fresh sums' scaled first draw, then each block's losses and standard draws before the
     kernel reads them."""
+    from dpregret.papers.as17 import draws_jit
     from dpregret.papers.as17.experts_jit import accumulate, experts_block
 
     K = draws_per_release(T)
@@ -283,8 +286,8 @@ def _rounds_compiled(source, env, T, R, E, N, eta, tree_streams, fresh_streams, 
         else:
             L = np.ascontiguousarray(source.block(B), dtype=float)
         rows = sum(1 + K - t.bit_count() for t in range(t0 + 1, t0 + B + 1))
-        zt = np.ascontiguousarray(tree_streams.laplace(1.0, (rows, N)))
-        zf = np.ascontiguousarray(fresh_streams.laplace(1.0, (B, N)))
+        zt = draws_jit.laplace(tree_streams, (rows, N))  # tree_streams.laplace(1.0, (rows, N)), compiled
+        zf = draws_jit.laplace(fresh_streams, (B, N))
         if tap is not None:
             tap.block(t0, L, zt, zf)
         Xn = np.empty((B, R, N))
