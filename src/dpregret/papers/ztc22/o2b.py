@@ -343,12 +343,14 @@ class BlockedNormal:
 
 def linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src) -> bool:
     """Whether :func:`run` may use the compiled loop of :mod:`dpregret.papers.ztc22.o2b_jit` (speed
-    only, the same numbers): linear losses of the minimax family, Remark 5's OGD, streams."""
+    only, the same numbers): linear losses of the minimax family (H = 0: sigma_t of eq. (6) does not depend on
+    the iterates), Remark 5's OGD, streams."""
     from dpregret.core.environments.stochastic import LinearFamily
     from dpregret.core.learners.oco import ProjectedOGD
 
-    return (type(problem) is LinearFamily and type(learner) is ProjectedOGD and conversion in ("tree", "none", "naive")
-            and reg is None and not check_sensitivity and not record_released and isinstance(src, ReplicateStreams)
+    return (type(problem) is LinearFamily and problem.H == 0 and type(learner) is ProjectedOGD
+            and conversion in ("tree", "none", "naive") and reg is None and not check_sensitivity
+            and not record_released and isinstance(src, ReplicateStreams)
             and (conversion == "none" or isinstance(noise_src, ReplicateStreams)) and learner.t == 0)
 
 
@@ -378,7 +380,10 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
     bs0 = np.empty(T)
     bs1 = np.empty(T)
     eta = np.empty(T)
-    c1 = np.empty(T)
+    sig = np.empty(T)  # the noise's scale at step t (H = 0: ||w_i - x_{i-1}|| never enters sigma_t)
+    Gs = {"eq6": G, "half": G / 2, "G_only": G, "H_only": 0.0}[sensitivity]
+    Hs = {"eq6": H, "half": H / 2, "G_only": 0.0, "H_only": H}[sensitivity]
+    sq = math.sqrt(math.log2(2 * T))
     bsum = 0.0
     for t in range(1, T + 1):
         b_t[t - 1], b_prev[t - 1] = float(t) ** k, float(t - 1) ** k
@@ -387,30 +392,30 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
         learner.t += 1
         learner._acc += learner.ghat_sq(learner.t)
         eta[t - 1] = 2 * learner.r / math.sqrt(learner._acc)
-        c1[t - 1] = sensitivity_eq6(t, k, 1.0, 0.0, 0.0)  # 2 (k+1) t^(k-1), the factor of eq. (6)
-    Gs, Hs = {"eq6": (G, H), "half": (G / 2, H / 2), "G_only": (G, 0.0), "H_only": (0.0, H)}[sensitivity]
-    sq = math.sqrt(math.log2(2 * T))
+        if conversion == "naive":
+            sig[t - 1] = (noise_factor * ((2.0 * b_t[t - 1]) * G)) / rho
+        else:  # noise_factor Delta_t sqrt(log2(2T)) / rho, Delta_t of eq. (6) (2 (k+1) t^(k-1) its factor)
+            sig[t - 1] = ((noise_factor * (sensitivity_eq6(t, k, 1.0, 0.0, 0.0) * (Gs + Hs * 0.0))) * sq) / rho
     x = np.zeros((R, d))
     g = np.zeros((R, d))
     w = np.array(learner.w, dtype=float, copy=True)
     wpre = np.zeros((R, d))
-    maxdist = np.zeros(R)
     regret = np.zeros(R)
-    tree = np.zeros((T.bit_length(), R, d))
+    tree = np.zeros((T.bit_length(), src.R, d))  # one tree per stream replicate: its rows share the noise
     xs = np.ascontiguousarray(np.broadcast_to(problem.x_star, (R, d)), dtype=float)
     c = np.ascontiguousarray(np.broadcast_to(problem.c, (R, d)), dtype=float)
     s_rows = np.ascontiguousarray(np.broadcast_to(problem.s_rows, (R, 1))[:, 0], dtype=float)
     sub, reg_c, sub_w = [], [], []
     block = max(1, 2_000_000 // (src.R * d))
+    gam = np.empty((min(block, T), d))
     t0 = 0
     for stop in cps + ([T] if cps[-1] < T else []):
         while t0 < stop:
             B = min(block, stop - t0)
             u = _base_uniform(src, (B, d))  # B steps of problem.sample: d uniforms each
             nz = special.ndtri(_base_uniform(noise_src, (B, d))) if conversion != "none" else np.empty((src.R, 0, d))
-            linear_ogd_block(t0, u, nz, c, s_rows, math.sqrt(problem.d), tree, x, g, w, wpre, maxdist, regret, xs,
-                             b_t, b_prev, bs0, bs1, eta, c1, float(Gs), float(Hs), sq, float(rho),
-                             float(noise_factor), float(learner.r), conversion == "naive", float(G))
+            linear_ogd_block(t0, u, nz, c, s_rows, math.sqrt(problem.d), tree, x, g, w, wpre, regret, xs,
+                             b_t, b_prev, bs0, bs1, eta, sig, float(learner.r), conversion == "naive", gam)
             t0 += B
         if stop in cps:
             sub.append(problem.subopt(x))
