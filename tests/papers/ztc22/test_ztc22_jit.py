@@ -87,3 +87,33 @@ def test_parameter_free_fast_path_equals_reference_loop(monkeypatch, d, T, cps, 
     for name in ("wealth", "coin_sum", "z", "_dir_acc", "w"):
         np.testing.assert_array_equal(getattr(lf, name), getattr(lr, name))
     assert lf.t == lr.t == T
+
+
+def test_run_shared_gives_each_runs_numbers():
+    """o2b.run_shared: runs on the same streams in lockstep (each block drawn once; a run on the first replicates
+    reads the block's first rows) give what each gives on its own, in the calls' order; regret=False only leaves
+    the regret out."""
+    d, T, cg = 3, 70, (0.05, 0.4)
+
+    def calls():
+        out = []
+        for reps, conv, factor, regret in ((range(4), "tree", 1.0, True), (range(4), "none", 1.0, False),
+                                           (range(2), "tree", 2.0, False), (range(4), "naive", 1.0, True),
+                                           (range(4), "fresh", 1.0, True)):
+            prob = LinearFamily(d, list(cg), len(reps))
+            rho = math.inf if conv == "none" else 0.3
+            learner = ProjectedOGD(len(reps) * len(cg), d, prob.r,
+                                   lambda t, rho=rho, prob=prob: o2b_bounds.thm4_gsq(t, T, 1, rho, prob))
+            out.append(dict(problem=prob, learner=learner, T=T, k=1, rho=rho, checkpoints=[30, T], conversion=conv,
+                            src=TiledStreams(7, stable_key("s", "data", d), reps, len(cg)),
+                            noise_src=TiledStreams(7, stable_key("s", "noise", d), reps, len(cg)),
+                            noise_factor=factor, regret=regret))
+        return out
+
+    shared = o2b.run_shared(calls())
+    for kw, got in zip(calls(), shared):
+        want = o2b.run(**kw)
+        for name in ("subopt", "subopt_w") + (("regret",) if kw["regret"] else ()):
+            np.testing.assert_array_equal(getattr(got, name), getattr(want, name))
+        if not kw["regret"]:
+            assert np.isnan(got.regret).all()

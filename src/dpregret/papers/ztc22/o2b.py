@@ -99,15 +99,19 @@ def pf_params(problem, T: int, rho: float, C: float, delta: float):
 
 def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, checkpoints, conversion: str = "tree",
         sensitivity: str = "eq6", reg: str | None = None, pf: dict | None = None,
-        check_sensitivity: bool = False, record_released: bool = False, noise_factor: float = 1.0) -> Run:
+        check_sensitivity: bool = False, record_released: bool = False, noise_factor: float = 1.0,
+        regret: bool = True) -> Run:
     """Algorithm 1 (see module docstring).  ``src`` draws the data and ``noise_src`` the
     privacy noise (ReplicateStreams or Generators): separate streams, so runs with the same
     data key share their data whatever their noise (common random numbers across
     conversions and learners).  ``noise_factor`` multiplies every sigma_t (1 = the paper;
-    other values are mis-calibrated negative controls)."""
+    other values are mis-calibrated negative controls).  ``regret=False``: the caller reads no regret, and the
+    compiled path of the minimax family skips its arithmetic (``Run.regret`` NaN there; every other number the
+    same); the per-step loop computes it anyway."""
     T, k, rho, cps = _checked_args(T, k, rho, checkpoints, conversion, sensitivity, reg)
     if linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
-        return _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor)
+        return _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor,
+                               regret)
     if linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
         return _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf)
     # the plain per-step loop (every case the compiled fast paths do not take); the mutants of papers/ztc22/mutants.py
@@ -359,28 +363,69 @@ def _base_uniform(src, shape):
     return ReplicateStreams.uniform(src, shape)
 
 
-def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor) -> Run:
-    """:func:`run` on :class:`LinearFamily` with :class:`ProjectedOGD` (tree, naive or no noise), in
-    blocks of steps through :func:`dpregret.papers.ztc22.o2b_jit.linear_ogd_block`: the same draws
-    and the same arithmetic in the same order as the loop of :func:`run`.  The inverse normal
-    CDF is taken before a TiledStreams' tiling (elementwise: the same numbers, m times fewer)."""
-    from scipy import special
+def _stream_id(src):
+    """A ReplicateStreams' identity: root seed and stable key of each replicate's generator (its SeedSequence),
+    so two stream objects with the same id serve the same numbers from their start."""
+    return tuple((g.bit_generator.seed_seq.entropy, tuple(g.bit_generator.seed_seq.spawn_key)) for g in src._gens)
 
-    from dpregret.core.environments.stochastic import TiledStreams
-    from dpregret.papers.ztc22.o2b_jit import linear_ogd_block
 
-    R, d = learner.predict().shape
+class _LinearOGD:
+    """The state of :func:`run` on :class:`LinearFamily` with :class:`ProjectedOGD` (tree, naive or no noise),
+    advanced in blocks of steps through :func:`dpregret.papers.ztc22.o2b_jit.linear_ogd_block`: the same draws
+    and the same arithmetic in the same order as the loop of :func:`run` (``tests/papers/ztc22/test_ztc22_jit.py``).
+    The inverse normal CDF is taken before a TiledStreams' tiling (elementwise: the same numbers, m times fewer)."""
+
+    def __init__(self, problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor,
+                 want_regret):
+        from dpregret.core.environments.stochastic import TiledStreams
+
+        R, d = learner.predict().shape
+        for s in (src,) + ((noise_src,) if conversion != "none" else ()):
+            if (s.m if isinstance(s, TiledStreams) else 1) * s.R != R:
+                raise ValueError(f"stream replicates x tiling must equal the learner's rows {R}")
+        self.problem, self.learner, self.T, self.cps = problem, learner, T, cps
+        self.src, self.noise_src = src, noise_src
+        self.noisy, self.naive, self.want_regret = conversion != "none", conversion == "naive", bool(want_regret)
+        self.scalars = _linear_ogd_scalars(problem, learner, T, k, rho, conversion, sensitivity, noise_factor)
+        self.x, self.g, self.wpre = np.zeros((R, d)), np.zeros((R, d)), np.zeros((R, d))
+        self.w = np.array(learner.w, dtype=float, copy=True)
+        self.regret = np.zeros(R)
+        self.tree = np.zeros((T.bit_length(), src.R, d))  # one tree per stream replicate: its rows share the noise
+        self.xs = np.ascontiguousarray(np.broadcast_to(problem.x_star, (R, d)), dtype=float)
+        self.c = np.ascontiguousarray(np.broadcast_to(problem.c, (R, d)), dtype=float)
+        self.s_rows = np.ascontiguousarray(np.broadcast_to(problem.s_rows, (R, 1))[:, 0], dtype=float)
+        self.sub, self.reg_c, self.sub_w = [], [], []
+        self.gam = None
+
+    def advance(self, t0: int, u: np.ndarray, nz: np.ndarray | None) -> None:
+        """Steps t0 + 1 .. t0 + B on the block's uniforms u (Rb, B, d) and N(0, 1) draws nz (None: no noise)."""
+        from dpregret.papers.ztc22.o2b_jit import linear_ogd_block
+
+        B, d = u.shape[1], u.shape[2]
+        if self.gam is None or self.gam.shape[0] < B:
+            self.gam = np.empty((B, d))
+        if nz is None:
+            nz = np.empty((u.shape[0], 0, d))
+        linear_ogd_block(t0, u, nz, self.c, self.s_rows, math.sqrt(self.problem.d), self.tree, self.x, self.g, self.w,
+                         self.wpre, self.regret, self.xs, *self.scalars, float(self.learner.r), self.naive, self.gam,
+                         self.want_regret)
+
+    def checkpoint(self) -> None:
+        self.sub.append(self.problem.subopt(self.x))
+        self.sub_w.append(self.problem.subopt(self.wpre.copy()))
+        self.reg_c.append(self.regret.copy() if self.want_regret else np.full(self.x.shape[0], np.nan))
+
+    def result(self) -> Run:
+        self.learner.w = self.w
+        return Run(self.cps, np.stack(self.sub, 1), np.stack(self.reg_c, 1), np.stack(self.sub_w, 1), None, {})
+
+
+def _linear_ogd_scalars(problem, learner, T, k, rho, conversion, sensitivity, noise_factor):
+    """The per-step scalars of :class:`_LinearOGD`, computed as run() and the learner compute them (the learner's
+    step count and sum of Ghat_t^2 advanced to T): beta_t, beta_{t-1}, beta_{1:t-1}, beta_{1:t}, OGD's eta_t and the
+    noise's scale (H = 0: ||w_i - x_{i-1}|| never enters sigma_t of eq. (6))."""
     G, H = problem.G, problem.H
-    for s in (src,) + ((noise_src,) if conversion != "none" else ()):
-        if (s.m if isinstance(s, TiledStreams) else 1) * s.R != R:
-            raise ValueError(f"stream replicates x tiling must equal the learner's rows {R}")
-    # per-step scalars, computed as run() computes them
-    b_t = np.empty(T)
-    b_prev = np.empty(T)
-    bs0 = np.empty(T)
-    bs1 = np.empty(T)
-    eta = np.empty(T)
-    sig = np.empty(T)  # the noise's scale at step t (H = 0: ||w_i - x_{i-1}|| never enters sigma_t)
+    b_t, b_prev, bs0, bs1, eta, sig = (np.empty(T) for _ in range(6))
     Gs = {"eq6": G, "half": G / 2, "G_only": G, "H_only": 0.0}[sensitivity]
     Hs = {"eq6": H, "half": H / 2, "G_only": 0.0, "H_only": H}[sensitivity]
     sq = math.sqrt(math.log2(2 * T))
@@ -396,33 +441,95 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
             sig[t - 1] = (noise_factor * ((2.0 * b_t[t - 1]) * G)) / rho
         else:  # noise_factor Delta_t sqrt(log2(2T)) / rho, Delta_t of eq. (6) (2 (k+1) t^(k-1) its factor)
             sig[t - 1] = ((noise_factor * (sensitivity_eq6(t, k, 1.0, 0.0, 0.0) * (Gs + Hs * 0.0))) * sq) / rho
-    x = np.zeros((R, d))
-    g = np.zeros((R, d))
-    w = np.array(learner.w, dtype=float, copy=True)
-    wpre = np.zeros((R, d))
-    regret = np.zeros(R)
-    tree = np.zeros((T.bit_length(), src.R, d))  # one tree per stream replicate: its rows share the noise
-    xs = np.ascontiguousarray(np.broadcast_to(problem.x_star, (R, d)), dtype=float)
-    c = np.ascontiguousarray(np.broadcast_to(problem.c, (R, d)), dtype=float)
-    s_rows = np.ascontiguousarray(np.broadcast_to(problem.s_rows, (R, 1))[:, 0], dtype=float)
-    sub, reg_c, sub_w = [], [], []
-    block = max(1, 2_000_000 // (src.R * d))
-    gam = np.empty((min(block, T), d))
+    return b_t, b_prev, bs0, bs1, eta, sig
+
+
+def _blocks(T: int, cps: list, block: int):
+    """``(t0, B, checkpoint after?)``: the blocks of steps of a compiled run, ending at every checkpoint."""
     t0 = 0
     for stop in cps + ([T] if cps[-1] < T else []):
         while t0 < stop:
             B = min(block, stop - t0)
-            u = _base_uniform(src, (B, d))  # B steps of problem.sample: d uniforms each
-            nz = special.ndtri(_base_uniform(noise_src, (B, d))) if conversion != "none" else np.empty((src.R, 0, d))
-            linear_ogd_block(t0, u, nz, c, s_rows, math.sqrt(problem.d), tree, x, g, w, wpre, regret, xs,
-                             b_t, b_prev, bs0, bs1, eta, sig, float(learner.r), conversion == "naive", gam)
+            yield t0, B, t0 + B == stop and stop in cps
             t0 += B
-        if stop in cps:
-            sub.append(problem.subopt(x))
-            sub_w.append(problem.subopt(wpre.copy()))
-            reg_c.append(regret.copy())
-    learner.w = w
-    return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), None, {})
+
+
+def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor,
+                    want_regret=True) -> Run:
+    """:func:`run` on :class:`LinearFamily` with :class:`ProjectedOGD` through :class:`_LinearOGD`."""
+    from scipy import special
+
+    st = _LinearOGD(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor,
+                    want_regret)
+    d = st.x.shape[1]
+    for t0, B, cp in _blocks(T, cps, max(1, 2_000_000 // (src.R * d))):
+        u = _base_uniform(src, (B, d))  # B steps of problem.sample: d uniforms each
+        st.advance(t0, u, special.ndtri(_base_uniform(noise_src, (B, d))) if st.noisy else None)
+        if cp:
+            st.checkpoint()
+    return st.result()
+
+
+def run_shared(calls: list[dict]) -> list[Run]:
+    """``[run(**kw) for kw in calls]``, the same numbers, with the draws shared: the calls on the compiled path of
+    the minimax family (:func:`linear_fast_path`) with the same T, checkpoints and d advance in lockstep, block by
+    block, and each block of a stream's uniforms (and their N(0, 1) transform) is drawn once for every call on that
+    stream (same root seed and key, :func:`_stream_id`; a call on the first n of its replicates reads the block's
+    first n rows: each replicate has its own stream).  Those calls' stream objects are left unread (but the one
+    each block is drawn from).  Every other call runs on its own, in order."""
+    out, groups = [None] * len(calls), {}
+    for i, kw in enumerate(calls):
+        st = _shared_state(kw)
+        if st is None:
+            out[i] = run(**kw)
+        else:
+            groups.setdefault((st.T, tuple(st.cps), st.x.shape[1]), []).append((i, st))
+    for (T, cps, d), members in groups.items():
+        for i, st in zip([i for i, _ in members], _run_lockstep([st for _, st in members], T, list(cps), d)):
+            out[i] = st
+    return out
+
+
+def _shared_state(kw: dict):
+    """The :class:`_LinearOGD` of one :func:`run_shared` call, or None if it is not on the compiled path."""
+    kw = dict(kw)
+    problem, learner, T = kw.pop("problem"), kw.pop("learner"), kw.pop("T")
+    conversion, reg = kw.get("conversion", "tree"), kw.get("reg")
+    sensitivity = kw.get("sensitivity", "eq6")
+    src, noise_src = kw["src"], kw["noise_src"]
+    if not linear_fast_path(problem, learner, conversion, reg, kw.get("check_sensitivity", False),
+                            kw.get("record_released", False), src, noise_src):
+        return None
+    T, k, rho, cps = _checked_args(T, kw["k"], kw["rho"], kw["checkpoints"], conversion, sensitivity, reg)
+    return _LinearOGD(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity,
+                      kw.get("noise_factor", 1.0), kw.get("regret", True))
+
+
+def _run_lockstep(states: list, T: int, cps: list, d: int) -> list[Run]:
+    """:func:`run_shared`'s lockstep: per block, each stream's draws are drawn once, from the stream object with the
+    most replicates among those whose ids begin with its id (uniforms for the data, their N(0, 1) transform for
+    the noise)."""
+    from scipy import special
+
+    uses = [[("u", _stream_id(st.src), st.src)]
+            + ([("nz", _stream_id(st.noise_src), st.noise_src)] if st.noisy else []) for st in states]
+    bases: dict = {}  # (kind, stream id) -> the stream object its blocks are drawn from
+    for kind, sid, s in sorted((x for us in uses for x in us), key=lambda x: -len(x[1])):
+        if not any(k == kind and b[:len(sid)] == sid for k, b in bases):
+            bases[(kind, sid)] = s
+    plan = [[(next((k, b) for k, b in bases if k == kind and b[:len(sid)] == sid), s.R) for kind, sid, s in us]
+            for us in uses]
+    block = max(1, 2_000_000 // (max(s.R for s in bases.values()) * d))
+    for t0, B, cp in _blocks(T, cps, block):
+        draws = {}
+        for (kind, sid), s in bases.items():
+            u = _base_uniform(s, (B, d))  # B steps: d uniforms each
+            draws[(kind, sid)] = special.ndtri(u) if kind == "nz" else u
+        for st, p in zip(states, plan):
+            st.advance(t0, draws[p[0][0]][:p[0][1]], draws[p[1][0]][:p[1][1]] if len(p) > 1 else None)
+            if cp:
+                st.checkpoint()
+    return [st.result() for st in states]
 
 
 def linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src) -> bool:

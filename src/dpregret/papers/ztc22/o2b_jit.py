@@ -29,7 +29,7 @@ from dpregret.core.learners.pairwise_jit import pairwise_sum
 
 @njit(cache=True)
 def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, regret, xs, b_t, b_prev, bsum_prev,
-                     bsum, eta, sig, r, naive, gam):
+                     bsum, eta, sig, r, naive, gam, want_regret):
     """Steps ``t0 + 1 .. t0 + B`` of ``o2b.run`` (see the module docstring), in place.
 
     u: (Rb, B, d) the data stream's uniforms and nz: (Rb, B, d) the noise stream's N(0, 1)
@@ -43,7 +43,8 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, regret, 
     summed in increasing level, as ``ndarray.sum(axis=0)`` adds them), then read by its m rows.  The
     per-step scalars are indexed by step - 1; wpre receives the w played at the last step.  ``naive``:
     the ``"naive"`` conversion instead (g_t = beta_t grad l(x_t, z_t), plus N(0, 1) draws nz times
-    ``sig`` = (factor 2 beta_t G) / rho; no tree)."""
+    ``sig`` = (factor 2 beta_t G) / rho; no tree).  ``want_regret`` False: the regret is not summed (left as
+    it is)."""
     R, d = x.shape
     Rb, B = u.shape[0], u.shape[1]
     noisy = nz.shape[1] > 0
@@ -101,9 +102,10 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, regret, 
                 else:
                     for j in range(d):
                         tmp[j] = g[rr, j] + 0.0
-                for j in range(d):
-                    acc[j] = tmp[j] * (w[rr, j] - xs[rr, j])
-                regret[rr] = regret[rr] + pairwise_sum(acc, 0, d)
+                if want_regret:
+                    for j in range(d):
+                        acc[j] = tmp[j] * (w[rr, j] - xs[rr, j])
+                    regret[rr] = regret[rr] + pairwise_sum(acc, 0, d)
                 e = eta[i]
                 for j in range(d):
                     acc[j] = w[rr, j] - e * tmp[j]

@@ -413,15 +413,20 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
 
         learners = check_makes(learners, DOOR_RESERVED, "make(R, d, r)")
     makers = {**({"o2b": None} if paper else {}), **(learners or {})}
-    frames, built = [], []
+    frames, built, pending = [], [], []  # pending: the paper's runs, (frame index, o2b.run kwargs, rows of the run)
+
+    def streams(rr):
+        return dict(src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), rr, len(cg)),
+                    noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), rr, len(cg)))
+
+    def later(call, rows):  # a paper's run, run with the others on shared draws (o2b.run_shared; speed only)
+        frames.append(None)
+        pending.append((len(frames) - 1, call, rows))
     if paper and T in p["T_lin_priv"] and "priv" in rates:  # Theorem 4's near miss: sigma_t doubled (the paper's OGD)
-        run = o2b.run(prob, paper_ogd(p["rho_lin"])(R * len(cg), d, prob.r), T, k=k, rho=p["rho_lin"],
-                      src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps, len(cg)),
-                      noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), reps, len(cg)),
-                      checkpoints=[T], noise_factor=2.0)
-        frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
-                                    "subopt": run.subopt[:, -1], "alg": "o2b_noise2", "rho": p["rho_lin"],
-                                    "bound_thm4": thm4_family_bound(prob, T, k, p["rho_lin"], R)}))
+        later(dict(problem=prob, learner=paper_ogd(p["rho_lin"])(R * len(cg), d, prob.r), T=T, k=k, rho=p["rho_lin"],
+                   **streams(reps), checkpoints=[T], noise_factor=2.0, regret=False),
+              {"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R), "alg": "o2b_noise2",
+               "rho": p["rho_lin"], "bound_thm4": thm4_family_bound(prob, T, k, p["rho_lin"], R)})
     if paper:  # the mis-tuned twins (first replicates_twin replicates, the same draws): the step ignoring the
         # privacy term at rho_lin (ZTC-rem5-rate-T-priv, ZTC-thm4-bound), the step one notch off at rho_stat
         # (ZTC-rem5-rate-T-stat)
@@ -430,15 +435,11 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
         for alg, kind, rho, on in (("o2b_npstep", "npstep", p["rho_lin"], T in p["T_lin_priv"] and "priv" in rates),
                                    ("o2b_stat_sumstep", "sumstep", p["rho_stat"],
                                     T in p["T_lin_stat"] and "stat" in rates)):
-            if not on:
-                continue
-            run = o2b.run(ptw, twin_ogd(ptw, len(tr) * len(cg), T, k, rho, kind), T, k=k, rho=rho,
-                          src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), tr, len(cg)),
-                          noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), tr, len(cg)),
-                          checkpoints=[T])
-            frames.append(pd.DataFrame({"replicate": np.tile(tr, len(cg)), "c": np.repeat(cg, len(tr)),
-                                        "subopt": run.subopt[:, -1], "alg": alg, "rho": rho,
-                                        "bound_thm4": thm4_family_bound(prob, T, k, rho, len(tr))}))
+            if on:
+                later(dict(problem=ptw, learner=twin_ogd(ptw, len(tr) * len(cg), T, k, rho, kind), T=T, k=k, rho=rho,
+                           **streams(tr), checkpoints=[T], regret=False),
+                      {"replicate": np.tile(tr, len(cg)), "c": np.repeat(cg, len(tr)), "alg": alg, "rho": rho,
+                       "bound_thm4": thm4_family_bound(prob, T, k, rho, len(tr))})
     for rho in ([p["rho_lin"]] if paper and T in p["T_lin_priv"] and "priv" in rates else []) + (
             [p["rho_stat"]] if paper and T in p["T_lin_stat"] and "stat" in rates else []):  # the non-learner
         frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
@@ -453,24 +454,31 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
             plan.update({a["stat"]: ("tree", p["rho_stat"]), a["fresh"]: ("fresh", p["rho_stat"])})
         plan[a["twin"]] = ("none", math.inf)
         for alg, (conv, rho) in plan.items():
-            if make is None:
-                learner = paper_ogd(rho)(R * len(cg), d, prob.r)
-            else:
-                from dpregret.core.protocols import build_learner
-
-                learner = build_learner(make, name, (R * len(cg), d, prob.r), "make(R, d, r)", "g", built)
-            run = o2b.run(prob, learner, T, k=k, rho=rho,
-                          src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps, len(cg)),
-                          noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), reps, len(cg)),
-                          checkpoints=[T], conversion=conv)
             bnd = thm4_family_bound(prob, T, k, rho, R) if make is None and conv == "tree" else np.nan
-            frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
-                                        "subopt": run.subopt[:, -1], "alg": alg, "rho": rho, "bound_thm4": bnd}))
+            rows = {"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R), "alg": alg, "rho": rho,
+                    "bound_thm4": bnd}
+            if make is None:
+                later(dict(problem=prob, learner=paper_ogd(rho)(R * len(cg), d, prob.r), T=T, k=k, rho=rho,
+                           **streams(reps), checkpoints=[T], conversion=conv, regret=False), rows)
+                continue
+            from dpregret.core.protocols import build_learner
+
+            learner = build_learner(make, name, (R * len(cg), d, prob.r), "make(R, d, r)", "g", built)
+            run = o2b.run(prob, learner, T, k=k, rho=rho, **streams(reps), checkpoints=[T], conversion=conv)
+            frames.append(_linear_rows(rows, run))
+    for (i, _, rows), run in zip(pending, o2b.run_shared([call for _, call, _ in pending])):
+        frames[i] = _linear_rows(rows, run)
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["d"] = "linear_T", "linear_family", T, d
     df["r"] = prob.r
     df["start_subopt"] = df["r"] * df["c"]  # L(x_0) - L* = r c
     return df
+
+
+def _linear_rows(rows: dict, run) -> pd.DataFrame:
+    """A run's rows of ``linear_T``: replicate, c, subopt (at T), then the other columns of ``rows``."""
+    return pd.DataFrame({"replicate": rows["replicate"], "c": rows["c"], "subopt": run.subopt[:, -1],
+                         **{k: v for k, v in rows.items() if k not in ("replicate", "c")}})
 
 
 def thm4_family_bound(prob, T: int, k: float, rho: float, R: int) -> np.ndarray:
@@ -547,12 +555,17 @@ _TWIN_CACHE: dict = {}
 
 
 def simulate_minimax(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
-    """``point`` is ``rho<value>`` (d = p["d_mm"]) or ``d<value>`` (rho = p["rho_mm"])."""
+    """``point`` is ``rho<value>`` (d = p["d_mm"]) or ``d<value>`` (rho = p["rho_mm"]).  The point's runs share
+    their draws (``o2b.run_shared``: the same streams, each block drawn once; speed only)."""
     grid, val = ("rho", float(point[3:])) if point.startswith("rho") else ("d", int(point[1:]))
     d, rho = (p["d_mm"], val) if grid == "rho" else (val, p["rho_mm"])
     R, T, k, cg = len(reps), p["T_mm"], p["k"], list(p["c_grid"])
     prob = LinearFamily(d, cg, R)
-    frames = []
+
+    def streams(rr):
+        return dict(src=TiledStreams(seed, stable_key("ztc22", "minimax", "data", d, T), rr, len(cg)),
+                    noise_src=TiledStreams(seed, stable_key("ztc22", "minimax", "noise", d, T), rr, len(cg)))
+    subs, calls = {}, {}
     for alg, (conv, miscal) in MINIMAX_ALGS.items():
         if miscal not in (None, grid):  # each control runs on its own grid only
             continue
@@ -563,31 +576,30 @@ def simulate_minimax(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
         # stream): every rho point of a process reuses one run (speed only: the same numbers)
         key = (d, T, k, tuple(cg), tuple(reps), seed) if conv == "none" else None
         if key is not None and key in _TWIN_CACHE:
-            sub = _TWIN_CACHE[key]
-        else:
-            learner = ProjectedOGD(R * len(cg), d, prob.r, lambda t: o2b_bounds.thm4_gsq(t, T, k, r_eff, prob))
-            run = o2b.run(prob, learner, T, k=k, rho=r_eff,
-                          src=TiledStreams(seed, stable_key("ztc22", "minimax", "data", d, T), reps, len(cg)),
-                          noise_src=TiledStreams(seed, stable_key("ztc22", "minimax", "noise", d, T), reps, len(cg)),
-                          checkpoints=[T], conversion=conv, noise_factor=factor)
-            sub = run.subopt[:, -1]
-            if key is not None:
-                _TWIN_CACHE.clear()  # one twin at a time: the rho points share a d
-                _TWIN_CACHE[key] = sub.copy()
-        frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
-                                    "subopt": np.array(sub, copy=True), "alg": alg}))
-    frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
-                                "subopt": frozen_subopt(prob, R * len(cg)), "alg": "frozen_start"}))  # the non-learner
+            subs[alg] = _TWIN_CACHE[key]
+            continue
+        learner = ProjectedOGD(R * len(cg), d, prob.r,
+                               lambda t, r_eff=r_eff: o2b_bounds.thm4_gsq(t, T, k, r_eff, prob))
+        calls[alg] = dict(problem=prob, learner=learner, T=T, k=k, rho=r_eff, **streams(reps), checkpoints=[T],
+                          conversion=conv, noise_factor=factor, regret=False)
     # the mis-tuned twin of both rate claims: Algorithm 1 with the step that ignores the privacy term (its
     # non-private twin is the paper's: the same step at rho = inf), on the first replicates_twin replicates
     tr = twin_reps(p, reps)
     ptw = LinearFamily(d, cg, len(tr))
-    run = o2b.run(ptw, twin_ogd(ptw, len(tr) * len(cg), T, k, rho, "npstep"), T, k=k, rho=rho,
-                  src=TiledStreams(seed, stable_key("ztc22", "minimax", "data", d, T), tr, len(cg)),
-                  noise_src=TiledStreams(seed, stable_key("ztc22", "minimax", "noise", d, T), tr, len(cg)),
-                  checkpoints=[T])
+    calls["npstep"] = dict(problem=ptw, learner=twin_ogd(ptw, len(tr) * len(cg), T, k, rho, "npstep"), T=T, k=k,
+                           rho=rho, **streams(tr), checkpoints=[T], regret=False)
+    for alg, run in zip(calls, o2b.run_shared(list(calls.values()))):
+        subs[alg] = run.subopt[:, -1]
+        if MINIMAX_ALGS.get(alg, ("",))[0] == "none":
+            _TWIN_CACHE.clear()  # one twin at a time: the rho points share a d
+            _TWIN_CACHE[(d, T, k, tuple(cg), tuple(reps), seed)] = subs[alg].copy()
+    frames = [pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
+                            "subopt": np.array(subs[alg], copy=True), "alg": alg})
+              for alg in MINIMAX_ALGS if alg in subs]
+    frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
+                                "subopt": frozen_subopt(prob, R * len(cg)), "alg": "frozen_start"}))  # the non-learner
     frames.append(pd.DataFrame({"replicate": np.tile(tr, len(cg)), "c": np.repeat(cg, len(tr)),
-                                "subopt": run.subopt[:, -1], "alg": "npstep"}))
+                                "subopt": subs["npstep"], "alg": "npstep"}))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["rho"], df["d"], df["grid"] = ("minimax",
                                                                                 "linear_family", T, rho, d, grid)
