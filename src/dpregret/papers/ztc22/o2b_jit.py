@@ -262,3 +262,21 @@ def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, maxdist, regret, x
                 zdir[rr, j] = acc[j] * sc
             for j in range(d):
                 wpre[rr, j] = w[j]
+
+
+@njit(cache=True)
+def tree_low_levels(nodes, gam, t0, levels):
+    """Algorithm 1's tree noise at the steps ``t0 + 1 .. t0 + n`` of a block aligned to ``2^levels``
+    (:func:`dpregret.papers.ztc22.scenario.tree_gamma_norms`), its levels below ``levels``, in place: for every
+    set bit lv < levels of t, in increasing lv, ``gam[:, t - t0 - 1] += nodes[:, p - t0 - 1]`` with p = t's prefix
+    ``(t >> lv) << lv`` (in the block); nodes, gam (R, n, d), gam zero on entry (its first addition is 0 + node, as
+    numpy's ``gam[:, on] += ...`` adds it)."""
+    R, n, d = nodes.shape
+    for r in range(R):
+        for j in range(n):
+            t = t0 + j + 1
+            for lv in range(levels):
+                if (t >> lv) & 1:
+                    pj = ((t >> lv) << lv) - t0 - 1
+                    for k in range(d):
+                        gam[r, j, k] = gam[r, j, k] + nodes[r, pj, k]

@@ -736,10 +736,10 @@ def _per_step_eq7(p: dict, reps, seed: int) -> list[pd.DataFrame]:
     need_arr = np.array(need)
     while t0 < T:
         B = min(block, T - t0)
-        nz = special.ndtri(noise.uniform((B, d)))  # step t0 + j + 1 draws row j
+        u = noise.uniform((B, d))  # step t0 + j + 1 draws row j
         sel = need_arr[(need_arr > t0) & (need_arr <= t0 + B)]
-        for s in sel:
-            nodes[int(s)] = nz[:, s - t0 - 1]
+        for s in sel:  # N(0, 1) by the inverse CDF, elementwise: only the nodes read
+            nodes[int(s)] = special.ndtri(u[:, s - t0 - 1])
         t0 += B
     G, L = 1.0, math.log2(2 * T)
     for alg, factor in (("eq7", 1.0), ("eq7_sqrt2", math.sqrt(2.0))):
@@ -766,6 +766,8 @@ def tree_gamma_norms(noise: ReplicateStreams, T: int, d: int, sigma, block_bits:
     at a level at or above it is a multiple of the block size (kept)."""
     from scipy import special
 
+    from dpregret.papers.ztc22.o2b_jit import tree_low_levels
+
     B = 1 << block_bits
     R = noise.R
     out = np.empty((R, T))
@@ -777,15 +779,12 @@ def tree_gamma_norms(noise: ReplicateStreams, T: int, d: int, sigma, block_bits:
         for v in s[s % B == 0]:
             kept[int(v)] = nodes[:, v - t0 - 1].copy()
         gam = np.zeros((R, n, d))
-        for lv in range(int(s[-1]).bit_length()):
-            on = ((s >> lv) & 1).astype(bool)
-            if not on.any():
-                continue
-            pre = (s[on] >> lv) << lv
-            if lv < block_bits:
-                gam[:, on] += nodes[:, pre - t0 - 1]
-            else:
-                gam[:, on] += np.stack([kept[int(v)] for v in pre], axis=1)
+        tree_low_levels(nodes, gam, t0, block_bits)  # the levels below block_bits, in increasing level (compiled)
+        for lv in range(block_bits, int(s[-1]).bit_length()):  # then the higher ones: kept nodes
+            if (t0 >> lv) & 1 and min(n, B - 1) >= 1:  # the steps before t0 + B share t0's high bits
+                gam[:, :min(n, B - 1)] += kept[(t0 >> lv) << lv][:, None]
+            if n == B and ((t0 + B) >> lv) & 1:
+                gam[:, B - 1] += kept[((t0 + B) >> lv) << lv]
         out[:, t0:t0 + n] = np.sqrt(np.sum(gam**2, axis=-1))
     return out
 
