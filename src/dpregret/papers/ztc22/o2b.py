@@ -559,24 +559,12 @@ def _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity
         if (s.m if isinstance(s, TiledStreams) else 1) * s.R != R:
             raise ValueError(f"stream replicates x tiling must equal the learner's rows {R}")
     ctl = pf.get("ghat_controls", {})
-    b_t, b_prev, bs0, bs1, c1 = (np.empty(T) for _ in range(5))
-    xi, nu, gh = np.empty(T), np.empty(T), np.empty(T)
-    gh_ctl = np.empty((len(ctl), T))
-    bsum = 0.0
-    for t in range(1, T + 1):  # per-step scalars, computed as run() and the learner compute them
-        b_t[t - 1], b_prev[t - 1] = float(t) ** k, float(t - 1) ** k
-        bs0[t - 1], bsum = bsum, bsum + float(t) ** k
-        bs1[t - 1] = bsum
-        c1[t - 1] = sensitivity_eq6(t, k, 1.0, 0.0, 0.0)
-        xi[t - 1], nu[t - 1], gh[t - 1] = pf["xi"](t), pf["nu"](t), learner.ghat(t)
-        if pf["ghat"] is not learner.ghat:
-            raise ValueError("the learner's normaliser must be Theorem 11's bound on ||gbar_t|| (pf['ghat'])")
-        for i, fn in enumerate(ctl.values()):
-            gh_ctl[i, t - 1] = fn(t)
-    Gs, Hs = {"eq6": (G, H), "half": (G / 2, H / 2), "G_only": (G, 0.0), "H_only": (0.0, H)}[sensitivity]
-    sq = math.sqrt(math.log2(2 * T))
+    if pf["ghat"] is not learner.ghat:
+        raise ValueError("the learner's normaliser must be Theorem 11's bound on ||gbar_t|| (pf['ghat'])")
+    b_t, b_prev, bs0, bs1, sig, xi, nu, gh, gh_ctl = _pf_scalars(T, k, rho, pf, learner.ghat, ctl, sensitivity,
+                                                                 noise_factor, G, H)
     x, g, wpre, tree = np.zeros((R, d)), np.zeros((R, d)), np.zeros((R, d)), np.zeros((T.bit_length(), R, d))
-    maxdist, regret, gbar = np.zeros(R), np.zeros(R), np.zeros(R)
+    regret, gbar = np.zeros(R), np.zeros(R)
     gbar_ctl = np.zeros((len(ctl), R))
     xs = np.ascontiguousarray(np.broadcast_to(problem.x_star, (R, d)), dtype=float)
     xsn = np.ascontiguousarray(np.linalg.norm(xs, axis=-1))
@@ -593,10 +581,9 @@ def _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity
             B = min(block, stop - t0)
             u = _base_uniform(src, (B, d))
             nz = special.ndtri(_base_uniform(noise_src, (B, d)))
-            linear_pf_block(t0, u, nz, c, s_rows, math.sqrt(problem.d), tree, x, g, maxdist, regret,
-                            xs, xsn, b_t, b_prev,
-                            bs0, bs1, c1, float(Gs), float(Hs), sq, float(rho), float(noise_factor), float(learner.r),
-                            xi, nu, gh, gh_ctl, wealth, coin_sum, zdir, dir_acc, w_hat, wpre, gbar, gbar_ctl)
+            linear_pf_block(t0, u, nz, c, s_rows, math.sqrt(problem.d), tree, x, g, regret, xs, xsn, b_t, b_prev,
+                            bs0, bs1, sig, float(learner.r), xi, nu, gh, gh_ctl, wealth, coin_sum, zdir, dir_acc,
+                            w_hat, wpre, gbar, gbar_ctl)
             t0 += B
         if stop in cps:
             sub.append(problem.subopt(x))
@@ -606,6 +593,45 @@ def _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity
     learner._dir_acc, learner.w_hat, learner.w = dir_acc[:, None], w_hat, wpre.copy()
     extra = {"gbar_ratio": gbar, **{f"gbar_ratio_{name}": gbar_ctl[i] for i, name in enumerate(ctl)}}
     return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), None, extra)
+
+
+def _pf_scalars(T, k, rho, pf, ghat, ctl, sensitivity, noise_factor, G, H):
+    """The per-step scalars of :func:`_run_linear_pf`, computed as run() and the learner compute them: beta_t,
+    beta_{t-1}, beta_{1:t-1}, beta_{1:t}, sigma_t of eq. (6) (H = 0: the iterates never enter it), and the values
+    at t = 1 .. T of xi_t, nu_t, the learner's normaliser and the controls' bounds on ||gbar_t||.  ``pf["cache"]``
+    (optional, the caller's dict; its functions then pure): the values kept for the next run at the same T and k
+    (a function by identity), so the runs of one T evaluate each function once."""
+    cache = pf.get("cache")
+    if cache is not None and cache.get("Tk") != (T, k):
+        cache.clear()
+        cache["Tk"] = (T, k)
+
+    def values(fn):
+        if cache is not None and fn in cache:
+            return cache[fn]
+        v = np.array([fn(t) for t in range(1, T + 1)], dtype=float)
+        if cache is not None:
+            cache[fn] = v
+        return v
+    if cache is not None and "beta" in cache:
+        b_t, b_prev, bs0, bs1, c1 = cache["beta"]
+    else:
+        b_t, b_prev, bs0, bs1, c1 = (np.empty(T) for _ in range(5))
+        bsum = 0.0
+        for t in range(1, T + 1):
+            b_t[t - 1], b_prev[t - 1] = float(t) ** k, float(t - 1) ** k
+            bs0[t - 1], bsum = bsum, bsum + float(t) ** k
+            bs1[t - 1] = bsum
+            c1[t - 1] = sensitivity_eq6(t, k, 1.0, 0.0, 0.0)
+        if cache is not None:
+            cache["beta"] = (b_t, b_prev, bs0, bs1, c1)
+    Gs, Hs = {"eq6": (G, H), "half": (G / 2, H / 2), "G_only": (G, 0.0), "H_only": (0.0, H)}[sensitivity]
+    sq = math.sqrt(math.log2(2 * T))
+    sig = np.array([((noise_factor * (c * (Gs + Hs * 0.0))) * sq) / rho for c in c1.tolist()], dtype=float)
+    gh_ctl = np.empty((len(ctl), T))
+    for i, fn in enumerate(ctl.values()):
+        gh_ctl[i] = values(fn)
+    return b_t, b_prev, bs0, bs1, sig, values(pf["xi"]), values(pf["nu"]), values(ghat), gh_ctl
 
 
 def sensitivity_variant(sensitivity: str, t: int, k: float, G: float, H: float, maxdist: np.ndarray) -> np.ndarray:

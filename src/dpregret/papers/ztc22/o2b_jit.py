@@ -123,15 +123,16 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, regret, 
 
 
 @njit(cache=True)
-def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, maxdist, regret, xs, xsn, b_t, b_prev, bsum_prev, bsum,
-                    c1, Gs, Hs, sq, rho, factor, r, xi, nu, ghat, ghat_ctl, wealth, coin_sum, zdir,
+def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, regret, xs, xsn, b_t, b_prev, bsum_prev, bsum,
+                    sig, r, xi, nu, ghat, ghat_ctl, wealth, coin_sum, zdir,
                     dir_acc, w_hat, wpre,
                     gbar_ratio, gbar_ctl):
     """Steps ``t0 + 1 .. t0 + B`` of ``o2b.run`` with ``reg="pf"`` (Theorem 11's regularised
     losses) around :class:`~dpregret.core.learners.oco.ParameterFree` on a
     :class:`~dpregret.core.environments.stochastic.LinearFamily`, ``"tree"`` conversion, in place; the
     same arithmetic in the same order as the reference loop and the learner's ``predict`` and
-    ``update``.  Arguments as :func:`linear_ogd_block`, plus: ``xsn`` (R,) ||x*|| per row; ``xi``,
+    ``update``.  Arguments as :func:`linear_ogd_block` (``sig`` (T,) sigma_t of eq. (6); tree (L, R, d): one
+    member per replicate here, nothing to share), plus: ``xsn`` (R,) ||x*|| per row; ``xi``,
     ``nu``, ``ghat`` (T,) Theorem 10-11's xi_t, nu_t and the learner's normaliser Ghat_t, and
     ``ghat_ctl`` (m, T) further bounds on ||gbar_t|| (controls); the learner's state (``wealth``,
     ``coin_sum``, ``dir_acc`` (R,), ``zdir``, ``w_hat`` (R, d)); ``wpre`` receives the w played at
@@ -173,13 +174,7 @@ def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, maxdist, regret, x
                     g[rr, j] = g[rr, j] + (bt * zj - bp * zj)
                 else:
                     g[rr, j] = g[rr, j] + (bt * zj - 0.0)
-            for j in range(d):
-                vv = w[j] - xp[j]
-                tmp[j] = vv * vv
-            dist = np.sqrt(pairwise_sum(tmp, 0, d))
-            if dist > maxdist[rr] or maxdist[rr] != maxdist[rr]:
-                maxdist[rr] = dist
-            sig = ((factor * (c1[i] * (Gs + Hs * maxdist[rr]))) * sq) / rho
+            sg = sig[i]  # sigma_t of eq. (6): H = 0, the iterates never enter it
             j0 = 0
             while ((t >> j0) & 1) == 0:
                 j0 += 1
@@ -187,7 +182,7 @@ def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, maxdist, regret, x
                 for j in range(d):
                     tree[lv, rr, j] = 0.0
             for j in range(d):
-                tree[j0, rr, j] = sig * nz[rb, s, j]
+                tree[j0, rr, j] = sg * nz[rb, s, j]
             first = True
             lv = 0
             while (t >> lv) > 0:

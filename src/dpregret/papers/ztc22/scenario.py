@@ -613,7 +613,7 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     algorithm; every C sees the same data and noise draws)."""
     prob = LinearFamily(p["d_pf"], [p["c_pf"]], len(reps), r=p["r_pf"])
     R, rho, delta = len(reps), p["rho_pf"], p["delta_pf"]
-    frames = []
+    frames, cache = [], {}
     for C in p["C_grid_pf"]:
         pf = o2b.pf_params(prob, T, rho, C, delta)
         half = o2b.pf_params(prob, T, rho, C / 2, delta)  # the bound-only control: the same run, C / 2 in the bounds
@@ -625,7 +625,8 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
             G_hat = float(pf["ghat"](T))
             variants.insert(0, ("o2b_pf_const", lambda t, G_hat=G_hat: G_hat))
         for alg, ghat in variants:
-            run_pf = {**pf, "ghat": ghat, "ghat_controls": {"C_half": half["ghat"], "thm11": pf["ghat"]}}
+            run_pf = {**pf, "ghat": ghat, "ghat_controls": {"C_half": half["ghat"], "thm11": pf["ghat"]},
+                      "cache": cache}  # the runs of this T evaluate each (pure) function of pf_params once
             run = o2b.run(prob, ParameterFree(R, prob.d, prob.r, ghat), T, k=3, rho=rho,
                           src=_streams(seed, reps, "pf", "data", T), noise_src=_streams(seed, reps, "pf", "noise", T),
                           checkpoints=[T], reg="pf", pf=run_pf)  # compiled: papers.ztc22.o2b_jit.linear_pf_block
