@@ -117,3 +117,30 @@ def test_run_shared_gives_each_runs_numbers():
             np.testing.assert_array_equal(getattr(got, name), getattr(want, name))
         if not kw["regret"]:
             assert np.isnan(got.regret).all()
+
+
+def test_run_shared_parameter_free_runs():
+    """o2b.run_shared on Theorem 11's runs (the compiled pf path): the same numbers as each run on its own, with
+    pf['cache'] (each function's values kept for the next run of the same T) or without."""
+    from dpregret.core.learners.oco import ParameterFree
+
+    d, T = 3, 90
+
+    def calls(cache):
+        prob = LinearFamily(d, [0.9], 3, r=2.0)
+        pf = o2b.pf_params(prob, T, 1.0, 1.0, 0.05)
+        out = []
+        for ghat in (lambda t: 50.0, pf["ghat"]):
+            run_pf = {**pf, "ghat": ghat, "ghat_controls": {"thm11": pf["ghat"]}, **cache}
+            out.append(dict(problem=prob, learner=ParameterFree(3, d, prob.r, ghat), T=T, k=3, rho=1.0,
+                            src=TiledStreams(7, stable_key("pfs", "data", d), range(3), 1),
+                            noise_src=TiledStreams(7, stable_key("pfs", "noise", d), range(3), 1),
+                            checkpoints=[40, T], reg="pf", pf=run_pf))
+        return out
+
+    want = [o2b.run(**kw) for kw in calls({})]
+    for got, ref in zip(o2b.run_shared(calls({"cache": {}})), want):
+        for name in ("subopt", "regret", "subopt_w"):
+            np.testing.assert_array_equal(getattr(got, name), getattr(ref, name))
+        for name in ("gbar_ratio", "gbar_ratio_thm11"):
+            np.testing.assert_array_equal(got.extra[name], ref.extra[name])

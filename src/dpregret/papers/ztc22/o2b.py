@@ -471,8 +471,9 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
 
 
 def run_shared(calls: list[dict]) -> list[Run]:
-    """``[run(**kw) for kw in calls]``, the same numbers, with the draws shared: the calls on the compiled path of
-    the minimax family (:func:`linear_fast_path`) with the same T, checkpoints and d advance in lockstep, block by
+    """``[run(**kw) for kw in calls]``, the same numbers, with the draws shared: the calls on the compiled paths of
+    the minimax family (:func:`linear_fast_path`, :func:`linear_pf_fast_path`) with the same T, checkpoints and d
+    advance in lockstep, block by
     block, and each block of a stream's uniforms (and their N(0, 1) transform) is drawn once for every call on that
     stream (same root seed and key, :func:`_stream_id`; a call on the first n of its replicates reads the block's
     first n rows: each replicate has its own stream).  Those calls' stream objects are left unread (but the one
@@ -497,10 +498,14 @@ def _shared_state(kw: dict):
     conversion, reg = kw.get("conversion", "tree"), kw.get("reg")
     sensitivity = kw.get("sensitivity", "eq6")
     src, noise_src = kw["src"], kw["noise_src"]
-    if not linear_fast_path(problem, learner, conversion, reg, kw.get("check_sensitivity", False),
-                            kw.get("record_released", False), src, noise_src):
+    flags = (kw.get("check_sensitivity", False), kw.get("record_released", False), src, noise_src)
+    ogd = linear_fast_path(problem, learner, conversion, reg, *flags)
+    if not (ogd or linear_pf_fast_path(problem, learner, conversion, reg, *flags)):
         return None
     T, k, rho, cps = _checked_args(T, kw["k"], kw["rho"], kw["checkpoints"], conversion, sensitivity, reg)
+    if not ogd:
+        return _LinearPF(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, kw.get("noise_factor", 1.0),
+                         kw.get("pf"))
     return _LinearOGD(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity,
                       kw.get("noise_factor", 1.0), kw.get("regret", True))
 
@@ -544,55 +549,75 @@ def linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, re
             and isinstance(noise_src, ReplicateStreams) and learner.t == 0)
 
 
+class _LinearPF:
+    """The state of :func:`run` with ``reg="pf"`` on :class:`LinearFamily` around :class:`ParameterFree`, advanced
+    in blocks of steps through :func:`dpregret.papers.ztc22.o2b_jit.linear_pf_block`: the same draws and the same
+    arithmetic in the same order as the loop of :func:`run` (``tests/papers/ztc22/test_ztc22_jit.py``).  The
+    interface of :class:`_LinearOGD` (:func:`run_shared`)."""
+
+    noisy = True
+
+    def __init__(self, problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf):
+        from dpregret.core.environments.stochastic import TiledStreams
+
+        R, d = learner.R, learner.d
+        for s in (src, noise_src):
+            if (s.m if isinstance(s, TiledStreams) else 1) * s.R != R:
+                raise ValueError(f"stream replicates x tiling must equal the learner's rows {R}")
+        self.ctl = pf.get("ghat_controls", {})
+        if pf["ghat"] is not learner.ghat:
+            raise ValueError("the learner's normaliser must be Theorem 11's bound on ||gbar_t|| (pf['ghat'])")
+        self.problem, self.learner, self.T, self.cps = problem, learner, T, cps
+        self.src, self.noise_src = src, noise_src
+        self.scalars = _pf_scalars(T, k, rho, pf, learner.ghat, self.ctl, sensitivity, noise_factor, problem.G,
+                                   problem.H)
+        self.x, self.g, self.wpre = np.zeros((R, d)), np.zeros((R, d)), np.zeros((R, d))
+        self.tree = np.zeros((T.bit_length(), R, d))
+        self.regret, self.gbar, self.gbar_ctl = np.zeros(R), np.zeros(R), np.zeros((len(self.ctl), R))
+        self.xs = np.ascontiguousarray(np.broadcast_to(problem.x_star, (R, d)), dtype=float)
+        self.xsn = np.ascontiguousarray(np.linalg.norm(self.xs, axis=-1))
+        self.c = np.ascontiguousarray(np.broadcast_to(problem.c, (R, d)), dtype=float)
+        self.s_rows = np.ascontiguousarray(np.broadcast_to(problem.s_rows, (R, 1))[:, 0], dtype=float)
+        self.wealth, self.coin_sum = learner.wealth.astype(float).copy(), learner.coin_sum.astype(float).copy()
+        self.zdir, self.w_hat = learner.z.astype(float).copy(), learner.w_hat.astype(float).copy()
+        self.dir_acc = np.ascontiguousarray(learner._dir_acc[:, 0], dtype=float)
+        self.sub, self.reg_c, self.sub_w = [], [], []
+
+    def advance(self, t0: int, u: np.ndarray, nz: np.ndarray) -> None:
+        """Steps t0 + 1 .. t0 + B on the block's uniforms u (Rb, B, d) and N(0, 1) draws nz."""
+        from dpregret.papers.ztc22.o2b_jit import linear_pf_block
+
+        b_t, b_prev, bs0, bs1, sig, xi, nu, gh, gh_ctl = self.scalars
+        linear_pf_block(t0, u, nz, self.c, self.s_rows, math.sqrt(self.problem.d), self.tree, self.x, self.g,
+                        self.regret, self.xs, self.xsn, b_t, b_prev, bs0, bs1, sig, float(self.learner.r), xi, nu, gh,
+                        gh_ctl, self.wealth, self.coin_sum, self.zdir, self.dir_acc, self.w_hat, self.wpre, self.gbar,
+                        self.gbar_ctl)
+
+    def checkpoint(self) -> None:
+        self.sub.append(self.problem.subopt(self.x))
+        self.sub_w.append(self.problem.subopt(self.wpre.copy()))
+        self.reg_c.append(self.regret.copy())
+
+    def result(self) -> Run:
+        lr = self.learner
+        lr.t, lr.wealth, lr.coin_sum, lr.z = self.T, self.wealth, self.coin_sum, self.zdir
+        lr._dir_acc, lr.w_hat, lr.w = self.dir_acc[:, None], self.w_hat, self.wpre.copy()
+        extra = {"gbar_ratio": self.gbar, **{f"gbar_ratio_{name}": self.gbar_ctl[i] for i, name in enumerate(self.ctl)}}
+        return Run(self.cps, np.stack(self.sub, 1), np.stack(self.reg_c, 1), np.stack(self.sub_w, 1), None, extra)
+
+
 def _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf) -> Run:
-    """:func:`run` with ``reg="pf"`` on :class:`LinearFamily` around :class:`ParameterFree`, in
-    blocks of steps through :func:`dpregret.papers.ztc22.o2b_jit.linear_pf_block`: the same draws and
-    the same arithmetic in the same order as the loop of :func:`run` (``tests/papers/ztc22/test_ztc22_jit.py``)."""
+    """:func:`run` with ``reg="pf"`` on :class:`LinearFamily` around :class:`ParameterFree` (:class:`_LinearPF`)."""
     from scipy import special
 
-    from dpregret.core.environments.stochastic import TiledStreams
-    from dpregret.papers.ztc22.o2b_jit import linear_pf_block
-
-    R, d = learner.R, learner.d
-    G, H = problem.G, problem.H
-    for s in (src, noise_src):
-        if (s.m if isinstance(s, TiledStreams) else 1) * s.R != R:
-            raise ValueError(f"stream replicates x tiling must equal the learner's rows {R}")
-    ctl = pf.get("ghat_controls", {})
-    if pf["ghat"] is not learner.ghat:
-        raise ValueError("the learner's normaliser must be Theorem 11's bound on ||gbar_t|| (pf['ghat'])")
-    b_t, b_prev, bs0, bs1, sig, xi, nu, gh, gh_ctl = _pf_scalars(T, k, rho, pf, learner.ghat, ctl, sensitivity,
-                                                                 noise_factor, G, H)
-    x, g, wpre, tree = np.zeros((R, d)), np.zeros((R, d)), np.zeros((R, d)), np.zeros((T.bit_length(), R, d))
-    regret, gbar = np.zeros(R), np.zeros(R)
-    gbar_ctl = np.zeros((len(ctl), R))
-    xs = np.ascontiguousarray(np.broadcast_to(problem.x_star, (R, d)), dtype=float)
-    xsn = np.ascontiguousarray(np.linalg.norm(xs, axis=-1))
-    c = np.ascontiguousarray(np.broadcast_to(problem.c, (R, d)), dtype=float)
-    s_rows = np.ascontiguousarray(np.broadcast_to(problem.s_rows, (R, 1))[:, 0], dtype=float)
-    wealth, coin_sum = learner.wealth.astype(float).copy(), learner.coin_sum.astype(float).copy()
-    zdir, w_hat = learner.z.astype(float).copy(), learner.w_hat.astype(float).copy()
-    dir_acc = np.ascontiguousarray(learner._dir_acc[:, 0], dtype=float)
-    sub, reg_c, sub_w = [], [], []
-    block = max(1, 2_000_000 // (src.R * d))
-    t0 = 0
-    for stop in cps + ([T] if cps[-1] < T else []):
-        while t0 < stop:
-            B = min(block, stop - t0)
-            u = _base_uniform(src, (B, d))
-            nz = special.ndtri(_base_uniform(noise_src, (B, d)))
-            linear_pf_block(t0, u, nz, c, s_rows, math.sqrt(problem.d), tree, x, g, regret, xs, xsn, b_t, b_prev,
-                            bs0, bs1, sig, float(learner.r), xi, nu, gh, gh_ctl, wealth, coin_sum, zdir, dir_acc,
-                            w_hat, wpre, gbar, gbar_ctl)
-            t0 += B
-        if stop in cps:
-            sub.append(problem.subopt(x))
-            sub_w.append(problem.subopt(wpre.copy()))
-            reg_c.append(regret.copy())
-    learner.t, learner.wealth, learner.coin_sum, learner.z = T, wealth, coin_sum, zdir
-    learner._dir_acc, learner.w_hat, learner.w = dir_acc[:, None], w_hat, wpre.copy()
-    extra = {"gbar_ratio": gbar, **{f"gbar_ratio_{name}": gbar_ctl[i] for i, name in enumerate(ctl)}}
-    return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), None, extra)
+    st = _LinearPF(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf)
+    d = learner.d
+    for t0, B, cp in _blocks(T, cps, max(1, 2_000_000 // (src.R * d))):
+        u = _base_uniform(src, (B, d))
+        st.advance(t0, u, special.ndtri(_base_uniform(noise_src, (B, d))))
+        if cp:
+            st.checkpoint()
+    return st.result()
 
 
 def _pf_scalars(T, k, rho, pf, ghat, ctl, sensitivity, noise_factor, G, H):

@@ -613,7 +613,7 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     algorithm; every C sees the same data and noise draws)."""
     prob = LinearFamily(p["d_pf"], [p["c_pf"]], len(reps), r=p["r_pf"])
     R, rho, delta = len(reps), p["rho_pf"], p["delta_pf"]
-    frames, cache = [], {}
+    frames, cache, runs, calls = [], {}, [], []
     for C in p["C_grid_pf"]:
         pf = o2b.pf_params(prob, T, rho, C, delta)
         half = o2b.pf_params(prob, T, rho, C / 2, delta)  # the bound-only control: the same run, C / 2 in the bounds
@@ -627,21 +627,24 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
         for alg, ghat in variants:
             run_pf = {**pf, "ghat": ghat, "ghat_controls": {"C_half": half["ghat"], "thm11": pf["ghat"]},
                       "cache": cache}  # the runs of this T evaluate each (pure) function of pf_params once
-            run = o2b.run(prob, ParameterFree(R, prob.d, prob.r, ghat), T, k=3, rho=rho,
-                          src=_streams(seed, reps, "pf", "data", T), noise_src=_streams(seed, reps, "pf", "noise", T),
-                          checkpoints=[T], reg="pf", pf=run_pf)  # compiled: papers.ztc22.o2b_jit.linear_pf_block
-            reg = run.regret[:, -1]
-            b_reg = (o2b_bounds.bound_thm11(reg, T, rho, prob, pf)
-                     - o2b_bounds.bound_thm11(np.zeros(R), T, rho, prob, pf))
-            frames.append(_rows({"subopt": run.subopt[:, -1], "regret_bar": reg,
-                                 "bound": o2b_bounds.bound_thm11(reg, T, rho, prob, pf),
-                                 "bound_regret_term": b_reg,
-                                 "bound_C_half": o2b_bounds.bound_thm11(reg, T, rho, prob, half),
-                                 "gbar_ratio": run.extra["gbar_ratio_thm11"],  # ||gbar_t|| / Theorem 11's bound at t
-                                 "gbar_ratio_C_half": run.extra["gbar_ratio_C_half"],
-                                 "gbar_over_normaliser": run.extra["gbar_ratio"],  # ||gbar_t|| / the learner's G^(_t)
-                                 "subopt_w": run.subopt_w[:, -1]},
-                                reps, alg=alg, C=float(C)))
+            runs.append((alg, C, pf, half))
+            calls.append(dict(problem=prob, learner=ParameterFree(R, prob.d, prob.r, ghat), T=T, k=3, rho=rho,
+                              src=_streams(seed, reps, "pf", "data", T),
+                              noise_src=_streams(seed, reps, "pf", "noise", T),
+                              checkpoints=[T], reg="pf", pf=run_pf))  # compiled: papers.ztc22.o2b_jit.linear_pf_block
+    for (alg, C, pf, half), run in zip(runs, o2b.run_shared(calls)):  # every run on the same draws, drawn once
+        reg = run.regret[:, -1]
+        b_reg = (o2b_bounds.bound_thm11(reg, T, rho, prob, pf)
+                 - o2b_bounds.bound_thm11(np.zeros(R), T, rho, prob, pf))
+        frames.append(_rows({"subopt": run.subopt[:, -1], "regret_bar": reg,
+                             "bound": o2b_bounds.bound_thm11(reg, T, rho, prob, pf),
+                             "bound_regret_term": b_reg,
+                             "bound_C_half": o2b_bounds.bound_thm11(reg, T, rho, prob, half),
+                             "gbar_ratio": run.extra["gbar_ratio_thm11"],  # ||gbar_t|| / Theorem 11's bound at t
+                             "gbar_ratio_C_half": run.extra["gbar_ratio_C_half"],
+                             "gbar_over_normaliser": run.extra["gbar_ratio"],  # ||gbar_t|| / the learner's G^(_t)
+                             "subopt_w": run.subopt_w[:, -1]},
+                            reps, alg=alg, C=float(C)))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["rho"], df["delta"] = "param_free", "linear_member", T, rho, delta
     df["max_subopt"] = 2 * prob.r * p["c_pf"]  # L at the far end of W (reported)
