@@ -124,9 +124,12 @@ def twin_reps(p: dict, reps) -> list:
     return reps[:max(2, min(len(reps), int(p.get("replicates_twin", len(reps)))))]
 
 
-def explicit_regret(prob, T: int, k: float, rho: float) -> float:
-    """(3/2) D sqrt(sum_t Ghat_t^2): the expected-regret bound of the Remark 5 OGD."""
-    return ogd_regret_bound(prob.D, sum(o2b_bounds.thm4_gsq(t, T, k, rho, prob) for t in range(1, T + 1)))
+def explicit_regret(prob, T: int, k: float, rho: float, gsq: list | None = None) -> float:
+    """(3/2) D sqrt(sum_t Ghat_t^2): the expected-regret bound of the Remark 5 OGD (``gsq``: Ghat_t^2 at t = 1..T,
+    if the caller has them: the same sum)."""
+    if gsq is None:
+        gsq = (o2b_bounds.thm4_gsq(t, T, k, rho, prob) for t in range(1, T + 1))
+    return ogd_regret_bound(prob.D, sum(gsq))
 
 
 def start_subopt(prob):
@@ -406,8 +409,8 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
     R, k, d, cg = len(reps), p["k"], p["d_lin"], list(p["c_grid"])
     prob = LinearFamily(d, cg, R)
 
-    def paper_ogd(rho):
-        return lambda rows, dd, r: ProjectedOGD(rows, dd, r, lambda t: o2b_bounds.thm4_gsq(t, T, k, rho, prob))
+    gsq = _Gsq(T, k, prob)
+    paper_ogd = gsq.ogd
     if learners:  # names and makes checked before anything runs (dpregret.core.protocols)
         from dpregret.core.protocols import check_makes
 
@@ -426,7 +429,7 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
         later(dict(problem=prob, learner=paper_ogd(p["rho_lin"])(R * len(cg), d, prob.r), T=T, k=k, rho=p["rho_lin"],
                    **streams(reps), checkpoints=[T], noise_factor=2.0, regret=False),
               {"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R), "alg": "o2b_noise2",
-               "rho": p["rho_lin"], "bound_thm4": thm4_family_bound(prob, T, k, p["rho_lin"], R)})
+               "rho": p["rho_lin"], "bound_thm4": thm4_family_bound(prob, T, k, p["rho_lin"], R, gsq(p["rho_lin"]))})
     if paper:  # the mis-tuned twins (first replicates_twin replicates, the same draws): the step ignoring the
         # privacy term at rho_lin (ZTC-rem5-rate-T-priv, ZTC-thm4-bound), the step one notch off at rho_stat
         # (ZTC-rem5-rate-T-stat)
@@ -439,12 +442,12 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
                 later(dict(problem=ptw, learner=twin_ogd(ptw, len(tr) * len(cg), T, k, rho, kind), T=T, k=k, rho=rho,
                            **streams(tr), checkpoints=[T], regret=False),
                       {"replicate": np.tile(tr, len(cg)), "c": np.repeat(cg, len(tr)), "alg": alg, "rho": rho,
-                       "bound_thm4": thm4_family_bound(prob, T, k, rho, len(tr))})
+                       "bound_thm4": thm4_family_bound(prob, T, k, rho, len(tr), gsq(rho))})
     for rho in ([p["rho_lin"]] if paper and T in p["T_lin_priv"] and "priv" in rates else []) + (
             [p["rho_stat"]] if paper and T in p["T_lin_stat"] and "stat" in rates else []):  # the non-learner
         frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
                                     "subopt": frozen_subopt(prob, R * len(cg)), "alg": "frozen_start", "rho": rho,
-                                    "bound_thm4": thm4_family_bound(prob, T, k, rho, R)}))
+                                    "bound_thm4": thm4_family_bound(prob, T, k, rho, R, gsq(rho))}))
     for name, make in makers.items():
         a = linear_T_algs(name)
         plan = {}
@@ -454,7 +457,7 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
             plan.update({a["stat"]: ("tree", p["rho_stat"]), a["fresh"]: ("fresh", p["rho_stat"])})
         plan[a["twin"]] = ("none", math.inf)
         for alg, (conv, rho) in plan.items():
-            bnd = thm4_family_bound(prob, T, k, rho, R) if make is None and conv == "tree" else np.nan
+            bnd = thm4_family_bound(prob, T, k, rho, R, gsq(rho)) if make is None and conv == "tree" else np.nan
             rows = {"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R), "alg": alg, "rho": rho,
                     "bound_thm4": bnd}
             if make is None:
@@ -475,20 +478,38 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
     return df
 
 
+class _Gsq:
+    """Theorem 4's Ghat_t^2 at t = 1..T of one T and problem, per rho, computed once (``simulate_linear_T``: the
+    paper's OGD reads them, and its explicit bound sums them)."""
+
+    def __init__(self, T: int, k: float, prob):
+        self.T, self.k, self.prob, self.tables = T, k, prob, {}
+
+    def __call__(self, rho: float) -> list:
+        if rho not in self.tables:
+            self.tables[rho] = [o2b_bounds.thm4_gsq(t, self.T, self.k, rho, self.prob) for t in range(1, self.T + 1)]
+        return self.tables[rho]
+
+    def ogd(self, rho: float):
+        """``make(R, d, r)`` of Remark 5's OGD at rho."""
+        table = self(rho)
+        return lambda rows, dd, r: ProjectedOGD(rows, dd, r, lambda t: table[t - 1])
+
+
 def _linear_rows(rows: dict, run) -> pd.DataFrame:
     """A run's rows of ``linear_T``: replicate, c, subopt (at T), then the other columns of ``rows``."""
     return pd.DataFrame({"replicate": rows["replicate"], "c": rows["c"], "subopt": run.subopt[:, -1],
                          **{k: v for k, v in rows.items() if k not in ("replicate", "c")}})
 
 
-def thm4_family_bound(prob, T: int, k: float, rho: float, R: int) -> np.ndarray:
+def thm4_family_bound(prob, T: int, k: float, rho: float, R: int, gsq: list | None = None) -> np.ndarray:
     """Theorem 4's fully explicit bound for each member of a :class:`LinearFamily` (rows
     member-major, R replicates each): the OGD's own regret bound (3/2) D sqrt(sum_t Ghat_t^2)
     (Ghat_t from the family's constants, the learner's step) plugged in, and each member's own
     sigma_G = G - c_i (exact for that member: ||grad l - grad L|| = s_i)."""
     from types import SimpleNamespace
 
-    reg = np.array([explicit_regret(prob, T, k, rho)])
+    reg = np.array([explicit_regret(prob, T, k, rho, gsq)])
     out = [o2b_bounds.bound_thm4(reg, T, k, rho, SimpleNamespace(d=prob.d, G=prob.G, H=prob.H, D=prob.D, sigma_H=0.0,
                                                                    sigma_G=prob.G - ci))[0] for ci in prob.c_grid]
     return np.repeat(out, R)
