@@ -289,14 +289,14 @@ def _worst_neighbour(problem, z, x, x_prev, delta, b_t: float, b_prev: float, t:
 
 
 def _sampler(problem, src, R: int, limit: int):
-    """``problem.sample(src, R)`` as a function of no argument: for a :class:`LinearFamily` on a
-    ReplicateStreams, served from blocks of samples (speed only): a sample is the elementwise
-    ``c + s (signs) / sqrt(d)`` of the stream's next d uniforms, which the stream serves in order
-    whatever the block, so every call returns the numbers (and layout) ``sample`` would; at most
-    ``limit`` samples are drawn from the stream."""
-    from dpregret.core.environments.stochastic import LinearFamily
+    """``problem.sample(src, R)`` as a function of no argument: for a :class:`LinearFamily` or a :class:`Location`
+    on a ReplicateStreams, served from blocks of samples (speed only): a sample is the elementwise
+    ``c + s (signs) / sqrt(d)`` (``m + s (signs) / sqrt(d)``) of the stream's next d uniforms, which the stream
+    serves in order whatever the block, so every call returns the numbers (and layout) ``sample`` would; at most
+    ``limit`` samples are drawn from the stream (further calls draw one at a time)."""
+    from dpregret.core.environments.stochastic import LinearFamily, Location
 
-    if type(problem) is not LinearFamily or not isinstance(src, ReplicateStreams):
+    if type(problem) not in (LinearFamily, Location) or not isinstance(src, ReplicateStreams):
         return lambda: problem.sample(src, R)
     state = {"buf": None, "pos": 0, "left": int(limit)}
     block = max(1, min(limit, 1_000_000 // (R * problem.d)))
@@ -308,7 +308,10 @@ def _sampler(problem, src, R: int, limit: int):
             state["left"] -= k
             u = src.uniform((k, problem.d))  # (R, k, d); a TiledStreams tiles its replicates' draws
             signs = np.where(u < 0.5, -1.0, 1.0)
-            z = problem.c[:, None] + problem.s_rows[:, None] * signs / math.sqrt(problem.d)
+            if type(problem) is Location:  # Location.sample: m + s xi / sqrt(d)
+                z = problem.m + problem.s * signs / math.sqrt(problem.d)
+            else:
+                z = problem.c[:, None] + problem.s_rows[:, None] * signs / math.sqrt(problem.d)
             buf, pos = np.ascontiguousarray(z.transpose(1, 0, 2)), 0
             state["buf"] = buf
         state["pos"] = pos + 1
