@@ -476,11 +476,10 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
 def run_shared(calls: list[dict]) -> list[Run]:
     """``[run(**kw) for kw in calls]``, the same numbers, with the draws shared: the calls on the compiled paths of
     the minimax family (:func:`linear_fast_path`, :func:`linear_pf_fast_path`) with the same T, checkpoints and d
-    advance in lockstep, block by
-    block, and each block of a stream's uniforms (and their N(0, 1) transform) is drawn once for every call on that
-    stream (same root seed and key, :func:`_stream_id`; a call on the first n of its replicates reads the block's
-    first n rows: each replicate has its own stream).  Those calls' stream objects are left unread (but the one
-    each block is drawn from).  Every other call runs on its own, in order."""
+    advance in lockstep, block by block, and each block of a stream's uniforms (and their N(0, 1) transform) is
+    drawn once for every call on that stream (same root seed and key, :func:`_stream_id`; a call on the first n of
+    its replicates reads the block's first n rows: each replicate has its own stream).  Those calls' stream objects
+    are left unread (but the one each block is drawn from).  Every other call runs on its own, first, in order."""
     out, groups = [None] * len(calls), {}
     for i, kw in enumerate(calls):
         st = _shared_state(kw)
@@ -489,13 +488,14 @@ def run_shared(calls: list[dict]) -> list[Run]:
         else:
             groups.setdefault((st.T, tuple(st.cps), st.x.shape[1]), []).append((i, st))
     for (T, cps, d), members in groups.items():
-        for i, st in zip([i for i, _ in members], _run_lockstep([st for _, st in members], T, list(cps), d)):
-            out[i] = st
+        for i, res in zip([i for i, _ in members], _run_lockstep([st for _, st in members], T, list(cps), d)):
+            out[i] = res
     return out
 
 
 def _shared_state(kw: dict):
-    """The :class:`_LinearOGD` of one :func:`run_shared` call, or None if it is not on the compiled path."""
+    """The :class:`_LinearOGD` (or :class:`_LinearPF`) of one :func:`run_shared` call, or None if it is not on a
+    compiled path."""
     kw = dict(kw)
     problem, learner, T = kw.pop("problem"), kw.pop("learner"), kw.pop("T")
     conversion, reg = kw.get("conversion", "tree"), kw.get("reg")
