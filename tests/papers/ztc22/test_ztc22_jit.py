@@ -87,3 +87,73 @@ def test_parameter_free_fast_path_equals_reference_loop(monkeypatch, d, T, cps, 
     for name in ("wealth", "coin_sum", "z", "_dir_acc", "w"):
         np.testing.assert_array_equal(getattr(lf, name), getattr(lr, name))
     assert lf.t == lr.t == T
+
+
+def test_run_shared_gives_each_runs_numbers():
+    """o2b.run_shared: runs on the same streams in lockstep (each block drawn once; a run on the first replicates
+    reads the block's first rows) give what each gives on its own, in the calls' order; regret=False only leaves
+    the regret out."""
+    d, T, cg = 3, 70, (0.05, 0.4)
+
+    def calls():
+        out = []
+        for reps, conv, factor, regret in ((range(4), "tree", 1.0, True), (range(4), "none", 1.0, False),
+                                           (range(2), "tree", 2.0, False), (range(4), "naive", 1.0, True),
+                                           (range(4), "fresh", 1.0, True)):
+            prob = LinearFamily(d, list(cg), len(reps))
+            rho = math.inf if conv == "none" else 0.3
+            learner = ProjectedOGD(len(reps) * len(cg), d, prob.r,
+                                   lambda t, rho=rho, prob=prob: o2b_bounds.thm4_gsq(t, T, 1, rho, prob))
+            out.append(dict(problem=prob, learner=learner, T=T, k=1, rho=rho, checkpoints=[30, T], conversion=conv,
+                            src=TiledStreams(7, stable_key("s", "data", d), reps, len(cg)),
+                            noise_src=TiledStreams(7, stable_key("s", "noise", d), reps, len(cg)),
+                            noise_factor=factor, regret=regret))
+        return out
+
+    shared = o2b.run_shared(calls())
+    for kw, got in zip(calls(), shared):
+        want = o2b.run(**kw)
+        for name in ("subopt", "subopt_w") + (("regret",) if kw["regret"] else ()):
+            np.testing.assert_array_equal(getattr(got, name), getattr(want, name))
+        if not kw["regret"]:
+            assert np.isnan(got.regret).all()
+
+
+def test_run_shared_parameter_free_runs():
+    """o2b.run_shared on Theorem 11's runs (the compiled pf path): the same numbers as each run on its own, with
+    pf['cache'] (each function's values kept for the next run of the same T) or without."""
+    from dpregret.core.learners.oco import ParameterFree
+
+    d, T = 3, 90
+
+    def calls(cache):
+        prob = LinearFamily(d, [0.9], 3, r=2.0)
+        pf = o2b.pf_params(prob, T, 1.0, 1.0, 0.05)
+        out = []
+        for ghat in (lambda t: 50.0, pf["ghat"]):
+            run_pf = {**pf, "ghat": ghat, "ghat_controls": {"thm11": pf["ghat"]}, **cache}
+            out.append(dict(problem=prob, learner=ParameterFree(3, d, prob.r, ghat), T=T, k=3, rho=1.0,
+                            src=TiledStreams(7, stable_key("pfs", "data", d), range(3), 1),
+                            noise_src=TiledStreams(7, stable_key("pfs", "noise", d), range(3), 1),
+                            checkpoints=[40, T], reg="pf", pf=run_pf))
+        return out
+
+    want = [o2b.run(**kw) for kw in calls({})]
+    for got, ref in zip(o2b.run_shared(calls({"cache": {}})), want):
+        for name in ("subopt", "regret", "subopt_w"):
+            np.testing.assert_array_equal(getattr(got, name), getattr(ref, name))
+        for name in ("gbar_ratio", "gbar_ratio_thm11"):
+            np.testing.assert_array_equal(got.extra[name], ref.extra[name])
+
+
+def test_blocked_location_sampler_serves_the_streams_samples():
+    """o2b._sampler on a Location: the samples Location.sample draws, in order, past its limit too."""
+    from dpregret.core.environments.stochastic import Location
+    from dpregret.core.rng import ReplicateStreams
+
+    prob = Location(5, 0.3)
+    a, b = ReplicateStreams(3, (4,), range(3)), ReplicateStreams(3, (4,), range(3))
+    sample = o2b._sampler(prob, b, 3, limit=7)
+    for _ in range(10):
+        np.testing.assert_array_equal(sample()[0], prob.sample(a, 3)[0])
+    assert a.consumed == b.consumed

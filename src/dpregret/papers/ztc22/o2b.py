@@ -99,15 +99,19 @@ def pf_params(problem, T: int, rho: float, C: float, delta: float):
 
 def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, checkpoints, conversion: str = "tree",
         sensitivity: str = "eq6", reg: str | None = None, pf: dict | None = None,
-        check_sensitivity: bool = False, record_released: bool = False, noise_factor: float = 1.0) -> Run:
+        check_sensitivity: bool = False, record_released: bool = False, noise_factor: float = 1.0,
+        regret: bool = True) -> Run:
     """Algorithm 1 (see module docstring).  ``src`` draws the data and ``noise_src`` the
     privacy noise (ReplicateStreams or Generators): separate streams, so runs with the same
     data key share their data whatever their noise (common random numbers across
     conversions and learners).  ``noise_factor`` multiplies every sigma_t (1 = the paper;
-    other values are mis-calibrated negative controls)."""
+    other values are mis-calibrated negative controls).  ``regret=False``: the caller reads no regret, and the
+    compiled path of the minimax family skips its arithmetic (``Run.regret`` NaN there; every other number the
+    same); the per-step loop computes it anyway."""
     T, k, rho, cps = _checked_args(T, k, rho, checkpoints, conversion, sensitivity, reg)
     if linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
-        return _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor)
+        return _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor,
+                               regret)
     if linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src):
         return _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf)
     # the plain per-step loop (every case the compiled fast paths do not take); the mutants of papers/ztc22/mutants.py
@@ -285,14 +289,14 @@ def _worst_neighbour(problem, z, x, x_prev, delta, b_t: float, b_prev: float, t:
 
 
 def _sampler(problem, src, R: int, limit: int):
-    """``problem.sample(src, R)`` as a function of no argument: for a :class:`LinearFamily` on a
-    ReplicateStreams, served from blocks of samples (speed only): a sample is the elementwise
-    ``c + s (signs) / sqrt(d)`` of the stream's next d uniforms, which the stream serves in order
-    whatever the block, so every call returns the numbers (and layout) ``sample`` would; at most
-    ``limit`` samples are drawn from the stream."""
-    from dpregret.core.environments.stochastic import LinearFamily
+    """``problem.sample(src, R)`` as a function of no argument: for a :class:`LinearFamily` or a :class:`Location`
+    on a ReplicateStreams, served from blocks of samples (speed only): a sample is the elementwise
+    ``c + s (signs) / sqrt(d)`` (``m + s (signs) / sqrt(d)``) of the stream's next d uniforms, which the stream
+    serves in order whatever the block, so every call returns the numbers (and layout) ``sample`` would; at most
+    ``limit`` samples are drawn from the stream (further calls draw one at a time)."""
+    from dpregret.core.environments.stochastic import LinearFamily, Location
 
-    if type(problem) is not LinearFamily or not isinstance(src, ReplicateStreams):
+    if type(problem) not in (LinearFamily, Location) or not isinstance(src, ReplicateStreams):
         return lambda: problem.sample(src, R)
     state = {"buf": None, "pos": 0, "left": int(limit)}
     block = max(1, min(limit, 1_000_000 // (R * problem.d)))
@@ -304,7 +308,10 @@ def _sampler(problem, src, R: int, limit: int):
             state["left"] -= k
             u = src.uniform((k, problem.d))  # (R, k, d); a TiledStreams tiles its replicates' draws
             signs = np.where(u < 0.5, -1.0, 1.0)
-            z = problem.c[:, None] + problem.s_rows[:, None] * signs / math.sqrt(problem.d)
+            if type(problem) is Location:  # Location.sample: m + s xi / sqrt(d)
+                z = problem.m + problem.s * signs / math.sqrt(problem.d)
+            else:
+                z = problem.c[:, None] + problem.s_rows[:, None] * signs / math.sqrt(problem.d)
             buf, pos = np.ascontiguousarray(z.transpose(1, 0, 2)), 0
             state["buf"] = buf
         state["pos"] = pos + 1
@@ -343,12 +350,14 @@ class BlockedNormal:
 
 def linear_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src) -> bool:
     """Whether :func:`run` may use the compiled loop of :mod:`dpregret.papers.ztc22.o2b_jit` (speed
-    only, the same numbers): linear losses of the minimax family, Remark 5's OGD, streams."""
+    only, the same numbers): linear losses of the minimax family (H = 0: sigma_t of eq. (6) does not depend on
+    the iterates), Remark 5's OGD, streams."""
     from dpregret.core.environments.stochastic import LinearFamily
     from dpregret.core.learners.oco import ProjectedOGD
 
-    return (type(problem) is LinearFamily and type(learner) is ProjectedOGD and conversion in ("tree", "none", "naive")
-            and reg is None and not check_sensitivity and not record_released and isinstance(src, ReplicateStreams)
+    return (type(problem) is LinearFamily and problem.H == 0 and type(learner) is ProjectedOGD
+            and conversion in ("tree", "none", "naive") and reg is None and not check_sensitivity
+            and not record_released and isinstance(src, ReplicateStreams)
             and (conversion == "none" or isinstance(noise_src, ReplicateStreams)) and learner.t == 0)
 
 
@@ -357,28 +366,72 @@ def _base_uniform(src, shape):
     return ReplicateStreams.uniform(src, shape)
 
 
-def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor) -> Run:
-    """:func:`run` on :class:`LinearFamily` with :class:`ProjectedOGD` (tree, naive or no noise), in
-    blocks of steps through :func:`dpregret.papers.ztc22.o2b_jit.linear_ogd_block`: the same draws
-    and the same arithmetic in the same order as the loop of :func:`run`.  The inverse normal
-    CDF is taken before a TiledStreams' tiling (elementwise: the same numbers, m times fewer)."""
-    from scipy import special
+def _stream_id(src):
+    """A ReplicateStreams' identity: root seed and stable key of each replicate's generator (its SeedSequence),
+    so two stream objects with the same id serve the same numbers from their start."""
+    return tuple((g.bit_generator.seed_seq.entropy, tuple(g.bit_generator.seed_seq.spawn_key)) for g in src._gens)
 
-    from dpregret.core.environments.stochastic import TiledStreams
-    from dpregret.papers.ztc22.o2b_jit import linear_ogd_block
 
-    R, d = learner.predict().shape
+class _LinearOGD:
+    """The state of :func:`run` on :class:`LinearFamily` with :class:`ProjectedOGD` (tree, naive or no noise),
+    advanced in blocks of steps through :func:`dpregret.papers.ztc22.o2b_jit.linear_ogd_block`: the same draws
+    and the same arithmetic in the same order as the loop of :func:`run` (``tests/papers/ztc22/test_ztc22_jit.py``).
+    The inverse normal CDF is taken before a TiledStreams' tiling (elementwise: the same numbers, m times fewer)."""
+
+    def __init__(self, problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor,
+                 want_regret):
+        from dpregret.core.environments.stochastic import TiledStreams
+
+        R, d = learner.predict().shape
+        for s in (src,) + ((noise_src,) if conversion != "none" else ()):
+            if (s.m if isinstance(s, TiledStreams) else 1) * s.R != R:
+                raise ValueError(f"stream replicates x tiling must equal the learner's rows {R}")
+        self.problem, self.learner, self.T, self.cps = problem, learner, T, cps
+        self.src, self.noise_src = src, noise_src
+        self.noisy, self.naive, self.want_regret = conversion != "none", conversion == "naive", bool(want_regret)
+        self.scalars = _linear_ogd_scalars(problem, learner, T, k, rho, conversion, sensitivity, noise_factor)
+        self.x, self.g, self.wpre = np.zeros((R, d)), np.zeros((R, d)), np.zeros((R, d))
+        self.w = np.array(learner.w, dtype=float, copy=True)
+        self.regret = np.zeros(R)
+        self.tree = np.zeros((T.bit_length(), src.R, d))  # one tree per stream replicate: its rows share the noise
+        self.xs = np.ascontiguousarray(np.broadcast_to(problem.x_star, (R, d)), dtype=float)
+        self.c = np.ascontiguousarray(np.broadcast_to(problem.c, (R, d)), dtype=float)
+        self.s_rows = np.ascontiguousarray(np.broadcast_to(problem.s_rows, (R, 1))[:, 0], dtype=float)
+        self.sub, self.reg_c, self.sub_w = [], [], []
+        self.gam = None
+
+    def advance(self, t0: int, u: np.ndarray, nz: np.ndarray | None) -> None:
+        """Steps t0 + 1 .. t0 + B on the block's uniforms u (Rb, B, d) and N(0, 1) draws nz (None: no noise)."""
+        from dpregret.papers.ztc22.o2b_jit import linear_ogd_block
+
+        B, d = u.shape[1], u.shape[2]
+        if self.gam is None or self.gam.shape[0] < B:
+            self.gam = np.empty((B, d))
+        if nz is None:
+            nz = np.empty((u.shape[0], 0, d))
+        linear_ogd_block(t0, u, nz, self.c, self.s_rows, math.sqrt(self.problem.d), self.tree, self.x, self.g, self.w,
+                         self.wpre, self.regret, self.xs, *self.scalars, float(self.learner.r), self.naive, self.gam,
+                         self.want_regret)
+
+    def checkpoint(self) -> None:
+        self.sub.append(self.problem.subopt(self.x))
+        self.sub_w.append(self.problem.subopt(self.wpre.copy()))
+        self.reg_c.append(self.regret.copy() if self.want_regret else np.full(self.x.shape[0], np.nan))
+
+    def result(self) -> Run:
+        self.learner.w = self.w
+        return Run(self.cps, np.stack(self.sub, 1), np.stack(self.reg_c, 1), np.stack(self.sub_w, 1), None, {})
+
+
+def _linear_ogd_scalars(problem, learner, T, k, rho, conversion, sensitivity, noise_factor):
+    """The per-step scalars of :class:`_LinearOGD`, computed as run() and the learner compute them (the learner's
+    step count and sum of Ghat_t^2 advanced to T): beta_t, beta_{t-1}, beta_{1:t-1}, beta_{1:t}, OGD's eta_t and the
+    noise's scale (H = 0: ||w_i - x_{i-1}|| never enters sigma_t of eq. (6))."""
     G, H = problem.G, problem.H
-    for s in (src,) + ((noise_src,) if conversion != "none" else ()):
-        if (s.m if isinstance(s, TiledStreams) else 1) * s.R != R:
-            raise ValueError(f"stream replicates x tiling must equal the learner's rows {R}")
-    # per-step scalars, computed as run() computes them
-    b_t = np.empty(T)
-    b_prev = np.empty(T)
-    bs0 = np.empty(T)
-    bs1 = np.empty(T)
-    eta = np.empty(T)
-    c1 = np.empty(T)
+    b_t, b_prev, bs0, bs1, eta, sig = (np.empty(T) for _ in range(6))
+    Gs = {"eq6": G, "half": G / 2, "G_only": G, "H_only": 0.0}[sensitivity]
+    Hs = {"eq6": H, "half": H / 2, "G_only": 0.0, "H_only": H}[sensitivity]
+    sq = math.sqrt(math.log2(2 * T))
     bsum = 0.0
     for t in range(1, T + 1):
         b_t[t - 1], b_prev[t - 1] = float(t) ** k, float(t - 1) ** k
@@ -387,37 +440,104 @@ def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion
         learner.t += 1
         learner._acc += learner.ghat_sq(learner.t)
         eta[t - 1] = 2 * learner.r / math.sqrt(learner._acc)
-        c1[t - 1] = sensitivity_eq6(t, k, 1.0, 0.0, 0.0)  # 2 (k+1) t^(k-1), the factor of eq. (6)
-    Gs, Hs = {"eq6": (G, H), "half": (G / 2, H / 2), "G_only": (G, 0.0), "H_only": (0.0, H)}[sensitivity]
-    sq = math.sqrt(math.log2(2 * T))
-    x = np.zeros((R, d))
-    g = np.zeros((R, d))
-    w = np.array(learner.w, dtype=float, copy=True)
-    wpre = np.zeros((R, d))
-    maxdist = np.zeros(R)
-    regret = np.zeros(R)
-    tree = np.zeros((T.bit_length(), R, d))
-    xs = np.ascontiguousarray(np.broadcast_to(problem.x_star, (R, d)), dtype=float)
-    c = np.ascontiguousarray(np.broadcast_to(problem.c, (R, d)), dtype=float)
-    s_rows = np.ascontiguousarray(np.broadcast_to(problem.s_rows, (R, 1))[:, 0], dtype=float)
-    sub, reg_c, sub_w = [], [], []
-    block = max(1, 2_000_000 // (src.R * d))
+        if conversion == "naive":
+            sig[t - 1] = (noise_factor * ((2.0 * b_t[t - 1]) * G)) / rho
+        else:  # noise_factor Delta_t sqrt(log2(2T)) / rho, Delta_t of eq. (6) (2 (k+1) t^(k-1) its factor)
+            sig[t - 1] = ((noise_factor * (sensitivity_eq6(t, k, 1.0, 0.0, 0.0) * (Gs + Hs * 0.0))) * sq) / rho
+    return b_t, b_prev, bs0, bs1, eta, sig
+
+
+def _blocks(T: int, cps: list, block: int):
+    """``(t0, B, checkpoint after?)``: the blocks of steps of a compiled run, ending at every checkpoint."""
     t0 = 0
     for stop in cps + ([T] if cps[-1] < T else []):
         while t0 < stop:
             B = min(block, stop - t0)
-            u = _base_uniform(src, (B, d))  # B steps of problem.sample: d uniforms each
-            nz = special.ndtri(_base_uniform(noise_src, (B, d))) if conversion != "none" else np.empty((src.R, 0, d))
-            linear_ogd_block(t0, u, nz, c, s_rows, math.sqrt(problem.d), tree, x, g, w, wpre, maxdist, regret, xs,
-                             b_t, b_prev, bs0, bs1, eta, c1, float(Gs), float(Hs), sq, float(rho),
-                             float(noise_factor), float(learner.r), conversion == "naive", float(G))
+            yield t0, B, t0 + B == stop and stop in cps
             t0 += B
-        if stop in cps:
-            sub.append(problem.subopt(x))
-            sub_w.append(problem.subopt(wpre.copy()))
-            reg_c.append(regret.copy())
-    learner.w = w
-    return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), None, {})
+
+
+def _run_linear_ogd(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor,
+                    want_regret=True) -> Run:
+    """:func:`run` on :class:`LinearFamily` with :class:`ProjectedOGD` through :class:`_LinearOGD`."""
+    from scipy import special
+
+    st = _LinearOGD(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity, noise_factor,
+                    want_regret)
+    d = st.x.shape[1]
+    for t0, B, cp in _blocks(T, cps, max(1, 2_000_000 // (src.R * d))):
+        u = _base_uniform(src, (B, d))  # B steps of problem.sample: d uniforms each
+        st.advance(t0, u, special.ndtri(_base_uniform(noise_src, (B, d))) if st.noisy else None)
+        if cp:
+            st.checkpoint()
+    return st.result()
+
+
+def run_shared(calls: list[dict]) -> list[Run]:
+    """``[run(**kw) for kw in calls]``, the same numbers, with the draws shared: the calls on the compiled paths of
+    the minimax family (:func:`linear_fast_path`, :func:`linear_pf_fast_path`) with the same T, checkpoints and d
+    advance in lockstep, block by block, and each block of a stream's uniforms (and their N(0, 1) transform) is
+    drawn once for every call on that stream (same root seed and key, :func:`_stream_id`; a call on the first n of
+    its replicates reads the block's first n rows: each replicate has its own stream).  Those calls' stream objects
+    are left unread (but the one each block is drawn from).  Every other call runs on its own, first, in order."""
+    out, groups = [None] * len(calls), {}
+    for i, kw in enumerate(calls):
+        st = _shared_state(kw)
+        if st is None:
+            out[i] = run(**kw)
+        else:
+            groups.setdefault((st.T, tuple(st.cps), st.x.shape[1]), []).append((i, st))
+    for (T, cps, d), members in groups.items():
+        for i, res in zip([i for i, _ in members], _run_lockstep([st for _, st in members], T, list(cps), d)):
+            out[i] = res
+    return out
+
+
+def _shared_state(kw: dict):
+    """The :class:`_LinearOGD` (or :class:`_LinearPF`) of one :func:`run_shared` call, or None if it is not on a
+    compiled path."""
+    kw = dict(kw)
+    problem, learner, T = kw.pop("problem"), kw.pop("learner"), kw.pop("T")
+    conversion, reg = kw.get("conversion", "tree"), kw.get("reg")
+    sensitivity = kw.get("sensitivity", "eq6")
+    src, noise_src = kw["src"], kw["noise_src"]
+    flags = (kw.get("check_sensitivity", False), kw.get("record_released", False), src, noise_src)
+    ogd = linear_fast_path(problem, learner, conversion, reg, *flags)
+    if not (ogd or linear_pf_fast_path(problem, learner, conversion, reg, *flags)):
+        return None
+    T, k, rho, cps = _checked_args(T, kw["k"], kw["rho"], kw["checkpoints"], conversion, sensitivity, reg)
+    if not ogd:
+        return _LinearPF(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, kw.get("noise_factor", 1.0),
+                         kw.get("pf"))
+    return _LinearOGD(problem, learner, T, k, rho, src, noise_src, cps, conversion, sensitivity,
+                      kw.get("noise_factor", 1.0), kw.get("regret", True))
+
+
+def _run_lockstep(states: list, T: int, cps: list, d: int) -> list[Run]:
+    """:func:`run_shared`'s lockstep: per block, each stream's draws are drawn once, from the stream object with the
+    most replicates among those whose ids begin with its id (uniforms for the data, their N(0, 1) transform for
+    the noise)."""
+    from scipy import special
+
+    uses = [[("u", _stream_id(st.src), st.src)]
+            + ([("nz", _stream_id(st.noise_src), st.noise_src)] if st.noisy else []) for st in states]
+    bases: dict = {}  # (kind, stream id) -> the stream object its blocks are drawn from
+    for kind, sid, s in sorted((x for us in uses for x in us), key=lambda x: -len(x[1])):
+        if not any(k == kind and b[:len(sid)] == sid for k, b in bases):
+            bases[(kind, sid)] = s
+    plan = [[(next((k, b) for k, b in bases if k == kind and b[:len(sid)] == sid), s.R) for kind, sid, s in us]
+            for us in uses]
+    block = max(1, 2_000_000 // (max(s.R for s in bases.values()) * d))
+    for t0, B, cp in _blocks(T, cps, block):
+        draws = {}
+        for (kind, sid), s in bases.items():
+            u = _base_uniform(s, (B, d))  # B steps: d uniforms each
+            draws[(kind, sid)] = special.ndtri(u) if kind == "nz" else u
+        for st, p in zip(states, plan):
+            st.advance(t0, draws[p[0][0]][:p[0][1]], draws[p[1][0]][:p[1][1]] if len(p) > 1 else None)
+            if cp:
+                st.checkpoint()
+    return [st.result() for st in states]
 
 
 def linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, record_released, src, noise_src) -> bool:
@@ -432,68 +552,114 @@ def linear_pf_fast_path(problem, learner, conversion, reg, check_sensitivity, re
             and isinstance(noise_src, ReplicateStreams) and learner.t == 0)
 
 
-def _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf) -> Run:
-    """:func:`run` with ``reg="pf"`` on :class:`LinearFamily` around :class:`ParameterFree`, in
-    blocks of steps through :func:`dpregret.papers.ztc22.o2b_jit.linear_pf_block`: the same draws and
-    the same arithmetic in the same order as the loop of :func:`run` (``tests/papers/ztc22/test_ztc22_jit.py``)."""
-    from scipy import special
+class _LinearPF:
+    """The state of :func:`run` with ``reg="pf"`` on :class:`LinearFamily` around :class:`ParameterFree`, advanced
+    in blocks of steps through :func:`dpregret.papers.ztc22.o2b_jit.linear_pf_block`: the same draws and the same
+    arithmetic in the same order as the loop of :func:`run` (``tests/papers/ztc22/test_ztc22_jit.py``).  The
+    interface of :class:`_LinearOGD` (:func:`run_shared`)."""
 
-    from dpregret.core.environments.stochastic import TiledStreams
-    from dpregret.papers.ztc22.o2b_jit import linear_pf_block
+    noisy = True
 
-    R, d = learner.R, learner.d
-    G, H = problem.G, problem.H
-    for s in (src, noise_src):
-        if (s.m if isinstance(s, TiledStreams) else 1) * s.R != R:
-            raise ValueError(f"stream replicates x tiling must equal the learner's rows {R}")
-    ctl = pf.get("ghat_controls", {})
-    b_t, b_prev, bs0, bs1, c1 = (np.empty(T) for _ in range(5))
-    xi, nu, gh = np.empty(T), np.empty(T), np.empty(T)
-    gh_ctl = np.empty((len(ctl), T))
-    bsum = 0.0
-    for t in range(1, T + 1):  # per-step scalars, computed as run() and the learner compute them
-        b_t[t - 1], b_prev[t - 1] = float(t) ** k, float(t - 1) ** k
-        bs0[t - 1], bsum = bsum, bsum + float(t) ** k
-        bs1[t - 1] = bsum
-        c1[t - 1] = sensitivity_eq6(t, k, 1.0, 0.0, 0.0)
-        xi[t - 1], nu[t - 1], gh[t - 1] = pf["xi"](t), pf["nu"](t), learner.ghat(t)
+    def __init__(self, problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf):
+        from dpregret.core.environments.stochastic import TiledStreams
+
+        R, d = learner.R, learner.d
+        for s in (src, noise_src):
+            if (s.m if isinstance(s, TiledStreams) else 1) * s.R != R:
+                raise ValueError(f"stream replicates x tiling must equal the learner's rows {R}")
+        self.ctl = pf.get("ghat_controls", {})
         if pf["ghat"] is not learner.ghat:
             raise ValueError("the learner's normaliser must be Theorem 11's bound on ||gbar_t|| (pf['ghat'])")
-        for i, fn in enumerate(ctl.values()):
-            gh_ctl[i, t - 1] = fn(t)
+        self.problem, self.learner, self.T, self.cps = problem, learner, T, cps
+        self.src, self.noise_src = src, noise_src
+        self.scalars = _pf_scalars(T, k, rho, pf, learner.ghat, self.ctl, sensitivity, noise_factor, problem.G,
+                                   problem.H)
+        self.x, self.g, self.wpre = np.zeros((R, d)), np.zeros((R, d)), np.zeros((R, d))
+        self.tree = np.zeros((T.bit_length(), R, d))
+        self.regret, self.gbar, self.gbar_ctl = np.zeros(R), np.zeros(R), np.zeros((len(self.ctl), R))
+        self.xs = np.ascontiguousarray(np.broadcast_to(problem.x_star, (R, d)), dtype=float)
+        self.xsn = np.ascontiguousarray(np.linalg.norm(self.xs, axis=-1))
+        self.c = np.ascontiguousarray(np.broadcast_to(problem.c, (R, d)), dtype=float)
+        self.s_rows = np.ascontiguousarray(np.broadcast_to(problem.s_rows, (R, 1))[:, 0], dtype=float)
+        self.wealth, self.coin_sum = learner.wealth.astype(float).copy(), learner.coin_sum.astype(float).copy()
+        self.zdir, self.w_hat = learner.z.astype(float).copy(), learner.w_hat.astype(float).copy()
+        self.dir_acc = np.ascontiguousarray(learner._dir_acc[:, 0], dtype=float)
+        self.sub, self.reg_c, self.sub_w = [], [], []
+
+    def advance(self, t0: int, u: np.ndarray, nz: np.ndarray) -> None:
+        """Steps t0 + 1 .. t0 + B on the block's uniforms u (Rb, B, d) and N(0, 1) draws nz."""
+        from dpregret.papers.ztc22.o2b_jit import linear_pf_block
+
+        b_t, b_prev, bs0, bs1, sig, xi, nu, gh, gh_ctl = self.scalars
+        linear_pf_block(t0, u, nz, self.c, self.s_rows, math.sqrt(self.problem.d), self.tree, self.x, self.g,
+                        self.regret, self.xs, self.xsn, b_t, b_prev, bs0, bs1, sig, float(self.learner.r), xi, nu, gh,
+                        gh_ctl, self.wealth, self.coin_sum, self.zdir, self.dir_acc, self.w_hat, self.wpre, self.gbar,
+                        self.gbar_ctl)
+
+    def checkpoint(self) -> None:
+        self.sub.append(self.problem.subopt(self.x))
+        self.sub_w.append(self.problem.subopt(self.wpre.copy()))
+        self.reg_c.append(self.regret.copy())
+
+    def result(self) -> Run:
+        lr = self.learner
+        lr.t, lr.wealth, lr.coin_sum, lr.z = self.T, self.wealth, self.coin_sum, self.zdir
+        lr._dir_acc, lr.w_hat, lr.w = self.dir_acc[:, None], self.w_hat, self.wpre.copy()
+        extra = {"gbar_ratio": self.gbar, **{f"gbar_ratio_{name}": self.gbar_ctl[i] for i, name in enumerate(self.ctl)}}
+        return Run(self.cps, np.stack(self.sub, 1), np.stack(self.reg_c, 1), np.stack(self.sub_w, 1), None, extra)
+
+
+def _run_linear_pf(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf) -> Run:
+    """:func:`run` with ``reg="pf"`` on :class:`LinearFamily` around :class:`ParameterFree` (:class:`_LinearPF`)."""
+    from scipy import special
+
+    st = _LinearPF(problem, learner, T, k, rho, src, noise_src, cps, sensitivity, noise_factor, pf)
+    d = learner.d
+    for t0, B, cp in _blocks(T, cps, max(1, 2_000_000 // (src.R * d))):
+        u = _base_uniform(src, (B, d))
+        st.advance(t0, u, special.ndtri(_base_uniform(noise_src, (B, d))))
+        if cp:
+            st.checkpoint()
+    return st.result()
+
+
+def _pf_scalars(T, k, rho, pf, ghat, ctl, sensitivity, noise_factor, G, H):
+    """The per-step scalars of :func:`_run_linear_pf`, computed as run() and the learner compute them: beta_t,
+    beta_{t-1}, beta_{1:t-1}, beta_{1:t}, sigma_t of eq. (6) (H = 0: the iterates never enter it), and the values
+    at t = 1 .. T of xi_t, nu_t, the learner's normaliser and the controls' bounds on ||gbar_t||.  ``pf["cache"]``
+    (optional, the caller's dict; its functions then pure): the values kept for the next run at the same T and k
+    (a function by identity), so the runs of one T evaluate each function once."""
+    cache = pf.get("cache")
+    if cache is not None and cache.get("Tk") != (T, k):
+        cache.clear()
+        cache["Tk"] = (T, k)
+
+    def values(fn):
+        if cache is not None and fn in cache:
+            return cache[fn]
+        v = np.array([fn(t) for t in range(1, T + 1)], dtype=float)
+        if cache is not None:
+            cache[fn] = v
+        return v
+    if cache is not None and "beta" in cache:
+        b_t, b_prev, bs0, bs1, c1 = cache["beta"]
+    else:
+        b_t, b_prev, bs0, bs1, c1 = (np.empty(T) for _ in range(5))
+        bsum = 0.0
+        for t in range(1, T + 1):
+            b_t[t - 1], b_prev[t - 1] = float(t) ** k, float(t - 1) ** k
+            bs0[t - 1], bsum = bsum, bsum + float(t) ** k
+            bs1[t - 1] = bsum
+            c1[t - 1] = sensitivity_eq6(t, k, 1.0, 0.0, 0.0)
+        if cache is not None:
+            cache["beta"] = (b_t, b_prev, bs0, bs1, c1)
     Gs, Hs = {"eq6": (G, H), "half": (G / 2, H / 2), "G_only": (G, 0.0), "H_only": (0.0, H)}[sensitivity]
     sq = math.sqrt(math.log2(2 * T))
-    x, g, wpre, tree = np.zeros((R, d)), np.zeros((R, d)), np.zeros((R, d)), np.zeros((T.bit_length(), R, d))
-    maxdist, regret, gbar = np.zeros(R), np.zeros(R), np.zeros(R)
-    gbar_ctl = np.zeros((len(ctl), R))
-    xs = np.ascontiguousarray(np.broadcast_to(problem.x_star, (R, d)), dtype=float)
-    xsn = np.ascontiguousarray(np.linalg.norm(xs, axis=-1))
-    c = np.ascontiguousarray(np.broadcast_to(problem.c, (R, d)), dtype=float)
-    s_rows = np.ascontiguousarray(np.broadcast_to(problem.s_rows, (R, 1))[:, 0], dtype=float)
-    wealth, coin_sum = learner.wealth.astype(float).copy(), learner.coin_sum.astype(float).copy()
-    zdir, w_hat = learner.z.astype(float).copy(), learner.w_hat.astype(float).copy()
-    dir_acc = np.ascontiguousarray(learner._dir_acc[:, 0], dtype=float)
-    sub, reg_c, sub_w = [], [], []
-    block = max(1, 2_000_000 // (src.R * d))
-    t0 = 0
-    for stop in cps + ([T] if cps[-1] < T else []):
-        while t0 < stop:
-            B = min(block, stop - t0)
-            u = _base_uniform(src, (B, d))
-            nz = special.ndtri(_base_uniform(noise_src, (B, d)))
-            linear_pf_block(t0, u, nz, c, s_rows, math.sqrt(problem.d), tree, x, g, maxdist, regret,
-                            xs, xsn, b_t, b_prev,
-                            bs0, bs1, c1, float(Gs), float(Hs), sq, float(rho), float(noise_factor), float(learner.r),
-                            xi, nu, gh, gh_ctl, wealth, coin_sum, zdir, dir_acc, w_hat, wpre, gbar, gbar_ctl)
-            t0 += B
-        if stop in cps:
-            sub.append(problem.subopt(x))
-            sub_w.append(problem.subopt(wpre.copy()))
-            reg_c.append(regret.copy())
-    learner.t, learner.wealth, learner.coin_sum, learner.z = T, wealth, coin_sum, zdir
-    learner._dir_acc, learner.w_hat, learner.w = dir_acc[:, None], w_hat, wpre.copy()
-    extra = {"gbar_ratio": gbar, **{f"gbar_ratio_{name}": gbar_ctl[i] for i, name in enumerate(ctl)}}
-    return Run(cps, np.stack(sub, 1), np.stack(reg_c, 1), np.stack(sub_w, 1), None, extra)
+    sig = np.array([((noise_factor * (c * (Gs + Hs * 0.0))) * sq) / rho for c in c1.tolist()], dtype=float)
+    gh_ctl = np.empty((len(ctl), T))
+    for i, fn in enumerate(ctl.values()):
+        gh_ctl[i] = values(fn)
+    return b_t, b_prev, bs0, bs1, sig, values(pf["xi"]), values(pf["nu"]), values(ghat), gh_ctl
 
 
 def sensitivity_variant(sensitivity: str, t: int, k: float, G: float, H: float, maxdist: np.ndarray) -> np.ndarray:

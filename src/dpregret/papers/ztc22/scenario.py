@@ -124,9 +124,12 @@ def twin_reps(p: dict, reps) -> list:
     return reps[:max(2, min(len(reps), int(p.get("replicates_twin", len(reps)))))]
 
 
-def explicit_regret(prob, T: int, k: float, rho: float) -> float:
-    """(3/2) D sqrt(sum_t Ghat_t^2): the expected-regret bound of the Remark 5 OGD."""
-    return ogd_regret_bound(prob.D, sum(o2b_bounds.thm4_gsq(t, T, k, rho, prob) for t in range(1, T + 1)))
+def explicit_regret(prob, T: int, k: float, rho: float, gsq: list | None = None) -> float:
+    """(3/2) D sqrt(sum_t Ghat_t^2): the expected-regret bound of the Remark 5 OGD (``gsq``: Ghat_t^2 at t = 1..T,
+    if the caller has them: the same sum)."""
+    if gsq is None:
+        gsq = (o2b_bounds.thm4_gsq(t, T, k, rho, prob) for t in range(1, T + 1))
+    return ogd_regret_bound(prob.D, sum(gsq))
 
 
 def start_subopt(prob):
@@ -406,22 +409,27 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
     R, k, d, cg = len(reps), p["k"], p["d_lin"], list(p["c_grid"])
     prob = LinearFamily(d, cg, R)
 
-    def paper_ogd(rho):
-        return lambda rows, dd, r: ProjectedOGD(rows, dd, r, lambda t: o2b_bounds.thm4_gsq(t, T, k, rho, prob))
+    gsq = _Gsq(T, k, prob)
+    paper_ogd = gsq.ogd
     if learners:  # names and makes checked before anything runs (dpregret.core.protocols)
         from dpregret.core.protocols import check_makes
 
         learners = check_makes(learners, DOOR_RESERVED, "make(R, d, r)")
     makers = {**({"o2b": None} if paper else {}), **(learners or {})}
-    frames, built = [], []
+    frames, built, pending = [], [], []  # pending: the paper's runs, (frame index, o2b.run kwargs, rows of the run)
+
+    def streams(rr):
+        return dict(src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), rr, len(cg)),
+                    noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), rr, len(cg)))
+
+    def later(call, rows):  # a paper's run, run with the others on shared draws (o2b.run_shared; speed only)
+        frames.append(None)
+        pending.append((len(frames) - 1, call, rows))
     if paper and T in p["T_lin_priv"] and "priv" in rates:  # Theorem 4's near miss: sigma_t doubled (the paper's OGD)
-        run = o2b.run(prob, paper_ogd(p["rho_lin"])(R * len(cg), d, prob.r), T, k=k, rho=p["rho_lin"],
-                      src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps, len(cg)),
-                      noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), reps, len(cg)),
-                      checkpoints=[T], noise_factor=2.0)
-        frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
-                                    "subopt": run.subopt[:, -1], "alg": "o2b_noise2", "rho": p["rho_lin"],
-                                    "bound_thm4": thm4_family_bound(prob, T, k, p["rho_lin"], R)}))
+        later(dict(problem=prob, learner=paper_ogd(p["rho_lin"])(R * len(cg), d, prob.r), T=T, k=k, rho=p["rho_lin"],
+                   **streams(reps), checkpoints=[T], noise_factor=2.0, regret=False),
+              {"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R), "alg": "o2b_noise2",
+               "rho": p["rho_lin"], "bound_thm4": thm4_family_bound(prob, T, k, p["rho_lin"], R, gsq(p["rho_lin"]))})
     if paper:  # the mis-tuned twins (first replicates_twin replicates, the same draws): the step ignoring the
         # privacy term at rho_lin (ZTC-rem5-rate-T-priv, ZTC-thm4-bound), the step one notch off at rho_stat
         # (ZTC-rem5-rate-T-stat)
@@ -430,20 +438,16 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
         for alg, kind, rho, on in (("o2b_npstep", "npstep", p["rho_lin"], T in p["T_lin_priv"] and "priv" in rates),
                                    ("o2b_stat_sumstep", "sumstep", p["rho_stat"],
                                     T in p["T_lin_stat"] and "stat" in rates)):
-            if not on:
-                continue
-            run = o2b.run(ptw, twin_ogd(ptw, len(tr) * len(cg), T, k, rho, kind), T, k=k, rho=rho,
-                          src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), tr, len(cg)),
-                          noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), tr, len(cg)),
-                          checkpoints=[T])
-            frames.append(pd.DataFrame({"replicate": np.tile(tr, len(cg)), "c": np.repeat(cg, len(tr)),
-                                        "subopt": run.subopt[:, -1], "alg": alg, "rho": rho,
-                                        "bound_thm4": thm4_family_bound(prob, T, k, rho, len(tr))}))
+            if on:
+                later(dict(problem=ptw, learner=twin_ogd(ptw, len(tr) * len(cg), T, k, rho, kind), T=T, k=k, rho=rho,
+                           **streams(tr), checkpoints=[T], regret=False),
+                      {"replicate": np.tile(tr, len(cg)), "c": np.repeat(cg, len(tr)), "alg": alg, "rho": rho,
+                       "bound_thm4": thm4_family_bound(prob, T, k, rho, len(tr), gsq(rho))})
     for rho in ([p["rho_lin"]] if paper and T in p["T_lin_priv"] and "priv" in rates else []) + (
             [p["rho_stat"]] if paper and T in p["T_lin_stat"] and "stat" in rates else []):  # the non-learner
         frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
                                     "subopt": frozen_subopt(prob, R * len(cg)), "alg": "frozen_start", "rho": rho,
-                                    "bound_thm4": thm4_family_bound(prob, T, k, rho, R)}))
+                                    "bound_thm4": thm4_family_bound(prob, T, k, rho, R, gsq(rho))}))
     for name, make in makers.items():
         a = linear_T_algs(name)
         plan = {}
@@ -453,19 +457,20 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
             plan.update({a["stat"]: ("tree", p["rho_stat"]), a["fresh"]: ("fresh", p["rho_stat"])})
         plan[a["twin"]] = ("none", math.inf)
         for alg, (conv, rho) in plan.items():
+            bnd = thm4_family_bound(prob, T, k, rho, R, gsq(rho)) if make is None and conv == "tree" else np.nan
+            rows = {"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R), "alg": alg, "rho": rho,
+                    "bound_thm4": bnd}
             if make is None:
-                learner = paper_ogd(rho)(R * len(cg), d, prob.r)
-            else:
-                from dpregret.core.protocols import build_learner
+                later(dict(problem=prob, learner=paper_ogd(rho)(R * len(cg), d, prob.r), T=T, k=k, rho=rho,
+                           **streams(reps), checkpoints=[T], conversion=conv, regret=False), rows)
+                continue
+            from dpregret.core.protocols import build_learner
 
-                learner = build_learner(make, name, (R * len(cg), d, prob.r), "make(R, d, r)", "g", built)
-            run = o2b.run(prob, learner, T, k=k, rho=rho,
-                          src=TiledStreams(seed, stable_key("ztc22", "linear_T", "data", d, T), reps, len(cg)),
-                          noise_src=TiledStreams(seed, stable_key("ztc22", "linear_T", "noise", d, T), reps, len(cg)),
-                          checkpoints=[T], conversion=conv)
-            bnd = thm4_family_bound(prob, T, k, rho, R) if make is None and conv == "tree" else np.nan
-            frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
-                                        "subopt": run.subopt[:, -1], "alg": alg, "rho": rho, "bound_thm4": bnd}))
+            learner = build_learner(make, name, (R * len(cg), d, prob.r), "make(R, d, r)", "g", built)
+            run = o2b.run(prob, learner, T, k=k, rho=rho, **streams(reps), checkpoints=[T], conversion=conv)
+            frames.append(_linear_rows(rows, run))
+    for (i, _, rows), run in zip(pending, o2b.run_shared([call for _, call, _ in pending])):
+        frames[i] = _linear_rows(rows, run)
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["d"] = "linear_T", "linear_family", T, d
     df["r"] = prob.r
@@ -473,14 +478,38 @@ def simulate_linear_T(p: dict, T: int, reps, seed: int, learners: dict | None = 
     return df
 
 
-def thm4_family_bound(prob, T: int, k: float, rho: float, R: int) -> np.ndarray:
+class _Gsq:
+    """Theorem 4's Ghat_t^2 at t = 1..T of one T and problem, per rho, computed once (``simulate_linear_T``: the
+    paper's OGD reads them, and its explicit bound sums them)."""
+
+    def __init__(self, T: int, k: float, prob):
+        self.T, self.k, self.prob, self.tables = T, k, prob, {}
+
+    def __call__(self, rho: float) -> list:
+        if rho not in self.tables:
+            self.tables[rho] = [o2b_bounds.thm4_gsq(t, self.T, self.k, rho, self.prob) for t in range(1, self.T + 1)]
+        return self.tables[rho]
+
+    def ogd(self, rho: float):
+        """``make(R, d, r)`` of Remark 5's OGD at rho."""
+        table = self(rho)
+        return lambda rows, dd, r: ProjectedOGD(rows, dd, r, lambda t: table[t - 1])
+
+
+def _linear_rows(rows: dict, run) -> pd.DataFrame:
+    """A run's rows of ``linear_T``: replicate, c, subopt (at T), then the other columns of ``rows``."""
+    return pd.DataFrame({"replicate": rows["replicate"], "c": rows["c"], "subopt": run.subopt[:, -1],
+                         **{k: v for k, v in rows.items() if k not in ("replicate", "c")}})
+
+
+def thm4_family_bound(prob, T: int, k: float, rho: float, R: int, gsq: list | None = None) -> np.ndarray:
     """Theorem 4's fully explicit bound for each member of a :class:`LinearFamily` (rows
     member-major, R replicates each): the OGD's own regret bound (3/2) D sqrt(sum_t Ghat_t^2)
     (Ghat_t from the family's constants, the learner's step) plugged in, and each member's own
     sigma_G = G - c_i (exact for that member: ||grad l - grad L|| = s_i)."""
     from types import SimpleNamespace
 
-    reg = np.array([explicit_regret(prob, T, k, rho)])
+    reg = np.array([explicit_regret(prob, T, k, rho, gsq)])
     out = [o2b_bounds.bound_thm4(reg, T, k, rho, SimpleNamespace(d=prob.d, G=prob.G, H=prob.H, D=prob.D, sigma_H=0.0,
                                                                    sigma_G=prob.G - ci))[0] for ci in prob.c_grid]
     return np.repeat(out, R)
@@ -547,12 +576,17 @@ _TWIN_CACHE: dict = {}
 
 
 def simulate_minimax(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
-    """``point`` is ``rho<value>`` (d = p["d_mm"]) or ``d<value>`` (rho = p["rho_mm"])."""
+    """``point`` is ``rho<value>`` (d = p["d_mm"]) or ``d<value>`` (rho = p["rho_mm"]).  The point's runs share
+    their draws (``o2b.run_shared``: the same streams, each block drawn once; speed only)."""
     grid, val = ("rho", float(point[3:])) if point.startswith("rho") else ("d", int(point[1:]))
     d, rho = (p["d_mm"], val) if grid == "rho" else (val, p["rho_mm"])
     R, T, k, cg = len(reps), p["T_mm"], p["k"], list(p["c_grid"])
     prob = LinearFamily(d, cg, R)
-    frames = []
+
+    def streams(rr):
+        return dict(src=TiledStreams(seed, stable_key("ztc22", "minimax", "data", d, T), rr, len(cg)),
+                    noise_src=TiledStreams(seed, stable_key("ztc22", "minimax", "noise", d, T), rr, len(cg)))
+    subs, calls = {}, {}
     for alg, (conv, miscal) in MINIMAX_ALGS.items():
         if miscal not in (None, grid):  # each control runs on its own grid only
             continue
@@ -563,31 +597,30 @@ def simulate_minimax(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
         # stream): every rho point of a process reuses one run (speed only: the same numbers)
         key = (d, T, k, tuple(cg), tuple(reps), seed) if conv == "none" else None
         if key is not None and key in _TWIN_CACHE:
-            sub = _TWIN_CACHE[key]
-        else:
-            learner = ProjectedOGD(R * len(cg), d, prob.r, lambda t: o2b_bounds.thm4_gsq(t, T, k, r_eff, prob))
-            run = o2b.run(prob, learner, T, k=k, rho=r_eff,
-                          src=TiledStreams(seed, stable_key("ztc22", "minimax", "data", d, T), reps, len(cg)),
-                          noise_src=TiledStreams(seed, stable_key("ztc22", "minimax", "noise", d, T), reps, len(cg)),
-                          checkpoints=[T], conversion=conv, noise_factor=factor)
-            sub = run.subopt[:, -1]
-            if key is not None:
-                _TWIN_CACHE.clear()  # one twin at a time: the rho points share a d
-                _TWIN_CACHE[key] = sub.copy()
-        frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
-                                    "subopt": np.array(sub, copy=True), "alg": alg}))
-    frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
-                                "subopt": frozen_subopt(prob, R * len(cg)), "alg": "frozen_start"}))  # the non-learner
+            subs[alg] = _TWIN_CACHE[key]
+            continue
+        learner = ProjectedOGD(R * len(cg), d, prob.r,
+                               lambda t, r_eff=r_eff: o2b_bounds.thm4_gsq(t, T, k, r_eff, prob))
+        calls[alg] = dict(problem=prob, learner=learner, T=T, k=k, rho=r_eff, **streams(reps), checkpoints=[T],
+                          conversion=conv, noise_factor=factor, regret=False)
     # the mis-tuned twin of both rate claims: Algorithm 1 with the step that ignores the privacy term (its
     # non-private twin is the paper's: the same step at rho = inf), on the first replicates_twin replicates
     tr = twin_reps(p, reps)
     ptw = LinearFamily(d, cg, len(tr))
-    run = o2b.run(ptw, twin_ogd(ptw, len(tr) * len(cg), T, k, rho, "npstep"), T, k=k, rho=rho,
-                  src=TiledStreams(seed, stable_key("ztc22", "minimax", "data", d, T), tr, len(cg)),
-                  noise_src=TiledStreams(seed, stable_key("ztc22", "minimax", "noise", d, T), tr, len(cg)),
-                  checkpoints=[T])
+    calls["npstep"] = dict(problem=ptw, learner=twin_ogd(ptw, len(tr) * len(cg), T, k, rho, "npstep"), T=T, k=k,
+                           rho=rho, **streams(tr), checkpoints=[T], regret=False)
+    for alg, run in zip(calls, o2b.run_shared(list(calls.values()))):
+        subs[alg] = run.subopt[:, -1]
+        if MINIMAX_ALGS.get(alg, ("",))[0] == "none":
+            _TWIN_CACHE.clear()  # one twin at a time: the rho points share a d
+            _TWIN_CACHE[(d, T, k, tuple(cg), tuple(reps), seed)] = subs[alg].copy()
+    frames = [pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
+                            "subopt": np.array(subs[alg], copy=True), "alg": alg})
+              for alg in MINIMAX_ALGS if alg in subs]
+    frames.append(pd.DataFrame({"replicate": np.tile(list(reps), len(cg)), "c": np.repeat(cg, R),
+                                "subopt": frozen_subopt(prob, R * len(cg)), "alg": "frozen_start"}))  # the non-learner
     frames.append(pd.DataFrame({"replicate": np.tile(tr, len(cg)), "c": np.repeat(cg, len(tr)),
-                                "subopt": run.subopt[:, -1], "alg": "npstep"}))
+                                "subopt": subs["npstep"], "alg": "npstep"}))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["rho"], df["d"], df["grid"] = ("minimax",
                                                                                 "linear_family", T, rho, d, grid)
@@ -601,7 +634,7 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     algorithm; every C sees the same data and noise draws)."""
     prob = LinearFamily(p["d_pf"], [p["c_pf"]], len(reps), r=p["r_pf"])
     R, rho, delta = len(reps), p["rho_pf"], p["delta_pf"]
-    frames = []
+    frames, cache, runs, calls = [], {}, [], []
     for C in p["C_grid_pf"]:
         pf = o2b.pf_params(prob, T, rho, C, delta)
         half = o2b.pf_params(prob, T, rho, C / 2, delta)  # the bound-only control: the same run, C / 2 in the bounds
@@ -613,22 +646,26 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
             G_hat = float(pf["ghat"](T))
             variants.insert(0, ("o2b_pf_const", lambda t, G_hat=G_hat: G_hat))
         for alg, ghat in variants:
-            run_pf = {**pf, "ghat": ghat, "ghat_controls": {"C_half": half["ghat"], "thm11": pf["ghat"]}}
-            run = o2b.run(prob, ParameterFree(R, prob.d, prob.r, ghat), T, k=3, rho=rho,
-                          src=_streams(seed, reps, "pf", "data", T), noise_src=_streams(seed, reps, "pf", "noise", T),
-                          checkpoints=[T], reg="pf", pf=run_pf)  # compiled: papers.ztc22.o2b_jit.linear_pf_block
-            reg = run.regret[:, -1]
-            b_reg = (o2b_bounds.bound_thm11(reg, T, rho, prob, pf)
-                     - o2b_bounds.bound_thm11(np.zeros(R), T, rho, prob, pf))
-            frames.append(_rows({"subopt": run.subopt[:, -1], "regret_bar": reg,
-                                 "bound": o2b_bounds.bound_thm11(reg, T, rho, prob, pf),
-                                 "bound_regret_term": b_reg,
-                                 "bound_C_half": o2b_bounds.bound_thm11(reg, T, rho, prob, half),
-                                 "gbar_ratio": run.extra["gbar_ratio_thm11"],  # ||gbar_t|| / Theorem 11's bound at t
-                                 "gbar_ratio_C_half": run.extra["gbar_ratio_C_half"],
-                                 "gbar_over_normaliser": run.extra["gbar_ratio"],  # ||gbar_t|| / the learner's G^(_t)
-                                 "subopt_w": run.subopt_w[:, -1]},
-                                reps, alg=alg, C=float(C)))
+            run_pf = {**pf, "ghat": ghat, "ghat_controls": {"C_half": half["ghat"], "thm11": pf["ghat"]},
+                      "cache": cache}  # the runs of this T evaluate each (pure) function of pf_params once
+            runs.append((alg, C, pf, half))
+            calls.append(dict(problem=prob, learner=ParameterFree(R, prob.d, prob.r, ghat), T=T, k=3, rho=rho,
+                              src=_streams(seed, reps, "pf", "data", T),
+                              noise_src=_streams(seed, reps, "pf", "noise", T),
+                              checkpoints=[T], reg="pf", pf=run_pf))  # compiled: papers.ztc22.o2b_jit.linear_pf_block
+    for (alg, C, pf, half), run in zip(runs, o2b.run_shared(calls)):  # every run on the same draws, drawn once
+        reg = run.regret[:, -1]
+        b_reg = (o2b_bounds.bound_thm11(reg, T, rho, prob, pf)
+                 - o2b_bounds.bound_thm11(np.zeros(R), T, rho, prob, pf))
+        frames.append(_rows({"subopt": run.subopt[:, -1], "regret_bar": reg,
+                             "bound": o2b_bounds.bound_thm11(reg, T, rho, prob, pf),
+                             "bound_regret_term": b_reg,
+                             "bound_C_half": o2b_bounds.bound_thm11(reg, T, rho, prob, half),
+                             "gbar_ratio": run.extra["gbar_ratio_thm11"],  # ||gbar_t|| / Theorem 11's bound at t
+                             "gbar_ratio_C_half": run.extra["gbar_ratio_C_half"],
+                             "gbar_over_normaliser": run.extra["gbar_ratio"],  # ||gbar_t|| / the learner's G^(_t)
+                             "subopt_w": run.subopt_w[:, -1]},
+                            reps, alg=alg, C=float(C)))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["rho"], df["delta"] = "param_free", "linear_member", T, rho, delta
     df["max_subopt"] = 2 * prob.r * p["c_pf"]  # L at the far end of W (reported)
@@ -724,10 +761,10 @@ def _per_step_eq7(p: dict, reps, seed: int) -> list[pd.DataFrame]:
     need_arr = np.array(need)
     while t0 < T:
         B = min(block, T - t0)
-        nz = special.ndtri(noise.uniform((B, d)))  # step t0 + j + 1 draws row j
+        u = noise.uniform((B, d))  # step t0 + j + 1 draws row j
         sel = need_arr[(need_arr > t0) & (need_arr <= t0 + B)]
-        for s in sel:
-            nodes[int(s)] = nz[:, s - t0 - 1]
+        for s in sel:  # N(0, 1) by the inverse CDF, elementwise: only the nodes read
+            nodes[int(s)] = special.ndtri(u[:, s - t0 - 1])
         t0 += B
     G, L = 1.0, math.log2(2 * T)
     for alg, factor in (("eq7", 1.0), ("eq7_sqrt2", math.sqrt(2.0))):
@@ -754,6 +791,8 @@ def tree_gamma_norms(noise: ReplicateStreams, T: int, d: int, sigma, block_bits:
     at a level at or above it is a multiple of the block size (kept)."""
     from scipy import special
 
+    from dpregret.papers.ztc22.o2b_jit import tree_low_levels
+
     B = 1 << block_bits
     R = noise.R
     out = np.empty((R, T))
@@ -765,15 +804,12 @@ def tree_gamma_norms(noise: ReplicateStreams, T: int, d: int, sigma, block_bits:
         for v in s[s % B == 0]:
             kept[int(v)] = nodes[:, v - t0 - 1].copy()
         gam = np.zeros((R, n, d))
-        for lv in range(int(s[-1]).bit_length()):
-            on = ((s >> lv) & 1).astype(bool)
-            if not on.any():
-                continue
-            pre = (s[on] >> lv) << lv
-            if lv < block_bits:
-                gam[:, on] += nodes[:, pre - t0 - 1]
-            else:
-                gam[:, on] += np.stack([kept[int(v)] for v in pre], axis=1)
+        tree_low_levels(nodes, gam, t0, block_bits)  # the levels below block_bits, in increasing level (compiled)
+        for lv in range(block_bits, int(s[-1]).bit_length()):  # then the higher ones: kept nodes
+            if (t0 >> lv) & 1 and min(n, B - 1) >= 1:  # the steps before t0 + B share t0's high bits
+                gam[:, :min(n, B - 1)] += kept[(t0 >> lv) << lv][:, None]
+            if n == B and ((t0 + B) >> lv) & 1:
+                gam[:, B - 1] += kept[((t0 + B) >> lv) << lv]
         out[:, t0:t0 + n] = np.sqrt(np.sum(gam**2, axis=-1))
     return out
 
