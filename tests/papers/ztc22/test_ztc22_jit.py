@@ -147,13 +147,13 @@ def test_run_shared_parameter_free_runs():
 
 
 def test_blocked_location_sampler_serves_the_streams_samples():
-    """o2b._sampler on a Location: the samples Location.sample draws, in order, past its limit too."""
+    """o2b.sampler on a Location: the samples Location.sample draws, in order, past its limit too."""
     from dpregret.core.environments.stochastic import Location
     from dpregret.core.rng import ReplicateStreams
 
     prob = Location(5, 0.3)
     a, b = ReplicateStreams(3, (4,), range(3)), ReplicateStreams(3, (4,), range(3))
-    sample = o2b._sampler(prob, b, 3, limit=7)
+    sample = o2b.sampler(prob, b, 3, limit=7)
     for _ in range(10):
         np.testing.assert_array_equal(sample()[0], prob.sample(a, 3)[0])
     assert a.consumed == b.consumed

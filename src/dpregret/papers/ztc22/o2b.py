@@ -123,7 +123,7 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
     bsum = 0.0
     maxdist = np.zeros(R)
     noise_src, tree = _tree_for(noise_src, conversion, T, R, d)
-    sample = _sampler(problem, src, R, T + (T - 1 if conversion == "fresh" else 0))
+    sample = sampler(problem, src, R, T + (T - 1 if conversion == "fresh" else 0))
     ratio = np.zeros(R) if check_sensitivity else None
     xs = problem.x_star
     tot = _Totals.zeros(R, d)
@@ -288,7 +288,7 @@ def _worst_neighbour(problem, z, x, x_prev, delta, b_t: float, b_prev: float, t:
     return worst
 
 
-def _sampler(problem, src, R: int, limit: int):
+def sampler(problem, src, R: int, limit: int):
     """``problem.sample(src, R)`` as a function of no argument: for a :class:`LinearFamily` or a :class:`Location`
     on a ReplicateStreams, served from blocks of samples (speed only): a sample is the elementwise
     ``c + s (signs) / sqrt(d)`` (``m + s (signs) / sqrt(d)``) of the stream's next d uniforms, which the stream
