@@ -3,6 +3,7 @@ registered by the config key ``papers`` and runs through the workflow's generic 
 table and the report, while no file outside its folder (this test and the how-to aside) names it."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -138,14 +139,47 @@ def test_a_registered_papers_mutants_join_the_suite_after_the_list(tmp_path):
 
 
 def test_the_docs_generator_prints_a_registered_papers_claims_table():
-    """``python -m dpregret.pipeline.docs --stdout`` gives a registered paper's rows of docs/claims.md, written
-    from its declarations, with nothing edited outside its folder."""
+    """``python -m dpregret.pipeline.docs --stdout`` gives the block a registered paper's table would have in
+    docs/claims.md, written from its declarations, with nothing edited outside its folder."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "examples"), os.environ.get("PYTHONPATH", "")]),
            papers.ENV_VAR: "example_paper"}
     out = subprocess.run([sys.executable, "-m", "dpregret.pipeline.docs", "--stdout"], env=env, check=True,
                          capture_output=True, text=True).stdout
-    assert "<!-- claims:CBL06 begin -->" in out and "| `CBL06-thm2.2-bound` | Theorem 2.2 | bound |" in out
+    assert "<!-- claims:registered begin -->" in out and "<!-- packages: example_paper -->" in out
+    assert "| `CBL06-thm2.2-bound` | Theorem 2.2 | bound |" in out
     assert "AS17-" not in out  # the built-in papers' tables stay in docs/claims.md
+
+
+def copy_renamed(dst: Path, name: str = "my_paper", key: str = "MY24") -> Path:
+    """The example folder copied as docs/add-a-paper.md says ("Start from the example"): its paper key,
+    scenario, claim ids and figure stems renamed inside the folder only."""
+    shutil.copytree(FOLDER, dst / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for f in (dst / name).iterdir():
+        if f.suffix in (".py", ".yaml"):
+            f.write_text(f.read_text().replace("CBL06", key).replace("cbl06", key.lower()))
+    return dst / name
+
+
+def _outside_registered(text: str) -> str:
+    return re.sub(r"<!-- claims:registered begin -->.*?<!-- claims:registered end -->", "", text, flags=re.S)
+
+
+def test_a_copied_folder_gets_its_table_in_docs_claims_md(tmp_path):
+    """A folder copied from the example appears in docs/claims.md by the generator alone: its table in the
+    registered block, kept by a later regeneration without DPREGRET_PAPERS, the rest of the file untouched."""
+    copy_renamed(tmp_path)
+    doc = tmp_path / "docs" / "claims.md"
+    doc.parent.mkdir()
+    shutil.copy(ROOT / "docs" / "claims.md", doc)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    gen = lambda *args, **extra: subprocess.run([sys.executable, "-m", "dpregret.pipeline.docs", *args, str(doc)],  # noqa: E731
+                                                env={**env, **extra}, capture_output=True, text=True)
+    assert gen(**{papers.ENV_VAR: "my_paper"}).returncode == 0
+    text = doc.read_text()
+    assert "<!-- packages: my_paper -->" in text and "| `MY24-thm2.2-bound` | Theorem 2.2 | bound |" in text
+    assert _outside_registered(text) == _outside_registered((ROOT / "docs" / "claims.md").read_text())
+    assert gen(**{papers.ENV_VAR: ""}).returncode == 0 and doc.read_text() == text  # kept without the variable
+    assert gen("--check", **{papers.ENV_VAR: ""}).returncode == 0
 
 
 def test_an_empty_scenarios_list_without_papers_is_a_clear_config_error():
