@@ -449,6 +449,23 @@ def test_a_loose_bound_whose_non_learner_passes_too_is_inconclusive():
     assert attach_nonlearner_record(failed_rec, nl)["result"]["verdict"] == "FAIL"
 
 
+def test_a_loose_bound_whose_twin_is_not_caught_is_recorded_blind_to_tuning():
+    """LOOSE stays LOOSE with a twin the slack hides, and its record says it is blind to tuning, with the
+    twin's numbers; a caught twin adds nothing."""
+    from dpregret.verdict.core import Result, record, with_twin
+
+    ctl = check_bound([_symmetric(-20.0)], [0.6], 0.05)
+    hidden = Result("PASS", 0.8, 1.0, -4.0, -2.0, 0.0, {"margin": -1.0})
+    caught = Result("FAIL", 1.6, 1.0, 1.0, 3.0, 0.0, {"margin": 1.0})
+    rec = record(_bound_claim(), with_twin(_loose_result(), "eta x 2", hidden, "w"), ctl, scenario="s", env=None,
+                 ci_level=0.95)
+    assert rec["result"]["verdict"] == "LOOSE" and rec["twin_caught"] is False
+    assert rec["twin_blind"].startswith("blind to tuning: the mis-tuned twin (eta x 2)") and "0.8" in rec["twin_blind"]
+    rec = record(_bound_claim(), with_twin(_loose_result(), "eta x 2", caught, "w"), ctl, scenario="s", env=None,
+                 ci_level=0.95)
+    assert rec["result"]["verdict"] == "LOOSE" and rec["twin_caught"] is True and rec["twin_blind"] == ""
+
+
 def test_a_coverage_bound_is_loose_with_its_worst_ratio_and_coverage_detectable_factor():
     """A high-probability bound (kind coverage) met by every run with slack: its detectable factor is the
     k-th largest ratio, k the fewest violations of n runs that Clopper-Pearson puts above delta; LOOSE

@@ -669,7 +669,19 @@ def _loose(claim: Claim, result: Result, control_result: Result, why: str) -> tu
     ruled = _nonlearner_rule(loose)
     if ruled.verdict != "LOOSE":
         return ruled, EVIDENCE["nonlearner"]
-    return loose, EVIDENCE["loose"]
+    return _loose_twin(loose), EVIDENCE["loose"]
+
+
+def _loose_twin(loose: Result) -> Result:
+    """A LOOSE whose mis-tuned twin is not caught stays LOOSE, recorded blind to tuning (``twin_blind``, with the
+    twin's numbers): the bound's slack hides the twin as it hides the near miss."""
+    d = loose.detail
+    tw = d.get("twin")
+    if tw is None or tw["caught"] or "twin_blind" in d:
+        return loose
+    return replace(loose, detail={**d, "twin_blind": (
+        f"blind to tuning: the mis-tuned twin ({tw['name']}) is not caught inside the bound's slack (its verdict "
+        f"{tw['verdict']}, measured {tw['measured']:.4g}, CI [{tw['ci_low']:.4g}, {tw['ci_high']:.4g}])")})
 
 
 def apply_rule(claim: Claim, result: Result, control_result: Result) -> tuple[Result, str]:
