@@ -45,6 +45,7 @@ rule report_html:
         tables=REPORT_TABLES,
         mutation=MUTATION,
         provenance="results/claims.provenance.json",
+        fresh_seeds="config/fresh_seeds.csv",
     output:
         report("report/index.html", caption="../report/index.rst", category="Report"),
     log:

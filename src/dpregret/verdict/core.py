@@ -724,12 +724,14 @@ def nonlearner_fields(result: dict, claim_learns: bool) -> dict:
 
 
 def twin_fields(result: dict) -> dict:
-    """The record's top-level account of the mis-tuned twin (from ``result["detail"]``)."""
+    """The record's top-level account of the mis-tuned twin (from ``result["detail"]``); ``twin_blind``: why the
+    claim is blind to tuning (declared, a LOOSE's hidden twin, or a PASS turned INCONCLUSIVE by its twin)."""
     d = result["detail"]
     tw = d.get("twin")
+    blind = d.get("twin_blind") or (d.get("twin_not_caught", "") if tw and not tw["caught"] else "")
     return {"twin": tw["name"] if tw else "", "twin_verdict": tw["verdict"] if tw else "",
             "twin_caught": bool(tw and tw["caught"]), "twin_margin": float(tw["margin"]) if tw else float("nan"),
-            "twin_blind": str(d.get("twin_blind", ""))}
+            "twin_blind": str(blind)}
 
 
 def loose_fields(result: dict) -> dict:

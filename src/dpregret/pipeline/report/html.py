@@ -16,6 +16,7 @@ import pandas as pd
 from dpregret.verdict.core import FAIL_LEVEL, VERDICTS
 from dpregret.papers import ORDER, PAPERS, paper
 from dpregret.pipeline import registry
+from dpregret.pipeline.report import fresh_seeds
 from dpregret.pipeline.report.claim_figures import OVERVIEW, file_name
 from dpregret.pipeline.report.figure_map import SCENARIO_PREFIX, figure_for
 from dpregret.pipeline.report.tables import BORDERLINE_WIDTHS, load_claims
@@ -230,7 +231,17 @@ def context(claims_csv: str, detail_paths: list[str], figure_paths: list[str], m
                          if claim_figures and (Path(claim_figures) / OVERVIEW).exists() else None),
             "audits": _audits(details), "accountant": acc,
             "errata": [{**e, "cite": paper(e["paper"]).cite} for e in registry.errata()],
-            "references": [PAPERS[k] for k in ORDER], "provenance": meta.get("provenance")}
+            "references": [PAPERS[k] for k in ORDER], "provenance": meta.get("provenance"),
+            "fresh_seeds": _fresh_seeds(table, meta)}
+
+
+def _fresh_seeds(table: pd.DataFrame, meta: dict) -> dict | None:
+    """The claims changed after a result was seen, this run's verdicts beside their fresh seeds'
+    (:mod:`dpregret.pipeline.report.fresh_seeds`): shown for a default run with the recorded file."""
+    path = meta.get("fresh_seeds")
+    if meta.get("preset") != "default" or not path or not Path(path).is_file():
+        return None
+    return fresh_seeds.report_rows(table, meta.get("history") or {}, fresh_seeds.load(Path(path)))
 
 
 def _environment() -> jinja2.Environment:
