@@ -58,7 +58,7 @@ CHUNK_RE = re.compile(r"(\d+)-(\d+)$")
 
 def horizon(key):
     for rx in T_RES:
-        hits = rx.findall(key)
+        hits = [h for h in rx.findall(key) if int(h) > 0]  # "T_0-16": a chunk of a job over every T, no horizon
         if hits:
             return float(hits[-1])
     return None
@@ -93,16 +93,16 @@ for line in dry_log.read_text().splitlines():
 def read_benchmarks(bench_dir: Path) -> dict:
     obs = defaultdict(list)
     for f in bench_dir.rglob("*.tsv"):
-        if f.parent != bench_dir and f.parent.name in rules:
-            rule, key = f.parent.name, f.stem
-        elif f.parent != bench_dir:  # a rule per experiment or grid: logs/bench/<prefix>/<its name>[_<wildcards>].tsv
-            tokens = f.stem.split("_")
-            cands = [r for r in rules if r.startswith(f.parent.name + "_") and
-                     (f.stem == r[len(f.parent.name) + 1:] or r[len(f.parent.name) + 1:] in tokens)]
-            if not cands:
-                continue
+        tokens = f.stem.split("_")
+        cands = [r for r in rules if f.parent != bench_dir and r.startswith(f.parent.name + "_") and
+                 (f.stem == r[len(f.parent.name) + 1:] or r[len(f.parent.name) + 1:] in tokens)]
+        if cands:  # a rule per experiment or grid: logs/bench/<prefix>/<its name>[_<wildcards>].tsv
             rule = max(cands, key=len)
             key = "" if f.stem == rule[len(f.parent.name) + 1:] else f.stem
+        elif f.parent != bench_dir and f.parent.name in rules:
+            rule, key = f.parent.name, f.stem
+        elif f.parent != bench_dir:
+            continue
         else:  # single-job rules: logs/bench/<rule>[_<suffix>].tsv
             cands = [r for r in rules if f.stem == r or f.stem.startswith(r + "_")]
             if not cands:
