@@ -1,3 +1,5 @@
+import os
+
 # The claims table and the self-contained HTML report.
 
 
@@ -45,7 +47,7 @@ rule report_html:
         tables=REPORT_TABLES,
         mutation=MUTATION,
         provenance="results/claims.provenance.json",
-        fresh_seeds="config/fresh_seeds.csv",
+        fresh_seeds=os.path.join(workflow.basedir, "config", "fresh_seeds.csv"),
     output:
         report("report/index.html", caption="../report/index.rst", category="Report"),
     log:
