@@ -13,7 +13,7 @@ files (T = the last `T<number>` in the file name, i.e. the job's horizon; a = st
 fixed cost).  Each job of the dry run is then predicted from its own T wildcard; a job or rule
 without T gets the rule's mean.  The per-job cost of a chunk does not depend on the number
 of replicates (chunk_size is fixed), so the dry run's job count carries the replicate scaling.
-RULE=FACTOR multiplies a rule's variable cost for a size the job name does not show
+RULE=FACTOR multiplies a rule's variable cost for a size the job name does not show (an extrapolated rule's only)
 (e.g. audit_run=40: paper draws 4e6 samples, smoke 1e5).
 Linear-in-T extrapolation beyond the measured horizons is the main uncertainty, and a rule whose job
 names carry no horizon (one job per experiment: Zhang-Tran-Cutkosky's, Van der Hoeven's) is predicted
@@ -149,7 +149,7 @@ for rule, key, T, r, _, _ in jobs:
     if rule not in models:
         missing.add(rule); continue
     a, b, c = models[rule]
-    f = FACTOR.get(rule, 1.0)
+    f = 1.0 if rule in measured else FACTOR.get(rule, 1.0)  # a measured job is at the target's size already
     sec = a + f * (b * r * T if (b is not None and T is not None) else c * r)
     seconds[-1] = sec
     per_rule[rule][0] += 1
