@@ -1,0 +1,27 @@
+"""The paper preset's end-to-end run, committed as ``results-paper/`` (its ``claims.csv`` and the
+provenance of the run), and its declared verdicts ``config/expected_verdicts_paper.csv`` agree; the
+run is the paper preset of this repository's config at a clean commit (docs/workflow.md, "The paper
+preset, run end to end")."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from dpregret.pipeline.report.expectations import differences
+
+ROOT = Path(__file__).resolve().parents[1]
+RUN = ROOT / "results-paper"
+
+
+def test_the_paper_runs_verdicts_are_the_declared_ones():
+    assert differences(str(RUN / "claims.csv"), str(ROOT / "config" / "expected_verdicts_paper.csv")) == []
+
+
+def test_the_paper_run_is_the_paper_preset_at_a_clean_commit():
+    prov = json.loads((RUN / "claims.provenance.json").read_text())
+    assert prov["config"]["preset"] == "paper"
+    assert prov["git_dirty"] is False and len(prov["git_commit"]) == 40
+    claims = pd.read_csv(RUN / "claims.csv")
+    assert claims.claim_id.is_unique and len(claims) > 0
