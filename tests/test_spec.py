@@ -45,3 +45,43 @@ def test_evaluate_spec_attaches_the_declared_controls():
     out, _ = evaluate_spec(_frame(), spec, {"rate_eps": 1.0, "regret_regime": {"privacy_share_max": 0.05}}, 0.1,
                            0.05, np.random.default_rng(1))
     assert out.verdict == "INCONCLUSIVE" and "too private" in out.detail["not_in_regime"]
+
+
+def test_x_grid_and_control_where_select_the_declared_rows():
+    """``x_grid``: rows off the parameter's grid of x are not read; ``control_where``: the control is the same
+    learner's rows on another instance (here the 'bad' instance of the 'good' learner)."""
+    df = _frame()
+    off = df[df.algorithm == "good"].assign(T=df["T"] * 7, regret=1e9)  # rows off the declared grid: would break it
+    other = df[df.algorithm == "bad"].assign(algorithm="good", inst="other")
+    df = pd.concat([df.assign(inst="mine"), off.assign(inst="mine"), other], ignore_index=True)
+    spec = ClaimSpec(CLAIM, "T", "regret", 0.5, "good", "good", where={"inst": "mine"},
+                     control_where={"inst": "other"}, x_grid="T_grid")
+    res, ctl = evaluate_spec(df, spec, {"rate_eps": 1.0, "T_grid": [100, 300, 1000, 3000, 10000]}, 0.1, 0.05,
+                             np.random.default_rng(1))
+    assert res.verdict == "PASS" and res.detail["x"] == [100, 300, 1000, 3000, 10000]
+    assert ctl.verdict == "FAIL" and ctl.measured == pytest.approx(1.0, abs=0.05)
+
+
+@pytest.mark.parametrize("module, name", [("dpregret.papers.env21.claims", "RATE_T_SPECS"),
+                                          ("dpregret.papers.ztc22.claims_linear", "REM5_SPECS"),
+                                          ("dpregret.papers.ztc22.claims", "RATE_SPECS"),
+                                          ("dpregret.papers.vdh19.claims", "RATE_SPECS")])
+def test_the_papers_declared_rate_specs_are_their_claims(module, name):
+    """Every declared spec is the folder's own rate claim, keyed by its id, with a tolerance in the run's config
+    and its twin and controls named (the papers' code decides them by reading the spec)."""
+    import importlib
+
+    from dpregret.testing import declared_tolerances
+    from dpregret.verdict.spec import TRANSFORMS
+
+    mod = importlib.import_module(module)
+    package = module.rsplit(".", 1)[0]
+    claims = importlib.import_module(package + ".claims").CLAIMS
+    tolerances = declared_tolerances(package)
+    specs = getattr(mod, name)
+    assert specs
+    for cid, spec in specs.items():
+        assert spec.claim_id == cid and claims[cid] is spec.claim and spec.claim.kind == "rate"
+        assert cid in tolerances and spec.algorithm and spec.control
+        assert spec.twin is None or (spec.twin.algorithm and spec.twin.why)
+        assert spec.transform in TRANSFORMS

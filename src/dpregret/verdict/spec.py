@@ -21,9 +21,13 @@ algorithm on the same rows that the theory says must violate the rate) and, as d
   declared claim without one is an error naming it, never a silent 0.
 
 Agarwal and Singh's Tables 1 and 2 (``papers.as17.claims_tables``) are decided by :func:`evaluate_spec`.
-A paper whose fits a spec cannot say (Ene et al.'s: the learning regret, a bootstrap stream per role,
-the regime on the learning regret) declares its claims as specs all the same and decides them with its
-own code, which reads them (``papers.env21.claims``).
+A paper whose fits a spec cannot say declares its rate claims as specs all the same and decides them
+with its own code, which reads them: Ene et al.'s (``papers.env21.claims``: the learning regret, a
+bootstrap stream per role, the regime on the learning regret), Zhang et al.'s (``papers.ztc22.claims_linear``:
+the worst case over a family of losses, its declared per-point filter as the ``Regime``, the grid as
+``x_grid``; ``papers.ztc22.claims``: Remark 9's and Section 3's rates) and Van der Hoeven's
+(``papers.vdh19.claims``: a cost paired against the run nobody privatises, a control that is the same
+learner on another instance, ``control_where``).
 """
 from __future__ import annotations
 
@@ -37,7 +41,9 @@ import pandas as pd
 from dpregret.verdict.core import (Claim, Result, check_rate, not_in_regime, with_learning_gate, with_nonlearner,
                                    with_twin)
 
-TRANSFORMS = {None: None, "log2sq": lambda x, m: m / np.log2(x) ** 2, "sqrtlog": lambda x, m: m / np.sqrt(np.log(x))}
+# a stated factor divided out before a rate's fit (``ClaimSpec.transform``)
+TRANSFORMS = {None: None, "log2sq": lambda x, m: m / np.log2(x) ** 2, "sqrtlog": lambda x, m: m / np.sqrt(np.log(x)),
+              "log2_2x": lambda x, m: m / np.log2(2 * x), "log2sq_2x": lambda x, m: m / np.log2(2 * x) ** 2}
 
 
 class MissingTolerance(KeyError):
@@ -117,6 +123,8 @@ class ClaimSpec:
     table: str | None = None  # the table the claim reads, for a paper with several
     secondary: str | None = None  # the secondary control's rows (a straw man, reported beside the claim)
     nonlearner_rows: str | None = None  # the non-learner's own rows on the same draws (with nonlearner's name)
+    x_grid: str | None = None  # the scenario's parameter holding the claim's grid of x (rows off it are not read)
+    control_where: dict = field(default_factory=dict)  # a control on another instance: its fixed columns that differ
 
     @property
     def claim_id(self) -> str:
@@ -165,8 +173,9 @@ def evaluate_rate(df: pd.DataFrame, spec: ClaimSpec, rate_eps: float, tol: float
     """The rate check (:func:`~dpregret.verdict.core.check_rate`) of the spec's algorithm, then of its
     primary control, on the same rows, one bootstrap generator in that order."""
     out = []
-    for alg in (spec.algorithm, spec.control):
-        d = _metric(df, spec, alg, rate_eps)
+    on_control = dataclasses.replace(spec, where={**spec.where, **spec.control_where})
+    for sp, alg in ((spec, spec.algorithm), (on_control, spec.control)):
+        d = _metric(df, sp, alg, rate_eps)
         col = _col(spec)
         xs = np.sort(d[col].unique())
         samples = [d[d[col] == x].value.to_numpy() for x in xs]
@@ -297,6 +306,8 @@ def evaluate_spec(df: pd.DataFrame, spec: ClaimSpec, p: Mapping, tolerance: floa
     eps = float(p.get(spec.eps_param, p["rate_eps"]))
     if spec.own_grid is not None and "grid" in df:
         df = own_grid_rows(df, spec)
+    if spec.x_grid is not None:
+        df = df[df[spec.x].isin(p[spec.x_grid])]
     res, ctl = evaluate_rate(df, spec, eps, tol, alpha, rng)
     if regime_applies(spec, p):
         res = apply_regime(df, spec, res, eps, p)

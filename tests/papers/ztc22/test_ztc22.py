@@ -265,9 +265,11 @@ def test_worst_case_filter_drops_edge_saturated_and_out_of_regime_points():
     w = C.worst_case(g, "T", "o2b")
     assert [o["c_star"] for o in w] == [0.4, 0.4, 0.8, 0.4] and [o["edge"] for o in w] == [False, False, True, False]
     assert np.isclose(w[0]["saturation"], (0.5 + 1e-3) / 0.8)  # mean subopt at c* over 2 r c*
+    from dataclasses import replace
+
     rng = np.random.default_rng(0)
-    res, _ = C.worst_case_rate(g, "T", "o2b", "ctl", -1.0, 0.1, 0.05, rng, rng,
-                               term_ratio=lambda T: 3.0 if T < 5000 else 1.0)
+    spec = replace(C.REM5_SPECS["ZTC-rem5-rate-T-priv"], control="ctl", transform=None, decades=1.0, twin=None)
+    res, _, _ = C.worst_case_rate(g, spec, 0.1, 0.05, lambda cid: rng, term_ratio=lambda T: 3.0 if T < 5000 else 1.0)
     dropped = res.detail["dropped_points"]
     assert set(dropped) == {"10", "1000", "10000"}
     assert "saturated" in dropped["10"] and "end of the signal grid" in dropped["1000"] and "1.00 x" in dropped["10000"]

@@ -33,7 +33,7 @@ from dpregret.verdict.core import (Result, blind_to_tuning, check_bound, check_c
                                    check_rate, claim_factory, fit_slope,
                                    margin_of, not_in_regime, paired_gap, samples_by, select, with_learning_gate,
                                    with_nonlearner, with_twin)
-from dpregret.verdict.spec import claim_tolerance
+from dpregret.verdict.spec import ClaimSpec, Regime, Twin, claim_tolerance
 
 PAPER = "VDH19"  # dpregret.papers
 G = 1.0  # ||g_t|| <= ||x_t|| <= 1 in every scenario, so |E<z, g~>| <= 1 and |E g~_j| <= 1
@@ -407,17 +407,19 @@ def _worst_case(res: Result, kind: str, searched: bool = False) -> Result:
     return res
 
 
-def _rate_u(un: pd.DataFrame, tol: float, alpha: float, rng_for, cid: str) -> tuple[Result, Result]:
-    """``VDH-eq3.3.5-rate-u`` with its non-learner: the learner frozen at 0 decided by the same check."""
-    x, s = samples_by(_at(un, alg="alg2"), "u_star_norm")
-    xc, sc = samples_by(_at(un, alg="alg2_reach"), "u_star_norm")
-    res = check_rate(x, s, 1.0, tol, alpha, rng_for(cid))
-    ctl = check_rate(xc, sc, 1.0, tol, alpha, rng_for(cid + "/control"))
-    fz = _at(un, alg="frozen")
+def _rate_u(un: pd.DataFrame, spec: ClaimSpec, tol: float, alpha: float, rng_for) -> tuple[Result, Result]:
+    """``VDH-eq3.3.5-rate-u`` as declared (:data:`RATE_SPECS`) with its non-learner: the learner frozen at 0
+    decided by the same check, then on the learning gate (:func:`share_gate`)."""
+    cid, x_col, nl = spec.claim_id, spec.x, spec.nonlearner_rows
+    x, s = samples_by(_at(un, alg=spec.algorithm), x_col)
+    xc, sc = samples_by(_at(un, alg=spec.control), x_col)
+    res = check_rate(x, s, spec.exponent, tol, alpha, rng_for(cid))
+    ctl = check_rate(xc, sc, spec.exponent, tol, alpha, rng_for(cid + "/control"))
+    fz = _at(un, alg=nl)
     if not len(fz):
         return res, ctl
-    xf, sf = samples_by(fz, "u_star_norm")
-    nl_rate = check_rate(xf, sf, 1.0, tol, alpha, rng_for(cid + "/nonlearner"))
+    xf, sf = samples_by(fz, x_col)
+    nl_rate = check_rate(xf, sf, spec.exponent, tol, alpha, rng_for(cid + "/nonlearner"))
     res.detail["regret_share_of_nonlearner"] = {f"||u*||={u:.3g}": float(a.mean() / f.mean())
                                                 for u, a, f in zip(x, s, sf)}
     res.detail["nonlearner_on_the_rate"] = {"verdict": nl_rate.verdict, "measured": nl_rate.measured,
@@ -427,13 +429,14 @@ def _rate_u(un: pd.DataFrame, tol: float, alpha: float, rng_for, cid: str) -> tu
         "(slope 1 on every draw): every learner meets a rate in ||u*|| at one T, so the claim carries a learning gate "
         "(share_gate: R_T(u*) <= half the frozen learner's at every ||u*||) and its non-learner control is the frozen "
         "learner on that gate; eq. (3.3.5)'s sqrt(sum ||g~||^2) is decided by VDH-eq3.3.5-bound")
-    res = with_learning_gate(res, share_gate(un, "alg2", alpha))
-    res = with_nonlearner(res, FROZEN, share_gate(un, "frozen", alpha))
-    tw_rows = _at(un, alg="alg2_gnoise")
+    res = with_learning_gate(res, share_gate(un, spec.algorithm, alpha))
+    res = with_nonlearner(res, spec.nonlearner[0], share_gate(un, nl, alpha))
+    tw_rows = _at(un, alg=spec.twin.algorithm)
     if len(tw_rows):
-        xt, st = samples_by(tw_rows, "u_star_norm")
-        tw = with_learning_gate(check_rate(xt, st, 1.0, tol, alpha, rng_for(cid)), share_gate(un, "alg2_gnoise", alpha))
-        res = with_twin(res, "alg2_gnoise", _gated(tw), TWIN_GNOISE)
+        xt, st = samples_by(tw_rows, x_col)
+        tw = with_learning_gate(check_rate(xt, st, spec.exponent, tol, alpha, rng_for(cid)),
+                                share_gate(un, spec.twin.algorithm, alpha))
+        res = with_twin(res, spec.twin.name, _gated(tw), spec.twin.why)
     else:
         res = blind_to_tuning(res, UNORM_TWIN_BLIND)
     return res, ctl
@@ -522,12 +525,12 @@ def evaluate(tables: dict[str, pd.DataFrame], p: dict, tol: dict, alpha: float,
            "VDH-thm11-bound": _thm11_printed_claim(sp, p, alpha),
            "VDH-thm11-proof-bound": _thm11_proof(sp, bc)}
     # eq. (3.3.5): rate in ||u|| (synthetic instances, u = u*)
-    cid = "VDH-eq3.3.5-rate-u"
-    out[cid] = _rate_u(_at(tables["unorm"], u_frac=1.0), claim_tolerance(tol, cid, __name__), alpha, rng_for, cid)
+    spec = RATE_SPECS["VDH-eq3.3.5-rate-u"]
+    out[spec.claim_id] = _rate_u(_at(tables[spec.table], **spec.where), spec,
+                                 claim_tolerance(tol, spec.claim_id, __name__), alpha, rng_for)
     # Sec. 3.4, first scenario: the privacy cost of the minority vs the uniform counterfactual, gated on learning
-    for cid, placement in (("VDH-sec3.4-minority-cost-rate-T", "random"),
-                           ("VDH-sec3.4-minority-cost-rate-T-adversarial", "adversarial")):
-        out[cid] = _minority_cost(tables, placement, tol, alpha, rng_for, cid)
+    for cid in ("VDH-sec3.4-minority-cost-rate-T", "VDH-sec3.4-minority-cost-rate-T-adversarial"):
+        out[cid] = _minority_cost(tables, RATE_SPECS[cid], tol, alpha, rng_for)
     # eq. (3.1.1): the regret's dependence on sum_t sigma_t^2 over the n and eps grids (regime window, gate, twin)
     if all(k in tables and len(tables[k]) for k in ("minority_n", "minority_eps")):
         cid = "VDH-eq3.1.1-privacy-term-rate"
@@ -661,18 +664,20 @@ def _thm11_proof(sp: pd.DataFrame, bc: _BoundChecks) -> tuple:
     return (proof, half)
 
 
-def _minority_cost(tables: dict[str, pd.DataFrame], placement: str, tol: dict, alpha: float, rng_for,
-                   cid: str) -> tuple:
-    """A Sec. 3.4 minority-cost claim (:func:`minority_cost_claim`) with its non-learner (the frozen learner on the
-    gate) and twin ``alg2_step``."""
-    mino = _at(tables["minority"], u_frac=1.0)
-    res, ctl = minority_cost_claim(tables["minority"], placement, tol, alpha, rng_for, cid)
-    if len(_at(mino, alg="frozen")):  # the non-learner control of a gated claim: the frozen learner on the gate
-        res = with_nonlearner(res, FROZEN, learning_gate(mino, "frozen", alpha, rng_for(cid + "/gate-nonlearner")))
-    if len(_at(mino, alg="alg2_step")):
-        tw, _ = minority_cost_claim(tables["minority"], placement, tol, alpha, rng_for, cid, alg="alg2_step")
-        res = with_twin(res, "alg2_step", _gated(tw), TWIN_STEP)
+def _minority_cost(tables: dict[str, pd.DataFrame], spec: ClaimSpec, tol: dict, alpha: float, rng_for) -> tuple:
+    """A Sec. 3.4 minority-cost claim as declared (:data:`RATE_SPECS`, decided by :func:`minority_cost_claim`) with
+    its non-learner (the frozen learner on the gate) and its twin."""
+    cid, placement = spec.claim_id, spec.where["placement"]
+    mino = _at(tables[spec.table], u_frac=spec.where["u_frac"])
+    res, ctl = minority_cost_claim(tables[spec.table], placement, tol, alpha, rng_for, cid)
+    if len(_at(mino, alg=spec.nonlearner_rows)):  # the non-learner control of a gated claim: on the gate
+        res = with_nonlearner(res, spec.nonlearner[0], learning_gate(mino, spec.nonlearner_rows, alpha,
+                                                                     rng_for(cid + "/gate-nonlearner")))
+    if len(_at(mino, alg=spec.twin.algorithm)):
+        tw, _ = minority_cost_claim(tables[spec.table], placement, tol, alpha, rng_for, cid, alg=spec.twin.algorithm)
+        res = with_twin(res, spec.twin.name, _gated(tw), spec.twin.why)
     return (res, ctl)
+
 
 def sparse_vs_adagrad(sp1: pd.DataFrame, p: dict, alpha: float) -> tuple[Result, Result]:
     """``VDH-sec3.4-sparse-vs-adagrad``: at every T, (a) Algorithm 3 beats AdaGrad at every D of
@@ -749,6 +754,25 @@ SIGMA_SHARE = 0.5       # regime: the noise share of eq. (3.1.1)'s square root a
 SIGMA_SATURATION = 0.5  # ... and the learner's mean regret at most this share of the frozen learner's (not saturated)
 SIGMA_DECADES = 1.0     # the window of x inside the regime must span this (the testing rule's minimum)
 SIGMA_POINT = ["experiment", "T", "placement", "eps", "n_private"]
+
+# The rate claims as declarations (dpregret.verdict.spec.ClaimSpec), decided by this module's code (what a spec cannot
+# say: the cost paired against the same run with nobody privatising, the gates on the learner's regret without noise,
+# eq. (3.1.1)'s x pooled over two grids): ``baseline`` is the placement nobody privatises at, ``control_where`` a
+# control that is the same learner on another instance (every provider at eps), ``table`` "+"-joined tables pooled.
+_FROZEN_NL = {"nonlearner": (FROZEN, "frozen"), "nonlearner_rows": "frozen"}
+RATE_SPECS = {s.claim_id: s for s in (
+    ClaimSpec(CLAIMS["VDH-eq3.3.5-rate-u"], "u_star_norm", "regret", 1.0, "alg2", "alg2_reach", where={"u_frac": 1.0},
+              twin=Twin("alg2_gnoise", "alg2_gnoise", TWIN_GNOISE), table="unorm", **_FROZEN_NL),
+    *(ClaimSpec(CLAIMS[cid], "T", "gap", 0.0, "alg2", "alg2", where={"u_frac": 1.0, "placement": placement},
+                control_where={"placement": "uniform"}, baseline="none", twin=Twin("alg2_step", "alg2_step", TWIN_STEP),
+                table="minority", **_FROZEN_NL)
+      for cid, placement in (("VDH-sec3.4-minority-cost-rate-T", "random"),
+                             ("VDH-sec3.4-minority-cost-rate-T-adversarial", "adversarial"))),
+    ClaimSpec(CLAIMS["VDH-eq3.1.1-privacy-term-rate"], "privacy_term_x", "gap", 1.0, "alg2", "ogd_quiet",
+              where={"u_frac": 1.0}, baseline="none", decades=SIGMA_DECADES,
+              regime=Regime("noise_share", "min", SIGMA_SHARE, trivial="frozen", trivial_share_max=SIGMA_SATURATION,
+                            trivial_label="regret_share_of_frozen"),
+              twin=Twin("alg2_quiet", "alg2_quiet", TWIN_QUIET), table="minority_n+minority_eps", **_FROZEN_NL))}
 
 
 def sigma_points(tables: dict, p: dict, alg: str) -> list[dict]:
@@ -835,14 +859,16 @@ def sigma_rate_claim(tables: dict, p: dict, tol: float, alpha: float, rng_for, c
     pooled n and eps grids, on the points inside the regime (:func:`sigma_points`, :data:`SIGMA_SHARE`,
     :data:`SIGMA_SATURATION`); control ``ogd_quiet``, twin ``alg2_quiet``, non-learner the frozen learner on the
     learning gate -- all on the same points (the paper learner's regime window) and draws."""
-    pts = sigma_points(tables, p, "alg2")
+    spec = RATE_SPECS[cid]
+    reg = spec.regime
+    pts = sigma_points(tables, p, spec.algorithm)
     Ts = sorted({q["T"] for q in pts})
     frozen = {T: frozen_mean(tables, T) for T in Ts}
     table = {}
     window = []
     for i, q in enumerate(pts):
         sat = q["regret"] / frozen[q["T"]] if np.isfinite(frozen[q["T"]]) else float("nan")
-        inside = q["share"] >= SIGMA_SHARE and np.isfinite(sat) and sat <= SIGMA_SATURATION
+        inside = q["share"] >= reg.threshold and np.isfinite(sat) and sat <= reg.trivial_share_max
         if inside:
             window.append(i)
         table[sigma_label(q)] = {"sum_sigma2": q["sum_sigma2"], "x": q["x"], "noise_share": q["share"],
@@ -850,7 +876,7 @@ def sigma_rate_claim(tables: dict, p: dict, tol: float, alpha: float, rng_for, c
                                   "excess_over_x": float(q["excess"].mean() / q["x"]), "in_regime": bool(inside)}
     res = _sigma_check(pts, window, tol, alpha, rng_for(cid))
     res.detail["points"] = table
-    below = [q for q in pts if table[sigma_label(q)]["regret_share_of_frozen"] <= SIGMA_SATURATION]
+    below = [q for q in pts if table[sigma_label(q)]["regret_share_of_frozen"] <= reg.trivial_share_max]
     if len(below) >= 2 and all(q["excess"].mean() > 0 for q in below):  # descriptive: not the decision
         xs = np.array([q["x"] for q in below])
         res.detail["below_saturation_any_share"] = {
@@ -866,19 +892,19 @@ def sigma_rate_claim(tables: dict, p: dict, tol: float, alpha: float, rng_for, c
         qs = [other[lb] for lb in labels if lb in other]
         return qs, list(range(len(qs)))
 
-    qs, w = same_points("ogd_quiet")
+    qs, w = same_points(spec.control)
     ctl = _sigma_check(qs, w, tol, alpha, rng_for(cid + "/control"))
-    gate = _sigma_gate(tables, "alg2", Ts, alpha)
+    gate = _sigma_gate(tables, spec.algorithm, Ts, alpha)
     res = with_learning_gate(res, gate)
-    res = with_nonlearner(res, FROZEN, _sigma_gate(tables, "frozen", Ts, alpha))
-    qs, w = same_points("alg2_quiet")
-    if not any(len(_at(tables[e], alg="alg2_quiet")) for e in ("minority_n", "minority_eps")):
-        res = blind_to_tuning(res, "the twin alg2_quiet was not run (no rows in minority_n / minority_eps)")
+    res = with_nonlearner(res, spec.nonlearner[0], _sigma_gate(tables, spec.nonlearner_rows, Ts, alpha))
+    twin = spec.twin.algorithm
+    qs, w = same_points(twin)
+    if not any(len(_at(tables[e], alg=twin)) for e in spec.table.split("+")):
+        res = blind_to_tuning(res, f"the twin {twin} was not run (no rows in minority_n / minority_eps)")
     else:
-        tw = with_learning_gate(_sigma_check(qs, w, tol, alpha, rng_for(cid)), _sigma_gate(tables, "alg2_quiet", Ts,
-                                                                                          alpha))
+        tw = with_learning_gate(_sigma_check(qs, w, tol, alpha, rng_for(cid)), _sigma_gate(tables, twin, Ts, alpha))
         tw.detail["excess_by_point"] = {sigma_label(q): float(q["excess"].mean()) for q in qs}
-        res = with_twin(res, "alg2_quiet", _gated(tw), TWIN_QUIET)
+        res = with_twin(res, spec.twin.name, _gated(tw), spec.twin.why)
     return res, ctl
 
 
@@ -909,16 +935,17 @@ def minority_cost_claim(minority: pd.DataFrame, placement: str, tol: dict, alpha
     its learning gate (:func:`learning_gate`, which needs the frozen learner's rows of the same run).
     For ``alg2`` on the pipeline's table it returns :func:`evaluate`'s results less the non-learner
     control that :func:`evaluate` attaches (``tests/papers/vdh19/test_vdh19.py``)."""
-    mino = _at(minority, u_frac=1.0)
+    spec = RATE_SPECS[cid]
+    mino = _at(minority, u_frac=spec.where["u_frac"])
     cost = minority_cost(mino, alg)
-    x, s = samples_by(_at(cost, placement=placement), "T", "gap")
-    xc, sc = samples_by(_at(cost, placement="uniform"), "T", "gap")
-    res = check_rate(x, s, 0.0, claim_tolerance(tol, cid, __name__), alpha, rng_for(cid))
+    x, s = samples_by(_at(cost, placement=placement), spec.x, "gap")
+    xc, sc = samples_by(_at(cost, **spec.control_where), spec.x, "gap")
+    res = check_rate(x, s, spec.exponent, claim_tolerance(tol, cid, __name__), alpha, rng_for(cid))
     has = set(mino["alg"])
     res.detail["section_3_4"] = (_minority_summary(mino, placement) if alg == "alg2" and "alg3" in has
                                  else {alg: _learner_summary(mino, placement, alg)})
     res = with_learning_gate(res, learning_gate(mino, alg, alpha, rng_for(cid + "/gate")))
-    return res, check_rate(xc, sc, 0.0, claim_tolerance(tol, cid, __name__), alpha, rng_for(cid + "/control"))
+    return res, check_rate(xc, sc, spec.exponent, claim_tolerance(tol, cid, __name__), alpha, rng_for(cid + "/control"))
 
 
 def _learner_summary(mino: pd.DataFrame, placement: str, alg: str) -> dict:

@@ -21,13 +21,15 @@ The claims' texts are in ``papers.ztc22.claims.CLAIMS``.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
 from dpregret.verdict.core import (Result, check_bound, check_rate, not_in_regime, with_learning_gate, with_nonlearner,
                                    with_twin)
-from dpregret.verdict.spec import claim_tolerance
+from dpregret.papers.ztc22.statements import CLAIMS
+from dpregret.verdict.spec import TRANSFORMS, ClaimSpec, Regime, Twin, claim_tolerance
 
 # The mis-tuned twins (``papers.ztc22.scenario.TWINS``: the paper's OGD with one tuning mistake, on the same draws,
 # the first ``replicates_twin`` replicates), declared per claim before the run that decides them, with why each is
@@ -164,64 +166,57 @@ def envelope_rate(w: list[dict], exponent: float, tol: float, alpha: float, tran
     return Result("FAIL" if flagged else "INCONCLUSIVE", s_mid, exponent, s_lo, s_hi, tol, detail)
 
 
-def log2(x, m):
-    """Divide out the log2(2T) that Remark 5 states (eq. (6) and the tree)."""
-    return m / np.log2(2 * x)
+def _filter_reasons(o: dict, spec: ClaimSpec, term_ratio) -> list[str]:
+    """Why the worst-case point ``o`` is left out of ``spec``'s fit (the filter declared above; empty: kept)."""
+    why = []
+    if o["edge"]:
+        why.append(f"worst member c* = {o['c_star']:g} at the end of the signal grid")
+    if o["saturation"] > SATURATION_MAX:
+        why.append(f"saturated: suboptimality {o['saturation']:.2f} of its maximum 2 r c*")
+    r = spec.regime
+    if r is not None and r.side == "min" and term_ratio(o["x"]) < r.threshold:
+        why.append(f"Theorem 4's privacy term only {term_ratio(o['x']):.2f} x its statistical term")
+    if r is not None and r.side == "max" and o["samples"].mean() > r.threshold * o["stat"]:
+        why.append(f"Algorithm 1's worst case {o['samples'].mean():.3g} above {r.threshold:g} x the "
+                   f"non-private one {o['stat']:.3g} (privacy term not negligible)")
+    return why
 
 
-def worst_case_rate(g, key, alg, ctl, exponent, tol, alpha, rng_claim, rng_ctl, *, base="nonprivate",
-                    transform=None, decades=1.0, stat_ratio_max=None, term_ratio=None,
-                    cost_over_stat_min=None, twin=None, rng_twin=None) -> tuple[Result, Result]:
-    """A rate claim on the worst case over the family (module docstring of
-    ``papers.ztc22.scenario``), on the points that pass the declared filter above; the control is
-    decided on the same points (its own worst case, whatever its member).  ``term_ratio(x)``:
-    Theorem 4's privacy term over its statistical term at x (privacy rates).  Fewer than 4
-    points over ``decades`` left: INCONCLUSIVE, not in the regime, with the numbers."""
-    w = worst_case(g, key, alg, base)
-    wc = {o["x"]: o for o in worst_case(g, key, ctl, base)}
+def worst_case_rate(g, spec: ClaimSpec, tol, alpha, rng_for, term_ratio=None) -> tuple[Result, Result, Result | None]:
+    """A rate claim declared as ``spec`` (:data:`REM5_SPECS`) on the worst case over the family (module docstring
+    of ``papers.ztc22.scenario``), on the points that pass the declared filter above (``spec.regime``: Theorem 4's
+    privacy term at least its threshold x its statistical term, ``term_ratio(x)``, for the privacy rates; Algorithm
+    1's worst case at most its threshold x the non-private one for the statistical rate); the control is decided on
+    the same points (its own worst case, whatever its member), then the twin where ``g`` has its rows.  The
+    bootstrap streams are ``rng_for(cid)``, ``rng_for(cid + "/control")`` and ``rng_for(cid + "/twin")``.  Fewer
+    than 4 points over ``spec.decades`` left: INCONCLUSIVE, not in the regime, with the numbers.  Returns
+    (claim, control, twin or None)."""
+    cid, key, exponent, decades = spec.claim_id, spec.x, spec.exponent, spec.decades
+    base = spec.baseline if spec.metric == "gap" else None
+    transform = TRANSFORMS[spec.transform]
+    w = worst_case(g, key, spec.algorithm, base)
+    wc = {o["x"]: o for o in worst_case(g, key, spec.control, base)}
     keep, dropped = [], {}
     for o in w:
-        why = []
-        if o["edge"]:
-            why.append(f"worst member c* = {o['c_star']:g} at the end of the signal grid")
-        if o["saturation"] > SATURATION_MAX:
-            why.append(f"saturated: suboptimality {o['saturation']:.2f} of its maximum 2 r c*")
-        if term_ratio is not None and term_ratio(o["x"]) < PRIVACY_TERM_RATIO_MIN:
-            why.append(f"Theorem 4's privacy term only {term_ratio(o['x']):.2f} x its statistical term")
-        if cost_over_stat_min is not None and o["samples"].mean() < cost_over_stat_min * o["stat"]:
-            why.append(f"privacy cost {o['samples'].mean():.3g} below {cost_over_stat_min:g} x the non-private "
-                       f"worst case {o['stat']:.3g}")
-        if stat_ratio_max is not None and o["samples"].mean() > stat_ratio_max * o["stat"]:
-            why.append(f"Algorithm 1's worst case {o['samples'].mean():.3g} above {stat_ratio_max:g} x the "
-                       f"non-private one {o['stat']:.3g} (privacy term not negligible)")
-        if why:
+        if why := _filter_reasons(o, spec, term_ratio):
             dropped[f"{o['x']:g}"] = "; ".join(why)
         else:
             keep.append(o)
     x = np.array([o["x"] for o in keep])
-    res = check_rate(x, [o["samples"] for o in keep], exponent, tol, alpha, rng_claim, transform=transform,
+    res = check_rate(x, [o["samples"] for o in keep], exponent, tol, alpha, rng_for(cid), transform=transform,
                      decades=decades)
-    ctl_res = check_rate(x, [wc[o["x"]]["samples"] for o in keep], exponent, tol, alpha, rng_ctl,
+    ctl_res = check_rate(x, [wc[o["x"]]["samples"] for o in keep], exponent, tol, alpha, rng_for(cid + "/control"),
                          transform=transform, decades=decades)
     twin_res = None
-    if twin is not None and (g.alg == twin).any():  # the mis-tuned twin: the same check on the same points
-        wt = {o["x"]: o for o in worst_case(g, key, twin, base)}
+    if spec.twin is not None and (g.alg == spec.twin.algorithm).any():  # the same check on the same points
+        wt = {o["x"]: o for o in worst_case(g, key, spec.twin.algorithm, base)}
         if all(o["x"] in wt for o in keep):
-            twin_res = check_rate(x, [wt[o["x"]]["samples"] for o in keep], exponent, tol, alpha, rng_twin,
-                                  transform=transform, decades=decades)
+            twin_res = check_rate(x, [wt[o["x"]]["samples"] for o in keep], exponent, tol, alpha,
+                                  rng_for(cid + "/twin"), transform=transform, decades=decades)
             twin_res.detail.update({"argmax_c": {f"{o['x']:g}": wt[o["x"]]["c_star"] for o in keep},
                                     "mean_at_worst": {f"{o['x']:g}": float(wt[o["x"]]["samples"].mean()) for o in keep},
                                     "replicates": int(len(wt[keep[0]["x"]]["samples"])) if keep else 0})
-    numbers = {"dropped_points": dropped, "argmax_c": {f"{o['x']:g}": o["c_star"] for o in w},
-               "saturation": {f"{o['x']:g}": o["saturation"] for o in w},
-               "mean_at_worst": {f"{o['x']:g}": float(o["samples"].mean()) for o in w},
-               "nonprivate_worst": {f"{o['x']:g}": o["stat"] for o in w},
-               **({"thm4_term_ratio": {f"{o['x']:g}": term_ratio(o["x"]) for o in w}} if term_ratio else {})}
-    if len(keep) >= 2:
-        lx, ly = np.log(x), np.log(np.maximum([o["samples"].mean() for o in keep], 1e-300))
-        if transform is not None:
-            ly = np.log(np.maximum(transform(x, np.exp(ly)), 1e-300))
-        numbers["local_slopes"] = (np.diff(ly) / np.diff(lx)).tolist()
+    numbers = _worst_case_numbers(w, keep, x, dropped, transform, term_ratio)
     res.detail.update(numbers)
     if res.verdict == "INCONCLUSIVE" and len(keep) >= 4 and "local_slopes" in numbers:
         res.detail["numbered_reason"] = (
@@ -236,9 +231,22 @@ def worst_case_rate(g, key, alg, ctl, exponent, tol, alpha, rng_claim, rng_ctl, 
             env.detail.update({"envelope_rule": "the filter dropped the points, but the supremum's bounds alone "
                                "rule out the stated decay (ztc22_linear.envelope_rate)", **numbers})
             res = env
-    if twin is not None:
-        return res, ctl_res, twin_res
-    return res, ctl_res
+    return res, ctl_res, twin_res
+
+
+def _worst_case_numbers(w, keep, x, dropped, transform, term_ratio) -> dict:
+    """The worst-case points' numbers a record shows (every point, kept or dropped, and the kept ones' local slopes)."""
+    numbers = {"dropped_points": dropped, "argmax_c": {f"{o['x']:g}": o["c_star"] for o in w},
+               "saturation": {f"{o['x']:g}": o["saturation"] for o in w},
+               "mean_at_worst": {f"{o['x']:g}": float(o["samples"].mean()) for o in w},
+               "nonprivate_worst": {f"{o['x']:g}": o["stat"] for o in w},
+               **({"thm4_term_ratio": {f"{o['x']:g}": term_ratio(o["x"]) for o in w}} if term_ratio else {})}
+    if len(keep) >= 2:
+        lx, ly = np.log(x), np.log(np.maximum([o["samples"].mean() for o in keep], 1e-300))
+        if transform is not None:
+            ly = np.log(np.maximum(transform(x, np.exp(ly)), 1e-300))
+        numbers["local_slopes"] = (np.diff(ly) / np.diff(lx)).tolist()
+    return numbers
 
 
 # The algorithm names of ``linear_T`` for a learner called ``name`` (the paper's OGD is "o2b"):
@@ -253,77 +261,96 @@ def linear_T_algs(name: str = "o2b") -> dict[str, str]:
 
 LINEAR_T_CLAIMS = ("ZTC-rem5-rate-T-priv", "ZTC-rem5-rate-T-stat")  # apply to any OCO learner inside Algorithm 1
 
+# Remark 5's four rates as declarations (dpregret.verdict.spec.ClaimSpec), decided by worst_case_rate on the worst
+# case over the family: the rows are the paper's (a user's learner inside Algorithm 1 renames them, linear_T_algs),
+# ``regime`` the declared filter of every point (Theorem 4's privacy term over its statistical term, thm4_term_ratio,
+# at least PRIVACY_TERM_RATIO_MIN; for the statistical rate Algorithm 1's worst case at most STAT_RATIO_MAX x its
+# non-private twin's), ``x_grid`` the parameter holding the claim's grid of x.
+PRIVACY_TERM = Regime("thm4_term_ratio", "min", PRIVACY_TERM_RATIO_MIN,
+                      why="Theorem 4's privacy term >= 2x its statistical term at the point")
+STAT_TERM = Regime("worst_over_nonprivate_worst", "max", STAT_RATIO_MAX,
+                   why="Algorithm 1's worst case within 25% of its non-private twin's")
+NPSTEP = ("step ignoring the privacy term (npstep)", TWIN_WHY["npstep"])
+FROZEN_START = ("the learner frozen at its start x_0 = 0, on the learning gate", "frozen_start")
+REM5_SPECS = {s.claim_id: s for s in (
+    ClaimSpec(CLAIMS["ZTC-rem5-rate-T-priv"], "T", "gap", -1.0, "o2b", "naive", transform="log2_2x",
+              twin=Twin("o2b_npstep", *NPSTEP), regime=PRIVACY_TERM, nonlearner=FROZEN_START,
+              nonlearner_rows="frozen_start", table="linear_T", x_grid="T_lin_priv"),
+    ClaimSpec(CLAIMS["ZTC-rem5-rate-T-stat"], "T", "regret", -0.5, "o2b_stat", "fresh_stat",
+              twin=Twin("o2b_stat_sumstep", "step exponent one notch off (sumstep)", TWIN_WHY["sumstep"]),
+              regime=STAT_TERM, table="linear_T", x_grid="T_lin_stat"),
+    ClaimSpec(CLAIMS["ZTC-rem5-rate-rho"], "rho", "gap", 1.0, "o2b", "rho_squared", where={"grid": "rho"},
+              decades=1.0, twin=Twin("npstep", *NPSTEP), regime=PRIVACY_TERM, nonlearner=FROZEN_START,
+              nonlearner_rows="frozen_start", table="minimax"),
+    ClaimSpec(CLAIMS["ZTC-rem5-rate-d"], "d", "gap", 0.5, "o2b", "sqrt_d", where={"grid": "d"}, decades=1.0,
+              twin=Twin("npstep", *NPSTEP), regime=PRIVACY_TERM, nonlearner=FROZEN_START,
+              nonlearner_rows="frozen_start", table="minimax"))}
+
+
+def term_ratio(spec: ClaimSpec, p: dict):
+    """Theorem 4's privacy term over its statistical term as a function of the spec's x, at the instance's other
+    parameters (the family's sigma_G = G - min c, G = 1): the computation its regime needs and a spec cannot say."""
+    sig = 1.0 - min(p["c_grid"])
+    if spec.regime is not PRIVACY_TERM:
+        return None
+    if spec.x == "T":
+        return lambda T: thm4_term_ratio(T, p["rho_lin"], p["d_lin"], sigma_G=sig)
+    if spec.x == "rho":
+        return lambda x: thm4_term_ratio(p["T_mm"], 1.0 / x, p["d_mm"], sigma_G=sig)
+    return lambda x: thm4_term_ratio(p["T_mm"], p["rho_mm"], x, sigma_G=sig)
+
+
+def decide_worst_case(g: pd.DataFrame, spec: ClaimSpec, p: dict, tol: dict, alpha: float, rng_for) -> tuple:
+    """One of :data:`REM5_SPECS` on its rows ``g`` (the x grid's): the rate on the worst case
+    (:func:`worst_case_rate`), the learning gate of a privacy cost (:func:`family_learning_gate` on the learner's
+    non-private twin), the non-learner on that gate where ``g`` has its rows, the twin.  (claim, control)."""
+    res, ctl, twin = worst_case_rate(g, spec, claim_tolerance(tol, spec.claim_id, __name__), alpha, rng_for,
+                                     term_ratio(spec, p))
+    if spec.metric == "gap":
+        res = with_learning_gate(res, family_learning_gate(g, spec.x, spec.algorithm, spec.baseline, alpha))
+        name, rows = spec.nonlearner
+        if rows in set(g.alg):
+            res = with_nonlearner(res, name, family_learning_gate(g, spec.x, rows, rows, alpha))
+    if twin is not None:
+        res = with_twin(res, spec.twin.name, twin, spec.twin.why)
+    return res, ctl
+
 
 def linear_T_claims(lin: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for, name: str = "o2b",
                     rates: tuple[str, ...] = ("priv", "stat")) -> dict[str, tuple[Result, Result]]:
-    """Remark 5's two rates in T on the worst case over the linear family for the learner
-    ``name`` inside Algorithm 1 (the paper's OGD: ``"o2b"``), each with its control run with
-    the same learner: the naive conversion (privacy rate) and the fresh-sample slip
-    (statistical rate)."""
+    """Remark 5's two rates in T (:data:`REM5_SPECS`) on the worst case over the linear family for the learner
+    ``name`` inside Algorithm 1 (the paper's OGD: ``"o2b"``), each with its control run with the same learner: the
+    naive conversion (privacy rate) and the fresh-sample slip (statistical rate).  The twin and the non-learner are
+    the paper's rows: a user's learner has neither."""
     a = linear_T_algs(name)
-    sig = 1.0 - min(p["c_grid"])  # the family's sigma_G (G = 1, s_i = G - c_i)
     out = {}
-    cid = "ZTC-rem5-rate-T-priv"
-    g = lin[lin.alg.isin([a["priv"], a["naive"], a["twin"]]) & lin["T"].isin(p["T_lin_priv"])]
-    if "priv" in rates:
-        gg = g.replace({"alg": {a["twin"]: "nonprivate"}})
-        tw_alg = "o2b_npstep" if name == "o2b" and (g0 := lin[(lin.alg == "o2b_npstep")]).size else None
-        if tw_alg:
-            gg = pd.concat([gg, g0[g0["T"].isin(p["T_lin_priv"])]], ignore_index=True)
-        res, ctl, *tw = worst_case_rate(gg, "T", a["priv"], a["naive"], -1.0,
-                                       claim_tolerance(tol, cid, __name__), alpha, rng_for(cid),
-                                        rng_for(cid + "/control"), transform=log2,
-                                       decades=2.0,
-                                        term_ratio=lambda T: thm4_term_ratio(T, p["rho_lin"], p["d_lin"], sigma_G=sig),
-                                       twin=tw_alg, rng_twin=rng_for(cid + "/twin"))
-        res = with_learning_gate(res, family_learning_gate(gg, "T", a["priv"], "nonprivate", alpha))
-        fz = lin[(lin.alg == "frozen_start") & lin["T"].isin(p["T_lin_priv"])]
-        fz = fz[fz.rho == p["rho_lin"]] if "rho" in fz else fz.iloc[:0]
-        if name == "o2b" and len(fz):  # the paper's rows: its non-learner
-            res = with_nonlearner(res, "the learner frozen at its start x_0 = 0, on the learning gate",
-                                  family_learning_gate(fz, "T", "frozen_start", "frozen_start", alpha))
-        if tw and tw[0] is not None:
-            res = with_twin(res, "step ignoring the privacy term (npstep)", tw[0], TWIN_WHY["npstep"])
-        out[cid] = (res, ctl)
-    cid = "ZTC-rem5-rate-T-stat"
-    g = lin[lin.alg.isin([a["stat"], a["fresh"], a["twin"]]) & lin["T"].isin(p["T_lin_stat"])]
-    if "stat" in rates:
-        tw_alg = "o2b_stat_sumstep" if name == "o2b" and (lin.alg == "o2b_stat_sumstep").any() else None
-        if tw_alg:
-            g = pd.concat([g, lin[(lin.alg == tw_alg) & lin["T"].isin(p["T_lin_stat"])]], ignore_index=True)
-        res, ctl, *tw = worst_case_rate(g.replace({"alg": {a["twin"]: "nonprivate"}}), "T", a["stat"], a["fresh"], -0.5,
-                                       claim_tolerance(tol, cid, __name__), alpha, rng_for(cid),
-                                       rng_for(cid + "/control"), base=None,
-                                       decades=2.0, stat_ratio_max=STAT_RATIO_MAX, twin=tw_alg,
-                                       rng_twin=rng_for(cid + "/twin"))
-        if tw and tw[0] is not None:
-            res = with_twin(res, "step exponent one notch off (sumstep)", tw[0], TWIN_WHY["sumstep"])
-        out[cid] = (res, ctl)
+    for rate, ctl in (("priv", "naive"), ("stat", "fresh")):
+        if rate not in rates:
+            continue
+        spec = REM5_SPECS[f"ZTC-rem5-rate-T-{rate}"]
+        on_grid = lin["T"].isin(p[spec.x_grid])
+        g = lin[lin.alg.isin([a[rate], a[ctl], a["twin"]]) & on_grid].replace({"alg": {a["twin"]: "nonprivate"}})
+        if name == "o2b":  # the paper's rows: its twin, and its non-learner at the claim's rho
+            extra = lin[on_grid & (lin.alg == spec.twin.algorithm)]
+            if spec.nonlearner_rows:
+                fz = lin[on_grid & (lin.alg == spec.nonlearner_rows)]
+                extra = pd.concat([extra, fz[fz.rho == p["rho_lin"]] if "rho" in fz else fz.iloc[:0]])
+            g = pd.concat([g, extra], ignore_index=True)
+        out[spec.claim_id] = decide_worst_case(g, replace(spec, algorithm=a[rate], control=a[ctl]), p, tol, alpha,
+                                               rng_for)
     return out
 
 
 def minimax_claims(mm: pd.DataFrame, p: dict, tol: dict, alpha: float, rng_for) -> dict[str, tuple[Result, Result]]:
-    """Remark 5 in rho and in d on the ``minimax`` table: the worst-case privacy cost over the
-    family at ``T_mm`` against 1/rho (d = ``d_mm``; control ``rho_squared``) and against d
-    (rho = ``rho_mm``; control ``sqrt_d``), on the points the declared filter keeps."""
+    """Remark 5 in rho and in d (:data:`REM5_SPECS`) on the ``minimax`` table: the worst-case privacy cost over the
+    family at ``T_mm`` against 1/rho (d = ``d_mm``; control ``rho_squared``) and against d (rho = ``rho_mm``;
+    control ``sqrt_d``), on the points the declared filter keeps."""
     out = {}
-    sig = 1.0 - min(p["c_grid"])
-    for cid, grid, expo, ctl_alg in (("ZTC-rem5-rate-rho", "rho", 1.0, "rho_squared"),
-                                      ("ZTC-rem5-rate-d", "d", 0.5, "sqrt_d")):
-        ratio = ((lambda x: thm4_term_ratio(p["T_mm"], 1.0 / x, p["d_mm"], sigma_G=sig)) if grid == "rho" else
-                 (lambda x: thm4_term_ratio(p["T_mm"], p["rho_mm"], x, sigma_G=sig)))
-        g = mm[mm.grid == grid]
-        res, ctl, *tw = worst_case_rate(g, grid, "o2b", ctl_alg, expo, claim_tolerance(tol, cid, __name__), alpha,
-                                       rng_for(cid), rng_for(cid + "/control"), decades=1.0, term_ratio=ratio,
-                                       twin="npstep", rng_twin=rng_for(cid + "/twin"))
-        res = with_learning_gate(res, family_learning_gate(g, grid, "o2b", "nonprivate", alpha))
-        if "frozen_start" in set(g.alg):  # the learner frozen at its start, on the gate (its cost is 0)
-            res = with_nonlearner(res, "the learner frozen at its start x_0 = 0, on the learning gate",
-                                  family_learning_gate(g, grid, "frozen_start", "frozen_start", alpha))
-        if tw and tw[0] is not None:
-            res = with_twin(res, "step ignoring the privacy term (npstep)", tw[0], TWIN_WHY["npstep"])
+    for cid in ("ZTC-rem5-rate-rho", "ZTC-rem5-rate-d"):
+        spec = REM5_SPECS[cid]
+        res, ctl = decide_worst_case(mm[mm.grid == spec.where["grid"]], spec, p, tol, alpha, rng_for)
         ls = res.detail.get("local_slopes")
-        if grid == "rho" and ls and len(ls) >= 3:  # the drift along the window, reported (2026-11-29)
+        if spec.x == "rho" and ls and len(ls) >= 3:  # the drift along the window, reported (2026-11-29)
             res.detail["slope_drift"] = (
                 f"local slopes along 1/rho: {', '.join(f'{v:.2f}' for v in ls)}: they fall toward 1 as Theorem 4's "
                 "privacy term grows against its statistical term "
