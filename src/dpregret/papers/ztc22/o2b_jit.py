@@ -50,11 +50,6 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, regret, 
     noisy = nz.shape[1] > 0
     tmp = np.empty(d)
     acc = np.empty(d)
-    rg = np.empty(d)
-    if not noisy:  # ghat = g + 0.0 (gam's zeros), as the reference adds
-        for s in range(B):
-            for j in range(d):
-                gam[s, j] = 0.0
     for rb in range(Rb):
         if noisy and not naive:  # TreeNoise.step of replicate rb at every step of the block
             for s in range(B):
@@ -79,22 +74,19 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, regret, 
                     gam[s, j] = sg * nz[rb, s, j]
         for rr in range(rb, R, Rb):
             # the row's sample c + s sign / sqrt(d) is c + sign (s / sqrt(d)) exactly (sign = -1 or +1: the
-            # product and the quotient only change sign), the sign computed without a branch (random).  One pass
-            # over the coordinates per step does the elementwise arithmetic (each coordinate's operations as the
-            # reference's, in its order), then the two reductions, then the projection's scaling.
+            # product and the quotient only change sign), the sign computed without a branch (random)
             sq_row = s_rows[rr] / sqrt_d
             for s in range(B):
                 t = t0 + s + 1
                 i = t - 1
                 bt, bp, bs0, bs1 = b_t[i], b_prev[i], bsum_prev[i], bsum[i]
-                e = eta[i]
                 for j in range(d):
                     x[rr, j] = (bs0 * x[rr, j] + bt * w[rr, j]) / bs1
-                # delta = b_t grad(x, z) - b_{t-1} grad(x_prev, z); g = g + delta; ghat = g + gamma_t (gam holds
-                # zeros without noise: g + 0.0, as the reference adds)
+                # delta = b_t grad(x, z) - b_{t-1} grad(x_prev, z); g = g + delta
                 if naive:
                     for j in range(d):
-                        g[rr, j] = bt * (c[rr, j] + (2.0 * np.float64(u[rb, s, j] >= 0.5) - 1.0) * sq_row)
+                        zj = c[rr, j] + (2.0 * np.float64(u[rb, s, j] >= 0.5) - 1.0) * sq_row
+                        g[rr, j] = bt * zj
                 elif t > 1:
                     for j in range(d):
                         zj = c[rr, j] + (2.0 * np.float64(u[rb, s, j] >= 0.5) - 1.0) * sq_row
@@ -103,17 +95,22 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, regret, 
                     for j in range(d):
                         zj = c[rr, j] + (2.0 * np.float64(u[rb, s, j] >= 0.5) - 1.0) * sq_row
                         g[rr, j] = g[rr, j] + (bt * zj - 0.0)
-                for j in range(d):
-                    hj = g[rr, j] + gam[s, j]
-                    rg[j] = hj
-                    aj = w[rr, j] - e * hj
-                    acc[j] = aj
-                    tmp[j] = aj * aj
-                if want_regret:  # regret += <ghat, w - x*>
+                # ghat = g + gamma_t; regret += <ghat, w - x*>; OGD on ghat
+                if noisy:
                     for j in range(d):
-                        rg[j] = rg[j] * (w[rr, j] - xs[rr, j])
+                        tmp[j] = g[rr, j] + gam[s, j]
+                else:
+                    for j in range(d):
+                        tmp[j] = g[rr, j] + 0.0
                 if want_regret:
-                    regret[rr] = regret[rr] + pairwise_sum(rg, 0, d)
+                    for j in range(d):
+                        acc[j] = tmp[j] * (w[rr, j] - xs[rr, j])
+                    regret[rr] = regret[rr] + pairwise_sum(acc, 0, d)
+                e = eta[i]
+                for j in range(d):
+                    acc[j] = w[rr, j] - e * tmp[j]
+                for j in range(d):
+                    tmp[j] = acc[j] * acc[j]
                 nrm = np.sqrt(pairwise_sum(tmp, 0, d))
                 den = nrm if nrm > 1e-300 else 1e-300
                 q = r / den
