@@ -44,3 +44,13 @@ NAMES = _names()
 def test_every_dpregret_name_in_docs_and_docstrings_resolves():
     bad = {n: where for n, where in NAMES.items() if not resolves(n)}
     assert not bad, f"names that do not resolve (name: first file): {bad}"
+
+
+# the layer packages' former names (claims -> verdict, scenarios -> core.contract): a ``claims.x`` or
+# ``scenarios.x`` written as a module of the package names a module that no longer exists
+RETIRED = re.compile(r"``(?:claims|scenarios)\.[A-Za-z_][\w.]*``")
+
+
+def test_no_docstring_names_a_retired_layer_package():
+    bad = {str(f.relative_to(ROOT)): RETIRED.findall(f.read_text()) for f in FILES if RETIRED.search(f.read_text())}
+    assert not bad, f"names of retired packages (dpregret.claims, dpregret.scenarios): {bad}"

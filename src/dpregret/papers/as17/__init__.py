@@ -51,8 +51,8 @@ Claims:
 - :mod:`.instances`: the small instances the mutation suite decides its claims on.
 
 It imports the core (``rng``, ``tree``, ``calibration``, ``protocols``, ``environments``,
-``learners.pairwise_jit``) and the verdict layer (``claims.core``, ``claims.rates``,
-``scenarios.contract``, the audit machinery ``claims.privacy_audit`` and ``claims.privacy_trees``'
+``learners.pairwise_jit``) and the verdict layer (``verdict.core``, ``verdict.spec``,
+``core.contract``, the audit machinery ``verdict.privacy_audit`` and ``verdict.privacy_trees``'
 node-transcript helpers), never another paper nor the pipeline (the ``[tool.importlinter]``
 contracts of ``pyproject.toml``); its figures draw with the shared helpers of ``dpregret.core.plotting``.
 Its loss sequences in ``environments.experts``, ``environments.olo`` and

@@ -22,8 +22,8 @@ in one folder:
   its built-in learner, claims and audits.
 
 It imports the core (``rng``, ``tree``, ``calibration``, ``mechanisms``, ``protocols``,
-``environments``) and the verdict layer (``claims.core``, ``claims.privacy_audit``,
-``scenarios.contract``), never another paper nor the pipeline (the ``[tool.importlinter]``
+``environments``) and the verdict layer (``verdict.core``, ``verdict.privacy_audit``,
+``core.contract``), never another paper nor the pipeline (the ``[tool.importlinter]``
 contracts of ``pyproject.toml``); its figures draw with the shared helpers of ``dpregret.core.plotting``.
 The paper's noise calibrations (Lemmas 5.1, 5.4:
 ``calibration.laplace_lambda_lemma5_1``, ``gaussian_sigma_lemma5_4``) stay in the shared

@@ -639,7 +639,7 @@ def _corC_5(tb: _Tables, alpha: float) -> tuple[Result, Result]:
     sec = round_bound(_at(simplex, alg="printed_sign"), "c5_rounds", "c5_bound", ["T", "alg"], alpha, trivial_max=D)
     res_c5.detail["secondary_control"] = {"alg": "printed_sign", "verdict": sec.verdict,
                                           "max_ratio": sec.detail["max_ratio"]}
-    if res_c5.verdict == "PASS":  # the worst case searched over a declared family (LOOSE needs it: claims.core)
+    if res_c5.verdict == "PASS":  # the worst case searched over a declared family (LOOSE needs it: verdict.core)
         w = private_bandit_search.worst_case_search()
         res_c5.detail["worst_case_search"] = {"family": w["family"],
                                               "max_ratio": round(w["max_ratio"], 4), "at": w["at"],

@@ -32,7 +32,7 @@ ALGORITHM1_LOGIC = [
         known_missed=(
             "AUDIT-env-lemma5.1-releases scores the released round sums s~_R, which stay correctly noised; the "
             "iterates x~_R and the points played, exact functions of the data under this bug, are not audited "
-            "(claims.privacy says so); regret claims cannot see it (less noise, lower regret)"
+            "(verdict.privacy says so); regret claims cannot see it (less noise, lower regret)"
         ),
     ),
 ]

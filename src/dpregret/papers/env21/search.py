@@ -1,7 +1,7 @@
 """A worst-case search for Corollary C.5 (Appendix C) of Ene, Nguyen, Vladu (AAAI 2021): the largest
 ``E||x^_R - x~_R|| / bound`` of :func:`~dpregret.papers.env21.bounds.bound_cor_c5`
 over a declared family of instances (config ``history:`` of ``ENV-corC.5-bound``), for the
-verdict rule's LOOSE (``claims.core``: a bound that holds with a slack no near miss can cross
+verdict rule's LOOSE (``verdict.core``: a bound that holds with a slack no near miss can cross
 is LOOSE only with a recorded worst-case search).
 
 The corollary assumes only ``kappa^2 >= E||g~_R||^2`` (here Lemma C.2's bound, which needs

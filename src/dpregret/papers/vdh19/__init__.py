@@ -17,7 +17,7 @@ Learning" (NeurIPS 2019; the appendix proofs in his 2021 thesis, chapter 3), in 
   its built-in learners and claims.
 
 It imports the core (``rng``, ``mechanisms``, ``protocols``, ``environments``) and the verdict
-layer (``claims.core``, ``scenarios.contract``), never another paper nor the pipeline (the
+layer (``verdict.core``, ``core.contract``), never another paper nor the pipeline (the
 ``[tool.importlinter]`` contracts of ``pyproject.toml``); its figures draw with the shared helpers
 of ``dpregret.core.plotting``.
 """

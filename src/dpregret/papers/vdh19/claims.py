@@ -8,7 +8,7 @@ r's own feedback and ``c = B - mean_r B_r`` shifts it to the bound ``B`` with th
 where the theorem puts them (inside or outside the max), so ``mean_r(diff) = mean(metric) - B``
 exactly and the spread of ``diff`` carries the Monte Carlo error of ``B``'s expectations.
 
-The non-learner control (``claims.core``): every bound, rate and comparison claim also decides,
+The non-learner control (``verdict.core``): every bound, rate and comparison claim also decides,
 by its own check on the same draws, the learner ``frozen`` at its start point 0 (rows ``alg =
 "frozen"`` of every experiment: Algorithm 2 with Algorithm 1 frozen at ``v = 0``, which plays
 ``w_t = 0`` like the frozen direction learner, and Algorithm 3 frozen at 0).  The privacy cost of
@@ -19,7 +19,7 @@ with slack also record the worst case searched over deterministic sequences
 (``detail["worst_case_search"]``, :func:`dpregret.papers.vdh19.bounds.worst_case_search`).
 
 The privacy audits of the randomisers are ``AUDIT-vdh-lemma4-local-laplace`` and
-``AUDIT-l2-randomiser`` in ``claims.privacy``.
+``AUDIT-l2-randomiser`` in ``verdict.privacy``.
 """
 from __future__ import annotations
 
@@ -453,7 +453,7 @@ def _gated(res: Result) -> Result:
 
 
 def learning_gate(mino: pd.DataFrame, alg: str, alpha: float, rng) -> Result:
-    """The learning gate of the paired privacy cost (``claims.core``): on the same run (``mino``:
+    """The learning gate of the paired privacy cost (``verdict.core``): on the same run (``mino``:
     the minority rows at u = w*), learner ``alg``'s regret without noise (placement ``none``)
     has log-log slope in T <= :data:`GATE_SLOPE` (bootstrap CI's top) and at the largest T its
     ``R_T(w*)`` is at most :data:`GATE_SHARE` x the frozen learner's (paired t interval's top

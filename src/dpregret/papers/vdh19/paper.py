@@ -2,7 +2,7 @@
 (``PAPER``, ``SCENARIOS``: ``dpregret.papers`` builds its registries from them), and, for the pipeline's
 registries (:mod:`dpregret.pipeline.registry` collects every folder's), its built-in learners and its
 claims.  Its privacy claims are those of shared mechanisms (Lemma 4's local Laplace randomiser, the l2
-randomiser), audited in ``claims.privacy_mechanisms``: it declares no audit of its own.  Light at import
+randomiser), audited in ``verdict.privacy_mechanisms``: it declares no audit of its own.  Light at import
 (``dpregret.papers`` imports it in every process): each function imports the modules it needs when it runs."""
 from __future__ import annotations
 
@@ -48,5 +48,5 @@ def claims() -> dict:
 
 
 def audits() -> dict:
-    """No audit of its own code (its randomisers are shared mechanisms, audited in ``claims.privacy_mechanisms``)."""
+    """No audit of its own code (its randomisers are shared mechanisms, audited in ``verdict.privacy_mechanisms``)."""
     return {}

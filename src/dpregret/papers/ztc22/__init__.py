@@ -14,10 +14,11 @@
 - :mod:`.scenario`: the experiments of Sec. 2-5 (rates, minimax, linear_T, optimistic, strongly
   convex, rho_d, sensitivity, param_free) and the user door (``USER_CLAIMS``: a user's OCO learner
   inside Algorithm 1);
+- :mod:`.statements`: every claim's statement (``CLAIMS``), which the two modules below decide;
 - :mod:`.claims`: the claims of Theorems 3, 4 (Sec. 2), 6 (Sec. 3), 8 and Remark 9 (Sec. 4), 11
-  (Sec. 5) decided on the scenario's tables;
-- :mod:`.claims_linear`: Remark 5's rates in T, rho and d (Sec. 2) decided on the worst case over
-  the family of linear losses;
+  (Sec. 5) decided on the scenario's tables (Remark 9's and Sec. 3's rates declared as specs, ``RATE_SPECS``);
+- :mod:`.claims_linear`: Remark 5's rates in T, rho and d (Sec. 2), declared as specs (``REM5_SPECS``),
+  decided on the worst case over the family of linear losses;
 - :mod:`.figures`: its figures (Sec. 2-5), declared with the claims each shows (``FIGURES``, read by
   the workflow and the report);
 - :mod:`.errata`: the paper's errata (Sec. 1.1: the RDP -> DP conversion, Definition 2);
@@ -28,9 +29,9 @@
   its built-in learners, claims and audits.
 
 It imports the core (``rng``, ``tree``, ``protocols``, ``environments``, the shared OCO learners
-``learners.oco`` and ``learners.pairwise_jit``) and the verdict layer (``claims.core``,
-``claims.privacy_audit``, ``scenarios.contract``), never another paper nor the pipeline (the
+``learners.oco`` and ``learners.pairwise_jit``) and the verdict layer (``verdict.core``,
+``verdict.privacy_audit``, ``core.contract``), never another paper nor the pipeline (the
 ``[tool.importlinter]`` contracts of ``pyproject.toml``); its figures draw with the shared helpers of
 ``dpregret.core.plotting``.  The audit of Theorem 3's tree alone (``AUDIT-ztc-thm3-tree``, the core's
-``tree.TreeNoise``) stays with the shared mechanisms' audits in ``claims.privacy_trees``.
+``tree.TreeNoise``) stays with the shared mechanisms' audits in ``verdict.privacy_trees``.
 """

@@ -3,7 +3,7 @@ Theorems 3, 4 and Remark 5 (Sec. 2), Theorem 6 (Sec. 3), Theorem 8 and Remark 9 
 and the comparison with one-pass DP-SGD.
 
 The privacy audit of Algorithm 1 end to end (Theorem 3) is ``AUDIT-ztc-thm3-o2b`` in
-``papers.ztc22.audit``; its tree alone is ``AUDIT-ztc-thm3-tree`` (``claims.privacy_trees``).  Remark 5's rates in T,
+``papers.ztc22.audit``; its tree alone is ``AUDIT-ztc-thm3-tree`` (``verdict.privacy_trees``).  Remark 5's rates in T,
 rho and d, decided on the worst case over a family of linear losses, are in ``papers.ztc22.claims_linear``.
 """
 from __future__ import annotations
@@ -504,7 +504,7 @@ def _pf_bound_at(pf: pd.DataFrame, c: float, delta: float, alpha: float, col: st
     vacuous; INCONCLUSIVE when vacuous at every T, FAIL when a run diverged."""
     gc = pf[pf.C == c]
     # a diverged learner (non-finite suboptimality or bound) FAILs: its rows would otherwise fail the
-    # vacuity test (NaN < L(x_0) - L* is false) and be dropped as vacuous (claims.core's rule)
+    # vacuity test (NaN < L(x_0) - L* is false) and be dropped as vacuous (verdict.core's rule)
     by_T = list(gc.groupby("T"))
     dv = fail_if_diverged(f"suboptimality or {col}",
                           [np.r_[h.subopt.to_numpy(float), h[col].to_numpy(float)] for _, h in by_T],

@@ -72,7 +72,7 @@ def audits() -> dict:
     """claim id -> :class:`~dpregret.verdict.privacy_audit.AuditSpec` of the audits of its own code
     (:mod:`.audit`), built now from the library as it is: Algorithm 1 end to end (Theorem 3) and
     the DP-SGD baseline.  Theorem 3's tree alone is a shared mechanism's audit
-    (``claims.privacy_trees``)."""
+    (``verdict.privacy_trees``)."""
     from dpregret.papers.ztc22 import audit
 
     specs = (audit.ztc_o2b_spec(), audit.dpsgd_spec())
