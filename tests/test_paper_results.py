@@ -25,3 +25,20 @@ def test_the_paper_run_is_the_paper_preset_at_a_clean_commit():
     assert prov["git_dirty"] is False and len(prov["git_commit"]) == 40
     claims = pd.read_csv(RUN / "claims.csv")
     assert claims.claim_id.is_unique and len(claims) > 0
+
+
+def test_the_paper_run_is_of_the_current_paper_preset():
+    """The committed run's parameters are what ``--config preset=paper`` resolves to now (every scenario's, the
+    seed, the tolerances): a change to the paper preset without a new paper run fails here (docs/workflow.md, "The
+    paper preset, run end to end", says how long a run takes)."""
+    import yaml
+
+    from dpregret.pipeline.config import effective
+
+    prov = json.loads((RUN / "claims.provenance.json").read_text())["config"]
+    cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    now = effective({**cfg, "preset": "paper"})
+    keys = [k for k in now if isinstance(now[k], dict) and k not in ("history", "learners", "nonlearners")]
+    keys += ["seed", "bootstrap", "ci_level", "chunk_size"]
+    stale = {k: "differs" for k in keys if prov.get(k) != now.get(k)}
+    assert not stale, f"results-paper/ was run with other parameters than the paper preset's now: {stale}"
