@@ -264,12 +264,12 @@ def noise_scales(row: str, N: int, T: int, eps: float) -> dict[str, float]:
                 "fresh_noise": sig * math.sqrt(T / K),
                 "tree_sigma_T23": sigma_twin_T23(T, N, eps, 1.0 / T, 1.0)}
     diam = 2.0 * (math.sqrt(N) if row == "sphere" else 1.0)
-    return {"nonprivate": 0.0, "tree": laplace_scale_cor3_2(ROW_DOMAIN[row], N, T, eps),
+    lam = laplace_scale_cor3_2(ROW_DOMAIN[row], N, T, eps)
+    return {"nonprivate": 0.0, "tree": lam,
             "fresh_noise": fresh_noise_lambda(diam, T, eps, min(0.5, 1.0 / T**2)),
             "wrong_sensitivity": 2.0 * N * nodes_covering_leaf(T) / eps,
             # the mis-tuned twins (scenario_olo.TWIN_ALGORITHMS): the tree's own lambda (and draws), another eta
-            "tree_eta_T23": laplace_scale_cor3_2(ROW_DOMAIN[row], N, T, eps), "nonprivate_eta_T23": 0.0,
-            "tree_eta_N": laplace_scale_cor3_2(ROW_DOMAIN[row], N, T, eps)}
+            "tree_eta_T23": lam, "nonprivate_eta_T23": 0.0, "tree_eta_N": lam}
 
 
 def eta_twins(row: str, N: int, T: int) -> dict[str, float]:

@@ -141,7 +141,9 @@ def point_key(row: str, env: str, N: int, T: int, phases: int, mu: float) -> tup
 
 
 def _scales(row: str, N: int, T: int, eps) -> dict[str, np.ndarray]:
-    return {a: np.array([noise_scales(row, N, T, e)[a] for e in eps]) for a in noise_scales(row, N, T, eps[0])}
+    """Every algorithm's noise scale at each eps: the paper's calibration computed once per eps."""
+    per_eps = [noise_scales(row, N, T, e) for e in eps]
+    return {a: np.array([s[a] for s in per_eps]) for a in per_eps[0]}
 
 
 def row_learners(row: str, N: int, T: int, eps, replicates, root_seed: int, point: tuple) -> dict:
