@@ -367,6 +367,29 @@ def test_param_free_runs_share_draws_across_C_and_chunks():
     assert np.allclose(whole.x_star_norm, 2.0)  # x* on the boundary of W
 
 
+def test_param_free_shifted_start_rows():
+    """Section 5's shifted start (s_shift_pf): at s = ||x*|| the start is the origin, so the shifted learner's rows
+    are the unshifted learner's; its start's suboptimality is c s (the frozen learner at x_0); the shifted runs use
+    the same draws as the unshifted (common random numbers) and run only at the smallest T of T_pf."""
+    import pandas as pd
+
+    from dpregret.papers.ztc22 import scenario as S
+
+    p = dict(d_pf=3, c_pf=0.9, r_pf=2.0, rho_pf=1.0, delta_pf=0.05, C_pf=1.0, C_grid_pf=[1.0], T_pf=[400, 800],
+             s_shift_pf=[2.0, 0.5])
+    df = S.simulate_param_free(p, 400, range(3), 3)
+    base = df[df.alg == "o2b_pf_const"].reset_index(drop=True)
+    at_r = df[(df.alg == "o2b_pf_shift") & (df.shift_dist == 2.0)].reset_index(drop=True)
+    for col in ("subopt", "regret_bar", "bound", "gbar_ratio"):
+        np.testing.assert_array_equal(at_r[col].to_numpy(), base[col].to_numpy())
+    near = df[(df.alg == "o2b_pf_shift") & (df.shift_dist == 0.5)]
+    assert np.allclose(near.shift_start_subopt, 0.9 * 0.5) and np.allclose(at_r.shift_start_subopt, 0.9 * 2.0)
+    assert set(df.alg) == {"o2b_pf_const", "o2b_pf", *S.SHIFT_ALGS}
+    assert not set(S.simulate_param_free(p, 800, range(3), 3).alg) & set(S.SHIFT_ALGS)
+    assert not set(S.simulate_param_free({**p, "s_shift_pf": []}, 400, range(3), 3).alg) & set(S.SHIFT_ALGS)
+    assert pd.api.types.is_float_dtype(near.shift_dist)
+
+
 def test_frozen_learner_rows_equal_a_run():
     """The non-learner's rows are computed (x_t = x_0 = 0 whatever the draws); a run of Algorithm 1
     around ``Frozen`` at 0 gives the same suboptimality, on a family and on a single problem."""

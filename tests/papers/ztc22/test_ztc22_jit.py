@@ -60,10 +60,16 @@ def test_blocked_normal_serves_the_streams_draws_and_stops_where_they_stop():
     assert a.consumed == b.consumed
 
 
-@pytest.mark.parametrize("d,T,cps,cg,rho", [(4, 300, [300], (0.95,), 1.0), (3, 130, [1, 64, 130], (0.2, 0.9), 0.5),
-                                             (1, 77, [77], (0.5,), 2.0), (9, 40, [20, 40], (0.95,), 1.0)])
-def test_parameter_free_fast_path_equals_reference_loop(monkeypatch, d, T, cps, cg, rho):
-    """Theorem 11's regularised losses around the parameter-free learner (papers.ztc22.o2b_jit.linear_pf_block)."""
+@pytest.mark.parametrize("d,T,cps,cg,rho,shift", [(4, 300, [300], (0.95,), 1.0, 0.0),
+                                                   (3, 130, [1, 64, 130], (0.2, 0.9), 0.5, 0.0),
+                                                   (1, 77, [77], (0.5,), 2.0, 0.0),
+                                                   (9, 40, [20, 40], (0.95,), 1.0, 0.0),
+                                                   (4, 300, [150, 300], (0.95,), 1.0, 1.75),
+                                                   (3, 130, [130], (0.2, 0.9), 0.5, -0.5),
+                                                   (4, 200, [200], (0.95,), 1.0, "play-only")])
+def test_parameter_free_fast_path_equals_reference_loop(monkeypatch, d, T, cps, cg, rho, shift):
+    """Theorem 11's regularised losses around the parameter-free learner (papers.ztc22.o2b_jit.linear_pf_block),
+    from the origin and from a shifted start x0 = shift e_1 (Section 5's shifted coordinates)."""
     from dpregret.core.learners.oco import ParameterFree
 
     def go():
@@ -71,7 +77,10 @@ def test_parameter_free_fast_path_equals_reference_loop(monkeypatch, d, T, cps, 
         prob = LinearFamily(d, list(cg), len(reps), r=2.0)
         pf = o2b.pf_params(prob, T, rho, 1.0, 0.05)
         pf["ghat_controls"] = {"C_half": o2b.pf_params(prob, T, rho, 0.5, 0.05)["ghat"]}
-        learner = ParameterFree(len(reps) * len(cg), d, prob.r, pf["ghat"])
+        x0 = None if shift == 0.0 else (1.5 if shift == "play-only" else shift) * np.eye(d)[0]
+        learner = ParameterFree(len(reps) * len(cg), d, prob.r, pf["ghat"], x0=x0)
+        if shift == "play-only":  # the twin: the play shifted, the regulariser left at the origin
+            learner.reg_centre = None
         run = o2b.run(prob, learner, T, k=3, rho=rho, src=TiledStreams(7, stable_key("pf", "data", d), reps, len(cg)),
                       noise_src=TiledStreams(7, stable_key("pf", "noise", d), reps, len(cg)), checkpoints=cps,
                       reg="pf", pf=pf)

@@ -104,9 +104,11 @@ class StronglyConvexOSD:
 
 class ParameterFree:
     """KT betting x unit-ball OGD, constrained to the radius-r ball (see module docstring).
-    ``ghat(t)`` bounds ``||g_t||``; ``eps0`` is the initial wealth (in units of Ghat)."""
+    ``ghat(t)`` bounds ``||g_t||``; ``eps0`` is the initial wealth (in units of Ghat).  ``x0`` (d,), optional: the
+    start point in shifted coordinates (Zhang-Tran-Cutkosky, Section 5): the bet w^ is made around x0 and the
+    learner plays Proj_W(x0 + w^), so its regret scales with ||u - x0|| (its caller regularises in w - x0)."""
 
-    def __init__(self, R: int, d: int, r: float, ghat: Callable[[int], float], eps0: float = 1.0):
+    def __init__(self, R: int, d: int, r: float, ghat: Callable[[int], float], eps0: float = 1.0, x0=None):
         self.R, self.d = V.integer("R", R), V.integer("d", d)
         self.r = V.positive("r", r)
         self.ghat = ghat
@@ -118,18 +120,25 @@ class ParameterFree:
         self.t = 0
         self.v = np.zeros(self.R)
         self.w_hat = np.zeros((self.R, self.d))
+        self.x0 = None if x0 is None else V.finite_array("x0", x0, ndim=1)
+        if self.x0 is not None and self.x0.shape != (self.d,):
+            raise ValueError(f"x0 must have shape ({self.d},), got {self.x0.shape}")
+        self.reg_centre = self.x0  # where the caller centres the regulariser (x0; a twin may leave it at the origin)
         self.w = self.w_hat
+
+    def _raw(self) -> np.ndarray:
+        return self.w_hat if self.x0 is None else self.x0 + self.w_hat
 
     def predict(self) -> np.ndarray:
         self.v = self.coin_sum / (self.t + 1) * self.wealth  # KT bet
         self.w_hat = self.v[:, None] * self.z
-        self.w = project_ball(self.w_hat, self.r)
+        self.w = project_ball(self._raw(), self.r)
         return self.w
 
     def update(self, g: np.ndarray) -> None:
         self.t += 1
         gn = np.linalg.norm(g, axis=-1, keepdims=True)
-        out = self.w_hat - self.w
+        out = self._raw() - self.w
         on = np.linalg.norm(out, axis=-1, keepdims=True)
         grad_s = np.where(on > 0, out / np.maximum(on, 1e-300), 0.0)
         gt = 0.5 * (g + gn * grad_s) / self.ghat(self.t)  # normalised; ||gt|| <= 1 when ||g|| <= Ghat

@@ -61,11 +61,14 @@ def osd_regret_bound_thm8(T: int, k: float, rho: float, problem) -> float:
     return out
 
 
-def bound_thm11(regret_bar: np.ndarray, T: int, rho: float, problem, pf: dict) -> np.ndarray:
+def bound_thm11(regret_bar: np.ndarray, T: int, rho: float, problem, pf: dict, x0=None) -> np.ndarray:
     """Theorem 11 (holds with probability >= 1 - delta): L(x_T) - L(x*) <= 4 Regret-bar_T(x*) / T^4
-    + 8 A ||x*|| (G + 28 ||x*|| H) Phi / sqrt(T) + 8 A' ||x*|| (G + DH) Phi log2(2T) / (rho T)."""
+    + 8 A ||x*|| (G + 28 ||x*|| H) Phi / sqrt(T) + 8 A' ||x*|| (G + DH) Phi log2(2T) / (rho T); ``x0``: the
+    learner's start in Section 5's shifted coordinates ("by shifting coordinates", before Theorem 10), where
+    ||x*|| becomes ||x* - x0|| (Regret-bar then regularised in w - x0)."""
     p = problem
-    xs = np.linalg.norm(p.x_star, axis=-1)  # ||x*||: a number, or one per row of a family
+    # ||x* - x0||: a number, or one per row of a family
+    xs = np.linalg.norm(p.x_star if x0 is None else p.x_star - x0, axis=-1)
     priv = (8 * pf["A1"] * xs * (p.G + p.D * p.H) * pf["Phi"] * math.log2(2 * T) / (rho * T)
             if math.isfinite(rho) else 0.0)
     return (4 * np.asarray(regret_bar) / T**4

@@ -115,6 +115,13 @@ def evaluate(rates: pd.DataFrame, opt: pd.DataFrame, sens: pd.DataFrame, sc: pd.
     out["ZTC-vs-dpsgd"] = _vs_dpsgd(rates, p, alpha)
     if pf is not None:
         out.update(param_free(pf, p, alpha))
+        cid = "ZTC-sec5-shift-rate"
+        if "shift_dist" in pf and pf.shift_dist.notna().any():
+            out[cid] = shift_rate(pf, claim_tolerance(tol, cid, __name__), alpha, rng_for)
+        else:  # a preset without s_shift_pf (the paper preset's committed run predates the claim)
+            none = Result("INCONCLUSIVE", float("nan"), -1.0, float("nan"), float("nan"), 0.0,
+                          {"reason": "not run in this preset: its ztc22.s_shift_pf is unset (no shifted starts)"})
+            out[cid] = (none, none)
     if ps is not None:
         out.update(per_step(ps[ps.alg.isin(("eq4", "eq4_fresh", "eq7", "eq7_sqrt2"))], alpha))
         out.update(thm11_steps(ps, p, alpha))
@@ -637,6 +644,64 @@ RATE_SPECS = {s.claim_id: s for s in (
               nonlearner=(FROZEN, "adapt_frozen"), nonlearner_rows="adapt_frozen", table="optimistic",
               regime=Regime("thm6_privacy_over_statistical", "max", ADAPT_REGIME_MAX,
                             why="Theorem 6's privacy term exceeds half its statistical term at some sigma_G")))}
+
+
+SHIFT_GATE_SHARE = 0.5  # the learning gate: mean suboptimality <= 0.5 x the frozen start's at every s (declared 2026-12-03)
+SHIFT_TWIN_WHY = (
+    "Remark 12's learner with its play shifted to x_0 but Theorem 11's regulariser xi_t ||w|| + nu_t ||w||^2 left "
+    "centred at the origin (the shift applied to the prediction only): the one choice the shifted bound adds; same "
+    "draws, every replicate")
+SHIFT_SPEC = ClaimSpec(CLAIMS["ZTC-sec5-shift-rate"], "inv_shift", "regret", -1.0, "o2b_pf_shift", "o2b_pf_const",
+                       twin=Twin("o2b_pf_shift_play_only", "regulariser left centred at the origin", SHIFT_TWIN_WHY),
+                       nonlearner=(FROZEN.replace("x_0 = 0", "x_0") + ", on the learning gate", "shift_start_subopt"),
+                       table="param_free", x_grid="s_shift_pf", decades=2.0)
+
+
+def shift_rate(pf: pd.DataFrame, tol: float, alpha: float, rng_for) -> tuple[Result, Result]:
+    """ZTC-sec5-shift-rate (:data:`SHIFT_SPEC`): the mean suboptimality of Remark 12's learner started at x_0 against
+    1/s, s = ||x* - x_0|| (``scenario.shifted_start``; exponent -1: at least linear in s), at the smallest T of T_pf,
+    C = C_pf.  Control: the unshifted learner (its rows at that T, the same at every s); twin: the regulariser left at
+    the origin; learning gate: at every s the mean suboptimality <= SHIFT_GATE_SHARE x the frozen start's (c s), the
+    frozen learner's own gate its non-learner control (its slope is -1 exactly: only the gate can catch it)."""
+    cid, spec = "ZTC-sec5-shift-rate", SHIFT_SPEC
+    T = int(pf["T"].min())
+    a = pf[(pf["T"] == T)].copy()
+    sh = a[a.shift_dist.notna()].copy()
+    sh[spec.x] = 1.0 / sh.shift_dist
+
+    def rate(rows, key):
+        x, smp = samples_by(rows, spec.x, "subopt")
+        return check_rate(x, smp, spec.exponent, tol, alpha, rng_for(cid + key), decades=spec.decades)
+
+    res = rate(sh[sh.alg == spec.algorithm], "")
+    base = a[a.alg == spec.control].sort_values("replicate")
+    ctl_rows = pd.concat([base.assign(**{spec.x: x}) for x in sorted(sh[spec.x].unique())], ignore_index=True)
+    ctl = rate(ctl_rows, "/control")
+
+    def gate(alg):
+        diffs, ratios, labels = [], [], []
+        for s_, h in sh[sh.alg == (spec.algorithm if alg == "frozen" else alg)].groupby("shift_dist"):
+            h = h.sort_values("replicate")
+            frozen = h.shift_start_subopt.to_numpy(float)
+            m = frozen if alg == "frozen" else h.subopt.to_numpy(float)
+            diffs.append(m - SHIFT_GATE_SHARE * frozen)
+            ratios.append(float(m.mean() / (SHIFT_GATE_SHARE * frozen.mean())))
+            labels.append({"s": float(s_), "subopt": float(m.mean()), "frozen": float(frozen.mean())})
+        g = check_bound(diffs, ratios, alpha, labels=labels)
+        g.detail["gate"] = f"mean suboptimality <= {SHIFT_GATE_SHARE:g} x the frozen start's (c s) at every s"
+        return g
+
+    by_s = {f"{float(s_):g}": {k: float(v) for k, v in h.groupby("alg").subopt.mean().items()}
+            for s_, h in sh.groupby("shift_dist")}
+    res.detail.update({"T": T, "x": "1 / ||x* - x_0||", "mean_subopt_by_s": by_s,
+                       "unshifted_mean_subopt": float(base.subopt.mean()),
+                       "start_subopt_by_s": {f"{float(s_):g}": float(h.shift_start_subopt.mean())
+                                             for s_, h in sh.groupby("shift_dist")}})
+    res = with_learning_gate(res, gate(spec.algorithm))
+    res = with_nonlearner(res, spec.nonlearner[0], gate("frozen"))
+    twin = with_learning_gate(rate(sh[sh.alg == spec.twin.algorithm], "/twin"), gate(spec.twin.algorithm))
+    res = with_twin(res, spec.twin.name, twin, spec.twin.why)
+    return res, ctl
 
 
 def thm6_adaptive(opt: pd.DataFrame, p: dict, tol: float, alpha: float, rng_for) -> tuple[Result, Result]:

@@ -20,9 +20,11 @@ ZTC_TABLES = {"ZTC-thm6-optimistic": "opt", "ZTC-rem5-rate-T-stat": "lin", "ZTC-
               "ZTC-eq4-variance": "ps", "ZTC-eq7-noise": "ps", "ZTC-thm11-eq14": "ps", "ZTC-thm11-eq17": "ps"}
 SMALL["ztc22"].update({"T_rates": [1000], "replicates_rates": 16, "T_opt_grid_opt": [30, 100, 300, 1000, 3000],
                        "T_sc": [10, 31, 100, 316, 1000], "T_lin_stat": [100, 316, 1000, 3162, 10000],
-                       "T_lin_priv": [316, 1000, 3162, 10000], "T_pf": [30000]})
-# (T_pf 3e4: Theorem 11's bound is still vacuous there, but a parameter-free learner betting the wrong way has
-# diverged at C_pf in 4 of 4 runs -- a non-finite suboptimality, a FAIL; at 1000 in none, at 1e4 in 2; 0.4 s a run)
+                       "T_lin_priv": [316, 1000, 3162, 10000], "T_pf": [300000],
+                       "s_shift_pf": []})  # no mutant targets ZTC-sec5-shift-rate: its shifted runs are not paid for
+# (T_pf 3e5: the smallest T of the default grid, where Theorem 11's bound is below L(x_0) - L*; there Remark 12's
+# constant-G^ learner betting the wrong way diverges in 8 of 8 runs -- a non-finite suboptimality, a FAIL; at 3e4, the
+# instance before 2026-12-03, it did not (mean suboptimality 3.16, the bound vacuous); about 5 s both ways)
 # the scenario of the smoke preset the instance starts from
 BASE = {"ztc22": "ztc22"}
 

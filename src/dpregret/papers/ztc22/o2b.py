@@ -166,7 +166,7 @@ def run(problem, learner, T: int, *, k: float, rho: float, src, noise_src, check
             tot.regret += np.sum(ghat * (w - xs), axis=-1) + b_t * problem.mu / 4 * (
                 np.sum((w - x) ** 2, axis=-1) - np.sum((xs - x) ** 2, axis=-1))
         elif reg == "pf":
-            full = tot.pf_loss_vector(ghat, w, xs, t, pf)
+            full = tot.pf_loss_vector(ghat, w, xs, t, pf, getattr(learner, "reg_centre", None))
         else:
             full = ghat
             tot.regret += np.add.reduce(ghat * (w - xs), axis=-1)
@@ -227,13 +227,16 @@ class _Totals:
         self.loss_sq += np.add.reduce(ghat * ghat, axis=-1)
         self.ghat_prev = ghat
 
-    def pf_loss_vector(self, ghat, w, xs, t: int, pf: dict):
+    def pf_loss_vector(self, ghat, w, xs, t: int, pf: dict, x0=None):
         """``reg="pf"``: the learner's loss vector ``ghat + xi_t u + 2 nu_t w`` (Theorem 11), adding step t's
-        regret and ||gbar_t|| against the bound on it (and against the controls' bounds)."""
+        regret and ||gbar_t|| against the bound on it (and against the controls' bounds).  ``x0``: the regulariser's
+        centre (Section 5's shifted coordinates: the learner's start; the regulariser in ``w - x0``, ``||x* - x0||``
+        in the regret)."""
         xi, nu = pf["xi"](t), pf["nu"](t)
-        wn = np.linalg.norm(w, axis=-1, keepdims=True)
-        full = ghat + xi * np.where(wn > 0, w / np.maximum(wn, 1e-300), 0.0) + 2 * nu * w
-        xsn = np.linalg.norm(xs, axis=-1)  # ||x*|| (per row for a family)
+        wr, xr = (w, xs) if x0 is None else (w - x0, xs - x0)
+        wn = np.linalg.norm(wr, axis=-1, keepdims=True)
+        full = ghat + xi * np.where(wn > 0, wr / np.maximum(wn, 1e-300), 0.0) + 2 * nu * wr
+        xsn = np.linalg.norm(xr, axis=-1)  # ||x* - x0|| (per row for a family)
         self.regret += np.sum(ghat * (w - xs), axis=-1) + xi * (wn[:, 0] - xsn) + nu * (wn[:, 0] ** 2 - xsn**2)
         gn = np.linalg.norm(full, axis=-1)
         self.gbar_ratio = np.maximum(self.gbar_ratio, gn / pf["ghat"](t))
@@ -578,7 +581,10 @@ class _LinearPF:
         self.tree = np.zeros((T.bit_length(), R, d))
         self.regret, self.gbar, self.gbar_ctl = np.zeros(R), np.zeros(R), np.zeros((len(self.ctl), R))
         self.xs = np.ascontiguousarray(np.broadcast_to(problem.x_star, (R, d)), dtype=float)
-        self.xsn = np.ascontiguousarray(np.linalg.norm(self.xs, axis=-1))
+        self.x0 = np.zeros(d) if learner.x0 is None else np.ascontiguousarray(learner.x0, dtype=float)
+        xr = learner.reg_centre
+        self.xr = np.zeros(d) if xr is None else np.ascontiguousarray(xr, dtype=float)
+        self.xsn = np.ascontiguousarray(np.linalg.norm(self.xs if xr is None else self.xs - self.xr, axis=-1))
         self.c = np.ascontiguousarray(np.broadcast_to(problem.c, (R, d)), dtype=float)
         self.s_rows = np.ascontiguousarray(np.broadcast_to(problem.s_rows, (R, 1))[:, 0], dtype=float)
         self.wealth, self.coin_sum = learner.wealth.astype(float).copy(), learner.coin_sum.astype(float).copy()
@@ -592,9 +598,9 @@ class _LinearPF:
 
         b_t, b_prev, bs0, bs1, sig, xi, nu, gh, gh_ctl = self.scalars
         linear_pf_block(t0, u, nz, self.c, self.s_rows, math.sqrt(self.problem.d), self.tree, self.x, self.g,
-                        self.regret, self.xs, self.xsn, b_t, b_prev, bs0, bs1, sig, float(self.learner.r), xi, nu, gh,
-                        gh_ctl, self.wealth, self.coin_sum, self.zdir, self.dir_acc, self.w_hat, self.wpre, self.gbar,
-                        self.gbar_ctl)
+                        self.regret, self.xs, self.xsn, self.x0, self.xr, b_t, b_prev, bs0, bs1, sig,
+                        float(self.learner.r), xi, nu, gh, gh_ctl, self.wealth, self.coin_sum, self.zdir, self.dir_acc,
+                        self.w_hat, self.wpre, self.gbar, self.gbar_ctl)
 
     def checkpoint(self) -> None:
         self.sub.append(self.problem.subopt(self.x))

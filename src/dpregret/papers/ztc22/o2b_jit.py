@@ -123,7 +123,7 @@ def linear_ogd_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, w, wpre, regret, 
 
 
 @njit(cache=True)
-def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, regret, xs, xsn, b_t, b_prev, bsum_prev, bsum,
+def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, regret, xs, xsn, x0, xr, b_t, b_prev, bsum_prev, bsum,
                     sig, r, xi, nu, ghat, ghat_ctl, wealth, coin_sum, zdir,
                     dir_acc, w_hat, wpre,
                     gbar_ratio, gbar_ctl):
@@ -132,7 +132,9 @@ def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, regret, xs, xsn, b
     :class:`~dpregret.core.environments.stochastic.LinearFamily`, ``"tree"`` conversion, in place; the
     same arithmetic in the same order as the reference loop and the learner's ``predict`` and
     ``update``.  Arguments as :func:`linear_ogd_block` (``sig`` (T,) sigma_t of eq. (6); tree (L, R, d): one
-    member per replicate here, nothing to share), plus: ``xsn`` (R,) ||x*|| per row; ``xi``,
+    member per replicate here, nothing to share), plus: ``xsn`` (R,) ||x* - x_r|| per row, ``x0`` (d,) the learner's
+    start x_0 (Section 5's shifted coordinates: it plays Proj_W(x_0 + w^)), ``xr`` (d,) the regulariser's centre
+    (x_0 as the paper shifts it; 0 in the twin that shifts the play only); ``xi``,
     ``nu``, ``ghat`` (T,) Theorem 10-11's xi_t, nu_t and the learner's normaliser Ghat_t, and
     ``ghat_ctl`` (m, T) further bounds on ||gbar_t|| (controls); the learner's state (``wealth``,
     ``coin_sum``, ``dir_acc`` (R,), ``zdir``, ``w_hat`` (R, d)); ``wpre`` receives the w played at
@@ -153,16 +155,16 @@ def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, regret, xs, xsn, b
         for s in range(B):
             t = t0 + s + 1
             i = t - 1
-            # learner.predict(): v = coin_sum / (t + 1) * wealth (t = updates so far), w = Proj_W(v z)
+            # learner.predict(): v = coin_sum / (t + 1) * wealth (t = updates so far), w = Proj_W(x_0 + v z)
             v = coin_sum[rr] / (t - 1 + 1) * wealth[rr]
             for j in range(d):
                 w_hat[rr, j] = v * zdir[rr, j]
-                tmp[j] = w_hat[rr, j] * w_hat[rr, j]
+                tmp[j] = (x0[j] + w_hat[rr, j]) * (x0[j] + w_hat[rr, j])
             nrm = np.sqrt(pairwise_sum(tmp, 0, d))
             q = r / (nrm if nrm > 1e-300 else 1e-300)
             sc = q if q < 1.0 else 1.0
             for j in range(d):
-                w[j] = w_hat[rr, j] * sc
+                w[j] = (x0[j] + w_hat[rr, j]) * sc
             bt, bp, bs0, bs1 = b_t[i], b_prev[i], bsum_prev[i], bsum[i]
             for j in range(d):
                 xp[j] = x[rr, j]
@@ -197,15 +199,15 @@ def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, regret, xs, xsn, b
                 lv += 1
             for j in range(d):
                 tmp[j] = g[rr, j] + gam[j]  # ghat
-            # the regularised loss: full = ghat + xi u + 2 nu w, u = w / ||w|| (0 at w = 0)
+            # the regularised loss: full = ghat + xi u + 2 nu (w - x_r), u = (w - x_r) / ||w - x_r|| (0 at w = x_r)
             xit, nut = xi[i], nu[i]
             for j in range(d):
-                acc[j] = w[j] * w[j]
+                acc[j] = (w[j] - xr[j]) * (w[j] - xr[j])
             wn = np.sqrt(pairwise_sum(acc, 0, d))
             den = wn if wn > 1e-300 else 1e-300
             for j in range(d):
-                uj = w[j] / den if wn > 0 else 0.0
-                full[j] = (tmp[j] + xit * uj) + (2 * nut) * w[j]
+                uj = (w[j] - xr[j]) / den if wn > 0 else 0.0
+                full[j] = (tmp[j] + xit * uj) + (2 * nut) * (w[j] - xr[j])
             for j in range(d):
                 acc[j] = tmp[j] * (w[j] - xs[rr, j])
             regret[rr] = regret[rr] + ((pairwise_sum(acc, 0, d) + xit * (wn - xsn[rr]))
@@ -222,7 +224,7 @@ def linear_pf_block(t0, u, nz, c, s_rows, sqrt_d, tree, x, g, regret, xs, xsn, b
                     gbar_ctl[k, rr] = rt
             # learner.update(full)
             for j in range(d):
-                acc[j] = w_hat[rr, j] - w[j]  # out
+                acc[j] = (x0[j] + w_hat[rr, j]) - w[j]  # out
             for j in range(d):
                 tmp[j] = acc[j] * acc[j]
             on = np.sqrt(pairwise_sum(tmp, 0, d))

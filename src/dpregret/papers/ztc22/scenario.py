@@ -628,6 +628,19 @@ def simulate_minimax(p: dict, point: str, reps, seed: int) -> pd.DataFrame:
     return df
 
 
+# Section 5's shifted start ("by shifting coordinates", before Theorem 10): Remark 12's learner started at x_0 on the
+# segment from the origin to x*, at distance s = ||x* - x_0|| of s_shift_pf (D fixed); the twin shifts its play but
+# leaves the regulariser xi_t ||w|| + nu_t ||w||^2 centred at the origin (ZTC-sec5-shift-rate; s_shift_pf is optional:
+# unset, as in the paper preset whose committed run predates the claim, no shifted run is made)
+SHIFT_ALGS = ("o2b_pf_shift", "o2b_pf_shift_play_only")
+
+
+def shifted_start(prob, s: float) -> np.ndarray:
+    """x_0 = (1 - s / ||x*||) x*: the start at distance s from x* (inside W), for a one-member family."""
+    xs = np.asarray(prob.x_star, dtype=float).reshape(-1, prob.d)[0]
+    return (1.0 - s / float(np.linalg.norm(xs))) * xs
+
+
 def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
     """Section 5 (Theorems 10-11): k = 3, regularised losses, parameter-free learner, one run
     per C of ``C_grid_pf`` (the learner's regulariser depends on C, so each C is its own
@@ -645,27 +658,38 @@ def simulate_param_free(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
         if float(C) == float(p["C_pf"]):
             G_hat = float(pf["ghat"](T))
             variants.insert(0, ("o2b_pf_const", lambda t, G_hat=G_hat: G_hat))
+        shifts = [(None, "")]
+        if p.get("s_shift_pf") and float(C) == float(p["C_pf"]) and T == min(p["T_pf"]):  # Section 5's shifted start
+            shifts += [(float(sd), alg) for sd in p.get("s_shift_pf", []) for alg in SHIFT_ALGS]
         for alg, ghat in variants:
             run_pf = {**pf, "ghat": ghat, "ghat_controls": {"C_half": half["ghat"], "thm11": pf["ghat"]},
                       "cache": cache}  # the runs of this T evaluate each (pure) function of pf_params once
-            runs.append((alg, C, pf, half))
-            calls.append(dict(problem=prob, learner=ParameterFree(R, prob.d, prob.r, ghat), T=T, k=3, rho=rho,
-                              src=_streams(seed, reps, "pf", "data", T),
-                              noise_src=_streams(seed, reps, "pf", "noise", T),
-                              checkpoints=[T], reg="pf", pf=run_pf))  # compiled: papers.ztc22.o2b_jit.linear_pf_block
-    for (alg, C, pf, half), run in zip(runs, o2b.run_shared(calls)):  # every run on the same draws, drawn once
+            for sd, shift_alg in (shifts if alg == "o2b_pf_const" else shifts[:1]):
+                learner = ParameterFree(R, prob.d, prob.r, ghat,
+                                        x0=None if sd is None else shifted_start(prob, sd))
+                if shift_alg == "o2b_pf_shift_play_only":  # the twin: the regulariser left centred at the origin
+                    learner.reg_centre = None
+                runs.append((shift_alg or alg, C, pf, half, learner.reg_centre, sd))
+                calls.append(dict(problem=prob, learner=learner, T=T, k=3, rho=rho,
+                                  src=_streams(seed, reps, "pf", "data", T),
+                                  noise_src=_streams(seed, reps, "pf", "noise", T),
+                                  checkpoints=[T], reg="pf", pf=run_pf))  # compiled: o2b_jit.linear_pf_block
+    for (alg, C, pf, half, xr, sd), run in zip(runs, o2b.run_shared(calls)):  # every run on the same draws, once
         reg = run.regret[:, -1]
-        b_reg = (o2b_bounds.bound_thm11(reg, T, rho, prob, pf)
-                 - o2b_bounds.bound_thm11(np.zeros(R), T, rho, prob, pf))
-        frames.append(_rows({"subopt": run.subopt[:, -1], "regret_bar": reg,
-                             "bound": o2b_bounds.bound_thm11(reg, T, rho, prob, pf),
-                             "bound_regret_term": b_reg,
-                             "bound_C_half": o2b_bounds.bound_thm11(reg, T, rho, prob, half),
-                             "gbar_ratio": run.extra["gbar_ratio_thm11"],  # ||gbar_t|| / Theorem 11's bound at t
-                             "gbar_ratio_C_half": run.extra["gbar_ratio_C_half"],
-                             "gbar_over_normaliser": run.extra["gbar_ratio"],  # ||gbar_t|| / the learner's G^(_t)
-                             "subopt_w": run.subopt_w[:, -1]},
-                            reps, alg=alg, C=float(C)))
+        b_reg = (o2b_bounds.bound_thm11(reg, T, rho, prob, pf, xr)
+                 - o2b_bounds.bound_thm11(np.zeros(R), T, rho, prob, pf, xr))
+        cols = {"subopt": run.subopt[:, -1], "regret_bar": reg,
+                "bound": o2b_bounds.bound_thm11(reg, T, rho, prob, pf, xr),
+                "bound_regret_term": b_reg,
+                "bound_C_half": o2b_bounds.bound_thm11(reg, T, rho, prob, half, xr),
+                "gbar_ratio": run.extra["gbar_ratio_thm11"],  # ||gbar_t|| / Theorem 11's bound at t
+                "gbar_ratio_C_half": run.extra["gbar_ratio_C_half"],
+                "gbar_over_normaliser": run.extra["gbar_ratio"],  # ||gbar_t|| / the learner's G^(_t)
+                "subopt_w": run.subopt_w[:, -1]}
+        if sd is not None:  # the shifted runs: their start's distance to x* and its suboptimality (the frozen learner)
+            cols.update(shift_dist=np.full(R, sd), shift_start_subopt=prob.subopt(
+                np.broadcast_to(shifted_start(prob, sd), (R, prob.d)).copy()))
+        frames.append(_rows(cols, reps, alg=alg, C=float(C)))
     df = pd.concat(frames, ignore_index=True)
     df["experiment"], df["problem"], df["T"], df["rho"], df["delta"] = "param_free", "linear_member", T, rho, delta
     df["max_subopt"] = 2 * prob.r * p["c_pf"]  # L at the far end of W (reported)

@@ -163,6 +163,17 @@ CLAIMS = {
         "it, one that does not learn through its regret term",
         "fraction of runs violating the bound (against delta)",
         "the same runs against the bound with C_pf / 2 (only the unspecified constant changes)"),
+    "ZTC-sec5-shift-rate": _c(
+        "ZTC-sec5-shift-rate", "Section 5 (Remark 12, shifted coordinates)", "rate",
+        "started at x_0, Remark 12's parameter-free learner (KT x OGD, one constant G^, Theorem 11's regularised "
+        "losses centred at x_0) has L(x_T) - L(x*) = O~(||x* - x_0|| (G + DH)/sqrt(T) + ||x* - x_0|| sqrt(d)(G + DH)/"
+        "(rho T)) ('by shifting coordinates', before Theorem 10): at fixed T, D and rho the mean suboptimality shrinks "
+        "at least linearly with s = ||x* - x_0|| (exponent -1 in 1/s), where the worst-case diameter bound would not "
+        "shrink; on ZTC-thm11-bound's instance (a member c_pf of the linear family, x* on the boundary of W, D = "
+        "2 r_pf) at the smallest T of T_pf, where Theorem 11's bound is below L(x_0) - L*, x_0 on the segment from the "
+        "origin to x* at each s of s_shift_pf (2 decades)",
+        "log-log slope of mean suboptimality in 1/||x* - x_0||",
+        "the same learner started at the origin (the shift dropped: the start at distance r_pf = D/2 whatever s)"),
     "ZTC-thm11-gbar": _c(
         "ZTC-thm11-gbar", "Theorem 11, second part", "coverage",
         "with probability >= 1 - delta, for all t, ||gbar_t|| <= G t^3 + A(2G + 57DH) Phi t^(5/2) + 2A'(G + DH) Phi "

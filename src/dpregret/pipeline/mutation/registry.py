@@ -270,19 +270,14 @@ _LIST = [
     Mutant(
         "ztc-pf-coin-sign", "ZTC22", "learner",
         "ParameterFree takes the coin outcome c = <g~, z> instead of -<g~, z>, in the class and in the compiled rounds "
-        "alike: the KT bettor wins when the loss grows along its direction. The learner diverges (non-finite "
-        "suboptimality at C_pf = 1 in 2 of 4 runs at T = 1e4, in 4 of 4 at 3e4); Theorem 11's bound is vacuous at these T, and a "
-        "diverged learner is a FAIL of ZTC-thm11-bound (dpregret.verdict.core's rule for non-finite metrics).",
+        "alike: the KT bettor wins when the loss grows along its direction. On the pf instance (T_pf = 3e5, where "
+        "Theorem 11's bound is below L(x_0) - L*) Remark 12's constant-G^ learner diverges in 8 of 8 runs (non-finite "
+        "suboptimality), a FAIL of ZTC-thm11-bound (dpregret.verdict.core's rule for non-finite metrics); at T = 3e4, "
+        "the instance before 2026-12-03, it did not diverge (mean suboptimality 3.16 against 0.65, bound vacuous).",
         ("ZTC-thm11-bound", "ZTC-thm11-gbar"),
         (SourceEdit(f"{KERNEL}.oco:ParameterFree.update", "c = -np.sum(gt * self.z, axis=-1)",
                     "c = np.sum(gt * self.z, axis=-1)"),
-         SourceEdit("dpregret.papers.ztc22.o2b_jit:linear_pf_block", "cc = -pairwise_sum(tmp, 0, d)", "cc = pairwise_sum(tmp, 0, d)")),
-        known_missed=(
-            "measured 2026-11-29 on the pf instance (T = 3e4, 8 runs): since the two claims decide on Remark 12's "
-            "learner (one constant G^ = Theorem 11's bound at t = T), the flipped coin no longer diverges there: "
-            "mean suboptimality 3.16 mutated against 0.65 unpatched, every run finite, and every point of both claims "
-            "is vacuous at this T (INCONCLUSIVE both ways). The time-varying variant G^_t, reported beside it, still "
-            "diverges (8 of 8 non-finite). A learning gate on the constant-G^ runs would catch it; not yet built")),
+         SourceEdit("dpregret.papers.ztc22.o2b_jit:linear_pf_block", "cc = -pairwise_sum(tmp, 0, d)", "cc = pairwise_sum(tmp, 0, d)"))),
     # Zhang-Tran-Cutkosky, the one-pass DP-SGD baseline at Algorithm 1's budget
     *_paper("dpsgd-noise-missing-2", "dpsgd-noise-composed"),  # papers/ztc22/mutants.py
     # Ene-Nguyen-Vladu, PRIVATEBANDIT (Algorithm 1) with one Frank-Wolfe step per query
