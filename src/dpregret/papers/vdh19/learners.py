@@ -335,7 +335,11 @@ class PrivatePotential:
         return _exp_checked(*self.log_predict())
 
     def update(self, g) -> None:
-        g = feedback(g, self.shape)
+        self._update(feedback(g, self.shape))
+
+    def _update(self, g) -> None:
+        """:meth:`update` on feedback its caller checked (finite, of shape ``self.shape``): Algorithm 2 checks
+        each round's feedback once, at its own boundary."""
         self.L = self.L - g
         self.V = self.V + g * g
 
@@ -371,7 +375,10 @@ class ProjectedOGDBall:
         return self.z.copy()
 
     def update(self, g) -> None:
-        g = feedback(g, self.shape)
+        self._update(feedback(g, self.shape))
+
+    def _update(self, g) -> None:
+        """:meth:`update` on feedback its caller checked (see :meth:`PrivatePotential._update`)."""
         self.S = self.S + np.einsum("...i,...i->...", g, g)
         eta = np.divide(1.0, np.sqrt(self.S), out=np.zeros_like(self.S), where=self.S > 0)
         y = self.z - eta[..., None] * g
@@ -397,10 +404,15 @@ class BlackBoxReduction:
         return self._z * self.magnitude.predict()[..., None]
 
     def update(self, g) -> None:
+        """Round t's feedback ``g~_t``, checked here once; its parts get it unchecked (the magnitude's
+        ``<z_t, g~_t>`` is finite for the default direction, whose z_t lies in the unit ball; a direction of the
+        caller's own is fed through its public ``update`` and the magnitude's input checked)."""
         g = feedback(g, self.shape)
+        own = type(self.direction) is ProjectedOGDBall
         z = self._z if self._z is not None else np.asarray(self.direction.predict(), dtype=float)
-        self.magnitude.update(np.einsum("...i,...i->...", z, g))
-        self.direction.update(g)
+        m = np.einsum("...i,...i->...", z, g)
+        (self.magnitude._update if own else self.magnitude.update)(m)
+        (self.direction._update if own else self.direction.update)(g)
         self._z = None
 
 

@@ -11,7 +11,7 @@ MUTANTS = [
         doc="PrivatePotential.update accumulates L = L + g~ instead of L = -sum g~ (the sign convention of eq. (3.3.2) "
             "flipped): Algorithm 1 bets with the gradient instead of against it.",
         targets=("VDH-eq3.3.5-bound", "VDH-thm10-proof-bound"),
-        edits=(('dpregret.papers.vdh19.learners:PrivatePotential.update', 'self.L = self.L - g',
+        edits=(('dpregret.papers.vdh19.learners:PrivatePotential._update', 'self.L = self.L - g',
                 'self.L = self.L + g'),),
     ),
     dict(
@@ -20,7 +20,7 @@ MUTANTS = [
             "1 / sqrt(sum_s ||g~_s||^2): the square root of the AdaGrad-style step forgotten, a step one power off. "
             "The direction freezes after a few rounds.",
         targets=("VDH-eq3.3.5-bound", "VDH-sec3.4-minority-cost-rate-T-adversarial"),
-        edits=(('dpregret.papers.vdh19.learners:ProjectedOGDBall.update', 'np.divide(1.0, np.sqrt(self.S),',
+        edits=(('dpregret.papers.vdh19.learners:ProjectedOGDBall._update', 'np.divide(1.0, np.sqrt(self.S),',
                 'np.divide(1.0, self.S,'),),
     ),
     dict(

@@ -646,7 +646,8 @@ RATE_SPECS = {s.claim_id: s for s in (
                             why="Theorem 6's privacy term exceeds half its statistical term at some sigma_G")))}
 
 
-SHIFT_GATE_SHARE = 0.5  # the learning gate: mean suboptimality <= 0.5 x the frozen start's at every s (declared 2026-12-03)
+# the learning gate: mean suboptimality <= 0.5 x the frozen start's at every s (declared 2026-12-03)
+SHIFT_GATE_SHARE = 0.5
 SHIFT_TWIN_WHY = (
     "Remark 12's learner with its play shifted to x_0 but Theorem 11's regulariser xi_t ||w|| + nu_t ||w||^2 left "
     "centred at the origin (the shift applied to the prediction only): the one choice the shifted bound adds; same "

@@ -19,7 +19,8 @@ FIGURES = {
         Figure("ztc22_strongly_convex", ("ZTC-thm8-bound", "ZTC-rem9-rate-T-stat", "ZTC-rem9-rate-T-priv")),
         Figure("ztc22_rho_d"),  # shows no claim: Remark 5 in rho and d is decided on the worst case (minimax)
         Figure("ztc22_minimax", ("ZTC-rem5-rate-rho", "ZTC-rem5-rate-d")),
-        Figure("ztc22_param_free", ("ZTC-thm11-bound", "ZTC-thm11-gbar", "ZTC-thm11-eq14", "ZTC-thm11-eq17")),
+        Figure("ztc22_param_free", ("ZTC-thm11-bound", "ZTC-thm11-gbar", "ZTC-thm11-eq14", "ZTC-thm11-eq17",
+                                    "ZTC-sec5-shift-rate")),
         Figure("ztc22_linear_T", ("ZTC-rem5-rate-T-stat", "ZTC-rem5-rate-T-priv", "ZTC-eq4-variance", "ZTC-eq7-noise")),
     )),
 }
@@ -201,12 +202,14 @@ def ztc22_param_free_figure(pf: pd.DataFrame, p: dict, alpha: float, output: str
     each part of Theorem 11 per T with Clopper-Pearson intervals, delta drawn."""
     from dpregret.core.stats import clopper_pearson
 
+    shifted = pf[pf.shift_dist.notna()] if "shift_dist" in pf else pf.iloc[:0]
     tv = pf[pf.alg == "o2b_pf"] if "alg" in pf else pf.iloc[:0]
     if "alg" in pf and (pf.alg == "o2b_pf_const").any():  # Remark 12's constant G^ decides; G^_t a variant
+        unshifted = pf[(pf.alg == "o2b_pf_const") & (pf["T"] == pf["T"].min())].subopt
         pf = pf[pf.alg == "o2b_pf_const"]
     else:
-        tv = tv.iloc[:0]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+        tv, unshifted = tv.iloc[:0], pf.subopt.iloc[:0]
+    fig, axes = plt.subplots(1, 3 if len(shifted) else 2, figsize=(16.5 if len(shifted) else 11, 4.2))
     ax = axes[0]
     for C, g in tv.groupby("C"):
         m = g.groupby("T").subopt.mean()
@@ -234,10 +237,32 @@ def ztc22_param_free_figure(pf: pd.DataFrame, p: dict, alpha: float, output: str
     ax.set(xscale="log", xlabel="T", ylabel="fraction of runs (all C)", ylim=(-0.02, 1.02),
            title="Theorem 11 with probability >= 1 - delta?")
     ax.legend(fontsize=7)
+    if len(shifted):
+        _shift_panel(axes[2], shifted, unshifted, alpha)
     fig.suptitle(f"Zhang-Tran-Cutkosky Theorem 11 (parameter-free), declared C = {p['C_pf']:g}")
     fig.tight_layout()
     fig.savefig(output, dpi=110)
     plt.close(fig)
+
+
+def _shift_panel(ax, shifted: pd.DataFrame, unshifted: pd.Series, alpha: float) -> None:
+    """ZTC-sec5-shift-rate: mean suboptimality vs s = ||x* - x_0|| (95% band) for the shifted learner and its twin,
+    the unshifted learner (the control) and the frozen start c s (the non-learner), a slope-1 reference."""
+    for alg, label, ls in (("o2b_pf_shift", "shifted start (paper)", "-"),
+                           ("o2b_pf_shift_play_only", "twin: regulariser at the origin", ":")):
+        g = shifted[shifted.alg == alg].groupby("shift_dist").subopt
+        s_ = np.array(sorted(g.groups))
+        band(ax, s_, [mean_ci(g.get_group(v), alpha) for v in s_], ls=ls, label=label)
+    st = shifted.groupby("shift_dist").shift_start_subopt.mean()
+    ax.plot(st.index, st.values, "k--", lw=0.8, label="frozen at x_0 (c s)")
+    ax.axhline(float(unshifted.mean()), color="tab:red", lw=1, ls="-.", label="unshifted start (control)")
+    s0 = float(st.index.max())
+    m0 = float(shifted[shifted.alg == "o2b_pf_shift"].groupby("shift_dist").subopt.mean().max())
+    xs = np.array([float(st.index.min()), s0])
+    ax.plot(xs, m0 * xs / s0, color="0.6", lw=0.8, label="slope 1 (the claim's rate)")
+    ax.set(xscale="log", yscale="log", xlabel="s = ||x* - x_0||", ylabel="mean L(x_T) - L*",
+           title=f"Section 5: shifted start, T = {int(shifted['T'].iloc[0]):g}")
+    ax.legend(fontsize=6)
 
 
 def draw(tables: dict[str, pd.DataFrame], p: dict, alpha: float, outputs: list[str]) -> None:

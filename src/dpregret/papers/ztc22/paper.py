@@ -23,7 +23,8 @@ SCENARIOS = (Scenario("ztc22", "ZTC22", "ztc22_", folder=__package__, generic=Tr
 
 def validate(scenario: str, p: dict) -> None:
     """The rules across the scenario's keys that its schema cannot say (``dpregret.pipeline.config``): ``d`` within
-    the 30 features of data/wdbc.csv, Theorem 11's ``C_pf`` among ``C_grid_pf``, Section 5's shifts ``s_shift_pf`` within ``r_pf``; the grids put in ascending order."""
+    the 30 features of data/wdbc.csv, Theorem 11's ``C_pf`` among ``C_grid_pf``, Section 5's shifts ``s_shift_pf``
+    within ``r_pf``; the grids put in ascending order."""
     from dpregret.papers import ParamError
 
     p["T"] = sorted(p["T"])
@@ -36,8 +37,8 @@ def validate(scenario: str, p: dict) -> None:
         raise ParamError("C_grid_pf", f"{p['C_grid_pf']} must contain ztc22.C_pf = {p['C_pf']} (the claim is decided "
                          "at C_pf; a smaller C is a secondary control)")
     if any(s > p["r_pf"] for s in p.get("s_shift_pf", [])):
-        raise ParamError("s_shift_pf", f"{p['s_shift_pf']}: every ||x* - x_0|| must be <= ztc22.r_pf = {p['r_pf']} (the "
-                         "shifted start x_0 lies on the segment from the origin to x*, inside W)")
+        raise ParamError("s_shift_pf", f"{p['s_shift_pf']}: every ||x* - x_0|| must be <= ztc22.r_pf = {p['r_pf']} "
+                         "(the shifted start x_0 lies on the segment from the origin to x*, inside W)")
 
 
 def learners() -> dict[str, LearnerSpec]:
