@@ -405,13 +405,13 @@ class BlackBoxReduction:
 
     def update(self, g) -> None:
         """Round t's feedback ``g~_t``, checked here once; its parts get it unchecked (the magnitude's
-        ``<z_t, g~_t>`` is finite for the default direction, whose z_t lies in the unit ball; a direction of the
-        caller's own is fed through its public ``update`` and the magnitude's input checked)."""
+        ``<z_t, g~_t>`` is finite for the default direction, whose z_t lies in the unit ball; a direction or a
+        magnitude of the caller's own, e.g. a frozen one, is fed through its public ``update``)."""
         g = feedback(g, self.shape)
         own = type(self.direction) is ProjectedOGDBall
         z = self._z if self._z is not None else np.asarray(self.direction.predict(), dtype=float)
         m = np.einsum("...i,...i->...", z, g)
-        (self.magnitude._update if own else self.magnitude.update)(m)
+        (self.magnitude._update if own and type(self.magnitude) is PrivatePotential else self.magnitude.update)(m)
         (self.direction._update if own else self.direction.update)(g)
         self._z = None
 
