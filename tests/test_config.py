@@ -34,6 +34,8 @@ def test_default_config_is_valid():
     ({"as17_blo": {"T_eps": 1}}, "as17_blo.T_eps"),
     ({"as17_blo": {"T_switching": [100, 0]}}, "as17_blo.T_switching[1]"),
     ({"as17_mab": {"T_N": 0}}, "as17_mab.T_N"),
+    ({"scenarios": ["as17_olo"]}, "scenarios"),  # decided with as17_mab and as17_blo (as17.paper.TOGETHER)
+    ({"scenarios": []}, "scenarios"),
 ])
 def test_bad_values_name_the_key(override, key):
     cfg = {**copy.deepcopy(CFG), **override}
@@ -53,6 +55,9 @@ def test_bad_value_fails_before_any_job(tmp_path):
                          cwd=ROOT, capture_output=True, text=True)
     assert out.returncode != 0
     assert "as17_experts.eps[0]" in out.stdout + out.stderr
+    out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1", "--config", "scenarios=[]"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode != 0 and "config key 'scenarios': [] runs nothing" in out.stdout + out.stderr
 
 
 def test_replicate_chunks_cover_all():

@@ -142,6 +142,7 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
         out["papers"] = registered_papers(cfg["papers"], preset, schema)
         for params in out["papers"].values():
             out.update(params)
+    _together(cfg["scenarios"])
     for sc in cfg["scenarios"]:
         params = _merge(cfg["presets"][preset][sc], cfg.get(sc, {}))
         validate({**cfg, "presets": {preset: {**cfg["presets"][preset], sc: params}}}, schema)
@@ -169,6 +170,18 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
             except ValueError as err:
                 raise ConfigError(f"config key '{sc}': {err}") from err
     return out
+
+
+def _together(names: list[str]) -> None:
+    """A folder's ``paper.TOGETHER`` (sets of its scenarios whose claims one check decides across their tables):
+    the config's ``scenarios`` names all of a set or none of it, else nothing of the set would be decided."""
+    folders = dict.fromkeys(_SCENARIOS[n].folder for n in names if _SCENARIOS[n].folder)
+    for folder in folders:
+        for group in getattr(importlib.import_module(f"{folder}.paper"), "TOGETHER", ()):
+            given = [n for n in group if n in names]
+            if given and len(given) < len(group):
+                raise ConfigError(f"config key 'scenarios': {', '.join(group)} are decided together (one check across "
+                                  f"their tables); name all of them or none (given: {given})")
 
 
 def registered_papers(packages: list[str], preset: str, schema: dict | None = None) -> dict[str, dict]:

@@ -29,6 +29,10 @@ SCENARIOS = (
     Scenario("as17_blo", "AS17", "blo_", "scenario_blo", folder=__package__),
 )
 
+# Scenarios whose claims one check decides across their tables (Tables 1 and 2: rules.smk's as17_tables group):
+# the config's ``scenarios`` names all of one set or none of it (dpregret.pipeline.config.effective says so)
+TOGETHER = (("as17_olo", "as17_mab", "as17_blo"),)
+
 # The workflow's check and plot jobs of this folder's own rules (rules.smk, included by the Snakefile):
 # job group -> (its claims module, whose check_job(params, tables) decides the group's claims; its drawing
 # function "module:function", called with (tables, params, outputs)).  A scenario of the generic rules

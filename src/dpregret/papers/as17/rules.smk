@@ -8,7 +8,7 @@
 # modules (claim_files); the drawing and checking code: paper.GROUPS.
 from functools import partial
 
-from dpregret.papers.as17 import claims_experts, claims_tables, files as as17_files
+from dpregret.papers.as17 import claims_experts, claims_tables, files as as17_files, paper as as17_paper
 
 AS17X = RUN.get("as17_experts", {})
 OLO = RUN.get("as17_olo", {})
@@ -28,7 +28,7 @@ BLO_FILES = as17_files.blo_files(BLO, partial(chunk_ids, "as17_blo"))
 MAB_POINTS = as17_files.mab_points(MAB)
 AS17_TABLE_CLAIM_FILES = claims_tables.claim_files(OLO, MAB, BLO)  # the records its check writes
 AS17_TABLE_FIGURES = figure_paths("as17_tables")
-if {"as17_olo", "as17_mab", "as17_blo"} <= set(RUN["scenarios"]):
+if set(as17_paper.TOGETHER[0]) <= set(RUN["scenarios"]):  # all three or none (config.effective)
     OUTPUTS["as17_tables"] = (AS17_TABLE_CLAIM_FILES, AS17_TABLE_FIGURES)
     REPORT_TABLES.append("results/as17/tables.csv")
 
