@@ -67,6 +67,33 @@ def test_the_papers_schema_checks_its_parameters(registry_restored, monkeypatch,
                                      f"{says}"), str(err.value)
 
 
+def test_a_registered_scenarios_parameters_are_overridden_from_the_config(registry_restored):
+    """The scenario's top-level config key overrides its preset's parameters, as a built-in scenario's, checked
+    against the folder's config.schema.yaml and named by its key when refused."""
+    run = effective(_config(preset="smoke", scenarios=["vdh19"], papers=["example_paper"],
+                            cbl06_hedge={"T": [100, 200, 400, 800], "replicates": 8}))
+    assert run["cbl06_hedge"] == {"N": 2, "mu": [0.25, 0.75], "T": [100, 200, 400, 800], "replicates": 8}
+    assert run["papers"]["example_paper"]["cbl06_hedge"] == run["cbl06_hedge"]
+    for bad, says in (({"T": [100, 0]}, "config key 'cbl06_hedge.T[1]': 0 is less than the minimum of 1"),
+                      ({"eta": 0.1}, "config key 'cbl06_hedge': Additional properties are not allowed")):
+        with pytest.raises(ConfigError) as err:
+            effective(_config(preset="smoke", scenarios=["vdh19"], papers=["example_paper"], cbl06_hedge=bad))
+        assert str(err.value).startswith(says), str(err.value)
+
+
+def test_a_registered_scenarios_override_reaches_the_workflows_plan(tmp_path):
+    """Through Snakemake (a config file holding ``cbl06_hedge: {T: [100, 250]}``): the jobs planned are the
+    overridden grid's."""
+    (tmp_path / "mine.yaml").write_text("cbl06_hedge: {T: [100, 250]}\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "examples"), os.environ.get("PYTHONPATH", "")])}
+    out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1", "-s", str(ROOT / "Snakefile"),
+                          "-d", str(tmp_path), "--configfile", str(ROOT / "config" / "config.yaml"),
+                          str(tmp_path / "mine.yaml"), "--config", "preset=smoke", "scenarios=[]",
+                          "papers=[example_paper]", "mutation=False"], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "results/cbl06_hedge/runs/T250/" in out.stdout and "results/cbl06_hedge/runs/T400/" not in out.stdout
+
+
 def test_a_paper_key_already_taken_is_refused(registry_restored, monkeypatch):
     from example_paper import paper
 

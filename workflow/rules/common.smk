@@ -5,7 +5,8 @@ import json
 import os
 from pathlib import Path
 
-from dpregret.pipeline.config import ConfigError, effective, load_schema, replicate_chunks, write_schema
+from dpregret.pipeline.config import (ConfigError, effective, load_schema, replicate_chunks, with_registered,
+                                     write_schema)
 from dpregret.papers import ENV_VAR as PAPERS_VAR
 from dpregret.core.provenance import ENV_VAR as PROVENANCE_VAR, provenance, source_digest as _source_digest
 from dpregret.pipeline.nonlearners import PREFIX as NONLEARNER_PREFIX
@@ -20,7 +21,9 @@ except ConfigError as err:
     raise WorkflowError(str(err))
 # ... and written for Snakemake's validate() (the Snakefile), which reads a file: under the working directory's
 # .snakemake/, rewritten only when it changes
-CONFIG_SCHEMA = write_schema(SCHEMA, Path(".snakemake", "dpregret-schema", "config.schema.json"))
+# (with the config keys of the registered papers' scenarios: config.with_registered)
+CONFIG_SCHEMA = write_schema(with_registered(SCHEMA, list(RUN.get("papers", {}))),
+                             Path(".snakemake", "dpregret-schema", "config.schema.json"))
 
 SEED = RUN["seed"]
 # config key `mutation` (default true): run the mutation suite, whose score the report shows

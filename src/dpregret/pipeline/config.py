@@ -125,9 +125,38 @@ def _merge(base: dict, over: dict) -> dict:
     return out
 
 
+def with_registered(schema: dict, packages) -> dict:
+    """``schema`` with the config keys of the registered papers' scenarios (``papers``): each package registered
+    (:func:`dpregret.papers.register`, a failure a :class:`ConfigError` naming the key ``papers``), its part's
+    definitions added, and a top-level key per scenario overriding its preset's parameters, as a built-in
+    scenario's (``my_scenario: {T: [100, 400]}``: checked against the folder's definition, or any mapping if
+    the folder ships no ``config.schema.yaml``).  A copy; ``schema`` itself is unchanged."""
+    out = copy.deepcopy(schema)
+    for pkg in packages:
+        try:
+            mod = register(pkg)
+        except ValueError as err:
+            raise ConfigError(str(err)) from err
+        part = fragment(pkg) or {"definitions": {}}
+        taken = sorted(k for k in part["definitions"] if k in out["definitions"] and k not in schema["definitions"])
+        if taken:
+            raise ConfigError(f"config key 'papers': {pkg}/{FRAGMENT} defines {taken}, already defined by another paper")
+        out["definitions"].update({k: v for k, v in part["definitions"].items() if k not in schema["definitions"]})
+        for s in mod.SCENARIOS:
+            defined = s.name in part["definitions"]
+            out["properties"][s.name] = {"$ref": f"#/definitions/{s.name}"} if defined else {"type": "object"}
+    return out
+
+
+def _packages(cfg: dict) -> list[str]:
+    """The config's ``papers`` when it is a list of names (else the schema's check reports it)."""
+    pk = cfg.get("papers") or []
+    return list(pk) if isinstance(pk, list) and all(isinstance(x, str) for x in pk) else []
+
+
 def effective(cfg: dict, schema: dict | None = None) -> dict:
     """The validated parameters of this run: ``{scenario: params, ...}`` plus the globals."""
-    schema = schema or load_schema()
+    schema = with_registered(schema or load_schema(), _packages(cfg))
     validate(cfg, schema)
     preset = cfg["preset"]
     if preset not in cfg["presets"]:
@@ -139,7 +168,8 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
         raise ConfigError("config key 'scenarios': [] runs nothing; name at least one of "
                           f"{sorted(_SCENARIOS)} or a registered paper under the key 'papers'")
     if cfg.get("papers"):  # further papers (dpregret.papers.register): their scenarios run by the generic rules
-        out["papers"] = registered_papers(cfg["papers"], preset, schema)
+        own = [sc.name for sc in _SCENARIOS.values() if sc.folder in cfg["papers"]]
+        out["papers"] = registered_papers(cfg["papers"], preset, schema, {n: cfg[n] for n in own if n in cfg})
         for params in out["papers"].values():
             out.update(params)
     _together(cfg["scenarios"])
@@ -184,9 +214,11 @@ def _together(names: list[str]) -> None:
                                   f"their tables); name all of them or none (given: {given})")
 
 
-def registered_papers(packages: list[str], preset: str, schema: dict | None = None) -> dict[str, dict]:
+def registered_papers(packages: list[str], preset: str, schema: dict | None = None,
+                      overrides: dict | None = None) -> dict[str, dict]:
     """Config key ``papers``: each package registered (``dpregret.papers.register``) and its
-    scenarios' parameters of ``preset`` (its ``PRESETS``, checked against its folder's part of the
+    scenarios' parameters of ``preset`` (its ``PRESETS``, merged with the config's top-level key of the scenario
+    in ``overrides`` as a built-in scenario's preset is, then checked against its folder's part of the
     schema if it ships one, as a built-in folder's: ``config.schema.yaml``, whose definitions may name
     the shared ones of ``schema``; then by its ``validate(params)`` if it has one).
     ``{package: {scenario: params}}``."""
@@ -208,6 +240,7 @@ def registered_papers(packages: list[str], preset: str, schema: dict | None = No
             if not isinstance(params, dict) or "replicates" not in params:
                 raise ConfigError(f"config key 'papers': {pkg}.paper.PRESETS[{preset!r}][{s.name!r}] must be a dict "
                                   "of the scenario's parameters with 'replicates'")
+            params = _merge(params, (overrides or {}).get(s.name) or {})
             if part is not None and s.name in part["definitions"]:
                 required = part.get("required_in_presets", {}).get(s.name, [])
                 validate(params,
