@@ -94,6 +94,26 @@ def test_a_registered_scenarios_override_reaches_the_workflows_plan(tmp_path):
     assert "results/cbl06_hedge/runs/T250/" in out.stdout and "results/cbl06_hedge/runs/T400/" not in out.stdout
 
 
+def test_the_example_papers_door_decides_your_learner_beside_hedge(registry_restored):
+    """The folder's ``USER_CLAIMS``: the claim is listed by ``dpregret.applicable()`` once the paper is registered,
+    and ``dpregret.check`` decides a learner of the experts setting beside Hedge on the same losses: Hedge on
+    the door gets the paper's decision, the setting's non-learner (weights frozen at uniform) FAILs the bound."""
+    import dpregret
+    from dpregret.pipeline.nonlearners import MAKES
+    from example_paper.learners import hedge_thm_2_2
+
+    assert "CBL06-thm2.2-bound" not in dpregret.applicable().index
+    papers.register("example_paper")
+    row = dpregret.applicable().loc["CBL06-thm2.2-bound"]
+    assert row.setting == "experts" and row["make"] == "make(R, N, T)"
+    mine = dpregret.check(hedge_thm_2_2, "CBL06-thm2.2-bound", name="mine", preset="default").verdicts
+    assert mine.verdict.tolist() == ["PASS", "PASS"] and mine.control_caught.all()
+    assert mine.measured.iloc[0] == pytest.approx(mine.measured.iloc[1], rel=1e-12)
+    assert mine.ci_high.max() < -1.0  # far below the bound (interval in regret minus bound)
+    frozen = dpregret.check(MAKES["experts"], "CBL06-thm2.2-bound", name="frozen", preset="default").verdicts
+    assert frozen.set_index("learner").loc["frozen", "verdict"] == "FAIL"
+
+
 def test_a_paper_key_already_taken_is_refused(registry_restored, monkeypatch):
     from example_paper import paper
 
@@ -126,10 +146,13 @@ def test_the_example_paper_runs_through_the_workflow_and_the_report(tmp_path):
     is decided with its near-miss and non-learner controls caught, its figure drawn, and the report
     shows both under the paper's name."""
     shutil.copytree(ROOT / "config", tmp_path / "config")
+    (tmp_path / "mine.yaml").write_text("learners: {mine: {make: 'example_paper.learners:hedge_thm_2_2', "
+                                        "setting: experts}}\n")  # Hedge again, through the folder's door
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "examples"), os.environ.get("PYTHONPATH", "")])}
     subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d",
-                    str(tmp_path), "--cores", "2",
-                    "--config", "preset=smoke", "scenarios=[vdh19]", "papers=[example_paper]", "mutation=False"],
+                    str(tmp_path), "--cores", "2", "--configfile", str(tmp_path / "config" / "config.yaml"),
+                    str(tmp_path / "mine.yaml"), "--config", "preset=smoke", "scenarios=[vdh19]",
+                    "papers=[example_paper]", "mutation=False"],
                    check=True, capture_output=True, text=True, env=env)
     table = pd.read_csv(tmp_path / "results" / "claims.csv").set_index("claim_id")
     row = table.loc["CBL06-thm2.2-bound"]
@@ -143,6 +166,9 @@ def test_the_example_paper_runs_through_the_workflow_and_the_report(tmp_path):
     html = (tmp_path / "report" / "index.html").read_text()
     assert "Cesa-Bianchi and Lugosi 2006" in html and "CBL06-thm2.2-bound" in html and "cbl06_regret_vs_T.png" in html
     assert set(table.paper.unique()) == {"VDH19", "CBL06"}
+    door = json.loads((tmp_path / "results" / "claims" / "CBL06-thm2.2-bound--learner-mine.json").read_text())
+    assert door["result"]["measured"] == pytest.approx(rec["result"]["measured"], rel=1e-12)
+    assert door["paper_learner"]["verdict"] == row.verdict and door["control_result"]["verdict"] == "FAIL"
 
 
 def test_a_registered_papers_mutants_join_the_suite_after_the_list(tmp_path):

@@ -41,3 +41,22 @@ def test_a_rate_claim_without_a_tolerance_is_an_error_naming_it(registry_restore
     monkeypatch.setitem(ex.CLAIMS, "CBL06-thm2.2-bound", replace(ex.CLAIMS["CBL06-thm2.2-bound"], kind="rate"))
     with pytest.raises(AssertionError, match="CBL06-thm2.2-bound"):
         check_tolerances("example_paper")
+
+
+def test_a_door_whose_paper_learner_is_not_the_papers_fails_the_contract(registry_restored, monkeypatch):
+    """The door's check compares the paper's learner on the door with the paper's rows: Hedge at half the
+    eta on the door is not the paper's Hedge, and the contract says which entry and rows differ."""
+    from dataclasses import replace
+
+    from example_paper import learners, scenario
+
+    from dpregret.testing import check_door
+
+    half = replace(scenario.USER_CLAIMS[0].paper_on_door,
+                   make=lambda p, pt, reps, seed: lambda R, N, T: learners.Hedge(R, N, learners.eta_thm_2_2(N, T) / 2))
+    monkeypatch.setattr(scenario, "USER_CLAIMS", (replace(scenario.USER_CLAIMS[0], paper_on_door=half),))
+    with pytest.raises(AssertionError, match="CBL06-thm2.2-bound: the paper's learner on the door against hedge"):
+        check_door("example_paper")
+    monkeypatch.setattr(scenario, "USER_CLAIMS", (replace(scenario.USER_CLAIMS[0], claim="CBL06-nope"),))
+    with pytest.raises(AssertionError, match="CBL06-nope names no claim the folder declares"):
+        check_door("example_paper")

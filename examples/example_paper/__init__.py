@@ -6,7 +6,7 @@ names it (docs/add-a-paper.md walks through it, tests/test_example_paper.py runs
 - :mod:`.paper`: the paper's entry, its scenario and its parameters per preset;
 - :mod:`.learners`: Hedge, vectorised over replicates (section 2.1);
 - :mod:`.bounds`: Theorem 2.2's bound;
-- :mod:`.scenario`: the experiment (points and one point's runs);
+- :mod:`.scenario`: the experiment (points and one point's runs) and the door for your own learner (``USER_CLAIMS``);
 - :mod:`.claims`: the claim, its near-miss control and its non-learner control;
 - :mod:`.figures`: regret against T, the bound drawn in.
 """

@@ -17,3 +17,24 @@ def hedge_losses(losses: np.ndarray, eta: float) -> np.ndarray:
     w = np.exp(w - w.max(axis=2, keepdims=True))
     p = w / w.sum(axis=2, keepdims=True)
     return (p * losses).sum(axis=2)
+
+
+class Hedge:
+    """Hedge as a learner of the experts setting (``dpregret.core.protocols``: ``predict()`` the (R, N) weights,
+    ``update(losses)`` the round's (R, N) losses), played round by round: the paper's learner on the door."""
+
+    def __init__(self, R: int, N: int, eta: float):
+        self.eta, self.cum = float(eta), np.zeros((R, N))
+
+    def predict(self) -> np.ndarray:
+        w = -self.eta * self.cum
+        w = np.exp(w - w.max(axis=1, keepdims=True))
+        return w / w.sum(axis=1, keepdims=True)
+
+    def update(self, losses: np.ndarray) -> None:
+        self.cum += losses
+
+
+def hedge_thm_2_2(R: int, N: int, T: int) -> Hedge:
+    """``make(R, N, T)`` of the experts setting: Hedge at Theorem 2.2's eta."""
+    return Hedge(R, N, eta_thm_2_2(N, T))

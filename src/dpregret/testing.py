@@ -21,6 +21,11 @@ The checks (each raises ``AssertionError`` naming the folder and what is wrong):
 - ``chunking`` (a scenario whose jobs are the generic ``simulate(p, experiment, point, replicates, seed)``):
   the same rows however the replicates are chunked (a built-in folder's own ``simulate_job`` is checked end
   to end through Snakemake with other chunk sizes and core counts, ``tests/test_reproducibility.py``);
+- ``door`` (a folder whose scenario modules declare ``USER_CLAIMS``, the door for a user's learner,
+  ``dpregret.core.contract``): each entry names one of the folder's declared claims and scenarios and a setting
+  with its signature, has points on the smoke preset, and the paper's learner on the door
+  (``UserClaim.paper_on_door``) gives the paper's own rows at the first smoke point (``tests/test_door.py``
+  checks the built-in doors further: chunking, errors, decisions);
 - ``records`` (given a finished run's ``results`` directory): every declared claim of the folder has its
   record, with its primary control's result; every learner claim carries its non-learner control (or the
   door says why it is left out) and its mis-tuned twin or a declared blindness to tuning (a LOOSE bound is
@@ -33,6 +38,7 @@ import importlib
 import json
 from pathlib import Path
 
+import pandas as pd
 import yaml
 
 KINDS = ("bound", "coverage", "rate", "comparison", "privacy", "exact")
@@ -137,8 +143,6 @@ def check_figures(package: str) -> None:
 
 
 def check_chunking(package: str) -> None:
-    import pandas as pd
-
     mod = _paper_module(package)
     for s in mod.SCENARIOS:
         sim = importlib.import_module(s.scenario_module)
@@ -152,6 +156,38 @@ def check_chunking(package: str) -> None:
             a = whole.sort_values(key, kind="stable").reset_index(drop=True)
             b = parts.sort_values(key, kind="stable").reset_index(drop=True)
             pd.testing.assert_frame_equal(a, b, obj=f"{package}: {s.name}/{experiment}/{points[0]} chunked 1+3 vs 4")
+
+
+def check_door(package: str) -> None:
+    from dpregret.core.protocols import SIGNATURES
+
+    mod = _paper_module(package)
+    names = {s.name for s in mod.SCENARIOS}
+    ucs = [uc for s in mod.SCENARIOS if s.scenario_module
+           for uc in getattr(importlib.import_module(s.scenario_module), "USER_CLAIMS", ())]
+    if not ucs:
+        return
+    claims, params, seed = _claims(package), _run_params(package, "smoke"), int(_root_config().get("seed", 0))
+    for uc in ucs:
+        where = f"{package}: USER_CLAIMS entry {uc.claim}"
+        assert uc.claim in claims, f"{where} names no claim the folder declares ({sorted(claims)})"
+        assert uc.scenario in names, f"{where} names scenario {uc.scenario!r}, not one of {sorted(names)}"
+        assert SIGNATURES.get(uc.setting) == uc.signature, \
+            f"{where}: setting {uc.setting!r} is called as {SIGNATURES.get(uc.setting)}, not {uc.signature!r}"
+        p = params[uc.scenario]
+        points = uc.points(p)
+        assert points, f"{where}: no points on the smoke preset"
+        pod = uc.paper_on_door
+        if pod is None:
+            continue
+        reps = range(2)
+        df = uc.simulate(p, points[0], reps, seed, {"door": pod.make(p, points[0], reps, seed)})
+        alg = df["alg"] if "alg" in df else df["algorithm"]
+        for suffix, row in pod.rows:
+            fast, door = (df[alg == n][list(pod.columns)].reset_index(drop=True) for n in (row, "door" + suffix))
+            assert len(fast) == len(door) > 0, f"{where}: no rows {row!r} or door{suffix!r} at {points[0]}"
+            pd.testing.assert_frame_equal(door, fast, check_exact=pod.rtol == 0, rtol=pod.rtol or 1e-5, atol=0.0,
+                                          obj=f"{where}: the paper's learner on the door{suffix} against {row}")
 
 
 def check_records(package: str, results: str | Path) -> None:
@@ -186,7 +222,8 @@ def check_records(package: str, results: str | Path) -> None:
 
 def paper_checks(package: str, results: str | Path | None = None) -> list:
     """The contract's checks of ``package`` (a paper folder), each a callable named after its check."""
-    checks = [check_declarations, check_claims, check_tolerances, check_presets, check_figures, check_chunking]
+    checks = [check_declarations, check_claims, check_tolerances, check_presets, check_figures, check_chunking,
+              check_door]
     out = [functools.wraps(c)(functools.partial(c, package)) for c in checks]
     if results is not None:
         out.append(functools.wraps(check_records)(functools.partial(check_records, package, results)))

@@ -128,7 +128,13 @@ def preset_params(scenario: str, preset: str, config_path: Path | str | None, se
     overriding it when given."""
     with open(_config_path(config_path)) as fh:
         cfg = yaml.safe_load(fh)
-    cfg = {**cfg, "preset": preset, "scenarios": [scenario]}
+    from dpregret.papers import REGISTERED, SCENARIOS
+
+    folder = SCENARIOS[scenario].folder
+    if folder in REGISTERED:  # a registered paper's scenario (DPREGRET_PAPERS): its PRESETS, its config key
+        cfg = {**cfg, "preset": preset, "scenarios": [], "papers": [folder]}
+    else:
+        cfg = {**cfg, "preset": preset, "scenarios": C.together_with(scenario)}
     if seed is not None:
         cfg["seed"] = int(seed)
     run = C.effective(cfg)

@@ -140,7 +140,8 @@ def with_registered(schema: dict, packages) -> dict:
         part = fragment(pkg) or {"definitions": {}}
         taken = sorted(k for k in part["definitions"] if k in out["definitions"] and k not in schema["definitions"])
         if taken:
-            raise ConfigError(f"config key 'papers': {pkg}/{FRAGMENT} defines {taken}, already defined by another paper")
+            raise ConfigError(f"config key 'papers': {pkg}/{FRAGMENT} defines {taken}, already defined by another "
+                              "paper")
         out["definitions"].update({k: v for k, v in part["definitions"].items() if k not in schema["definitions"]})
         for s in mod.SCENARIOS:
             defined = s.name in part["definitions"]
@@ -177,14 +178,15 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
         params = _merge(cfg["presets"][preset][sc], cfg.get(sc, {}))
         validate({**cfg, "presets": {preset: {**cfg["presets"][preset], sc: params}}}, schema)
         out[sc] = params
-    out["learners"] = user_learners(cfg.get("learners") or {}, out["scenarios"])
+    running = list(out["scenarios"]) + [n for params in out.get("papers", {}).values() for n in params]
+    out["learners"] = user_learners(cfg.get("learners") or {}, running)
     out["nonlearners"] = bool(cfg.get("nonlearners", True))
     if out["nonlearners"]:  # the trivial learner of every setting through the same door (dpregret.pipeline.nonlearners)
         from dpregret.pipeline.nonlearners import pipeline_learners
-        out["learners"].update(pipeline_learners(out["scenarios"]))
+        out["learners"].update(pipeline_learners(running))
     # a folder may declare its claims' tolerances itself (paper.TOLERANCES); the config's override them
     folder_tol: dict = {}
-    for sc in list(cfg["scenarios"]) + [n for params in out.get("papers", {}).values() for n in params]:
+    for sc in running:
         folder = _SCENARIOS[sc].folder if sc in _SCENARIOS else None
         if folder:
             folder_tol.update(getattr(importlib.import_module(f"{folder}.paper"), "TOLERANCES", {}))
@@ -200,6 +202,13 @@ def effective(cfg: dict, schema: dict | None = None) -> dict:
             except ValueError as err:
                 raise ConfigError(f"config key '{sc}': {err}") from err
     return out
+
+
+def together_with(name: str) -> list[str]:
+    """The scenarios a run of ``name`` names: its set of its folder's ``paper.TOGETHER`` if it is in one, else it."""
+    folder = _SCENARIOS[name].folder
+    groups = getattr(importlib.import_module(f"{folder}.paper"), "TOGETHER", ()) if folder else ()
+    return next((list(g) for g in groups if name in g), [name])
 
 
 def _together(names: list[str]) -> None:
