@@ -59,7 +59,7 @@ UNDECIDED_PAPER = {"VDH-sec3.4-minority-cost-rate-T"}
 FAILING_USER = {"AS17-T2-blo-ball-rate-T"}
 # Controls caught by a declared margin under one half-width: on ENV's vertex instance the lazy projection's
 # near miss (Lemma 5.1's lambda too small) is caught by 0.56 half-widths ([0.905, 0.925] against 0.90), the
-# margin tests/test_user_env21.py declares for a user's learner there (0.5).
+# margin this module declares for a user's learner there (0.5).
 CONTROL_MARGIN = {"ENV-thm1.1-rate-T": 0.5}
 
 

@@ -46,6 +46,21 @@ def test_every_dpregret_name_in_docs_and_docstrings_resolves():
     assert not bad, f"names that do not resolve (name: first file): {bad}"
 
 
+# a name written short, relative to the package (``verdict.core.check_rate``, ``papers.ztc22.claims``): resolves as
+# ``dpregret.<name>``
+SHORT = re.compile(r"(?<![\w/.])``?((?:core|verdict|papers|pipeline)(?:\.[A-Za-z_]\w*)+)")
+
+
+def test_every_short_name_resolves_under_the_package():
+    bad = {}
+    for f in FILES:
+        for m in SHORT.finditer(f.read_text()):
+            name = m.group(1).rstrip(".")
+            if not name.endswith((".py", ".smk", ".yaml", ".json", ".md")) and not resolves(f"dpregret.{name}"):
+                bad.setdefault(name, str(f.relative_to(ROOT)))
+    assert not bad, f"short names that do not resolve as dpregret.<name> (name: first file): {bad}"
+
+
 # the layer packages' former names (claims -> verdict, scenarios -> core.contract): a ``claims.x`` or
 # ``scenarios.x`` written as a module of the package names a module that no longer exists
 RETIRED = re.compile(r"``(?:claims|scenarios)\.[A-Za-z_][\w.]*``")

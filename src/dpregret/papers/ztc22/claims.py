@@ -67,7 +67,7 @@ def explain_loose(res: Result, ctl: Result, near_miss: str, cid: str | None = No
 
 
 def learning_gate_T(x, samples, start: float, alpha: float, rng) -> Result:
-    """The learning gate of a paired privacy-cost rate in T (``core.with_learning_gate``): the
+    """The learning gate of a paired privacy-cost rate in T (``dpregret.verdict.core.with_learning_gate``): the
     learner's own non-private twin shows learning on the same run -- its mean suboptimality falls
     at least as T^GATE_SLOPE (the rate check's interval top <= GATE_SLOPE) and, at the largest T,
     is at most GATE_SHARE x L(x_0) - L* (a bound check).  PASS when both pass, FAIL when either
@@ -551,7 +551,7 @@ THM11_SEARCH = (
 
 def _slack(res: Result, pf: pd.DataFrame, c_claim: float, delta: float, alpha: float) -> None:
     """Theorem 11's slack at ``C_pf`` on the non-vacuous T of ``res`` (the verdict rule's LOOSE for a
-    coverage check, ``core.coverage_detectable_factor``): the largest per-run suboptimality / bound
+    coverage check, ``dpregret.verdict.core.coverage_detectable_factor``): the largest per-run suboptimality / bound
     (``worst_ratio``), the detectable factor and the worst-case search over the runs' family."""
     g = pf[(pf.C == c_claim) & pf["T"].isin(res.detail["T"])]
     ratio = (g.subopt / g.bound).to_numpy(float)

@@ -88,8 +88,8 @@ STAT_RATIO_MAX = 1.25
 # (COST_OVER_STAT_MIN_RHO, a 4x cost-over-statistical-error filter on the rho rate, was placed after the rate
 # was seen between observed points: removed 2026-11-29, config history of ZTC-rem5-rate-rho.  The regime is
 # Theorem 4's own: its privacy term >= PRIVACY_TERM_RATIO_MIN x its statistical term, derived before any run.)
-# The learning gate of the paired privacy-cost claims (``core.with_learning_gate``), declared with it: at
-# every grid point the non-private twin's mean suboptimality at the point's deciding member c* is at most
+# The learning gate of the paired privacy-cost claims (``dpregret.verdict.core.with_learning_gate``), declared with
+# it: at every grid point the non-private twin's mean suboptimality at the point's deciding member c* is at most
 # half of that member's L(x_0) - L* = r c* (a learner frozen at its start has all of it).
 GATE_SHARE = 0.5
 
@@ -134,7 +134,7 @@ def envelope_rate(w: list[dict], exponent: float, tol: float, alpha: float, tran
     """The steepest decay of the family's supremum that the worst cases ``w`` (:func:`worst_case`)
     allow, between the smallest and the largest x (declared above): slope of
     ``lower limit of the worst case at x_max`` over ``2 r G at x_min`` in log-log (after ``transform``).
-    FAIL when it lies above ``exponent + tol`` (confirmed at :data:`core.FAIL_LEVEL`), else
+    FAIL when it lies above ``exponent + tol`` (confirmed at :data:`dpregret.verdict.core.FAIL_LEVEL`), else
     INCONCLUSIVE: bounds alone cannot show a decay."""
     from dpregret.core.stats import t_lower_limit
     from dpregret.verdict.core import FAIL_LEVEL, fail_confirmation

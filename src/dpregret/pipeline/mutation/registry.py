@@ -5,9 +5,9 @@ Every entry says what is wrong and why a careful person could write it.  ``known
 records, with the reason, a mutant that the pipeline's claims cannot see on the small
 instances of :mod:`dpregret.pipeline.mutation.runner` (measured, not assumed): each is a finding
 against the claim named in ``targets`` (a blind spot of the claims), not a defect of the mutant.
-``COVERAGE`` lists (each folder its own, in its ``mutants.py``), for every learner the papers define, the mutants of its update (step
-size, sign, weighting, projection or oracle) and of its calibration (too much and too little
-noise).
+``COVERAGE`` lists (each folder its own, in its ``mutants.py``), for every learner the papers define, the
+mutants of its update (step size, sign, weighting, projection or oracle) and of its calibration (too much and
+too little noise).
 
 The mutants of a paper's own code are declared in its folder (``papers/<paper>/mutants.py``, plain data),
 found through :func:`dpregret.papers.folders` (a registered paper's too); the list below places them
@@ -247,8 +247,8 @@ _LIST = [
     # Zhang-Tran-Cutkosky, section 3: optimistic OGD (Theorem 6)
     Mutant(
         "ztc-optimistic-update-sign", "ZTC22", "learner",
-        "OptimisticOGD updates u + eta g instead of u - eta g: ascent in the secondary sequence (the hint step keeps its "
-        "sign).",
+        "OptimisticOGD updates u + eta g instead of u - eta g: ascent in the secondary sequence (the hint step keeps "
+        "its sign).",
         ("ZTC-thm6-optimistic",),
         (SourceEdit(f"{KERNEL}.oco:OptimisticOGD.update", "self.u = project_ball(self.u - self.eta * g, self.r)",
                     "self.u = project_ball(self.u + self.eta * g, self.r)"),)),
@@ -277,7 +277,8 @@ _LIST = [
         ("ZTC-thm11-bound", "ZTC-thm11-gbar"),
         (SourceEdit(f"{KERNEL}.oco:ParameterFree.update", "c = -np.sum(gt * self.z, axis=-1)",
                     "c = np.sum(gt * self.z, axis=-1)"),
-         SourceEdit("dpregret.papers.ztc22.o2b_jit:linear_pf_block", "cc = -pairwise_sum(tmp, 0, d)", "cc = pairwise_sum(tmp, 0, d)"))),
+         SourceEdit("dpregret.papers.ztc22.o2b_jit:linear_pf_block", "cc = -pairwise_sum(tmp, 0, d)",
+                    "cc = pairwise_sum(tmp, 0, d)"))),
     # Zhang-Tran-Cutkosky, the one-pass DP-SGD baseline at Algorithm 1's budget
     *_paper("dpsgd-noise-missing-2", "dpsgd-noise-composed"),  # papers/ztc22/mutants.py
     # Ene-Nguyen-Vladu, PRIVATEBANDIT (Algorithm 1) with one Frank-Wolfe step per query
@@ -289,7 +290,8 @@ _LIST = [
         ("ENV-lemma3.1-rate-T",),
         (SourceEdit("dpregret.papers.env21.jit:fw_round", ("i, best = 0, np.inf", "if grad[j] < best:"),
                     ("i, best = 0, -np.inf", "if grad[j] > best:")),
-         SourceEdit("dpregret.core.environments.polytopes:Simplex._lmo", "np.argmin(c, axis=1)", "np.argmax(c, axis=1)"))),
+         SourceEdit("dpregret.core.environments.polytopes:Simplex._lmo", "np.argmin(c, axis=1)",
+                    "np.argmax(c, axis=1)"))),
     Mutant(
         "env-lambda-batches-as-steps", "ENV21", "accounting",
         "laplace_lambda_lemma5_1 = T n L log2(T) / eps instead of T^(1/2) n L log2(T) / eps: the number of batches "
@@ -310,10 +312,11 @@ _LIST = [
     # van der Hoeven: the local randomisers, too much noise (too little: the mechanisms section above)
     Mutant(
         "l2-randomiser-eps-per-coordinate", "VDH19", "mechanisms",
-        "l2_laplace_randomiser scales the radius by 2 d bound / eps instead of 2 bound / eps: eps split evenly over the "
-        "d coordinates (the composition habit of coordinate-wise mechanisms), although the l2 mechanism is eps-LDP as "
-        "a whole. Too much noise: d times the radius (van der Hoeven's bounds are in the realised noise and cannot see it, "
-        "worst ratios 0.24 / 0.27-0.30 unpatched and mutated; AUDIT-l2-randomiser's scale check sees the radius).",
+        "l2_laplace_randomiser scales the radius by 2 d bound / eps instead of 2 bound / eps: eps split evenly over "
+        "the d coordinates (the composition habit of coordinate-wise mechanisms), although the l2 mechanism is eps-LDP "
+        "as a whole. Too much noise: d times the radius (van der Hoeven's bounds are in the realised noise and cannot "
+        "see it, worst ratios 0.24 / 0.27-0.30 unpatched and mutated; AUDIT-l2-randomiser's scale check sees the "
+        "radius).",
         ("AUDIT-l2-randomiser",),
         (SourceEdit(f"{MECH}:l2_laplace_randomiser", "* (2.0 * b / e)", "* (2.0 * d * b / e)"),)),
 ]
@@ -322,9 +325,11 @@ _LIST += [m for name, m in _FOLDERS.items() if name not in {x.name for x in _LIS
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _LIST}
 if len(MUTANTS) != len(_LIST):
     raise RuntimeError("mutant names must be unique")
-REQUIRED = ("tree-level-noise-reuse", "feedback-raw-after-round-1")  # the first two bugs the suite had to catch: never excused
+# the first two bugs the suite had to catch: never excused
+REQUIRED = ("tree-level-noise-reuse", "feedback-raw-after-round-1")
 
 # Every learner the papers define, and the mutants of its update and of its calibration (too much and too
 # little noise): each folder declares its own learners' (its mutants module's COVERAGE), collected here in the
 # papers' order.
-COVERAGE = {learner: entry for mod in folder_modules("mutants").values() for learner, entry in getattr(mod, "COVERAGE", {}).items()}
+COVERAGE = {learner: entry for mod in folder_modules("mutants").values()
+            for learner, entry in getattr(mod, "COVERAGE", {}).items()}
