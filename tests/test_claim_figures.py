@@ -74,3 +74,28 @@ def test_two_workers_draw_the_same_files_as_one(tmp_path):
     assert sorted(p.name for p in one) == sorted(p.name for p in two)
     for p in one[1:]:
         assert p.read_bytes() == (tmp_path / "two" / p.name).read_bytes()
+
+
+def test_a_rate_records_its_band_and_x_and_the_figure_reads_them():
+    """check_rate records each point's bootstrap band of the fitted y (the same resamples as the slope's interval:
+    the generator ends where it did without it) and what x is; the figure labels x by it (else by the claim id)
+    and shades the points its regime's numbers put outside the regime."""
+    from dpregret.pipeline.report.claim_figures import outside_regime, x_label
+
+    rng = np.random.default_rng(0)
+    x = np.array([100.0, 300.0, 1000.0, 3000.0, 10000.0])
+    s = [np.sqrt(t) * rng.lognormal(0, 0.05, 16) for t in x]
+    g1, g2 = np.random.default_rng(1), np.random.default_rng(1)
+    r = check_rate(x, s, 0.5, 0.1, 0.05, g1, x_name="T")
+    check_rate(x, s, 0.5, 0.1, 0.05, g2)
+    assert g1.random() == g2.random()  # no further draws for the band
+    d = r.detail
+    assert all(lo < y < hi for lo, y, hi in zip(d["y_low"], d["y"], d["y_high"]))
+    assert all(hi - lo < 0.2 * y for lo, y, hi in zip(d["y_low"], d["y"], d["y_high"]))  # 16 reps at 5% noise
+    rec = {"claim_id": "Z-rate-N--env", "base_id": "Z-rate-N", "result": {"detail": dict(d)}}
+    assert x_label(rec) == "T"
+    rec["result"]["detail"].pop("x_name")
+    assert x_label(rec).startswith("N")
+    rec["result"]["detail"]["regime_numbers"] = {"noise_share": [0.2, 0.6, 0.7, 0.8, 0.9], "noise_share_min": 0.5}
+    out, why = outside_regime(rec["result"])
+    assert out.tolist() == [100.0] and "noise_share >= 0.5" in why

@@ -389,8 +389,13 @@ def centered_slopes(log_y: np.ndarray, lx: np.ndarray) -> np.ndarray:
 
 
 def check_rate(x, samples: list[np.ndarray], exponent: float, tol: float, alpha: float,
-               rng: np.random.Generator, n_boot: int = 2000, transform=None, decades: float = 2.0) -> Result:
+               rng: np.random.Generator, n_boot: int = 2000, transform=None, decades: float = 2.0,
+               x_name: str | None = None) -> Result:
     """Rate claim ``mean metric = O(x^exponent)``; ``samples[i]`` are the replicates at ``x[i]``.
+
+    The record's ``detail`` holds the points (``x``, ``mean``, ``y`` after ``transform``), each point's
+    ``1 - alpha`` percentile band of ``y`` from the same bootstrap resamples as the slope's interval (``y_low``,
+    ``y_high``: the figure's confidence band; no further draws) and ``x_name`` (what x is, when given).
 
     ``decades``: the span the grid must cover (2 by default; 1 is the testing rule's minimum,
     for windows that cannot be wider inside the regime, e.g. the noise-dominated eps window).
@@ -414,6 +419,8 @@ def check_rate(x, samples: list[np.ndarray], exponent: float, tol: float, alpha:
     means = np.array([s.mean() for s in samples])
     y = tf(x, means)
     detail = {"x": x.tolist(), "mean": means.tolist(), "y": np.asarray(y).tolist()}
+    if x_name:
+        detail["x_name"] = str(x_name)
     if np.any(y <= 0):
         return Result("INCONCLUSIVE", float("nan"), exponent, float("nan"), float("nan"), tol,
                       {**detail, "reason": "a mean is <= 0, so no log-log slope"})
@@ -429,6 +436,8 @@ def check_rate(x, samples: list[np.ndarray], exponent: float, tol: float, alpha:
                       {**detail, "reason": f"{np.mean(~ok):.1%} of bootstrap means <= 0"})
     # undefined resamples are put at the unfavourable end (+inf), which can only widen the CI upward
     lo, hi = np.quantile(np.where(ok, boots, np.inf), [alpha / 2, 1 - alpha / 2])
+    band = np.quantile(by[ok], [alpha / 2, 1 - alpha / 2], axis=0)
+    detail["y_low"], detail["y_high"] = band[0].tolist(), band[1].tolist()
     verdict = "PASS" if hi <= exponent + tol else ("FAIL" if lo > exponent + tol else "INCONCLUSIVE")
     confirm = confirm_by_se(slope, np.nanstd(boots[ok], ddof=1), exponent + tol, "above") if verdict == "FAIL" else {}
     return Result(verdict, slope, exponent, float(lo), float(hi), tol,

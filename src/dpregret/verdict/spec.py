@@ -182,8 +182,16 @@ def evaluate_rate(df: pd.DataFrame, spec: ClaimSpec, rate_eps: float, tol: float
         x = 1.0 / xs if spec.x == "inv_eps" else xs.astype(float)
         order = np.argsort(x)
         out.append(check_rate(x[order], [samples[i] for i in order], spec.exponent, tol, alpha, rng,
-                              transform=TRANSFORMS[spec.transform], decades=spec.decades))
+                              transform=TRANSFORMS[spec.transform], decades=spec.decades, x_name=x_name(spec)))
     return out[0], out[1]
+
+
+X_NAMES = {"inv_eps": "1 / eps"}
+
+
+def x_name(spec: ClaimSpec) -> str:
+    """What a spec's x is, as the figures label it (``inv_eps``: 1 / eps)."""
+    return X_NAMES.get(spec.x, spec.x)
 
 
 def own_grid_rows(df: pd.DataFrame, spec: ClaimSpec) -> pd.DataFrame:
@@ -289,7 +297,7 @@ def decide_nonlearner(df: pd.DataFrame, spec: ClaimSpec, res: Result, rate_eps: 
     if nl is None:
         xs, samples = _samples_by(select_rows(df, spec, spec.algorithm, rate_eps), spec.x, col)
         nl = check_rate(xs.astype(float), samples, spec.exponent, tol, alpha, rng,
-                        transform=TRANSFORMS[spec.transform], decades=spec.decades)
+                        transform=TRANSFORMS[spec.transform], decades=spec.decades, x_name=x_name(spec))
     return with_nonlearner(res, name, nl)
 
 

@@ -59,7 +59,8 @@ def column_rate(df, x, col, exponent, tol, alpha, rng, transform=None, invert=Fa
     xs, s = samples_by(df, x, col, close=True)
     if invert:
         xs, s = 1.0 / xs[::-1], s[::-1]
-    return check_rate(xs, s, exponent, tol, alpha, rng, transform=transform, decades=decades)
+    return check_rate(xs, s, exponent, tol, alpha, rng, transform=transform, decades=decades,
+                      x_name=f"1 / {x}" if invert else x)
 
 
 LEARNING = "learning_regret"  # regret minus the oracle at v_1's on the same draws (learning_regret)

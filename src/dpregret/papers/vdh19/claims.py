@@ -413,8 +413,8 @@ def _rate_u(un: pd.DataFrame, spec: ClaimSpec, tol: float, alpha: float, rng_for
     cid, x_col, nl = spec.claim_id, spec.x, spec.nonlearner_rows
     x, s = samples_by(_at(un, alg=spec.algorithm), x_col)
     xc, sc = samples_by(_at(un, alg=spec.control), x_col)
-    res = check_rate(x, s, spec.exponent, tol, alpha, rng_for(cid))
-    ctl = check_rate(xc, sc, spec.exponent, tol, alpha, rng_for(cid + "/control"))
+    res = check_rate(x, s, spec.exponent, tol, alpha, rng_for(cid), x_name=x_col)
+    ctl = check_rate(xc, sc, spec.exponent, tol, alpha, rng_for(cid + "/control"), x_name=x_col)
     fz = _at(un, alg=nl)
     if not len(fz):
         return res, ctl
@@ -940,12 +940,13 @@ def minority_cost_claim(minority: pd.DataFrame, placement: str, tol: dict, alpha
     cost = minority_cost(mino, alg)
     x, s = samples_by(_at(cost, placement=placement), spec.x, "gap")
     xc, sc = samples_by(_at(cost, **spec.control_where), spec.x, "gap")
-    res = check_rate(x, s, spec.exponent, claim_tolerance(tol, cid, __name__), alpha, rng_for(cid))
+    res = check_rate(x, s, spec.exponent, claim_tolerance(tol, cid, __name__), alpha, rng_for(cid), x_name=spec.x)
     has = set(mino["alg"])
     res.detail["section_3_4"] = (_minority_summary(mino, placement) if alg == "alg2" and "alg3" in has
                                  else {alg: _learner_summary(mino, placement, alg)})
     res = with_learning_gate(res, learning_gate(mino, alg, alpha, rng_for(cid + "/gate")))
-    return res, check_rate(xc, sc, spec.exponent, claim_tolerance(tol, cid, __name__), alpha, rng_for(cid + "/control"))
+    return res, check_rate(xc, sc, spec.exponent, claim_tolerance(tol, cid, __name__), alpha, rng_for(cid + "/control"),
+                           x_name=spec.x)
 
 
 def _learner_summary(mino: pd.DataFrame, placement: str, alg: str) -> dict:

@@ -230,7 +230,7 @@ def _rem9_stat(sc: pd.DataFrame, p: dict, tol: float, alpha: float, rng_for, cid
 
     def rate(alg, key=""):
         x, s = samples_by(_at(rows, alg=alg), spec.x, "subopt")
-        return check_rate(x, s, spec.exponent, tol, alpha, rng_for(cid + key))
+        return check_rate(x, s, spec.exponent, tol, alpha, rng_for(cid + key), x_name=spec.x)
     res = with_nonlearner(rate(spec.algorithm), spec.nonlearner[0], rate(spec.nonlearner_rows, "/nonlearner"))
     if len(_at(rows, alg=spec.twin.algorithm)):
         res = with_twin(res, spec.twin.name, rate(spec.twin.algorithm, "/twin"), spec.twin.why)
@@ -250,7 +250,8 @@ def _rem9_priv(loc: pd.DataFrame, tol: float, alpha: float, rng_for, cid: str) -
     def cost_rate(alg, base, key=""):
         cost = paired_gap(loc, ["T", "replicate"], by="alg", base=base, alg=alg, col="subopt")
         x, s = samples_by(cost, spec.x, "gap")
-        return check_rate(x, s, spec.exponent, tol, alpha, rng_for(cid + key), transform=transform)
+        return check_rate(x, s, spec.exponent, tol, alpha, rng_for(cid + key), transform=transform,
+                          x_name=spec.x)
     res = cost_rate(spec.algorithm, spec.baseline)
     start = float(loc.start_subopt.iloc[0])
     if spec.nonlearner_rows in set(loc.alg):  # the gate: the learner's non-private twin learns
@@ -672,7 +673,8 @@ def shift_rate(pf: pd.DataFrame, tol: float, alpha: float, rng_for) -> tuple[Res
 
     def rate(rows, key):
         x, smp = samples_by(rows, spec.x, "subopt")
-        return check_rate(x, smp, spec.exponent, tol, alpha, rng_for(cid + key), decades=spec.decades)
+        return check_rate(x, smp, spec.exponent, tol, alpha, rng_for(cid + key), decades=spec.decades,
+                          x_name=spec.x)
 
     res = rate(sh[sh.alg == spec.algorithm], "")
     base = a[a.alg == spec.control].sort_values("replicate")
@@ -723,7 +725,7 @@ def thm6_adaptive(opt: pd.DataFrame, p: dict, tol: float, alpha: float, rng_for)
 
     def rate(alg, key):
         x, smp = samples_by(a[a.alg == alg], spec.x, "subopt")
-        return check_rate(x, smp, spec.exponent, tol, alpha, rng_for(cid + key))
+        return check_rate(x, smp, spec.exponent, tol, alpha, rng_for(cid + key), x_name=spec.x)
     res = rate(spec.algorithm, "")
     ctl = rate(spec.control, "/control")
     G, T, rho = float(a.G.iloc[0]), int(a["T"].iloc[0]), float(a.rho.iloc[0])

@@ -117,6 +117,61 @@ def _ratios(res: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         return r, 1 + (lo - md) / b + (r - 1), 1 + (hi - md) / b + (r - 1)
 
 
+# what x is, from a rate claim's id where its record does not say (``detail["x_name"]``, set by the checks that know)
+X_FROM_ID = {"T": "T (horizon)", "N": "N (experts / arms)", "n": "n (dimension)", "d": "d (dimension)",
+             "rho": "rho (zCDP)", "u": "||u*||", "eps": "eps"}
+
+
+def x_label(rec: dict) -> str:
+    """The x axis of a rate claim's figure: its record's ``x_name``, else what its id says (``...-rate-T``)."""
+    import re
+
+    name = rec["result"].get("detail", {}).get("x_name")
+    if name:
+        return str(name)
+    m = re.search(r"-rate-([A-Za-z]+)", str(rec.get("base_id") or rec["claim_id"]))
+    return X_FROM_ID.get(m.group(1), m.group(1)) if m else "x of the rate"
+
+
+def _band(res: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """A rate check's per-point band (``y_low``, ``y_high``: the bootstrap's percentiles of the fitted y)."""
+    d = res.get("detail", {})
+    x, lo, hi = d.get("x"), d.get("y_low"), d.get("y_high")
+    if not (isinstance(x, list) and isinstance(lo, list) and isinstance(hi, list) and len(x) == len(lo) == len(hi)):
+        return None
+    x, lo, hi = (np.asarray(v, float) for v in (x, lo, hi))
+    ok = np.isfinite(x) & np.isfinite(lo) & np.isfinite(hi) & (x > 0) & (hi > 0)
+    return (x[ok], np.clip(lo[ok], hi[ok] * 1e-3, None), hi[ok]) if ok.sum() >= 2 else None
+
+
+def outside_regime(res: dict) -> tuple[np.ndarray, str] | None:
+    """The x of the points outside the claim's regime and what decided it, from the regime's numbers of its
+    record (``detail["regime_numbers"]``: a share per point against ``<share>_max`` or ``<share>_min``)."""
+    d = res.get("detail", {})
+    nums, x = d.get("regime_numbers"), d.get("x")
+    if not isinstance(nums, dict) or not isinstance(x, list):
+        return None
+    for key, thr in nums.items():
+        share = key.rsplit("_", 1)[0]
+        if key.endswith(("_max", "_min")) and _finite(thr) and isinstance(nums.get(share), list) \
+                and len(nums[share]) == len(x):
+            v = np.asarray(nums[share], float)
+            out = v > thr if key.endswith("_max") else v < thr
+            side = "<=" if key.endswith("_max") else ">="
+            return np.asarray(x, float)[out], f"outside the regime ({share} {side} {thr:g})"
+    return None
+
+
+def _shade(ax, xs: np.ndarray, all_x: np.ndarray, label: str) -> None:
+    """Grey spans around the points ``xs`` of the log-spaced grid ``all_x`` (half a step either side)."""
+    grid = np.sort(all_x[all_x > 0])
+    if not xs.size or grid.size < 2:
+        return
+    step = np.exp(np.median(np.diff(np.log(grid))) / 2)
+    for i, xv in enumerate(np.sort(xs)):
+        ax.axvspan(xv / step, xv * step, color="#cccccc", alpha=0.5, lw=0, zorder=0, label=label if i == 0 else None)
+
+
 def _others(rec: dict) -> list[tuple[str, dict, str]]:
     d = rec["result"].get("detail", {})
     out = [("primary control", rec.get("control_result") or {}, "s")]
@@ -170,7 +225,12 @@ def claim_figure(rec: dict, path: str | Path) -> None:
     drew = False
     if (s := _series(res)) is not None:
         x, y = s
-        ax.loglog(x, y, "o-", color=COLOURS.get(res["verdict"], "#333"), ms=3.5, lw=1.4, label="claim")
+        colour = COLOURS.get(res["verdict"], "#333")
+        ax.loglog(x, y, "o-", color=colour, ms=3.5, lw=1.4, label="claim")
+        if (band := _band(res)) is not None:
+            ax.fill_between(band[0], band[1], band[2], color=colour, alpha=0.2, lw=0, label="confidence band")
+        if (out := outside_regime(res)) is not None:
+            _shade(ax, out[0], x, out[1])
         for label, r, mk in _others(rec):
             if (t := _series(r)) is not None:
                 ax.loglog(t[0], t[1], mk + "--", ms=3, lw=0.9, alpha=0.8, label=label)
@@ -178,7 +238,8 @@ def claim_figure(rec: dict, path: str | Path) -> None:
             xm, ym = np.exp(np.log(x).mean()), np.exp(np.log(y).mean())
             ax.loglog(x, ym * (x / xm) ** res["measured"], ":", color="k", lw=1,
                       label=f"fitted slope {res['measured']:.3g}")
-        ax.set_xlabel("x of the rate", fontsize=7)
+        ax.set_xlabel(x_label(rec), fontsize=7)
+        ax.set_ylabel(str(rec.get("metric") or "mean").split(" vs ")[0][:40], fontsize=7)
         drew = True
     elif (t := _ratios(res)) is not None:
         r, lo, hi = t
@@ -188,8 +249,13 @@ def claim_figure(rec: dict, path: str | Path) -> None:
         for label, cr, mk in _others(rec):
             if (u := _ratios(cr)) is not None and u[0].size == r.size:
                 ax.plot(i, u[0], mk, ms=3, alpha=0.8, label=label + " (its own bound)")
-        ax.axhline(1.0, color="k", ls="--", lw=1)
-        ax.set_xlabel("grid point", fontsize=7)
+        ax.axhline(1.0, color="k", ls="--", lw=1, label="the bound")
+        pts = res.get("detail", {}).get("points")
+        if isinstance(pts, list) and len(pts) == r.size and r.size <= 12:
+            ax.set_xticks(i, [str(q)[:14] for q in pts], rotation=30, ha="right", fontsize=6)
+            ax.set_xlabel("grid point", fontsize=7)
+        else:
+            ax.set_xlabel(f"grid point (of {r.size})", fontsize=7)
         ax.set_ylabel("mean / bound", fontsize=7)
         drew = True
     if drew:
@@ -208,17 +274,20 @@ def claim_figure(rec: dict, path: str | Path) -> None:
     plt.close(fig)
 
 
+DPI, COLOURS_IN_PNG = 110, 96
+
+
 def _save_small_png(fig, path) -> None:
-    """A PNG with a 64-colour palette (a third of the bytes of full colour for these line drawings): the report
-    embeds one per claim and stays well under its size budget."""
+    """A PNG at :data:`DPI` with a palette of :data:`COLOURS_IN_PNG` colours (a third of the bytes of full colour
+    for these line drawings): the report embeds one per claim and stays well under its size budget."""
     import io
 
     from PIL import Image
 
     buf = io.BytesIO()
-    fig.savefig(buf, dpi=80, bbox_inches="tight")
+    fig.savefig(buf, dpi=DPI, bbox_inches="tight")
     buf.seek(0)
-    Image.open(buf).convert("RGB").quantize(colors=64).save(path, optimize=True)
+    Image.open(buf).convert("RGB").quantize(colors=COLOURS_IN_PNG).save(path, optimize=True)
 
 
 def file_name(claim_id: str) -> str:
