@@ -60,3 +60,23 @@ def test_a_door_whose_paper_learner_is_not_the_papers_fails_the_contract(registr
     monkeypatch.setattr(scenario, "USER_CLAIMS", (replace(scenario.USER_CLAIMS[0], claim="CBL06-nope"),))
     with pytest.raises(AssertionError, match="CBL06-nope names no claim the folder declares"):
         check_door("example_paper")
+
+
+def test_a_declared_figure_the_run_did_not_draw_fails_the_contract(registry_restored, tmp_path):
+    """check_drawn reads the run's figures/ beside its results/: a missing, empty or non-PNG declared figure is
+    named; the drawn one passes."""
+    from dpregret.testing import check_drawn
+
+    (tmp_path / "results").mkdir()
+    png = tmp_path / "figures" / "cbl06_hedge" / "cbl06_regret_vs_T.png"
+    with pytest.raises(AssertionError, match="did not draw.*figures/cbl06_hedge/cbl06_regret_vs_T.png"):
+        check_drawn("example_paper", tmp_path / "results")
+    png.parent.mkdir(parents=True)
+    png.write_bytes(b"")
+    with pytest.raises(AssertionError, match="drew empty"):
+        check_drawn("example_paper", tmp_path / "results")
+    png.write_bytes(b"<svg/>")
+    with pytest.raises(AssertionError, match="not PNG files"):
+        check_drawn("example_paper", tmp_path / "results")
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 8)
+    check_drawn("example_paper", tmp_path / "results")

@@ -29,7 +29,9 @@ The checks (each raises ``AssertionError`` naming the folder and what is wrong):
 - ``records`` (given a finished run's ``results`` directory): every declared claim of the folder has its
   record, with its primary control's result; every learner claim carries its non-learner control (or the
   door says why it is left out) and its mis-tuned twin or a declared blindness to tuning (a LOOSE bound is
-  exempt: its label already says that no near miss, a twin included, is caught).
+  exempt: its label already says that no near miss, a twin included, is caught);
+- ``drawn`` (given a finished run's ``results`` directory): every figure the folder declares was drawn, a
+  non-empty PNG under the run's ``figures/`` (the sibling of ``results``).
 """
 from __future__ import annotations
 
@@ -220,13 +222,27 @@ def check_records(package: str, results: str | Path) -> None:
                  "to tuning")
 
 
+def check_drawn(package: str, results: str | Path) -> None:
+    """Every figure the folder declares (``figures.FIGURES``) was drawn by the run whose tables are ``results``."""
+    try:
+        figs = importlib.import_module(f"{package}.figures")
+    except ModuleNotFoundError:
+        return
+    root = Path(results).resolve().parent / "figures"
+    declared = [root / d / f"{f.stem}.png" for d, entries in getattr(figs, "FIGURES", {}).values() for f in entries]
+    missing = [str(p.relative_to(root.parent)) for p in declared if not p.is_file() or p.stat().st_size == 0]
+    assert not missing, f"{package}: declared figures the run did not draw (or drew empty): {missing}"
+    bad = [str(p.relative_to(root.parent)) for p in declared if p.read_bytes()[:8] != b"\x89PNG\r\n\x1a\n"]
+    assert not bad, f"{package}: declared figures that are not PNG files: {bad}"
+
+
 def paper_checks(package: str, results: str | Path | None = None) -> list:
     """The contract's checks of ``package`` (a paper folder), each a callable named after its check."""
     checks = [check_declarations, check_claims, check_tolerances, check_presets, check_figures, check_chunking,
               check_door]
     out = [functools.wraps(c)(functools.partial(c, package)) for c in checks]
     if results is not None:
-        out.append(functools.wraps(check_records)(functools.partial(check_records, package, results)))
+        out += [functools.wraps(c)(functools.partial(c, package, results)) for c in (check_records, check_drawn)]
     return out
 
 
