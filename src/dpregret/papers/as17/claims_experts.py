@@ -17,12 +17,12 @@ import numpy as np
 import pandas as pd
 
 from dpregret.papers.as17.ftrl import bound_thm3_4
-from dpregret.papers.as17.claims_gates import gate_T, privacy_share_regime
+from dpregret.papers.as17.claims_gates import SQRT_T_REGIME, gate_T, privacy_share_regime
 from dpregret.papers.as17.experts_names import TWIN_NONPRIVATE, TWIN_TREE
 from dpregret.verdict.core import (Claim, Result, check_bound, check_exact, check_rate, not_in_regime,
                                    paired_gap, with_learning_gate,
                    with_nonlearner, with_twin)
-from dpregret.verdict.spec import claim_tolerance
+from dpregret.verdict.spec import TRANSFORMS, ClaimSpec, Twin, claim_tolerance, x_name
 
 PAPER = "AS17"
 ALG, CONTROL = "tree", "fresh_noise"
@@ -78,13 +78,14 @@ def evaluate(df: pd.DataFrame, d_noise: pd.DataFrame, env: str, rate_eps: float,
     out = {}
     for cid in CLAIMS:
         tol = claim_tolerance(tols, cid, __name__) if CLAIMS[cid].kind == "rate" else 0.0  # a bound's: unused
-        eps_c = reps if cid == "AS17-cor3.2-regret-rate-T" else rate_eps
+        spec = RATE_SPECS.get(cid)
+        eps_c = reps if spec is not None and spec.eps_param == "regret_eps" else rate_eps
         res = {role: check_claim(cid, df, d_noise, alg, N, eps_c, tol, alpha, rng) for role, alg in
                (("claim", ALG), ("control", CONTROL))}
         if cid == "AS17-thm3.4-bound":  # primary control: the near miss (half the bound); fresh noise: secondary
             res["secondary"] = {CONTROL_TEXT + ", against the same bound": res["control"]}
             res["control"] = check_claim(cid, df, d_noise, ALG, N, eps_c, tol, alpha, rng, scale=0.5)
-        if cid == "AS17-cor3.2-regret-rate-T" and regime is not None:
+        if spec is not None and spec.regime is not None and regime is not None:  # SQRT_T_REGIME
             res["claim"] = regret_regime(df, ALG, "nonprivate", eps_c, res["claim"], regime)
         if cid == "AS17-cor3.2-gap-eps":
             res["claim"] = gap_eps_regime(df, N, res["claim"])
@@ -97,9 +98,10 @@ def evaluate(df: pd.DataFrame, d_noise: pd.DataFrame, env: str, rate_eps: float,
         tw = twin_frame(df)
         if tw is not None:  # the mis-tuned twin by the claim's own check on the same draws
             twin = check_claim(cid, tw, d_noise, ALG, N, eps_c, tol, alpha, rng)
-            why = TWIN_WHY + ("; decided against the bound of the paper's eta (Theorem 3.4's bound holds for the eta "
-                              "it is evaluated at)" if cid == "AS17-thm3.4-bound" else
-                              "; its gap is its own private minus its own non-private regret" if cid in GATED else "")
+            why = spec.twin.why if spec is not None else TWIN_WHY + (
+                "; decided against the bound of the paper's eta (Theorem 3.4's bound holds for the eta it is evaluated "
+                "at)" if cid == "AS17-thm3.4-bound" else
+                "; its gap is its own private minus its own non-private regret" if cid in GATED else "")
             res["claim"] = with_twin(res["claim"], TWIN_NAME, twin, why)
         out[cid] = res
     return out
@@ -108,6 +110,17 @@ def evaluate(df: pd.DataFrame, d_noise: pd.DataFrame, env: str, rate_eps: float,
 TWIN_NAME = "eta ~ T^(-2/3) (Theorem 3.4's sqrt(log N / T) x T^(-1/6))"
 TWIN_WHY = ("eta's exponent in T one notch off: Algorithm 1 on the same exact sums and tree releases (the same draws) "
             "with a step whose learning term log N / eta grows as T^(2/3), not T^(1/2)")
+
+# Corollary 3.2's two rates in T, declared (verdict.spec): what they read, their exponent, controls, twin and regime;
+# check_claim decides them from these (its selection: the rows of one environment, the gap paired per eps)
+_NL = (NONLEARNER, "uniform_regret")
+RATE_SPECS = {s.claim_id: s for s in (
+    ClaimSpec(CLAIMS["AS17-cor3.2-regret-rate-T"], "T", "regret", 0.5, ALG, CONTROL, nonlearner=_NL,
+              twin=Twin(TWIN_TREE, TWIN_NAME, TWIN_WHY, "nonprivate"), regime=SQRT_T_REGIME, eps_param="regret_eps"),
+    ClaimSpec(CLAIMS["AS17-cor3.2-gap-rate-T"], "T", "gap", 0.0, ALG, CONTROL, transform="log2sq", nonlearner=_NL,
+              twin=Twin(TWIN_TREE, TWIN_NAME,
+                        TWIN_WHY + "; its gap is its own private minus its own non-private regret", TWIN_NONPRIVATE)),
+)}
 
 
 def twin_frame(df: pd.DataFrame) -> pd.DataFrame | None:
@@ -202,10 +215,11 @@ def check_claim(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng, base="nonpr
             vacuous.append(bool(B.mean() / scale >= top))  # vacuous by the theorem's bound, whatever the scale
         return check_bound(diffs, ratios, alpha, ses, labels, vacuous=vacuous)
     if cid == "AS17-cor3.2-regret-rate-T":
+        spec = RATE_SPECS[cid]
         g = sub[np.isclose(sub.eps, rate_eps)].sort_values("T")
         Ts = np.sort(g["T"].unique())
-        return check_rate(Ts, [g[g["T"] == T].sort_values("replicate").regret.to_numpy() for T in Ts], 0.5, tol,
-                          alpha, rng)
+        return check_rate(Ts, [g[g["T"] == T].sort_values("replicate").regret.to_numpy() for T in Ts], spec.exponent,
+                          tol, alpha, rng, transform=TRANSFORMS[spec.transform], x_name=x_name(spec))
     if alg is None:  # the non-learner's gap is 0 by construction: its gap claims are decided on the gate
         raise ValueError(f"{cid}: the non-learner is decided on the learning gate")
     gaps = paired_gap(df, ["env", "N", "T", "eps", "replicate"], by="algorithm", base=base, alg=alg,
@@ -213,10 +227,11 @@ def check_claim(cid, df, d_noise, alg, N, rate_eps, tol, alpha, rng, base="nonpr
     # gap_max: the largest gap any play could give on these losses (trivial maximum of the metric)
     gaps["gap_max"] = gaps.max_regret - gaps._base
     if cid == "AS17-cor3.2-gap-rate-T":
+        spec = RATE_SPECS[cid]
         g = gaps[np.isclose(gaps.eps, rate_eps)]
         Ts = np.sort(g["T"].unique())
-        return check_rate(Ts, [g[g["T"] == T].gap.to_numpy() for T in Ts], 0.0, tol, alpha, rng,
-                          transform=lambda x, m: m / np.log2(x) ** 2)
+        return check_rate(Ts, [g[g["T"] == T].gap.to_numpy() for T in Ts], spec.exponent, tol, alpha, rng,
+                          transform=TRANSFORMS[spec.transform], x_name=x_name(spec))
     if cid == "AS17-cor3.2-gap-eps":
         diffs, ratios, labels, vacuous = [], [], [], []
         for (T, eps), g in gaps.groupby(["T", "eps"]):
