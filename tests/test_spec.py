@@ -63,6 +63,8 @@ def test_x_grid_and_control_where_select_the_declared_rows():
 
 
 @pytest.mark.parametrize("module, name", [("dpregret.papers.env21.claims", "RATE_T_SPECS"),
+                                          ("dpregret.papers.env21.claims", "RATE_N_SPECS"),
+                                          ("dpregret.papers.env21.claims", "RATE_EPS_SPECS"),
                                           ("dpregret.papers.ztc22.claims_linear", "REM5_SPECS"),
                                           ("dpregret.papers.ztc22.claims", "RATE_SPECS"),
                                           ("dpregret.papers.vdh19.claims", "RATE_SPECS"),
@@ -89,3 +91,39 @@ def test_the_papers_declared_rate_specs_are_their_claims(module, name):
         assert cid in tolerances and spec.algorithm and spec.control
         assert spec.twin is None or (spec.twin.algorithm and spec.twin.why)
         assert spec.transform in TRANSFORMS
+
+
+# the rate claims a spec cannot say (their decision is a composite of several fits), with why
+COMPOSITES = {
+    "ENV-thm1.1-rate-T": "Theorem 1.1 is the worse of Lemma 5.2's and Lemma 5.5's rate-T results (two specs' verdicts)",
+    "ZTC-thm6-optimistic": "the proof's quantity Q_T fitted in T at rho_opt_rate, with the learner's assumption (8) "
+                           "(regret <= 3 Q_T) checked on the same runs beside it",
+}
+
+
+def _declared_specs() -> set:
+    """Every ClaimSpec the built-in folders' modules declare (module attributes: a spec, or a dict or list of them)."""
+    import importlib
+    import pkgutil
+
+    from dpregret.papers import BUILTIN
+    from dpregret.verdict.spec import ClaimSpec
+
+    out = set()
+    for folder in BUILTIN:
+        pkg = importlib.import_module(folder)
+        for info in pkgutil.iter_modules(pkg.__path__, folder + "."):
+            for v in vars(importlib.import_module(info.name)).values():
+                items = v.values() if isinstance(v, dict) else v if isinstance(v, (list, tuple)) else [v]
+                out |= {s.claim_id for s in items if isinstance(s, ClaimSpec)}
+    return out
+
+
+def test_every_rate_claim_of_the_four_papers_is_a_declared_spec_but_the_composites():
+    from dpregret.papers import BUILTIN
+    from dpregret.testing import _claims
+
+    rates = {cid for folder in BUILTIN for cid, c in _claims(folder).items() if c.kind == "rate"}
+    specs = _declared_specs()
+    assert rates - specs == set(COMPOSITES), sorted(rates - specs)
+    assert not specs - rates  # a spec is a rate claim's
