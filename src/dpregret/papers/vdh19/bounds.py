@@ -309,14 +309,15 @@ def thm12_origin_counterexample(a: float | None = None, n: int | None = None) ->
 
 # --- the worst case searched for the bounds that hold with slack --------------------------------
 SEARCH = {"n": 1000, "every": 5, "G": (0.05, 0.2, 0.5, 1.0), "scale": (0.1, 0.3, 1.0),
-          "drift": (1.0, 0.3, 0.1, 0.03, 0.0),
+          "drift": (1.0, 0.3, 0.1, 0.03, 0.0), "shock_rounds": 3,
           "b": 1.0}
 SEARCH_FAMILY = ("deterministic 1-D feedback sequences within the assumptions (|g~_t| <= G, so symmetric with "
                  "|E g~_t| <= G), t = {every}, {every2}, ..., {n}, G in {G}, b = {b}: g~_t = -m + s (-1)^t with m + s "
                  "= c G, c in {scale}, m/(m + s) in {drift} (1: the constant sequence, where the wealth must grow "
                  "exponentially and the printed Theorems 10 and 11 fail; small: a drift masked by alternation, the "
-                 "noise-dominated regime of the sqrt(sum g~^2) term; 0: pure alternation), and the reversal (-cG for t "
-                 "<= n/2, then +cG); comparators u in {{0, +-geomspace(1e-3, 1e10, 53)}} (4 per decade); learner: "
+                 "noise-dominated regime of the sqrt(sum g~^2) term; 0: pure alternation), the reversal (-cG for t "
+                 "<= n/2, then +cG) and the shock (a slow drift -0.1 cG for t <= n - {shock}, then +cG: the adversary "
+                 "of over-betting); comparators u in {{0, +-geomspace(1e-3, 1e10, 53)}} (4 per decade); learner: "
                  "{learner}")
 
 
@@ -332,6 +333,9 @@ def _search_sequences():
                 G.append(Gv)
             seqs.append(np.where(t < n // 2, -c * Gv, c * Gv))
             labels.append(f"G={Gv:g} c={c:g} reversal")
+            G.append(Gv)
+            seqs.append(np.where(t < n - SEARCH["shock_rounds"], -0.1 * c * Gv, c * Gv))
+            labels.append(f"G={Gv:g} c={c:g} shock")
             G.append(Gv)
     return np.array(seqs), labels, np.array(G)
 
@@ -374,6 +378,7 @@ def _family(kind):
             "the same plays, and the proof-constant Theorem 11 at d = 1 is Theorem 10's bound)",
             "eq3.3.5": "Algorithm 2 with d = 1 (projected OGD on [-1, 1] as the direction learner)"}[kind]
     return SEARCH_FAMILY.format(n=SEARCH["n"], every=SEARCH["every"], every2=2 * SEARCH["every"], G=list(SEARCH["G"]),
+                                shock=SEARCH["shock_rounds"],
                                 b=SEARCH["b"], scale=list(SEARCH["scale"]),
                                 drift=list(SEARCH["drift"]), learner=name)
 

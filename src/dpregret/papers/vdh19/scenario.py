@@ -57,7 +57,8 @@ Experiments (one tidy table each; one row per algorithm x point x replicate x co
 Rotation (config ``rotate``): in the minority experiments each replicate's data is rotated by its own
 Haar rotation (:func:`rotations`), so the optimum's direction is drawn per replicate.  Mis-tuned twins
 (``TWINS``): ``alg2_step`` (minority, search), ``alg2_gnoise`` (search; unorm with config ``unorm_twin``),
-``alg3_gnoise`` (sparse, search), on the same draws as the paper's learners.
+``alg3_gnoise`` (sparse, search), ``alg2_overbet`` and ``alg3_overbet`` (search), on the same draws as the paper's
+learners.
 
 Your own learner (this module's ``USER_CLAIMS``, :mod:`dpregret.core.contract`): an OCO learner
 ``make(R, d, r)`` goes in Algorithm 2's black-box slot, the direction learner ``A_Z`` on the unit
@@ -101,12 +102,14 @@ EXPERIMENTS = ("minority", "minority_eps", "minority_n", "unorm", "sparse", "sea
 PLACEMENTS = ("none", "random", "adversarial", "uniform")
 # The paper's rows of every experiment: no learner of yours may take these names (:func:`reduction_with`).
 PAPER_ALGS = ("alg2", "alg3", "adagrad", "ogd", "frozen", "alg2_printed", "alg2_improper", "alg2_reach",
-              "adagrad_tuned", "alg2_step", "alg2_gnoise", "alg3_gnoise", "alg2_quiet", "ogd_quiet")
+              "adagrad_tuned", "alg2_step", "alg2_gnoise", "alg3_gnoise", "alg2_quiet", "ogd_quiet", "alg2_overbet",
+              "alg3_overbet")
 # The mis-tuned twins (one realistic tuning mistake each, on the paper's draws): Algorithm 2 with its
 # direction learner's step one power off (controls.StepPowerOGDBall), Algorithm 2 / 3 with the privacy
 # noise's second moment folded into G (controls.noise_folded_G: bets too small), Algorithm 2 with its direction
-# learner's step tuned as if no user cared about privacy (controls.QuietStepOGDBall).
-TWINS = ("alg2_step", "alg2_gnoise", "alg3_gnoise", "alg2_quiet")
+# learner's step tuned as if no user cared about privacy (controls.QuietStepOGDBall), Algorithm 2 / 3 with Lemma 7's
+# 5 dropped from the prior's support, C = 1/G instead of 1/(5G) (G / 5 passed as G: bets up to five times too large).
+TWINS = ("alg2_step", "alg2_gnoise", "alg3_gnoise", "alg2_quiet", "alg2_overbet", "alg3_overbet")
 
 
 def _streams(seed, reps, *key):
@@ -366,9 +369,18 @@ def simulate_sparse(p: dict, T: int, reps, seed: int) -> pd.DataFrame:
 # - "turn": G = 1, the same drift masked by alternation along e_1 for t <= turn_at, then along e_2: an
 #   optimum that turns after the first
 #   rounds, so a direction learner that freezes early pays ~ ||u|| per round (Algorithm 2's R^Z).
+# - "shock": G = 1, a slow drift g_t = -0.1 G e_1 for t < T - SHOCK_ROUNDS, then g_t = +G e_1: the adversary of
+#   over-betting. Under the drift Algorithm 1's posterior mean of v sits at its support's edge C while its
+#   potential grows as exp(0.1 G C t); at the shock |v g| = C G, which is 1/5 with the paper's C = 1/(5G) (Lemma 7's
+#   premise: a fifth of the wealth lost per shock round) and 1 with the 5 dropped (the whole wealth lost per round).
+#   Nobody privatises on it (placement "none", sigma_t = 0, within every theorem's assumptions): one noisy round
+#   under the drift moves the over-betting learner's log-wealth by C |xi| ~ 5, so its regret would be a heavy-tailed
+#   mean no interval over 32 replicates decides, where the deterministic sequence decides it exactly.
 # Comparators u = s e, e the optimum's direction over the whole horizon, s in search_u.
-SEARCH_SEQUENCES = {"drift": 0.05, "turn": 1.0}  # name -> G
+SEARCH_SEQUENCES = {"drift": 0.05, "turn": 1.0, "shock": 1.0}  # name -> G
 SEARCH_D = 2
+SHOCK_ROUNDS = 3
+SEARCH_PLACEMENT = {"shock": "none"}  # name -> who privatises (default: the minority at random rounds)
 
 
 def search_mean(name: str, T: int, turn_at: int) -> np.ndarray:
@@ -378,6 +390,8 @@ def search_mean(name: str, T: int, turn_at: int) -> np.ndarray:
     a = -0.3 * G + 0.7 * G * (-1.0) ** t  # a drift masked by alternation (a constant one overflows float64 by t ~ 4e3)
     if name == "drift":
         m[:, 0] = a
+    elif name == "shock":
+        m[:, 0] = np.where(t < T - SHOCK_ROUNDS, -0.1 * G, G)
     else:
         m[t < turn_at, 0] = a[t < turn_at]
         m[t >= turn_at, 1] = a[t >= turn_at]
@@ -400,7 +414,8 @@ def simulate_search(p: dict, reps, seed: int) -> pd.DataFrame:
     turn_at = int(p.get("turn_at", 100))
     means = np.stack([search_mean(n, T, turn_at) for n in names])  # (V, T, d)
     nsrc = _streams(seed, reps, "search", d, T, "noise")
-    masks = Masks([placement_variant("random", eps, k) for _ in names], T, R,
+    placements = [SEARCH_PLACEMENT.get(n, "random") for n in names]
+    masks = Masks([placement_variant(pl, eps, k) for pl in placements], T, R,
                   _streams(seed, reps, "search", d, T, "positions"))
     zeros = np.zeros((R, d))
     b, shape = p.get("b", 1.0), (Vn, R)
@@ -409,8 +424,10 @@ def simulate_search(p: dict, reps, seed: int) -> pd.DataFrame:
     learners = {"alg2": vdh.BlackBoxReduction(Gc, d, batch=shape, b=b), "frozen": frozen_reduction(d, shape, b),
                 "alg2_step": vdh.BlackBoxReduction(Gc, d, batch=shape, b=b, direction=StepPowerOGDBall(d, batch=shape)),
                 "alg2_gnoise": vdh.BlackBoxReduction(Gc * noise_folded_G(1.0, sig2), d, batch=shape, b=b),
+                "alg2_overbet": vdh.BlackBoxReduction(Gc / 5.0, d, batch=shape, b=b),
                 "alg3": vdh.SparsePotential(Gc[..., None], d, batch=shape, b=b),
-                "alg3_gnoise": vdh.SparsePotential(Gc[..., None] * noise_folded_G(1.0, sig2), d, batch=shape, b=b)}
+                "alg3_gnoise": vdh.SparsePotential(Gc[..., None] * noise_folded_G(1.0, sig2), d, batch=shape, b=b),
+                "alg3_overbet": vdh.SparsePotential(Gc[..., None] / 5.0, d, batch=shape, b=b)}
     acc = {n: {"lin": np.zeros(shape), "zg": np.zeros(shape), "S_mag": np.zeros(shape)} for n in learners}
     gsum, S, S_c = np.zeros((Vn, R, d)), np.zeros(shape), np.zeros((Vn, R, d))
     snaps = {}
@@ -445,7 +462,8 @@ def simulate_search(p: dict, reps, seed: int) -> pd.DataFrame:
             for i, name in enumerate(names):
                 for s in p["search_u"]:
                     s = float(s)
-                    df = {"alg": n, "replicate": reps, "sequence": name, "G": Gs[i], "T": Tc, "u_frac": s, "u_norm": s,
+                    df = {"alg": n, "replicate": reps, "sequence": name, "placement": placements[i], "G": Gs[i],
+                          "T": Tc, "u_frac": s, "u_norm": s,
                           "u_star_norm": np.nan, "regret": a["lin"][i] - s * gdot[i], "sum_sq": Sv[i],
                           "mag_regret": (a["lin"][i] - s * a["zg"][i]) if not n.startswith("alg3") else np.nan,
                           "mag_sum_sq": a["S_mag"][i] if not n.startswith("alg3") else np.nan}
@@ -453,7 +471,8 @@ def simulate_search(p: dict, reps, seed: int) -> pd.DataFrame:
                     df |= {f"u_c{j}": s * e[i, j] for j in range(d)}
                     frames.append(pd.DataFrame(df))
     df = pd.concat(frames, ignore_index=True)
-    df["placement"], df["eps"], df["n_private"] = "random", eps, k
+    df["eps"] = eps
+    df["n_private"] = np.where(df["placement"] == "none", 0, k)
     df["experiment"], df["data"], df["d"] = "search", "searched", d
     return df
 
