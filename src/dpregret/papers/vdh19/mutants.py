@@ -26,9 +26,9 @@ MUTANTS = [
     dict(
         name="vdh-bet-radius-missing-5", paper="VDH19", category="learner",
         doc="PrivatePotential uses the prior support C = 1/G instead of 1/(5G): the 5 that keeps |v E[g~]| <= 1/5 "
-            "(Lemma 7, needed for the wealth lower bound) is dropped. Bets are 5 times too large: harmless where |g~| stays "
-            "near G (the bet peaks at L/(2B) <= 1/(2G)), ruinous on the searched 'shock' sequence (a slow drift, then "
-            "+G), where |v g~| reaches 1.",
+            "(Lemma 7, needed for the wealth lower bound) is dropped. Bets are 5 times too large: harmless where |g~| "
+            "stays near G (the bet peaks at L/(2B) <= 1/(2G)), ruinous on the searched 'shock' sequence (a slow "
+            "drift, then +G), where |v g~| reaches 1.",
         targets=("VDH-thm10-proof-bound",),
         edits=(('dpregret.papers.vdh19.learners:PrivatePotential.__init__',
                 'self.C = 1.0 / (5.0 * _param("G", G, self.shape))', 'self.C = 1.0 / _param("G", G, self.shape)'),),
